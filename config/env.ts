@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+// Every knob the deck reads from its environment, parsed once at start. An unset upstream URL means
+// "not configured": the routes behind it answer 503 and say which variable to set.
+const url = z.string().url();
+const list = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+const count = z.coerce.number().int().nonnegative();
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  DECK_DATA: z.string().default('./data'),
+  DECK_PUBLIC_URL: url.optional(),
+  DECK_JOIN_URL: url.optional(),
+  DECK_ORIGINS: list.optional(),
+  DECK_KEY_PREFIX: z.string().regex(/^[a-z0-9_]{3,24}$/, 'lower-case letters, digits and _ (3 to 24)').default('deck_live_'),
+  DECK_JOIN_PER_CLIENT: count.default(3),
+  DECK_JOIN_PER_DAY: count.default(500),
+  DECK_LOGIN_REFUSALS: count.default(10),
+  DECK_LOGIN_WINDOW_S: count.default(300),
+  DECK_SESSION_HOURS: z.coerce.number().positive().default(12),
+  DECK_RESERVED_NAMES: list.optional(),
+  DECK_GRANTS: z.string().default('config/grants.json'),
+  DECK_PLANS: z.string().default('config/plans.json'),
+  DECK_CARDS: z.string().default('config/cards.json'),
+  DECK_TREASURY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+  DECK_DOOR_URL: url.optional(),
+  DECK_DOOR_TOKEN: z.string().optional(),
+  DECK_TAPE_URL: url.optional(),
+  DECK_COORD_URL: url.optional(),
+  DECK_COORD_KEY: z.string().optional(),
+  DECK_GRADER_URL: url.optional(),
+  DECK_GRADER_KEY: z.string().optional(),
+  DECK_CHAIN_RPC: url.optional(),
+  DECK_FORECAST_URL: url.optional(),
+  DECK_ERC8004_CHAIN_ID: z.coerce.number().int().positive().optional(),
+  DECK_ERC8004_REGISTRY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+  DECK_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+const HOUSE_NAMES = [
+  'house', 'deck', 'admin', 'administrator', 'root', 'system', 'operator', 'support', 'staff', 'official',
+  'studio', 'candles', 'copy', 'mcp', 'api', 'join', 'login', 'logout', 'me', 'null', 'undefined',
+];
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Public base URL, as people and agents reach the deck; used in cards, the join step and cookies. */
+  publicUrl: string | null;
+  joinUrl: string | null;
+  origins: string[] | null;
+  keyPrefix: string;
+  joinPerClient: number;
+  joinPerDay: number;
+  loginRefusals: number;
+  loginWindowS: number;
+  sessionHours: number;
+  reservedNames: ReadonlySet<string>;
+  files: { grants: string; plans: string; cards: string };
+  treasury: string | null;
+  door: { url: string; token: string | null } | null;
+  tapeUrl: string | null;
+  coord: { url: string; key: string | null } | null;
+  grader: { url: string; key: string | null } | null;
+  chainRpc: string | null;
+  forecastUrl: string | null;
+  erc8004: { chainId: number | null; registry: string | null };
+  log: Env['DECK_LOG'];
+}
+
+/** Reads the environment; throws one error naming every bad variable. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`bad configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DECK_DATA,
+    publicUrl: e.DECK_PUBLIC_URL?.replace(/\/$/, '') ?? null,
+    joinUrl: e.DECK_JOIN_URL ?? null,
+    origins: e.DECK_ORIGINS ?? null,
+    keyPrefix: e.DECK_KEY_PREFIX,
+    joinPerClient: e.DECK_JOIN_PER_CLIENT,
+    joinPerDay: e.DECK_JOIN_PER_DAY,
+    loginRefusals: e.DECK_LOGIN_REFUSALS,
+    loginWindowS: e.DECK_LOGIN_WINDOW_S,
+    sessionHours: e.DECK_SESSION_HOURS,
+    reservedNames: new Set(e.DECK_RESERVED_NAMES ?? HOUSE_NAMES),
+    files: { grants: e.DECK_GRANTS, plans: e.DECK_PLANS, cards: e.DECK_CARDS },
+    treasury: e.DECK_TREASURY ?? null,
+    door: e.DECK_DOOR_URL ? { url: e.DECK_DOOR_URL, token: e.DECK_DOOR_TOKEN ?? null } : null,
+    tapeUrl: e.DECK_TAPE_URL ?? null,
+    coord: e.DECK_COORD_URL ? { url: e.DECK_COORD_URL, key: e.DECK_COORD_KEY ?? null } : null,
+    grader: e.DECK_GRADER_URL ? { url: e.DECK_GRADER_URL, key: e.DECK_GRADER_KEY ?? null } : null,
+    chainRpc: e.DECK_CHAIN_RPC ?? null,
+    forecastUrl: e.DECK_FORECAST_URL ?? null,
+    erc8004: { chainId: e.DECK_ERC8004_CHAIN_ID ?? null, registry: e.DECK_ERC8004_REGISTRY ?? null },
+    log: e.DECK_LOG,
+  };
+}

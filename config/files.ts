@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { TIERS } from '../tools/principal.js';
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+
+const PlansFile = z.object({
+  currency: z.literal('USDC'),
+  plans: z.array(
+    z.object({
+      id: z.string(),
+      tier: z.enum(TIERS),
+      name: z.string(),
+      price_usdc: z.number().nonnegative(),
+      period_days: z.number().int().positive().nullable(),
+      allowance_per_day: z.number().int().nonnegative(),
+      opens: z.string(),
+    }),
+  ),
+  house_allowance_per_day: z.number().int().nonnegative(),
+  chains: z.array(z.object({ id: z.string(), name: z.string(), token: z.string(), token_address: address })),
+  treasury: address.nullable(),
+  prices: z.array(
+    z.object({ action: z.string(), units: z.number().nonnegative(), per_1000_bars: z.number().nonnegative().optional(), what: z.string() }),
+  ),
+});
+export type PlansFile = z.infer<typeof PlansFile>;
+
+const GrantsFile = z.object({
+  grants: z.array(
+    z.object({
+      name: z.string(),
+      tier: z.enum(TIERS),
+      allowance_per_day: z.number().int().nonnegative().nullable().optional(),
+      until: z.string().date().nullable().optional(),
+      why: z.string(),
+    }),
+  ),
+});
+export type Grant = z.infer<typeof GrantsFile>['grants'][number];
+
+const CardsFile = z.object({
+  /** url null: the deck's own public base URL. */
+  provider: z.object({ name: z.string(), url: z.string().url().nullable() }),
+  image: z.string().url().nullable(),
+  /** The wallet that owns the sellers' ERC-8004 entries and receives agent payments. */
+  owner: address.nullable(),
+  agent_wallet: address.nullable(),
+  erc8004: z.object({ chain_id: z.number().int().positive().nullable(), registry: address.nullable() }),
+  sellers: z.record(
+    z.string(),
+    z.object({ agent_id: z.string().nullable(), tx: z.string().nullable(), block: z.number().int().nullable() }),
+  ),
+});
+export type CardsFile = z.infer<typeof CardsFile>;
+
+/** Reads one configuration file under version control, failing start-up with every problem named. */
+function load<T>(path: string, schema: z.ZodType<T>): T {
+  const r = schema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!r.success) throw new Error(`${path}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return r.data;
+}
+
+export const loadPlans = (path: string) => load(path, PlansFile);
+export const loadGrants = (path: string) => load(path, GrantsFile).grants;
+export const loadCards = (path: string) => load(path, CardsFile);

@@ -1,0 +1,68 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readConfig, type Config } from './config/env.js';
+import { loadCards, loadGrants, loadPlans } from './config/files.js';
+import { httpApp } from './rest/app.js';
+import { SELLER_ENDPOINTS } from './sellers/endpoints.js';
+import { SELLERS } from './sellers/sellers.js';
+import { openStore } from './store/store.js';
+import type { Services } from './tools/context.js';
+import { Guards } from './tools/guards.js';
+import { LoginThrottle } from './tools/identity/login-throttle.js';
+import { makeLogger } from './tools/logger.js';
+import { openUpstreams } from './upstream/upstreams.js';
+
+export const VERSION = '1.0.0';
+
+export interface RunningDeck {
+  url: string;
+  server: Server;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the deck: reads configuration, opens the store and upstreams, and listens. The base URL is the
+ * configured public one, or the address it listens on.
+ */
+export async function startDeck(config: Config = readConfig()): Promise<RunningDeck> {
+  const clock = () => Date.now();
+  const log = makeLogger(config.log);
+  const store = await openStore(config.dataDir);
+  const upstreams = await openUpstreams(config, clock);
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const { port } = server.address() as AddressInfo;
+  const base = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const urls = { base, join: config.joinUrl ?? `${base}/join` };
+  const services: Services = {
+    config,
+    urls,
+    store,
+    upstreams,
+    guards: new Guards(),
+    login: new LoginThrottle(config.loginRefusals, config.loginWindowS * 1000),
+    offer: {
+      plans: loadPlans(config.files.plans),
+      grants: loadGrants(config.files.grants),
+      sellers: SELLERS.map((s) => ({
+        id: s.id,
+        name: s.name,
+        description: s.description,
+        endpoint: `${base}/mcp/${s.id}`,
+        card_url: `${base}/cards/${s.id}`,
+        tools: SELLER_ENDPOINTS.get(s.id)!.tools.map((t) => t.name),
+      })),
+    },
+    clock,
+    log,
+  };
+  server.on('request', await httpApp(services, loadCards(config.files.cards), VERSION));
+  log.info('listening', { url: base, data: config.dataDir, door: upstreams.door.kind });
+  return {
+    url: base,
+    server,
+    services,
+    close: () => new Promise((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+  };
+}

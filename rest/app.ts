@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import express, { type Express } from 'express';
+import { sellerCard } from '../cards/card.js';
+import type { CardsFile } from '../config/files.js';
+import { mcpRouter } from '../sellers/mcp-router.js';
+import { sellerById, SELLER_IDS, SELLERS } from '../sellers/sellers.js';
+import type { Services } from '../tools/context.js';
+import { REGISTRY } from '../tools/registry.js';
+import { restRoutes } from './adapter.js';
+import { errorHandler, notFound } from './errors.js';
+import { openapiDocument } from './openapi.js';
+
+const JOIN_PAGE = readFileSync(new URL('./join-page.html', import.meta.url), 'utf8');
+
+/** The deck over HTTP: the MCP endpoints, the generated REST routes, the cards, OpenAPI and the join page. */
+export async function httpApp(s: Services, cards: CardsFile, version: string): Promise<Express> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls.base);
+  const openapi = JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version));
+
+  app.use(await mcpRouter(s, version));
+  // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.
+  app.get('/join', (req, res, next) => {
+    if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
+    res.type('html').set('cache-control', 'no-store').send(JOIN_PAGE);
+  });
+  app.get('/cards', (_req, res) => void res.json({ ok: true, cards: SELLERS.map((x) => card(x.id)) }));
+  app.get('/cards/:seller', (req, res) => {
+    if (!sellerById(req.params.seller)) {
+      res.status(404).json({ ok: false, error: 'unknown_seller', message: `no seller ${req.params.seller}`, sellers: SELLER_IDS });
+      return;
+    }
+    res.json(card(req.params.seller));
+  });
+  app.get('/openapi.json', (_req, res) => void res.type('json').send(openapi));
+  app.use(restRoutes(s, REGISTRY));
+  app.use(notFound);
+  app.use(errorHandler(s.log));
+  return app;
+}

@@ -1,0 +1,124 @@
+import { SELLER_IDS } from '../sellers/sellers.js';
+import type { Tool } from '../tools/define.js';
+
+type Schema = Record<string, unknown>;
+
+const REASONS: Record<number, string> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted (a notification)', 400: 'The body is not JSON', 401: 'Sign in with POST /login first',
+  402: 'No funding', 403: 'Forbidden (upgrade_required names the tier, or the Origin is refused)', 404: 'No such item of yours',
+  405: 'No stream on a stateless endpoint', 409: 'Conflict', 413: 'Over the size cap', 415: 'Unsupported media type',
+  422: 'An input failed its rule (problems names each field)', 429: 'A limit was reached', 500: 'The deck failed; the error is carried',
+  502: 'An upstream refused or answered nonsense', 503: 'An upstream is not configured or cannot be reached',
+};
+
+const ERROR = { $ref: '#/components/schemas/Error' };
+const json = (schema: Schema) => ({ content: { 'application/json': { schema } } });
+const reply = (status: number, schema: Schema = { type: 'object' }) => [String(status), { description: REASONS[status] ?? 'Answer', ...json(schema) }] as const;
+
+const SESSION = [{ deckSession: [] }, { deckKey: [] }];
+const securityOf = (access: Tool['access']) => (access === 'none' ? [] : access === 'session' ? SESSION : [{}, ...SESSION]);
+
+/** The statuses a tool's route can answer: implied by its binding and access, plus the ones it names. */
+function statusesOf(tool: Tool): number[] {
+  const rest = tool.rest!;
+  const set = new Set<number>([422, ...(rest.errors ?? [])]);
+  if (rest.method === 'POST' && rest.body !== 'none') set.add(400);
+  if (tool.access === 'session') set.add(401);
+  if (tool.tier) set.add(403);
+  return [...set].sort((a, b) => a - b);
+}
+
+function operationOf(tool: Tool) {
+  const rest = tool.rest!;
+  const pathParams = [...rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const props = (tool.inputSchema.properties ?? {}) as Record<string, Schema>;
+  const required = new Set((tool.inputSchema.required as string[] | undefined) ?? []);
+  const inQuery = rest.method !== 'POST' ? Object.keys(props).filter((k) => !pathParams.includes(k)) : [];
+  const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k)));
+  const parameters = [
+    ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } })),
+    ...inQuery.map((name) => ({ name, in: 'query', required: required.has(name), schema: props[name] ?? {} })),
+  ];
+  const body =
+    rest.method === 'POST' && rest.body !== 'none'
+      ? { requestBody: { required: true, ...json({ ...tool.inputSchema, properties: bodyProps, required: [...required].filter((k) => !pathParams.includes(k)) }) } }
+      : {};
+  return {
+    operationId: tool.name,
+    summary: tool.title,
+    description: tool.description,
+    security: securityOf(tool.access),
+    ...(parameters.length ? { parameters } : {}),
+    ...body,
+    responses: Object.fromEntries([reply(rest.status ?? 200), ...statusesOf(tool).map((s) => reply(s, ERROR))]),
+    ...(tool.surface === 'both' ? { 'x-mcp-tool': tool.name } : {}),
+  };
+}
+
+const RPC = { type: 'object', description: 'A JSON-RPC 2.0 message, or an array of them (a batch)' };
+
+/** Routes that are not tools: the MCP endpoints, the cards and this document. */
+function fixedPaths(): Record<string, Schema> {
+  const seller = { name: 'seller', in: 'path', required: true, schema: { type: 'string', enum: SELLER_IDS } };
+  const mcpPost = (params: Schema[]) => ({
+    summary: 'MCP over stateless Streamable HTTP: one POST, one application/json answer',
+    security: [{}, ...SESSION],
+    ...(params.length ? { parameters: params } : {}),
+    requestBody: { required: true, ...json(RPC) },
+    responses: Object.fromEntries([reply(200, RPC), ['202', { description: REASONS[202] }], reply(400, RPC), reply(401, RPC), reply(403, RPC), ...(params.length ? [reply(404, ERROR)] : [])]),
+  });
+  const mcpGet = (params: Schema[]) => ({
+    summary: 'The endpoint: name, transport, auth rule and tool names',
+    security: [],
+    ...(params.length ? { parameters: params } : {}),
+    responses: Object.fromEntries([reply(200), reply(405, ERROR), ...(params.length ? [reply(404, ERROR)] : [])]),
+  });
+  return {
+    '/mcp': { get: mcpGet([]), post: mcpPost([]) },
+    '/mcp/{seller}': { get: mcpGet([seller]), post: mcpPost([seller]) },
+    '/cards': { get: { summary: 'Every seller card', security: [], responses: Object.fromEntries([reply(200)]) } },
+    '/cards/{seller}': {
+      get: { summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200), reply(404, ERROR)]) },
+    },
+    '/openapi.json': { get: { summary: 'This document', security: [], responses: Object.fromEntries([reply(200)]) } },
+  };
+}
+
+/** The OpenAPI 3.1.0 document, generated from the registry once at start. */
+export function openapiDocument(tools: readonly Tool[], base: string, version: string) {
+  const paths: Record<string, Record<string, unknown>> = fixedPaths();
+  for (const tool of tools) {
+    if (!tool.rest) continue;
+    const path = tool.rest.path.replace(/:(\w+)/g, '{$1}');
+    (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool);
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'the deck', version, description: 'A trading-rule workbench served to agents (MCP), registries (seller cards) and people (this REST facade).' },
+    servers: [{ url: base }],
+    paths,
+    components: {
+      securitySchemes: {
+        deckSession: { type: 'apiKey', in: 'cookie', name: 'deck_session', description: 'The session from POST /login; its value is also accepted as "Authorization: Bearer".' },
+        deckKey: { type: 'http', scheme: 'bearer', description: 'The key shown once at POST /join, as the bearer.' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['ok', 'error', 'message'],
+          properties: {
+            ok: { const: false },
+            error: { type: 'string' },
+            message: { type: 'string' },
+            problems: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+          },
+        },
+      },
+    },
+    'x-mcp': {
+      endpoint: `${base}/mcp`,
+      sellers: SELLER_IDS.map((id) => `${base}/mcp/${id}`),
+      tools: tools.filter((t) => t.surface === 'both').map((t) => t.name),
+    },
+  };
+}

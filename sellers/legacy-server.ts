@@ -1,0 +1,53 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Ctx } from '../tools/context.js';
+import { listingFor, type McpEndpoint } from './endpoints.js';
+import { MuxTransport } from './mux-transport.js';
+import { callOnEndpoint, joinStep } from './tool-call.js';
+
+export const KEY_REQUIRED = -32001;
+export const UNKNOWN_TOOL = -32602;
+
+/** The call context rides to the handlers in authInfo.extra (the SDK's per-message channel). */
+const ctxOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }): Ctx => extra.authInfo!.extra!.ctx as Ctx;
+
+/**
+ * 2025-era MCP (the SDK 1.x maintenance line): one Server per endpoint, built at start, behind a
+ * MuxTransport, answering JSON. Protocol versions up to 2025-11-25 negotiate here.
+ */
+export async function legacyServer(e: McpEndpoint, version: string) {
+  const server = new Server(
+    { name: e.name, version },
+    { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} }, instructions: `The deck's ${e.id} endpoint.` },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => ({ tools: [...listingFor(e, ctxOf(extra).principal)] }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const ctx = ctxOf(extra);
+    const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});
+    if (outcome.kind === 'unknown_tool') throw new McpError(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
+    if (outcome.kind === 'join_required') {
+      const next = joinStep(ctx.urls.join, ctx.urls.base);
+      throw new McpError(KEY_REQUIRED, `${req.params.name} needs a key: ${next.message}`, { next });
+    }
+    return outcome.result;
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [] }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+  const transport = new MuxTransport();
+  await server.connect(transport);
+  return {
+    dispatch: (message: JSONRPCMessage, ctx: Ctx) =>
+      transport.dispatch(message, { authInfo: { token: '', clientId: 'deck', scopes: [], extra: { ctx } } }),
+  };
+}
+
+export type LegacyServer = Awaited<ReturnType<typeof legacyServer>>;

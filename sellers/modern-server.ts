@@ -1,0 +1,65 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  createMcpHandler,
+  inputRequired,
+  ProtocolError,
+  Server,
+  type McpRequestContext,
+} from '@modelcontextprotocol/server';
+import type { Ctx } from '../tools/context.js';
+import { listingFor, type McpEndpoint } from './endpoints.js';
+import { KEY_REQUIRED, UNKNOWN_TOOL } from './legacy-server.js';
+import { callOnEndpoint, joinStep } from './tool-call.js';
+
+export const MODERN_PROTOCOL = '2026-07-28';
+
+/** The single input request a keyless call of a gated tool asks for: the join page, in URL mode. */
+const JOIN_REQUEST = 'join';
+
+/** What rides to the handlers in authInfo.extra: the call context and the endpoint it came to. */
+export interface ModernCall {
+  ctx: Ctx;
+  endpoint: McpEndpoint;
+}
+const callOf = (auth: { extra?: Record<string, unknown> } | undefined): ModernCall => auth!.extra as unknown as ModernCall;
+
+/** Whether the request's _meta declares URL-mode elicitation ({"elicitation": {"url": {}}}). */
+function declaresUrlElicitation(envelope: Record<string, unknown> | undefined): boolean {
+  const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: { url?: unknown } } | undefined;
+  return caps?.elicitation?.url !== undefined;
+}
+
+/**
+ * Protocol 2026-07-28 (the SDK 2.x line), stateless, one JSON answer, one handler for every endpoint.
+ * It builds a low-level Server per request (the v2 entry requires it); the handlers only read listings
+ * built at start.
+ */
+export function modernHandler(version: string) {
+  const factory = (rc: McpRequestContext) => {
+    const { ctx, endpoint: e } = callOf(rc.authInfo);
+    const server = new Server({ name: e.name, version }, { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} } });
+    server.setRequestHandler('tools/list', () => ({ tools: [...listingFor(e, ctx.principal)] }));
+    server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
+    server.setRequestHandler('resources/list', () => ({ resources: [] }));
+    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
+    server.setRequestHandler('tools/call', async (req, hctx) => {
+      const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});
+      if (outcome.kind === 'unknown_tool') throw new ProtocolError(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
+      if (outcome.kind === 'result') return outcome.result;
+      const next = joinStep(ctx.urls.join, ctx.urls.base);
+      // A client that can open a URL is sent to the join page once; when it comes back still without a
+      // bearer (joined or not), the structured error tells it what to add.
+      const answered = hctx.mcpReq.inputResponses?.[JOIN_REQUEST] !== undefined;
+      if (!answered && declaresUrlElicitation(hctx.mcpReq.envelope as Record<string, unknown> | undefined)) {
+        return inputRequired({
+          inputRequests: { [JOIN_REQUEST]: inputRequired.elicitUrl({ message: next.message, url: next.url }) },
+          requestState: `join:${req.params.name}`,
+        });
+      }
+      throw new ProtocolError(KEY_REQUIRED, `${req.params.name} needs a key: ${next.message}`, { next });
+    });
+    return server;
+  };
+  return createMcpHandler(factory, { legacy: 'reject', responseMode: 'json' });
+}
+

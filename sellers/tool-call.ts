@@ -1,0 +1,46 @@
+import type { Ctx } from '../tools/context.js';
+import { DeckError } from '../tools/errors.js';
+import type { McpEndpoint } from './endpoints.js';
+
+/** A tools/call result in the shape both protocol eras share. */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** What became of a tools/call: each era's adapter turns the last two into its own form. */
+export type CallOutcome = { kind: 'result'; result: ToolResult } | { kind: 'join_required' } | { kind: 'unknown_tool'; name: string };
+
+const asResult = (body: Record<string, unknown>, isError: boolean): ToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(body) }],
+  structuredContent: body,
+  ...(isError ? { isError: true } : {}),
+});
+
+/**
+ * Calls a tool as the signed-in principal. A refusal (DeckError) is a tool result with isError and the
+ * refusal's body, upgrade_required among them; only "who are you" leaves as a protocol-level outcome.
+ */
+export async function callOnEndpoint(e: McpEndpoint, ctx: Ctx, name: string, args: unknown): Promise<CallOutcome> {
+  const tool = e.byName.get(name);
+  if (!tool) return { kind: 'unknown_tool', name };
+  if (tool.access === 'session' && !ctx.principal) return { kind: 'join_required' };
+  try {
+    const out = await tool.call(ctx, args);
+    return { kind: 'result', result: asResult(out as Record<string, unknown>, false) };
+  } catch (error) {
+    if (error instanceof DeckError) return { kind: 'result', result: asResult({ ...error.body(), status: error.status }, true) };
+    throw error;
+  }
+}
+
+/** The step a keyless caller is sent to, in both eras' answers. */
+export const joinStep = (joinUrl: string, baseUrl: string) => ({
+  step: 'join',
+  url: joinUrl,
+  message:
+    `This tool needs a key. Open ${joinUrl}, pick a name and keep the key you are shown once; then sign in with ` +
+    `POST ${baseUrl}/login and send the deck_session value (or the key) as "Authorization: Bearer ...".`,
+});

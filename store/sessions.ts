@@ -1,0 +1,36 @@
+import type { JsonFile } from './json-file.js';
+
+/** A session, stored under the hash of its token: the token itself is never kept. */
+export interface Session {
+  principal_id: string;
+  key_gen: number;
+  expires_at: number;
+}
+
+export interface SessionsDoc {
+  sessions: Record<string, Session>;
+}
+
+export class Sessions {
+  constructor(private readonly file: JsonFile<SessionsDoc>) {}
+
+  static empty = (): SessionsDoc => ({ sessions: {} });
+
+  get(tokenHash: string): Session | null {
+    return this.file.data.sessions[tokenHash] ?? null;
+  }
+
+  /** Records a session and drops the expired ones, so the file does not grow without bound. */
+  add(tokenHash: string, session: Session, now: number): Promise<void> {
+    return this.file.update((d) => {
+      for (const [h, s] of Object.entries(d.sessions)) if (s.expires_at <= now) delete d.sessions[h];
+      d.sessions[tokenHash] = session;
+    });
+  }
+
+  remove(tokenHash: string): Promise<void> {
+    return this.file.update((d) => {
+      delete d.sessions[tokenHash];
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import type { Ledger } from './ledger.js';
+
+/** One recorded spend: what the principal did and what it cost in meter units. */
+export interface Spend {
+  principal_id: string;
+  action: string;
+  units: number;
+  bars?: number;
+}
+
+export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** The meter's ledger with a per-day index, so reading today's spend is a lookup, not a scan. */
+export class SpendBook {
+  private readonly byDay = new Map<string, number>();
+
+  constructor(private readonly ledger: Ledger<Spend>) {
+    for (const e of ledger.all) this.count(e.entry, e.at);
+  }
+
+  private key = (principalId: string, day: string) => `${principalId}|${day}`;
+
+  private count(s: Spend, at: number): void {
+    const k = this.key(s.principal_id, utcDay(at));
+    this.byDay.set(k, (this.byDay.get(k) ?? 0) + s.units);
+  }
+
+  spentOn(principalId: string, day: string): number {
+    return this.byDay.get(this.key(principalId, day)) ?? 0;
+  }
+
+  async record(spend: Spend, at: number): Promise<void> {
+    await this.ledger.append(spend, at);
+    this.count(spend, at);
+  }
+
+  verify() {
+    return this.ledger.verify();
+  }
+}

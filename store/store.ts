@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { Accounts, type AccountsDoc } from './accounts.js';
+import { DayCounts, type DayCountsDoc } from './counters.js';
+import { JsonFile } from './json-file.js';
+import { Ledger } from './ledger.js';
+import { Owned, type OwnedDoc } from './owned.js';
+import { Sessions, type SessionsDoc } from './sessions.js';
+import { SpendBook, type Spend } from './spend.js';
+
+export interface Mark {
+  id: string;
+  market: string;
+  kind: 'level' | 'zone';
+  price: number;
+  price2?: number;
+  note?: string;
+  created_at: number;
+}
+
+/** Everything the deck keeps, under one data directory (DECK_DATA), one file per collection. */
+export interface Store {
+  dir: string;
+  /** A random salt made on first start and kept with the data: client addresses are only kept salted. */
+  salt: string;
+  accounts: Accounts;
+  sessions: Sessions;
+  joins: DayCounts;
+  marks: Owned<Mark>;
+  spend: SpendBook;
+}
+
+export async function openStore(dir: string): Promise<Store> {
+  const secret = await JsonFile.open<{ salt: string }>(dir, 'secret', () => ({ salt: '' }));
+  if (!secret.data.salt) await secret.update((d) => void (d.salt = randomBytes(32).toString('hex')));
+  return {
+    dir,
+    salt: secret.data.salt,
+    accounts: new Accounts(await JsonFile.open<AccountsDoc>(dir, 'accounts', Accounts.empty)),
+    sessions: new Sessions(await JsonFile.open<SessionsDoc>(dir, 'sessions', Sessions.empty)),
+    joins: new DayCounts(await JsonFile.open<DayCountsDoc>(dir, 'joins', DayCounts.empty)),
+    marks: new Owned<Mark>(await JsonFile.open<OwnedDoc<Mark>>(dir, 'marks', Owned.empty<Mark>)),
+    spend: new SpendBook(await Ledger.open<Spend>(dir, 'meter')),
+  };
+}

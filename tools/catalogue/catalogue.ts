@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+
+export const MARKETS = ['NQ', 'ES', 'YM', 'BTC', 'ETH', 'SOL'] as const;
+export const TIMEFRAMES = ['15s', '1m', '5m', '1h'] as const;
+
+export const catalogue = defineTool({
+  name: 'catalogue',
+  title: 'Catalogue',
+  description:
+    "What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape, and the plans. Needs no key.",
+  input: z.object({}).strict(),
+  access: 'none',
+  rest: { method: 'GET', path: '/catalogue' },
+  async run(ctx) {
+    return {
+      ok: true,
+      deck: { base_url: ctx.urls.base, mcp: `${ctx.urls.base}/mcp`, join_url: ctx.urls.join, openapi: `${ctx.urls.base}/openapi.json` },
+      sellers: ctx.offer.sellers,
+      markets: MARKETS,
+      timeframes: TIMEFRAMES,
+      plans: ctx.offer.plans.plans.map((p) => ({ id: p.id, tier: p.tier, name: p.name, price_usdc: p.price_usdc, period_days: p.period_days })),
+    };
+  },
+});

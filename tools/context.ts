@@ -1,0 +1,38 @@
+import type { Config } from '../config/env.js';
+import type { Store } from '../store/store.js';
+import type { Upstreams } from '../upstream/upstreams.js';
+import type { Guards } from './guards.js';
+import type { LoginThrottle } from './identity/login-throttle.js';
+import type { Logger } from './logger.js';
+import type { Principal } from './principal.js';
+import type { Offer } from './offer.js';
+
+/** Who is on the other end of this call, as far as the transport can tell. */
+export interface Caller {
+  /** The client address (never stored in clear: salted and hashed where it is kept). */
+  address: string;
+  /** True when the caller reached the deck over https (cookies are then Secure). */
+  secure: boolean;
+}
+
+/** What the deck is made of, built once at start and shared by every call. */
+export interface Services {
+  config: Config;
+  /** The base URL people and agents reach the deck at, and the join page's address. */
+  urls: { base: string; join: string };
+  store: Store;
+  upstreams: Upstreams;
+  guards: Guards;
+  login: LoginThrottle;
+  offer: Offer;
+  clock: () => number;
+  log: Logger;
+}
+
+/** Everything a tool touches comes through here, so tests can hand in fixtures. */
+export interface Ctx extends Services {
+  principal: Principal | null;
+  /** The credential this call came with, when it verified (logout ends exactly this session). */
+  credential: { kind: 'session' | 'key'; value: string } | null;
+  caller: Caller;
+}

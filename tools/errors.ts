@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+
+/** One field that failed its rule, named the way the caller sent it (dotted path). */
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+/**
+ * The one refusal type. Every adapter maps it to its own form (REST: status + body, MCP: JSON-RPC error
+ * or an isError result); no adapter invents refusals of its own.
+ */
+export class DeckError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'DeckError';
+  }
+
+  /** The body every refusal carries: { ok: false, error, message, ...details }. */
+  body(): Record<string, unknown> {
+    return { ok: false, error: this.code, message: this.message, ...this.details };
+  }
+}
+
+export const badInput = (problems: Problem[], message?: string): DeckError =>
+  new DeckError(422, 'bad_input', message ?? problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems });
+
+export const problemsOf = (error: z.ZodError): Problem[] =>
+  error.issues.map((i) => ({ field: i.path.length ? i.path.join('.') : '(body)', message: i.message }));
+
+export const signInFirst = (): DeckError => new DeckError(401, 'unauthorized', 'sign in with POST /login first');
+
+/** An upstream that is not configured: 503 with the variable that would configure it. */
+export const notConfigured = (upstream: string, variable: string): DeckError =>
+  new DeckError(503, 'upstream_not_configured', `${upstream} is not configured: set ${variable}`, { upstream });
+
+export const unreachable = (upstream: string, why: string): DeckError =>
+  new DeckError(503, 'upstream_unreachable', `${upstream} could not be reached: ${why}`, { upstream });
+
+export const refusedBy = (upstream: string, answer: unknown): DeckError =>
+  new DeckError(502, 'upstream_refused', `${upstream} refused the request`, { upstream, layer: answer });

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+
+export const authProviders = defineTool({
+  name: 'auth_providers',
+  title: 'Sign-in doors',
+  description: 'Which sign-in doors are open: the key door always; email magic links and X sign-in only when configured.',
+  input: z.object({}).strict(),
+  access: 'none',
+  surface: 'rest',
+  rest: { method: 'GET', path: '/auth/providers' },
+  // Email and X doors are not built: they read false until they are.
+  async run() {
+    return { ok: true, email: false, x: false, key: true };
+  },
+});

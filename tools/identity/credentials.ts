@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { digest } from '../../upstream/identity/keys.js';
+import type { Services } from '../context.js';
+import { tierOf } from '../plans/standing.js';
+import type { Principal } from '../principal.js';
+
+export const SESSION_COOKIE = 'deck_session';
+
+/** A session token: 32 random bytes; kept by the deck only as its digest. */
+export const newSessionToken = (): string => `ds_${randomBytes(32).toString('base64url')}`;
+
+/**
+ * Who a credential (the session value or the key, as cookie or bearer) belongs to.
+ * null: the credential does not verify. An unreachable door throws (503), it does not read as refused.
+ */
+export async function principalFrom(s: Services, credential: string): Promise<Principal | null> {
+  if (credential.length > 512) return null;
+  if (credential.startsWith(s.config.keyPrefix)) {
+    const found = await s.upstreams.door.verify(credential);
+    const account = found ? s.store.accounts.byId(found.id) : null;
+    return account ? toPrincipal(s, account, 'key') : null;
+  }
+  const session = s.store.sessions.get(digest(credential));
+  if (!session || session.expires_at <= s.clock()) return null;
+  const account = s.store.accounts.byId(session.principal_id);
+  // A rotated key ends every session minted under the old one.
+  if (!account || account.key_gen !== session.key_gen) return null;
+  return toPrincipal(s, account, 'session');
+}
+
+function toPrincipal(
+  s: Services,
+  a: { id: string; name: string; agent_id: string; wallet: string | null },
+  via: Principal['via'],
+): Principal {
+  return { id: a.id, name: a.name, agent_id: a.agent_id, wallet: a.wallet, tier: tierOf(s, a.name), via };
+}

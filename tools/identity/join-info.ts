@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+import { NAME_RULE, WALLET_RULE } from './name-rule.js';
+
+export const joinInfo = defineTool({
+  name: 'join_info',
+  title: 'How to join',
+  description: 'The rules of joining: the daily limits, the name rule and the wallet rule.',
+  input: z.object({}).strict(),
+  access: 'none',
+  surface: 'rest',
+  rest: { method: 'GET', path: '/join' },
+  async run(ctx) {
+    return {
+      ok: true,
+      limits: { per_client_per_day: ctx.config.joinPerClient, everyone_per_day: ctx.config.joinPerDay },
+      name_rule: NAME_RULE,
+      wallet: WALLET_RULE,
+      join_url: ctx.urls.join,
+    };
+  },
+});

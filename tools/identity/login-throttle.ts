@@ -1,0 +1,37 @@
+/**
+ * Refused keys per client address: `limit` refusals inside one window of `windowMs` rest the login door
+ * for the remainder of that window; a success clears the address. Held in memory: a restart forgets it.
+ */
+export class LoginThrottle {
+  private readonly windows = new Map<string, { start: number; refused: number }>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  private current(client: string, now: number) {
+    const w = this.windows.get(client);
+    if (w && now - w.start >= this.windowMs) {
+      this.windows.delete(client);
+      return null;
+    }
+    return w ?? null;
+  }
+
+  /** Seconds until the door opens again for this client, or 0 when it is open. */
+  restingFor(client: string, now: number): number {
+    const w = this.current(client, now);
+    return w && w.refused >= this.limit ? Math.ceil((w.start + this.windowMs - now) / 1000) : 0;
+  }
+
+  refused(client: string, now: number): void {
+    const w = this.current(client, now) ?? { start: now, refused: 0 };
+    w.refused += 1;
+    this.windows.set(client, w);
+  }
+
+  cleared(client: string): void {
+    this.windows.delete(client);
+  }
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { digest } from '../../upstream/identity/keys.js';
+import { defineTool } from '../define.js';
+import { DeckError } from '../errors.js';
+import { newSessionToken } from './credentials.js';
+
+export const login = defineTool({
+  name: 'login',
+  title: 'Sign in',
+  description:
+    'Exchanges your key for a session: the httpOnly deck_session cookie, valid 12 hours. Its value is also accepted as the bearer on every route and on MCP. The key is verified at the identity door, whose verdict alone is trusted.',
+  input: z.object({ key: z.string().min(1, 'the key you were shown at join').max(512, 'at most 512 characters') }).strict(),
+  access: 'none',
+  surface: 'rest',
+  rest: { method: 'POST', path: '/login', cookie: 'set', errors: [401, 429, 502, 503] },
+  async run(ctx, { key }) {
+    const now = ctx.clock();
+    const client = digest(`${ctx.store.salt}|${ctx.caller.address}`);
+    const resting = ctx.login.restingFor(client, now);
+    if (resting > 0) throw new DeckError(429, 'login_resting', `too many refused keys from this address; try again in ${resting} s`, { retry_after_s: resting });
+    const found = await ctx.upstreams.door.verify(key);
+    const account = found ? ctx.store.accounts.byId(found.id) : null;
+    if (!account) {
+      ctx.login.refused(client, now);
+      throw new DeckError(401, 'key_refused', 'the key was refused (unknown, rotated or revoked)');
+    }
+    ctx.login.cleared(client);
+    const token = newSessionToken();
+    const expires_at = now + ctx.config.sessionHours * 3_600_000;
+    await ctx.store.sessions.add(digest(token), { principal_id: account.id, key_gen: account.key_gen, expires_at }, now);
+    ctx.log.info('login', { name: account.name });
+    return { ok: true, name: account.name, agent_id: account.agent_id, expires_at: new Date(expires_at).toISOString(), session: { token, expires_at } };
+  },
+});

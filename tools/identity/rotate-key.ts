@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+
+export const rotateKey = defineTool({
+  name: 'rotate_key',
+  title: 'Rotate your key',
+  description:
+    'Replaces your key. The previous key and every session signed in with it stop at this instant. The body must be { "confirm": "rotate" }. The new key is shown once.',
+  input: z.object({ confirm: z.literal('rotate', { error: 'must be the word rotate' }) }).strict(),
+  access: 'session',
+  surface: 'rest',
+  rest: { method: 'POST', path: '/me/key', errors: [502, 503] },
+  async run(ctx) {
+    const p = ctx.principal!;
+    const api_key = await ctx.upstreams.door.rotate(p.id);
+    await ctx.store.accounts.bumpKeyGen(p.id);
+    ctx.log.info('key_rotated', { name: p.name });
+    return { ok: true, api_key, shown_once: true };
+  },
+});

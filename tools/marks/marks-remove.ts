@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+import { DeckError } from '../errors.js';
+import { MARK_ID } from './mark-schema.js';
+
+export const marksRemove = defineTool({
+  name: 'mark_remove',
+  title: 'Remove a mark',
+  description: 'Removes one of your marks by id.',
+  input: z.object({ id: z.string().regex(MARK_ID, 'not a mark id') }).strict(),
+  access: 'session',
+  rest: { method: 'DELETE', path: '/me/marks', errors: [404] },
+  async run(ctx, { id }) {
+    const marks = await ctx.store.marks.remove(ctx.principal!.id, id);
+    if (!marks) throw new DeckError(404, 'not_found', 'no such mark of yours');
+    return { ok: true, marks };
+  },
+});

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineTool, upgradeRequired } from '../define.js';
+import { opens } from '../principal.js';
+import { meterOf, tierOf } from '../plans/standing.js';
+import { flag } from '../schemas.js';
+
+export const grants = defineTool({
+  name: 'grants',
+  title: 'Grants',
+  description:
+    "Your grant (from the grants file under version control) and today's spend. all=1 lists every principal's grant and is house only. Read-only: granting is an operator's commit, never a call.",
+  input: z.object({ all: flag.optional().describe('1 or true: every grant (house only)') }).strict(),
+  access: 'session',
+  rest: { method: 'GET', path: '/grants', errors: [403] },
+  async run(ctx, { all }) {
+    const p = ctx.principal!;
+    if (!all) {
+      const grant = ctx.offer.grants.find((g) => g.name === p.name) ?? null;
+      return { ok: true, grant, today: meterOf(ctx, p) };
+    }
+    if (!opens(p.tier, 'house')) throw upgradeRequired('grants with all=1', 'house');
+    const rows = ctx.offer.grants.map((g) => {
+      const holder = ctx.store.accounts.byName(g.name);
+      const today = holder ? meterOf(ctx, { id: holder.id, name: holder.name, tier: tierOf(ctx, holder.name) }) : null;
+      return { ...g, joined: holder !== null, today };
+    });
+    return { ok: true, grants: rows };
+  },
+});

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+import { meterOf } from '../plans/standing.js';
+import { unitsFor } from './prices.js';
+
+export const meterRecord = defineTool({
+  name: 'meter_record',
+  title: 'Record a spend',
+  description:
+    "Records one action's spend on your meter (bars for bar-priced actions) in the hash-chained meter ledger and answers the new balance. Never refuses for want of balance.",
+  input: z
+    .object({
+      action: z.string().min(1).describe('an action of the price list'),
+      bars: z.number().int().nonnegative().max(100_000_000).optional().describe('bars stepped over, for bar-priced actions'),
+    })
+    .strict(),
+  access: 'session',
+  rest: { method: 'POST', path: '/meter' },
+  async run(ctx, { action, bars }) {
+    const p = ctx.principal!;
+    const units = unitsFor(ctx.offer.plans, action, bars);
+    await ctx.store.spend.record({ principal_id: p.id, action, units, ...(bars !== undefined ? { bars } : {}) }, ctx.clock());
+    return { ok: true, recorded: { action, units, bars: bars ?? null }, ...meterOf(ctx, p) };
+  },
+});

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+import { meterOf } from '../plans/standing.js';
+
+export const meter = defineTool({
+  name: 'meter',
+  title: 'Meter',
+  description: "Today's balance, allowance and tone, with the price list. The meter reports; it never turns a caller away.",
+  input: z.object({}).strict(),
+  access: 'session',
+  rest: { method: 'GET', path: '/meter' },
+  async run(ctx) {
+    return { ok: true, ...meterOf(ctx, ctx.principal!), prices: ctx.offer.plans.prices };
+  },
+});

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+import { grantOf, meterOf, planOf } from './standing.js';
+
+export const account = defineTool({
+  name: 'account',
+  title: 'Account',
+  description: "Your account: name, agent id, wallet, tier, plan, grant and today's meter.",
+  input: z.object({}).strict(),
+  access: 'session',
+  rest: { method: 'GET', path: '/me' },
+  async run(ctx) {
+    const p = ctx.principal!;
+    return {
+      ok: true,
+      principal: { name: p.name, agent_id: p.agent_id, wallet: p.wallet, tier: p.tier },
+      ...planOf(ctx, p.tier),
+      grant: grantOf(ctx, p.name),
+      meter: meterOf(ctx, p),
+    };
+  },
+});

@@ -1,0 +1,42 @@
+import { account } from './plans/account.js';
+import { catalogue } from './catalogue/catalogue.js';
+import type { Tool } from './define.js';
+import { authProviders } from './identity/auth-providers.js';
+import { join } from './identity/join.js';
+import { joinInfo } from './identity/join-info.js';
+import { login } from './identity/login.js';
+import { logout } from './identity/logout.js';
+import { rotateKey } from './identity/rotate-key.js';
+import { marksAdd } from './marks/marks-add.js';
+import { marksList } from './marks/marks-list.js';
+import { marksRemove } from './marks/marks-remove.js';
+import { grants } from './meter/grants.js';
+import { meter } from './meter/meter.js';
+import { meterRecord } from './meter/meter-record.js';
+import { plans } from './plans/plans.js';
+import { price } from './plans/price.js';
+
+/** Every capability of the deck, each written once. Adapters, cards and OpenAPI are read from this list. */
+export const REGISTRY: readonly Tool[] = [
+  catalogue,
+  plans,
+  price,
+  account,
+  meter,
+  meterRecord,
+  grants,
+  marksList,
+  marksAdd,
+  marksRemove,
+  joinInfo,
+  join,
+  login,
+  logout,
+  authProviders,
+  rotateKey,
+];
+
+export const toolByName = new Map(REGISTRY.map((t) => [t.name, t]));
+
+/** The tools agents reach over MCP (a person's acts such as join and login stay on REST). */
+export const MCP_TOOLS = REGISTRY.filter((t) => t.surface === 'both');

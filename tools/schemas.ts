@@ -1,0 +1,9 @@
+import { z } from 'zod';
+
+/** A yes/no that arrives as a JSON boolean (MCP, bodies) or as 1/0/true/false in a query string. */
+export const flag = z
+  .union([z.boolean(), z.enum(['1', '0', 'true', 'false'])])
+  .transform((v) => v === true || v === '1' || v === 'true');
+
+/** An integer that may arrive as a query-string number. */
+export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'an integer').transform(Number)]);

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'engine/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Test files start their own decks on free ports; two cores, so two at a time.
+    maxWorkers: 2,
+  },
+});
