@@ -10,10 +10,13 @@ export const jsonBody = express.json({ type: () => true, limit: '1mb', strict: f
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The JSON parser reads an empty body as {}: a route that needs a body must tell the two apart. */
+const bodyless = (req: Request): boolean => !req.headers['transfer-encoding'] && Number(req.headers['content-length'] ?? 0) === 0;
+
 /** A tool's input from a request: path params, then query, then the JSON body (body wins, then path). */
 function inputOf(tool: Tool, req: Request): Record<string, unknown> {
   const wantsBody = tool.rest!.method === 'POST' && tool.rest!.body !== 'none';
-  if (wantsBody && !isObject(req.body)) throw new DeckError(400, 'not_json', 'the body must be a JSON object');
+  if (wantsBody && (bodyless(req) || !isObject(req.body))) throw new DeckError(400, 'not_json', 'the body must be a JSON object');
   return { ...(req.query as Record<string, unknown>), ...(wantsBody ? (req.body as Record<string, unknown>) : {}), ...req.params };
 }
 
