@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Services } from '../tools/context.js';
-import type { Tool } from '../tools/define.js';
+import { JsonBytes, type Tool } from '../tools/define.js';
 import { DeckError, signInFirst } from '../tools/errors.js';
 import { SESSION_COOKIE } from '../tools/identity/credentials.js';
 import { contextOf } from './credential.js';
@@ -20,13 +20,16 @@ function inputOf(tool: Tool, req: Request): Record<string, unknown> {
   return { ...(req.query as Record<string, unknown>), ...(wantsBody ? (req.body as Record<string, unknown>) : {}), ...req.params };
 }
 
-/** Moves a session the tool minted into the deck_session cookie, so the token never sits in a JSON body. */
-function applyCookie(tool: Tool, result: unknown, req: Request, res: Response): unknown {
+/**
+ * Moves a session the tool minted into the deck_session cookie, so the token never sits in a JSON body.
+ * Secure when the request came over https, or when the deck's public address is https (behind a proxy).
+ */
+function applyCookie(tool: Tool, result: unknown, secure: boolean, res: Response): unknown {
   if (tool.rest!.cookie === 'clear') res.clearCookie(SESSION_COOKIE, { path: '/' });
   if (tool.rest!.cookie !== 'set' || !isObject(result) || !isObject(result.session)) return result;
   const { session, ...body } = result;
   const { token, expires_at } = session as { token: string; expires_at: number };
-  res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', expires: new Date(expires_at) });
+  res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', expires: new Date(expires_at) });
   return body;
 }
 
@@ -40,7 +43,9 @@ export function restRoutes(s: Services, tools: readonly Tool[]): Router {
       const { ctx, refused } = await contextOf(s, req);
       if (refused && tool.access !== 'none') throw signInFirst();
       const result = await tool.call(ctx, inputOf(tool, req));
-      res.status(rest.status ?? 200).json(applyCookie(tool, result, req, res));
+      res.status(rest.status ?? 200);
+      if (result instanceof JsonBytes) res.type('application/json').send(result.bytes);
+      else res.json(applyCookie(tool, result, req.secure || s.urls.base.startsWith('https:'), res));
     };
     const method = rest.method === 'GET' ? 'get' : rest.method === 'POST' ? 'post' : 'delete';
     if (method === 'post') router.post(rest.path, jsonBody, handler);

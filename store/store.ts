@@ -4,8 +4,10 @@ import { DayCounts, type DayCountsDoc } from './counters.js';
 import { JsonFile } from './json-file.js';
 import { Ledger } from './ledger.js';
 import { Owned, type OwnedDoc } from './owned.js';
+import { Seals } from './seals.js';
 import { Sessions, type SessionsDoc } from './sessions.js';
 import { SpendBook, type Spend } from './spend.js';
+import { TapeArchive } from './tape-archive.js';
 
 export interface Mark {
   id: string;
@@ -27,6 +29,10 @@ export interface Store {
   joins: DayCounts;
   marks: Owned<Mark>;
   spend: SpendBook;
+  /** Every bar once seen, per market, timeframe and day. */
+  archive: TapeArchive;
+  /** The bytes first served for past windows. */
+  seals: Seals;
 }
 
 export async function openStore(dir: string): Promise<Store> {
@@ -40,5 +46,7 @@ export async function openStore(dir: string): Promise<Store> {
     joins: new DayCounts(await JsonFile.open<DayCountsDoc>(dir, 'joins', DayCounts.empty)),
     marks: new Owned<Mark>(await JsonFile.open<OwnedDoc<Mark>>(dir, 'marks', Owned.empty<Mark>)),
     spend: new SpendBook(await Ledger.open<Spend>(dir, 'meter')),
+    archive: new TapeArchive(dir),
+    seals: new Seals(dir),
   };
 }

@@ -82,3 +82,11 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     },
   };
 }
+
+/**
+ * An answer already serialized, such as a sealed tape window: the REST adapter sends these bytes as they
+ * are (the same request, the same bytes), MCP reads them back into structured content.
+ */
+export class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
+}

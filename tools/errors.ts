@@ -44,3 +44,7 @@ export const unreachable = (upstream: string, why: string): DeckError =>
 
 export const refusedBy = (upstream: string, answer: unknown): DeckError =>
   new DeckError(502, 'upstream_refused', `${upstream} refused the request`, { upstream, layer: answer });
+
+/** An upstream the spec answers with 502 when it is silent (the venue, the forecast sidecar). */
+export const didNotAnswer = (upstream: string, why: string): DeckError =>
+  new DeckError(502, 'upstream_silent', `${upstream} did not answer: ${why}`, { upstream });

@@ -1,16 +1,22 @@
 import type { Config } from '../config/env.js';
+import type { Store } from '../store/store.js';
 import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
 import { HttpDoor } from './identity/http-door.js';
+import { Tape } from './tape/tape.js';
+import { VenueTape } from './tape/venue.js';
 
 /** Every outside party the deck talks to. Unconfigured ones are absent; their routes answer 503. */
 export interface Upstreams {
   door: IdentityDoor;
+  /** The venue's open tape (when configured) behind the archive of every bar once seen. */
+  tape: Tape;
 }
 
-export async function openUpstreams(config: Config, clock: () => number): Promise<Upstreams> {
+export async function openUpstreams(config: Config, store: Store, clock: () => number): Promise<Upstreams> {
   const door = config.door
-    ? new HttpDoor(config.door.url, config.door.token)
+    ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix)
     : await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
-  return { door };
+  const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
+  return { door, tape };
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
 
-export const MARKETS = ['NQ', 'ES', 'YM', 'BTC', 'ETH', 'SOL'] as const;
-export const TIMEFRAMES = ['15s', '1m', '5m', '1h'] as const;
 
 export const catalogue = defineTool({
   name: 'catalogue',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { marksInWords } from '../../engine/marks-words.js';
-import { MARKETS } from '../catalogue/catalogue.js';
+import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
 
 export const marksList = defineTool({

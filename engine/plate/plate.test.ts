@@ -1,0 +1,142 @@
+import pngjs from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import { tapeFile } from '../../test/support/tape-file.js';
+import { allocBars, type Bars } from '../bars.js';
+import { ema, parseIndicators } from '../indicators/index.js';
+import { PlateError, type Undrawable } from './error.js';
+import { renderPlate } from './plate.js';
+import { LAYOUT, THEME } from './theme.js';
+import type { PlateInput } from './view.js';
+
+const month = tapeFile('BTC-1m');
+const FIRST = 2000;
+const from = month.t[FIRST]!;
+const to = from + 500 * 60;
+const traded: PlateInput = {
+  market: 'BTC',
+  tf: '1m',
+  from,
+  to,
+  bars: month,
+  indicators: parseIndicators(['ema:20', 'bb:20:2']),
+  marks: [
+    { kind: 'level', price: 93_010, note: 'prior day high' },
+    { kind: 'zone', price: 87_040, price2: 88_035, note: 'demand' },
+  ],
+};
+
+const rgb = (hex: string): [number, number, number] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+
+/** Pixels of exactly this colour inside the price pane (no oscillator panes asked, so it ends above the volume). */
+function pixelsOf(png: Buffer, hex: string): number {
+  const image = pngjs.PNG.sync.read(png);
+  const [r, g, b] = rgb(hex);
+  const bottom = THEME.height - LAYOUT.footer - LAYOUT.volume - LAYOUT.gap;
+  let count = 0;
+  for (let y = LAYOUT.header; y < bottom; y++) {
+    for (let x = LAYOUT.left; x < THEME.width - LAYOUT.axis; x++) {
+      const i = (y * image.width + x) * 4;
+      if (image.data[i] === r && image.data[i + 1] === g && image.data[i + 2] === b) count++;
+    }
+  }
+  return count;
+}
+
+/** Hand-made bars one minute apart from 2025-01-01, each rising by one from its open. */
+function rising(count: number, at = (i: number) => 100 + i): Bars {
+  const bars = allocBars(count);
+  for (let i = 0; i < count; i++) {
+    bars.t[i] = 1_735_689_600 + 60 * i;
+    bars.o[i] = at(i);
+    bars.c[i] = at(i) + 1;
+    bars.h[i] = at(i) + 1.5;
+    bars.l[i] = at(i) - 0.5;
+    bars.v[i] = 10 + (i % 7);
+  }
+  return bars;
+}
+
+const refusal = (input: PlateInput): Undrawable => {
+  try {
+    renderPlate(input);
+  } catch (e) {
+    if (e instanceof PlateError) return e.reason;
+    throw e;
+  }
+  throw new Error('the plate was drawn');
+};
+
+describe('plates', () => {
+  const plate = renderPlate(traded);
+
+  it('is a 1200 x 700 PNG with green and red candle bodies drawn in the price pane', () => {
+    const image = pngjs.PNG.sync.read(plate.png);
+    expect([image.width, image.height]).toEqual([1200, 700]);
+    const bars = month.c.subarray(FIRST, FIRST + 500);
+    const ups = bars.filter((c, i) => c >= month.o[FIRST + i]!).length;
+    // Every candle covers at least its one-pixel wick in its own colour.
+    expect(pixelsOf(plate.png, THEME.up)).toBeGreaterThanOrEqual(ups);
+    expect(pixelsOf(plate.png, THEME.down)).toBeGreaterThanOrEqual(500 - ups);
+  });
+
+  it('draws no red where every candle rose', () => {
+    const bars = rising(120);
+    const png = renderPlate({ market: 'BTC', tf: '1m', from: bars.t[0]!, to: bars.t[119]! + 60, bars }).png;
+    expect(pixelsOf(png, THEME.up)).toBeGreaterThan(120 * 20);
+    expect(pixelsOf(png, THEME.down)).toBe(0);
+  });
+
+  it('gives the same bytes and the same chart state for the same input', () => {
+    const again = renderPlate({ ...traded, bars: tapeFile('BTC-1m') });
+    expect(Buffer.compare(again.png, plate.png)).toBe(0);
+    expect(JSON.stringify(again.chart_state)).toBe(JSON.stringify(plate.chart_state));
+    const other = renderPlate({ ...traded, from: from + 60, to: to + 60 });
+    expect(Buffer.compare(other.png, plate.png)).not.toBe(0);
+    expect(other.chart_state.bars.digest).not.toBe(plate.chart_state.bars.digest);
+  });
+
+  it('states the numbers it was drawn from', () => {
+    const s = plate.chart_state;
+    expect(s).toMatchObject({ market: 'BTC', tf: '1m', from: '2025-03-02T12:20:00Z', to: '2025-03-02T20:40:00Z', size: { width: 1200, height: 700 } });
+    expect(s.bars).toMatchObject({ count: 500, first_t: from, last_t: to - 60 });
+    expect(s.bars.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(s.price.low).toBe(Math.min(...month.l.subarray(FIRST, FIRST + 500)));
+    expect(s.price.high).toBe(Math.max(...month.h.subarray(FIRST, FIRST + 500)));
+    expect(s.price.axis_min).toBeLessThan(s.price.low);
+    expect(s.price.axis_max).toBeGreaterThan(s.price.high);
+    // Bars before the window warm the indicators up: the EMA is the one over the whole tape, not restarted at `from`.
+    expect(s.indicators[0]).toEqual({ spec: 'ema:20', pane: 'price', lines: [{ name: 'ema:20', last: ema(month.c, 20)[FIRST + 499] }] });
+    expect(s.indicators[1]!.lines.map((l) => l.name)).toEqual(['bb:20:2.upper', 'bb:20:2.middle', 'bb:20:2.lower']);
+    expect(s.marks.map((m) => m.placed)).toEqual(['in_view', 'in_view']);
+  });
+
+  it('points at marks far beyond the bars instead of squeezing the candles', () => {
+    const s = renderPlate({ ...traded, marks: [{ kind: 'level', price: 150_000 }, { kind: 'zone', price: 10, price2: 20 }] }).chart_state;
+    expect(s.marks.map((m) => m.placed)).toEqual(['above', 'below']);
+    expect(s.price.axis_max).toBe(plate.chart_state.price.axis_max);
+    expect(s.price.axis_min).toBe(plate.chart_state.price.axis_min);
+  });
+
+  it('draws oscillators in panes of their own and an indicator still warming up as no line', () => {
+    const s = renderPlate({ ...traded, from: month.t[0]!, to: month.t[0]! + 300 * 60, indicators: parseIndicators(['rsi:14', 'atr:14', 'sma:500']) }).chart_state;
+    expect(s.indicators.map((i) => [i.spec, i.pane, i.lines[0]!.last === null])).toEqual([
+      ['rsi:14', 'lower', false],
+      ['atr:14', 'lower', false],
+      ['sma:500', 'price', true],
+    ]);
+  });
+
+  it('refuses a picture it cannot draw, saying why', () => {
+    expect(refusal({ ...traded, from: to + 86_400 * 60, to: to + 86_400 * 61 })).toBe('no_bars');
+    const flat = rising(50, () => 100);
+    flat.h.fill(100);
+    flat.l.fill(100);
+    flat.o.fill(100);
+    flat.c.fill(100);
+    expect(refusal({ market: 'BTC', tf: '1m', from: flat.t[0]!, to: flat.t[49]! + 60, bars: flat })).toBe('flat');
+    const broken = rising(50);
+    broken.c[10] = NaN;
+    expect(refusal({ market: 'BTC', tf: '1m', from: broken.t[0]!, to: broken.t[49]! + 60, bars: broken })).toBe('not_finite');
+    expect(refusal({ ...traded, from: month.t[0]!, to: month.t[0]! + 2001 * 60 })).toBe('too_many_bars');
+  });
+});

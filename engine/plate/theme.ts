@@ -1,0 +1,32 @@
+/** How a plate looks: one dark theme, sized for a 1200 x 700 picture. Candle colours are used nowhere else, so a reader (or a test) can find the candles by colour. */
+export const THEME = {
+  width: 1200,
+  height: 700,
+  font: 'DejaVu Sans Mono',
+  /** Advance of one DejaVu Sans Mono glyph, in em: label boxes are sized from it. */
+  advance: 0.602,
+  background: '#131722',
+  grid: '#1f2433',
+  separator: '#2a3042',
+  text: '#d1d4dc',
+  muted: '#8a91a5',
+  up: '#26a69a',
+  down: '#ef5350',
+  volumeUp: '#1d5f5c',
+  volumeDown: '#7a3238',
+  level: '#ff9800',
+  zone: '#3d7bfd',
+  /** Overlay colours in the order indicators are asked for; none is a candle colour. */
+  lines: ['#f7c948', '#4fa3f7', '#c77dff', '#a3e048', '#ff6fb5', '#5ee0d8', '#ffffff', '#b0b8c8'],
+} as const;
+
+/** Where the panes go, in pixels. */
+export const LAYOUT = {
+  left: 10,
+  axis: 88,
+  header: 58,
+  footer: 26,
+  volume: 84,
+  lower: 96,
+  gap: 6,
+} as const;

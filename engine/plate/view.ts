@@ -1,0 +1,243 @@
+import { createHash } from 'node:crypto';
+import type { Bars } from '../bars.js';
+import { indicatorLines, paneOf, utcDay, type Anchor, type IndicatorSpec } from '../indicators/index.js';
+import type { Market, Timeframe } from '../markets.js';
+import { PlateError } from './error.js';
+
+/** A mark as the plate draws it: a level is a line, a zone a band between price and price2. */
+export interface PlateMark {
+  kind: 'level' | 'zone';
+  price: number;
+  price2?: number;
+  note?: string;
+}
+
+export interface PlateInput {
+  market: Market;
+  tf: Timeframe;
+  /** The window, unix seconds: bars with from <= t < to are drawn. */
+  from: number;
+  to: number;
+  /**
+   * Bars sorted by open time. Bars before `from` are not drawn: they warm the indicators up, so pass as many as
+   * the longest look-back (warmUpBars) to have every line start at the left edge.
+   */
+  bars: Bars;
+  indicators?: readonly IndicatorSpec[];
+  marks?: readonly PlateMark[];
+  /** VWAP's session; the UTC day unless the market keeps another. */
+  anchor?: Anchor;
+  /** Decimals of a quote (prices in the title and on the price tags). */
+  decimals?: number;
+}
+
+/** More bars than this would draw each candle thinner than half a pixel. */
+export const MAX_PLATE_BARS = 2000;
+
+/** Marks this far (a share of the bars' range) beyond the bars widen the price axis; farther ones get an arrow at the edge. */
+const MARK_REACH = 0.3;
+const PRICE_PAD = 0.05;
+
+export interface ViewLine {
+  name: string;
+  /** The line's values over the drawn bars, NaN where it is warming up. */
+  values: Float64Array;
+}
+
+export interface ViewIndicator {
+  spec: IndicatorSpec;
+  pane: 'price' | 'lower';
+  lines: ViewLine[];
+}
+
+export type Placement = 'in_view' | 'above' | 'below';
+
+export interface ViewMark extends PlateMark {
+  placed: Placement;
+}
+
+/** Everything the picture is drawn from, and nothing else: the renderer reads only this. */
+export interface PlateView {
+  input: PlateInput;
+  /** The drawn bars: a zero-copy window of input.bars. */
+  bars: Bars;
+  decimals: number;
+  low: number;
+  high: number;
+  /** The price axis, padded around the bars, the overlays and the marks near them. */
+  min: number;
+  max: number;
+  volumeMax: number;
+  indicators: ViewIndicator[];
+  marks: ViewMark[];
+}
+
+/** The first index whose time is at least t (bars are sorted). */
+function firstAtLeast(t: Float64Array, at: number): number {
+  let lo = 0;
+  let hi = t.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (t[mid]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const windowOf = (b: Bars, start: number, end: number): Bars => ({
+  length: end - start,
+  t: b.t.subarray(start, end),
+  o: b.o.subarray(start, end),
+  h: b.h.subarray(start, end),
+  l: b.l.subarray(start, end),
+  c: b.c.subarray(start, end),
+  v: b.v.subarray(start, end),
+});
+
+/** Reads the input into the numbers of the picture, or throws PlateError when there is no picture to draw. */
+export function viewOf(input: PlateInput): PlateView {
+  const all = input.bars;
+  const start = firstAtLeast(all.t, input.from);
+  const end = firstAtLeast(all.t, input.to);
+  const bars = windowOf(all, start, end);
+  if (bars.length === 0) throw new PlateError('no_bars', 'no bars in the window: there is nothing to draw');
+  if (bars.length > MAX_PLATE_BARS) {
+    throw new PlateError('too_many_bars', `${bars.length} bars in the window: a plate draws at most ${MAX_PLATE_BARS}`);
+  }
+  let low = Infinity;
+  let high = -Infinity;
+  let volumeMax = 0;
+  for (let i = 0; i < bars.length; i++) {
+    const o = bars.o[i]!;
+    const h = bars.h[i]!;
+    const l = bars.l[i]!;
+    const c = bars.c[i]!;
+    const v = bars.v[i]!;
+    if (![o, h, l, c, v].every(Number.isFinite) || l > Math.min(o, c) || h < Math.max(o, c) || v < 0) {
+      throw new PlateError('not_finite', `the bar at ${bars.t[i]} is not a drawable candle (o ${o}, h ${h}, l ${l}, c ${c}, v ${v})`);
+    }
+    if (l < low) low = l;
+    if (h > high) high = h;
+    if (v > volumeMax) volumeMax = v;
+  }
+  if (!(high > low)) throw new PlateError('flat', `every price in the window is ${low}: a flat series has no price axis to draw`);
+
+  const anchor = input.anchor ?? utcDay;
+  const indicators = (input.indicators ?? []).map((spec): ViewIndicator => ({
+    spec,
+    pane: paneOf(spec),
+    lines: indicatorLines(spec, all, anchor).map((l) => ({ name: l.name, values: l.values.subarray(start, end) })),
+  }));
+
+  let min = low;
+  let max = high;
+  for (const ind of indicators) {
+    if (ind.pane !== 'price') continue;
+    for (const line of ind.lines) {
+      for (const x of line.values) {
+        if (x < min) min = x;
+        if (x > max) max = x;
+      }
+    }
+  }
+  const reach = MARK_REACH * (high - low);
+  const marks = (input.marks ?? []).map((m): ViewMark => {
+    const top = Math.max(m.price, m.price2 ?? m.price);
+    const bottom = Math.min(m.price, m.price2 ?? m.price);
+    if (bottom > max + reach) return { ...m, placed: 'above' };
+    if (top < min - reach) return { ...m, placed: 'below' };
+    return { ...m, placed: 'in_view' };
+  });
+  for (const m of marks) {
+    if (m.placed !== 'in_view') continue;
+    for (const p of m.kind === 'zone' && m.price2 !== undefined ? [m.price, m.price2] : [m.price]) {
+      if (p < min && p >= min - reach) min = p;
+      if (p > max && p <= max + reach) max = p;
+    }
+  }
+  const pad = PRICE_PAD * (max - min);
+  return {
+    input,
+    bars,
+    decimals: input.decimals ?? 2,
+    low,
+    high,
+    min: min - pad,
+    max: max + pad,
+    volumeMax,
+    indicators,
+    marks,
+  };
+}
+
+/** The last value of a line that is a number, or null while it is still warming up. */
+export function lastOf(values: Float64Array): number | null {
+  for (let i = values.length - 1; i >= 0; i--) if (!Number.isNaN(values[i]!)) return values[i]!;
+  return null;
+}
+
+const iso = (t: number): string => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+
+/** The numbers a plate was drawn from, as its JSON: what the id hashes along with the picture. */
+export interface ChartState {
+  style: string;
+  market: Market;
+  tf: Timeframe;
+  from: string;
+  to: string;
+  size: { width: number; height: number };
+  bars: {
+    count: number;
+    first_t: number;
+    last_t: number;
+    /** sha256 of the drawn bars' t, o, h, l, c, v columns as little-endian float64, column after column. */
+    digest: string;
+    last: { t: number; o: number; h: number; l: number; c: number; v: number };
+  };
+  price: { low: number; high: number; axis_min: number; axis_max: number; decimals: number };
+  volume: { max: number };
+  indicators: { spec: string; pane: 'price' | 'lower'; lines: { name: string; last: number | null }[] }[];
+  marks: { kind: 'level' | 'zone'; price: number; price2?: number; note?: string; placed: Placement }[];
+}
+
+function digestOf(b: Bars): string {
+  const hash = createHash('sha256');
+  for (const column of [b.t, b.o, b.h, b.l, b.c, b.v]) {
+    hash.update(new Uint8Array(column.buffer, column.byteOffset, column.byteLength));
+  }
+  return `sha256:${hash.digest('hex')}`;
+}
+
+export function chartState(view: PlateView, style: string, size: { width: number; height: number }): ChartState {
+  const b = view.bars;
+  const last = b.length - 1;
+  return {
+    style,
+    market: view.input.market,
+    tf: view.input.tf,
+    from: iso(view.input.from),
+    to: iso(view.input.to),
+    size,
+    bars: {
+      count: b.length,
+      first_t: b.t[0]!,
+      last_t: b.t[last]!,
+      digest: digestOf(b),
+      last: { t: b.t[last]!, o: b.o[last]!, h: b.h[last]!, l: b.l[last]!, c: b.c[last]!, v: b.v[last]! },
+    },
+    price: { low: view.low, high: view.high, axis_min: view.min, axis_max: view.max, decimals: view.decimals },
+    volume: { max: view.volumeMax },
+    indicators: view.indicators.map((i) => ({
+      spec: i.spec.text,
+      pane: i.pane,
+      lines: i.lines.map((l) => ({ name: l.name, last: lastOf(l.values) })),
+    })),
+    marks: view.marks.map((m) => ({
+      kind: m.kind,
+      price: m.price,
+      ...(m.price2 === undefined ? {} : { price2: m.price2 }),
+      ...(m.note === undefined ? {} : { note: m.note }),
+      placed: m.placed,
+    })),
+  };
+}

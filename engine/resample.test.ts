@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { tapeFile } from '../test/support/tape-file.js';
+import { barsFromRows, barsToRows, type Bars, type BarRow } from './bars.js';
+import { resample } from './resample.js';
+
+const utc = (s: string): number => Date.parse(`${s}Z`) / 1000;
+const at = (b: Bars, t: number): BarRow & { i: number } => {
+  const i = b.t.indexOf(t);
+  if (i < 0) throw new Error(`no bar at ${t}`);
+  return { i, ...barsToRows(b)[i]! };
+};
+
+describe('resample by hand', () => {
+  const t0 = utc('2025-03-01T03:00');
+  const oneMinute = barsFromRows([
+    { t: t0, o: 10, h: 12, l: 9, c: 11, v: 1.5 },
+    { t: t0 + 60, o: 11, h: 15, l: 10, c: 14, v: 2.25 },
+    { t: t0 + 240, o: 14, h: 14, l: 8, c: 9, v: 0.25 },
+    { t: t0 + 300, o: 9, h: 10, l: 9, c: 10, v: 3 },
+    { t: t0 + 900, o: 20, h: 21, l: 19, c: 20, v: 1 },
+  ]);
+
+  it('takes the first open, highest high, lowest low, last close and summed volume of each aligned bucket', () => {
+    const r = resample(oneMinute, 60, 300);
+    expect(barsToRows(r.bars)).toEqual([
+      { t: t0, o: 10, h: 15, l: 8, c: 9, v: 4 },
+      { t: t0 + 300, o: 9, h: 10, l: 9, c: 10, v: 3 },
+      { t: t0 + 900, o: 20, h: 21, l: 19, c: 20, v: 1 },
+    ]);
+    // The 03:10 bucket had no source bar, so it is not made up.
+    expect([...r.sources]).toEqual([3, 1, 1]);
+    expect(r.perBar).toBe(5);
+  });
+
+  it('aligns buckets to the bar length, not to the first bar', () => {
+    const r = resample(barsFromRows([{ t: t0 + 120, o: 1, h: 2, l: 1, c: 2, v: 1 }]), 60, 300);
+    expect([...r.bars.t]).toEqual([t0]);
+  });
+
+  it('builds one hour from 15-second bars and one minute from them', () => {
+    const rows: BarRow[] = Array.from({ length: 240 }, (_, i) => ({ t: t0 + 15 * i, o: 100 + i, h: 101 + i, l: 99 + i, c: 100.5 + i, v: 0.5 }));
+    const hour = resample(barsFromRows(rows), 15, 3600);
+    expect(barsToRows(hour.bars)).toEqual([{ t: t0, o: 100, h: 340, l: 99, c: 339.5, v: 120 }]);
+    expect([...hour.sources]).toEqual([240]);
+    const minutes = resample(barsFromRows(rows), 15, 60);
+    expect(minutes.bars.length).toBe(60);
+    expect(barsToRows(minutes.bars)[1]).toEqual({ t: t0 + 60, o: 104, h: 108, l: 103, c: 107.5, v: 2 });
+  });
+
+  it('answers nothing for nothing', () => {
+    const r = resample(barsFromRows([]), 60, 3600);
+    expect(r.bars.length).toBe(0);
+    expect(r.sources).toHaveLength(0);
+  });
+
+  it('refuses lengths that do not nest, and source bars out of time order', () => {
+    expect(() => resample(oneMinute, 60, 90)).toThrow(RangeError);
+    expect(() => resample(oneMinute, 300, 60)).toThrow(RangeError);
+    expect(() => resample(oneMinute, 60, 60)).toThrow(RangeError);
+    const shuffled = barsFromRows([barsToRows(oneMinute)[3]!, barsToRows(oneMinute)[0]!]);
+    expect(() => resample(shuffled, 60, 300)).toThrow(/time order/);
+  });
+});
+
+describe('resample the real tape', () => {
+  // Expected values were summed from the CSV with exact decimal arithmetic; volumes agree to float rounding.
+  it('BTC 1m (Binance, March 2025) to 1h matches hand-computed hours', () => {
+    const r = resample(tapeFile('BTC-1m'), 60, 3600);
+    expect(r.bars.length).toBe(744);
+    expect(r.sources.every((n) => n === 60)).toBe(true);
+    const hours: [string, number, number, number, number, number][] = [
+      ['2025-03-01T03:00', 85240.45, 85511.91, 84961.44, 85330.84, 1000.29878],
+      ['2025-03-02T15:00', 85107.45, 88673.09, 85075.47, 87427.99, 7619.5081], // the reserve post
+      ['2025-03-31T23:00', 82410, 82886.8, 82283.9, 82550.01, 383.74846],
+      ['2025-04-01T02:00', 82704.2, 83120, 82649.34, 83100, 522.78246],
+    ];
+    for (const [when, o, h, l, c, v] of hours) {
+      const bar = at(r.bars, utc(when));
+      expect({ o: bar.o, h: bar.h, l: bar.l, c: bar.c }, when).toEqual({ o, h, l, c });
+      expect(bar.v).toBeCloseTo(v, 9);
+    }
+    expect(r.bars.v.reduce((s, x) => s + x, 0)).toBeCloseTo(842_685.86448, 6);
+  });
+
+  it('ES 1m (Oct 2013) to 1h and 5m: a bucket across the old 15:15 halt is built from 45 minutes', () => {
+    const es = tapeFile('ES-1m');
+    const hours = resample(es, 60, 3600);
+    expect(at(hours.bars, utc('2013-10-07T20:00'))).toMatchObject({ o: 1669.25, h: 1669.5, l: 1666.5, c: 1668, v: 51_583 });
+    expect(hours.sources[at(hours.bars, utc('2013-10-07T20:00')).i]).toBe(45);
+    expect(at(hours.bars, utc('2013-10-08T13:00'))).toMatchObject({ o: 1670.25, h: 1671.25, l: 1665.25, c: 1670.25, v: 138_902 });
+    expect(hours.sources[at(hours.bars, utc('2013-10-08T13:00')).i]).toBe(60);
+    const fives = resample(es, 60, 300);
+    expect(at(fives.bars, utc('2013-10-08T13:30'))).toMatchObject({ o: 1669, h: 1670.25, l: 1668, c: 1668.5, v: 19_707 });
+  });
+
+  it('NQ 1m (Nov 2023) to 1h: the early close on the day after Thanksgiving leaves a 15-minute bar', () => {
+    const hours = resample(tapeFile('NQ-1m'), 60, 3600);
+    const bar = at(hours.bars, utc('2023-11-24T18:00'));
+    expect(bar).toMatchObject({ o: 16022.25, h: 16025.25, l: 16010, c: 16011, v: 4006 });
+    expect(hours.sources[bar.i]).toBe(15);
+  });
+
+  it('NQ 1m to 1h directly equals 1m to 5m to 1h, and matches a plain grouping of every bucket', () => {
+    const nq = tapeFile('NQ-1m');
+    const direct = resample(nq, 60, 3600);
+    const viaFive = resample(resample(nq, 60, 300).bars, 300, 3600);
+    expect(barsToRows(viaFive.bars)).toEqual(barsToRows(direct.bars));
+
+    const groups = new Map<number, BarRow[]>();
+    for (const row of barsToRows(nq)) {
+      const key = row.t - (row.t % 3600);
+      groups.set(key, [...(groups.get(key) ?? []), row]);
+    }
+    const plain = [...groups].map(([t, rs]) => ({
+      t,
+      o: rs[0]!.o,
+      h: Math.max(...rs.map((r) => r.h)),
+      l: Math.min(...rs.map((r) => r.l)),
+      c: rs.at(-1)!.c,
+      v: rs.reduce((s, r) => s + r.v, 0),
+    }));
+    expect(barsToRows(direct.bars)).toEqual(plain);
+    expect([...direct.sources]).toEqual([...groups.values()].map((rs) => rs.length));
+  });
+
+  it('BTC 1s (Coinbase, Oct 2016, sparse) to 1m: minutes built from the few seconds that traded', () => {
+    const r = resample(tapeFile('BTC-1s'), 1, 60);
+    const first = at(r.bars, utc('2016-10-07T00:00'));
+    expect(first).toMatchObject({ o: 611.78, h: 611.91, l: 611.78, c: 611.9 });
+    expect(first.v).toBeCloseTo(1.13872, 9);
+    expect(r.sources[first.i]).toBe(2);
+    expect(r.sources.reduce((s, n) => s + n, 0)).toBe(11_520);
+    expect(r.sources.every((n) => n < 60)).toBe(true);
+  });
+});

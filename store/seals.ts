@@ -1,0 +1,66 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TextFile } from 'lowdb/node';
+
+/**
+ * Sealed answers: the exact bytes first served for a window wholly in the past, kept on disk (written
+ * with write-then-rename) and the most recent ones in memory, so the same request returns the same bytes.
+ */
+export class Seals {
+  private readonly memory = new Map<string, Buffer>();
+  private readonly sealing = new Map<string, Promise<Buffer>>();
+  private held = 0;
+
+  constructor(
+    private readonly dir: string,
+    private readonly memoryCap = 64 * 1024 * 1024,
+  ) {}
+
+  private path(key: string) {
+    return join(this.dir, 'seals', `${key}.json`);
+  }
+
+  private remember(key: string, bytes: Buffer): void {
+    this.memory.delete(key);
+    this.memory.set(key, bytes);
+    this.held += bytes.length;
+    // Oldest first out (a Map iterates in insertion order; a read re-inserts).
+    for (const [k, b] of this.memory) {
+      if (this.held <= this.memoryCap) break;
+      this.memory.delete(k);
+      this.held -= b.length;
+    }
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    const hot = this.memory.get(key);
+    if (hot) {
+      this.memory.delete(key);
+      this.memory.set(key, hot);
+      return hot;
+    }
+    const bytes = await readFile(this.path(key)).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
+    if (bytes) this.remember(key, bytes);
+    return bytes;
+  }
+
+  /**
+   * Seals `bytes` under `key` unless a seal is already there (or being made); answers the sealed bytes,
+   * so two first requests racing for one window both answer what was sealed.
+   */
+  seal(key: string, bytes: Buffer): Promise<Buffer> {
+    const running = this.sealing.get(key);
+    if (running) return running;
+    const work = (async () => {
+      const already = await this.get(key);
+      if (already) return already;
+      const path = this.path(key);
+      await mkdir(join(path, '..'), { recursive: true });
+      await new TextFile(path).write(bytes.toString('utf8'));
+      this.remember(key, bytes);
+      return bytes;
+    })().finally(() => this.sealing.delete(key));
+    this.sealing.set(key, work);
+    return work;
+  }
+}

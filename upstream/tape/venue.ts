@@ -1,0 +1,57 @@
+import { request } from 'undici';
+import { didNotAnswer, refusedBy } from '../../tools/errors.js';
+import { VenueAnswer, type CandleRow } from './wire.js';
+
+const NAME = 'venue tape';
+const BACKOFF_MS = [100, 300];
+
+/** The venue answered that it does not serve this timeframe (the deck may build it from finer bars). */
+export class TimeframeNotServed extends Error {}
+
+/** One attempt: the rows, a refusal thrown, or the reason to try again. */
+async function attempt(target: string, timeoutMs: number): Promise<CandleRow[] | { retry: string }> {
+  let res;
+  try {
+    res = await request(target, { headers: { accept: 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  } catch (error) {
+    return { retry: (error as Error).message };
+  }
+  const text = await res.body.text();
+  if (res.statusCode >= 500) return { retry: `answered ${res.statusCode}` };
+  if (res.statusCode === 404 || res.statusCode === 422) throw new TimeframeNotServed(text.slice(0, 200));
+  if (res.statusCode !== 200) throw refusedBy(NAME, text.slice(0, 500));
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw refusedBy(NAME, 'an answer that is not JSON');
+  }
+  const parsed = VenueAnswer.safeParse(body);
+  if (!parsed.success) throw refusedBy(NAME, `not candles: ${parsed.error.issues[0]?.message ?? ''}`);
+  return parsed.data.candles as CandleRow[];
+}
+
+/**
+ * The venue's open tape over HTTP (undici): GET {tape_url}/candles/{market}/{tf}?from&to. A network failure,
+ * timeout or 5xx is retried twice with a short backoff, then the venue "did not answer" (502). A 404 or 422
+ * means the venue does not serve that timeframe.
+ */
+export class VenueTape {
+  constructor(
+    private readonly url: string,
+    private readonly timeoutMs = 5000,
+  ) {}
+
+  async candles(market: string, tf: string, from: number, to: number): Promise<CandleRow[]> {
+    const target = `${this.url.replace(/\/$/, '')}/candles/${market}/${tf}?from=${from}&to=${to}`;
+    let why = '';
+    for (let i = 0; i <= BACKOFF_MS.length; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, BACKOFF_MS[i - 1]));
+      const got = await attempt(target, this.timeoutMs);
+      if (Array.isArray(got)) return got;
+      why = got.retry;
+    }
+    throw didNotAnswer(NAME, why);
+  }
+}
+
