@@ -5,8 +5,8 @@ import { DeckError, signInFirst } from '../tools/errors.js';
 import { SESSION_COOKIE } from '../tools/identity/credentials.js';
 import { contextOf } from './credential.js';
 
-/** JSON bodies are read whatever their content type says: a body that does not parse is 400. */
-export const jsonBody = express.json({ type: () => true, limit: '1mb', strict: false });
+/** JSON bodies are read whatever their content type says: a body that does not parse is 400, an oversized one 413. */
+const jsonBody = (limit = 1024 * 1024) => express.json({ type: () => true, limit, strict: false });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -48,7 +48,7 @@ export function restRoutes(s: Services, tools: readonly Tool[]): Router {
       else res.json(applyCookie(tool, result, req.secure || s.urls.base.startsWith('https:'), res));
     };
     const method = rest.method === 'GET' ? 'get' : rest.method === 'POST' ? 'post' : 'delete';
-    if (method === 'post') router.post(rest.path, jsonBody, handler);
+    if (method === 'post') router.post(rest.path, jsonBody(rest.maxBody), handler);
     else router[method](rest.path, handler);
   }
   return router;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Accounts, type AccountsDoc } from './accounts.js';
 import { DayCounts, type DayCountsDoc } from './counters.js';
+import { ImageFiles } from './images.js';
 import { JsonFile } from './json-file.js';
 import { Ledger } from './ledger.js';
 import { Owned, type OwnedDoc } from './owned.js';
@@ -8,6 +9,16 @@ import { Seals } from './seals.js';
 import { Sessions, type SessionsDoc } from './sessions.js';
 import { SpendBook, type Spend } from './spend.js';
 import { TapeArchive } from './tape-archive.js';
+
+/** An image a principal attached: the bytes are in ImageFiles under the same id. */
+export interface Attachment {
+  id: string;
+  mime: string;
+  bytes: number;
+  sha256: string;
+  day: string;
+  created_at: number;
+}
 
 export interface Mark {
   id: string;
@@ -28,6 +39,8 @@ export interface Store {
   sessions: Sessions;
   joins: DayCounts;
   marks: Owned<Mark>;
+  attachments: Owned<Attachment>;
+  images: ImageFiles;
   spend: SpendBook;
   /** Every bar once seen, per market, timeframe and day. */
   archive: TapeArchive;
@@ -45,6 +58,8 @@ export async function openStore(dir: string): Promise<Store> {
     sessions: new Sessions(await JsonFile.open<SessionsDoc>(dir, 'sessions', Sessions.empty)),
     joins: new DayCounts(await JsonFile.open<DayCountsDoc>(dir, 'joins', DayCounts.empty)),
     marks: new Owned<Mark>(await JsonFile.open<OwnedDoc<Mark>>(dir, 'marks', Owned.empty<Mark>)),
+    attachments: new Owned<Attachment>(await JsonFile.open<OwnedDoc<Attachment>>(dir, 'attachments', Owned.empty<Attachment>)),
+    images: new ImageFiles(dir),
     spend: new SpendBook(await Ledger.open<Spend>(dir, 'meter')),
     archive: new TapeArchive(dir),
     seals: new Seals(dir),

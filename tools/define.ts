@@ -18,6 +18,8 @@ export interface RestBinding {
   errors?: number[];
   /** POST routes read a JSON body unless told 'none' (then a body is not required). */
   body?: 'json' | 'none';
+  /** The largest JSON body the route reads, in bytes (1 MiB unless told); over it is 413. */
+  maxBody?: number;
   /** The result carries a session to set as the deck_session cookie, or the call ends the session. */
   cookie?: 'set' | 'clear';
 }

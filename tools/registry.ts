@@ -15,6 +15,7 @@ import { meter } from './meter/meter.js';
 import { meterRecord } from './meter/meter-record.js';
 import { plans } from './plans/plans.js';
 import { price } from './plans/price.js';
+import { imageAttach } from './studio/image.js';
 import { tape } from './tape/tape.js';
 
 /** Every capability of the deck, each written once. Adapters, cards and OpenAPI are read from this list. */
@@ -30,6 +31,7 @@ export const REGISTRY: readonly Tool[] = [
   marksAdd,
   marksRemove,
   tape,
+  imageAttach,
   joinInfo,
   join,
   login,

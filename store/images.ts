@@ -1,0 +1,19 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Writer } from 'steno';
+
+/** Attached images' bytes, one file each (images/<id>.<ext>), written with write-then-rename. */
+export class ImageFiles {
+  constructor(private readonly dir: string) {}
+
+  private path = (id: string, ext: string) => join(this.dir, 'images', `${id}.${ext}`);
+
+  async put(id: string, ext: string, bytes: Uint8Array): Promise<void> {
+    await mkdir(join(this.dir, 'images'), { recursive: true });
+    await new Writer(this.path(id, ext)).write(bytes);
+  }
+
+  async remove(id: string, ext: string): Promise<void> {
+    await rm(this.path(id, ext), { force: true });
+  }
+}
