@@ -19,7 +19,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls.base);
+  const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls);
   const openapi = JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version));
 
   app.use(await mcpRouter(s, version));

@@ -22,8 +22,10 @@ const securityOf = (access: Tool['access']) => (access === 'none' ? [] : access 
 function statusesOf(tool: Tool): number[] {
   const rest = tool.rest!;
   const set = new Set<number>([422, ...(rest.errors ?? [])]);
-  if (rest.method === 'POST' && rest.body !== 'none') set.add(400);
-  if (tool.access === 'session') set.add(401);
+  // A JSON body can fail to parse (400) or be over the body cap (413).
+  if (rest.method === 'POST' && rest.body !== 'none') for (const s of [400, 413]) set.add(s);
+  // A credential that does not verify is refused on every route that reads one, optional ones included.
+  if (tool.access !== 'none') set.add(401);
   if (tool.tier) set.add(403);
   return [...set].sort((a, b) => a - b);
 }

@@ -5,7 +5,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../tools/context.js';
@@ -15,6 +14,17 @@ import { callOnEndpoint, joinStep } from './tool-call.js';
 
 export const KEY_REQUIRED = -32001;
 export const UNKNOWN_TOOL = -32602;
+
+/** A JSON-RPC error sent as written: the SDK's McpError would put "MCP error <code>: " before the message. */
+class Refusal extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
 
 /** The call context rides to the handlers in authInfo.extra (the SDK's per-message channel). */
 const ctxOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }): Ctx => extra.authInfo!.extra!.ctx as Ctx;
@@ -32,10 +42,10 @@ export async function legacyServer(e: McpEndpoint, version: string) {
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const ctx = ctxOf(extra);
     const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});
-    if (outcome.kind === 'unknown_tool') throw new McpError(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
+    if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
     if (outcome.kind === 'join_required') {
-      const next = joinStep(ctx.urls.join, ctx.urls.base);
-      throw new McpError(KEY_REQUIRED, `${req.params.name} needs a key: ${next.message}`, { next });
+      const { message, next } = joinStep(req.params.name, ctx.urls);
+      throw new Refusal(KEY_REQUIRED, message, { next });
     }
     return outcome.result;
   });

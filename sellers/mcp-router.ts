@@ -54,6 +54,16 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
     return e ?? null;
   };
 
+  // The endpoint and the Origin are settled before the body is read, so neither answer depends on the body.
+  const admit = (req: Request, res: Response, next: () => void) => {
+    if (!endpointOf(req, res)) return;
+    if (!originAllowed(s, req.headers.origin)) {
+      res.status(403).json(rpcError(null, INVALID_REQUEST, `Origin ${req.headers.origin} is not on the allowlist`));
+      return;
+    }
+    next();
+  };
+
   const describe = (req: Request, res: Response) => {
     const e = endpointOf(req, res);
     if (!e) return;
@@ -74,12 +84,7 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
   };
 
   const handle = async (req: Request, res: Response) => {
-    const e = endpointOf(req, res);
-    if (!e) return;
-    if (!originAllowed(s, req.headers.origin)) {
-      res.status(403).json(rpcError(null, INVALID_REQUEST, `Origin ${req.headers.origin} is not on the allowlist`));
-      return;
-    }
+    const e = endpointOf(req, res)!;
     const body: unknown = req.body;
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];
@@ -128,6 +133,6 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
   const router = express.Router();
   const json = express.json({ type: () => true, limit: '4mb', strict: false });
   router.get(['/mcp', '/mcp/:seller'], describe);
-  router.post(['/mcp', '/mcp/:seller'], json, handle, parseFailure);
+  router.post(['/mcp', '/mcp/:seller'], admit, json, handle, parseFailure);
   return router;
 }

@@ -46,17 +46,17 @@ export function modernHandler(version: string) {
       const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});
       if (outcome.kind === 'unknown_tool') throw new ProtocolError(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
       if (outcome.kind === 'result') return outcome.result;
-      const next = joinStep(ctx.urls.join, ctx.urls.base);
+      const { message, next } = joinStep(req.params.name, ctx.urls);
       // A client that can open a URL is sent to the join page once; when it comes back still without a
       // bearer (joined or not), the structured error tells it what to add.
       const answered = hctx.mcpReq.inputResponses?.[JOIN_REQUEST] !== undefined;
       if (!answered && declaresUrlElicitation(hctx.mcpReq.envelope as Record<string, unknown> | undefined)) {
         return inputRequired({
-          inputRequests: { [JOIN_REQUEST]: inputRequired.elicitUrl({ message: next.message, url: next.url }) },
+          inputRequests: { [JOIN_REQUEST]: inputRequired.elicitUrl({ message, url: next.url }) },
           requestState: `join:${req.params.name}`,
         });
       }
-      throw new ProtocolError(KEY_REQUIRED, `${req.params.name} needs a key: ${next.message}`, { next });
+      throw new ProtocolError(KEY_REQUIRED, message, { next });
     });
     return server;
   };

@@ -1,4 +1,5 @@
 import type { Ctx } from '../tools/context.js';
+import { JsonBytes } from '../tools/define.js';
 import { DeckError } from '../tools/errors.js';
 import type { McpEndpoint } from './endpoints.js';
 
@@ -29,18 +30,18 @@ export async function callOnEndpoint(e: McpEndpoint, ctx: Ctx, name: string, arg
   if (tool.access === 'session' && !ctx.principal) return { kind: 'join_required' };
   try {
     const out = await tool.call(ctx, args);
-    return { kind: 'result', result: asResult(out as Record<string, unknown>, false) };
+    const body = out instanceof JsonBytes ? (JSON.parse(out.bytes.toString('utf8')) as Record<string, unknown>) : (out as Record<string, unknown>);
+    return { kind: 'result', result: asResult(body, false) };
   } catch (error) {
     if (error instanceof DeckError) return { kind: 'result', result: asResult({ ...error.body(), status: error.status }, true) };
     throw error;
   }
 }
 
-/** The step a keyless caller is sent to, in both eras' answers. */
-export const joinStep = (joinUrl: string, baseUrl: string) => ({
-  step: 'join',
-  url: joinUrl,
-  message:
-    `This tool needs a key. Open ${joinUrl}, pick a name and keep the key you are shown once; then sign in with ` +
-    `POST ${baseUrl}/login and send the deck_session value (or the key) as "Authorization: Bearer ...".`,
-});
+/** What a keyless call of a gated tool is told in both eras: the words, and the join step as data. */
+export function joinStep(tool: string, urls: { base: string; join: string }) {
+  const how =
+    `Open ${urls.join}, pick a name and keep the key you are shown once; then sign in with POST ${urls.base}/login ` +
+    `and send the deck_session value (or the key) as "Authorization: Bearer ...".`;
+  return { message: `${tool} needs a key. ${how}`, next: { step: 'join', url: urls.join, message: how } };
+}

@@ -1,0 +1,191 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { testDeck, type TestDeck } from './support/deck.js';
+import { SELLER_IDS } from './support/mcp.js';
+
+// The seller cards: one document read by two parties, the ERC-8004 identity registry (agentURI) and the
+// coordination layer. Checked against the spec's seller table and the ERC-8004 registration-v1 shape.
+
+/** The spec's seller table. */
+const TABLE = {
+  studio: {
+    tools: ['workflow_read', 'forge', 'rehearse', 'skills', 'skill_read', 'catalogue', 'plans', 'account'],
+    skills: ['strategy-compile', 'backtest', 'walk-forward', 'rule-parsing', 'trading-workflow'],
+    proposed: ['strategy.rehearse'],
+    max: 0,
+  },
+  candles: {
+    tools: ['tape', 'catalogue', 'plans', 'account'],
+    skills: ['market-data', 'ohlcv', 'candles', 'futures', 'crypto'],
+    proposed: ['market.candles'],
+    max: 0,
+  },
+  copy: {
+    tools: ['models', 'model_record', 'follow_quote', 'catalogue', 'plans', 'account'],
+    skills: ['copy-trading', 'track-record', 'position-sizing', 'risk-caps'],
+    proposed: ['copy.follow_quote'],
+    max: 99,
+  },
+} as const;
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+
+/**
+ * ERC-8004 registration-v1 (ERCS/erc-8004.md, "Token URI and Agent Registration File"): type, name,
+ * description, image, services of { name, endpoint, version? } (version a SHOULD), x402Support, active,
+ * registrations whose fields are all mandatory (agentId the ERC-721 token id, agentRegistry
+ * {namespace}:{chainId}:{identityRegistry}), and supportedTrust from the named trust models.
+ */
+const Registration = z.object({
+  type: z.literal('https://eips.ethereum.org/EIPS/eip-8004#registration-v1'),
+  name: z.string().min(1),
+  description: z.string().min(1),
+  image: z.string().regex(/^(https?:\/\/|ipfs:\/\/|data:image\/)/, 'a URI an ERC-721 reader can show'),
+  services: z.array(z.object({ name: z.string().min(1), endpoint: z.string().min(1), version: z.string().optional() }).passthrough()),
+  x402Support: z.boolean(),
+  active: z.boolean(),
+  registrations: z.array(z.object({ agentId: z.number().int().nonnegative(), agentRegistry: z.string().regex(/^eip155:\d+:0x[0-9a-fA-F]{40}$/) })),
+  supportedTrust: z.array(z.enum(['reputation', 'crypto-economic', 'tee-attestation'])),
+});
+
+/** The coordination layer's fields on the same document. */
+const LayerFields = z.object({
+  id: z.enum(SELLER_IDS),
+  card_url: z.string().url(),
+  address: address.nullable(),
+  owner: address.nullable(),
+  kind: z.literal('mcp'),
+  endpoint: z.string().url(),
+  skills: z.array(z.string()),
+  tools: z.array(z.string()),
+  tools_without_key: z.array(z.string()),
+  price_usdc: z.object({ unit: z.string(), min: z.number(), max: z.number() }).strict(),
+  price_basis: z.string().min(1),
+  verify: z.string().min(1),
+  classes: z.array(z.string()),
+  proposed_classes: z.array(z.string()),
+  access: z.object({ join_url: z.string().url() }).passthrough(),
+  provider: z.object({ name: z.string().min(1), url: z.string().url() }).strict(),
+  erc8004: z.object({ agentId: z.string().nullable(), tx: z.string().nullable(), block: z.number().int().nullable() }).strict(),
+});
+
+type Card = z.infer<typeof Registration> & z.infer<typeof LayerFields>;
+
+async function cardsOf(url: string): Promise<Card[]> {
+  const res = await fetch(`${url}/cards`);
+  expect(res.status).toBe(200);
+  const { cards } = (await res.json()) as { cards: unknown[] };
+  for (const c of cards) {
+    Registration.parse(c);
+    LayerFields.parse(c);
+  }
+  return cards as Card[];
+}
+
+describe('the cards of a deck on its defaults', () => {
+  let deck: TestDeck;
+  beforeAll(async () => {
+    deck = await testDeck();
+  });
+  afterAll(() => deck.stop());
+
+  it('GET /cards answers every seller card, each a valid ERC-8004 registration file', async () => {
+    const cards = await cardsOf(deck.url);
+    expect(cards.map((c) => c.id)).toEqual([...SELLER_IDS]);
+  });
+
+  it.each(SELLER_IDS)('GET /cards/%s follows the seller table and names its own endpoints', async (id) => {
+    const res = await fetch(`${deck.url}/cards/${id}`);
+    expect(res.status).toBe(200);
+    const card = (await res.json()) as Card;
+    Registration.parse(card);
+    LayerFields.parse(card);
+    const row = TABLE[id];
+    expect(card).toMatchObject({
+      id,
+      kind: 'mcp',
+      x402Support: false,
+      active: true,
+      supportedTrust: ['reputation'],
+      card_url: `${deck.url}/cards/${id}`,
+      endpoint: `${deck.url}/mcp/${id}`,
+      skills: [...row.skills],
+      proposed_classes: [...row.proposed],
+      classes: [],
+      tools_without_key: ['catalogue', 'plans'],
+      price_usdc: { unit: 'job', min: 0, max: row.max },
+      provider: { url: deck.url },
+      access: { join_url: `${deck.url}/join` },
+      registrations: [],
+      erc8004: { agentId: null, tx: null, block: null },
+    });
+    expect(card.services).toContainEqual({ name: 'MCP', endpoint: `${deck.url}/mcp/${id}`, version: '2025-06-18' });
+    // Only tools the table names, and always the three every seller carries.
+    for (const tool of card.tools) expect(row.tools as readonly string[]).toContain(tool);
+    expect(card.tools).toEqual(expect.arrayContaining(['catalogue', 'plans', 'account']));
+    // Without a wallet in the cards file there is none to state.
+    expect(card.address).toBeNull();
+    expect(card.services.map((s) => s.name)).not.toContain('agentWallet');
+  });
+
+  it('answers an unknown seller 404 with the seller ids', async () => {
+    const res = await fetch(`${deck.url}/cards/nobody`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ ok: false, sellers: [...SELLER_IDS] });
+  });
+});
+
+describe('the cards of a deck registered on ERC-8004', () => {
+  const CHAIN_ID = '84532';
+  const REGISTRY = '0x8004A818BFB912233c491871b3d84c89A494BD9e';
+  const WALLET = '0x1111111111111111111111111111111111111111';
+  const OWNER = '0x2222222222222222222222222222222222222222';
+  const AGENT_IDS = { studio: '11', candles: '12', copy: '13' } as const;
+  let deck: TestDeck;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'deck-cards-'));
+    const file = join(dir, 'cards.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        provider: { name: 'the deck', url: 'https://deck.example' },
+        image: 'https://deck.example/seller.png',
+        owner: OWNER,
+        agent_wallet: WALLET,
+        // The environment's chain and registry win over the file's.
+        erc8004: { chain_id: 1, registry: '0x3333333333333333333333333333333333333333' },
+        sellers: Object.fromEntries(SELLER_IDS.map((id, i) => [id, { agent_id: AGENT_IDS[id], tx: `0x${'ab'.repeat(32)}`, block: 100 + i }])),
+      }),
+    );
+    deck = await testDeck({
+      DECK_CARDS: file,
+      DECK_ERC8004_CHAIN_ID: CHAIN_ID,
+      DECK_ERC8004_REGISTRY: REGISTRY,
+      DECK_JOIN_URL: 'https://deck.example/join',
+    });
+  });
+  afterAll(async () => {
+    await deck.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('carries each agent id with agentRegistry eip155:<chainId>:<registry>, the wallet and the owner', async () => {
+    for (const card of await cardsOf(deck.url)) {
+      expect(card.registrations).toEqual([{ agentId: Number(AGENT_IDS[card.id]), agentRegistry: `eip155:${CHAIN_ID}:${REGISTRY}` }]);
+      expect(card.erc8004).toEqual({ agentId: AGENT_IDS[card.id], tx: `0x${'ab'.repeat(32)}`, block: 100 + SELLER_IDS.indexOf(card.id) });
+      expect(card.services).toContainEqual({ name: 'agentWallet', endpoint: `eip155:${CHAIN_ID}:${WALLET}`, version: 'v1' });
+      expect(card).toMatchObject({
+        address: WALLET,
+        owner: OWNER,
+        image: 'https://deck.example/seller.png',
+        provider: { name: 'the deck', url: 'https://deck.example' },
+        access: { join_url: 'https://deck.example/join' },
+      });
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTRY } from '../tools/registry.js';
+import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { grantsFile, legacyClient, namesOf } from './support/mcp.js';
+
+// GET /openapi.json: a valid OpenAPI 3.1.0 document that states every REST route of the registry with its
+// security, request schema and the statuses the route really answers, and the MCP tools as x-mcp.tools.
+interface Operation {
+  operationId?: string;
+  security: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required: boolean }[];
+  requestBody?: { content: { 'application/json': { schema: { properties?: Record<string, unknown>; required?: string[] } } } };
+  responses: Record<string, unknown>;
+}
+interface Document {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
+  'x-mcp': { endpoint: string; sellers: string[]; tools: string[] };
+}
+
+let deck: TestDeck;
+let grants: string;
+let doc: Document;
+
+beforeAll(async () => {
+  grants = await grantsFile([{ name: 'openapi_house', tier: 'house' }]);
+  deck = await testDeck({ DECK_GRANTS: grants });
+  const res = await fetch(`${deck.url}/openapi.json`);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  doc = (await res.json()) as Document;
+});
+afterAll(async () => {
+  await deck.stop();
+  await rm(dirname(grants), { recursive: true, force: true });
+});
+
+const SESSION = [{ deckSession: [] }, { deckKey: [] }];
+const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+describe('GET /openapi.json', () => {
+  it('validates as OpenAPI 3.1 with the real validator, document version 1.0.0', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+  });
+
+  it('names the two security schemes: the session (cookie, or its value as bearer) and the key as bearer', () => {
+    expect(doc.components.securitySchemes.deckSession).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'deck_session' });
+    expect(doc.components.securitySchemes.deckKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it.each(REGISTRY.filter((t) => t.rest).map((t) => [`${t.rest!.method} ${t.rest!.path}`, t] as const))(
+    'states %s with its security, request schema and statuses',
+    (_, tool) => {
+      const rest = tool.rest!;
+      const op = doc.paths[openapiPath(rest.path)]?.[rest.method.toLowerCase()];
+      expect(op).toBeDefined();
+      expect(op!.operationId).toBe(tool.name);
+      expect(op!.security).toEqual(tool.access === 'none' ? [] : tool.access === 'session' ? SESSION : [{}, ...SESSION]);
+      const fields = Object.keys((tool.inputSchema.properties ?? {}) as Record<string, unknown>).sort();
+      const body = rest.method === 'POST' && rest.body !== 'none';
+      if (body) {
+        const schema = op!.requestBody!.content['application/json'].schema;
+        expect(Object.keys(schema.properties ?? {}).sort()).toEqual(fields);
+        expect(schema.required ?? []).toEqual(tool.inputSchema.required ?? []);
+      } else {
+        expect(op!.requestBody).toBeUndefined();
+        expect((op!.parameters ?? []).map((p) => p.name).sort()).toEqual(fields);
+      }
+      const statuses = Object.keys(op!.responses);
+      expect(statuses).toContain(String(rest.status ?? 200));
+      for (const s of rest.errors ?? []) expect(statuses).toContain(String(s));
+      if (body) expect(statuses).toContain('400');
+      if (tool.access !== 'none') expect(statuses).toContain('401');
+    },
+  );
+
+  it('states the routes that are not tools: the MCP endpoints, the cards and itself', () => {
+    for (const [path, methods] of Object.entries({ '/mcp': ['get', 'post'], '/mcp/{seller}': ['get', 'post'], '/cards': ['get'], '/cards/{seller}': ['get'], '/openapi.json': ['get'] })) {
+      expect(Object.keys(doc.paths[path] ?? {}).sort()).toEqual(methods);
+    }
+    expect(Object.keys(doc.paths['/mcp']!.post!.responses).sort()).toEqual(['200', '202', '400', '401', '403']);
+    expect(Object.keys(doc.paths['/mcp/{seller}']!.post!.responses)).toContain('404');
+  });
+
+  it('documents every status a route answers to a caller without credentials or with one that does not verify', async () => {
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const url = `${deck.url}${path.replace('{seller}', 'studio')}`;
+        const post = method === 'post';
+        // A POST to an MCP endpoint is a JSON-RPC message; any other POST gets an empty object.
+        const body = post ? JSON.stringify(path.startsWith('/mcp') ? { jsonrpc: '2.0', id: 1, method: 'ping' } : {}) : undefined;
+        for (const headers of [{}, { authorization: 'Bearer not-a-credential' }] as Record<string, string>[]) {
+          const res = await fetch(url, { method: method.toUpperCase(), headers: { ...headers, ...(post ? { 'content-type': 'application/json' } : {}) }, body });
+          await res.arrayBuffer();
+          expect(Object.keys(op.responses), `${method.toUpperCase()} ${path} answered ${res.status}`).toContain(String(res.status));
+        }
+      }
+    }
+  });
+
+  it('lists as x-mcp.tools exactly the tools /mcp lists to a house principal', async () => {
+    const { bearer } = await signedIn(deck.url, 'openapi_house');
+    const client = await legacyClient(`${deck.url}/mcp`, bearer);
+    expect([...doc['x-mcp'].tools].sort()).toEqual(namesOf((await client.listTools()).tools));
+    expect((await client.callTool({ name: 'account', arguments: {} })).structuredContent).toMatchObject({ principal: { tier: 'house' } });
+    await client.close();
+    expect(doc['x-mcp'].endpoint).toBe(`${deck.url}/mcp`);
+  });
+});

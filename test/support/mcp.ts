@@ -1,0 +1,78 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+  type ClientCapabilities,
+  type ElicitRequestParams,
+} from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+export const MODERN_PROTOCOL = '2026-07-28';
+export const SELLER_IDS = ['studio', 'candles', 'copy'] as const;
+/** Every MCP endpoint the deck serves, by path. */
+export const MCP_PATHS = ['/mcp', ...SELLER_IDS.map((id) => `/mcp/${id}`)] as const;
+
+/** A 2025-era client (SDK 1.x) connected (initialize done) to one endpoint, with optional headers. */
+export async function legacyClient(endpoint: string, headers: Record<string, string> = {}): Promise<LegacyClient> {
+  const client = new LegacyClient({ name: 'deck-test-legacy', version: '1.0.0' });
+  await client.connect(new LegacyTransport(new URL(endpoint), { requestInit: { headers } }));
+  return client;
+}
+
+export interface ModernOptions {
+  capabilities?: ClientCapabilities;
+  headers?: Record<string, string>;
+  /** Answers elicitation/create requests the deck embeds in an input_required result. */
+  onElicit?: (params: ElicitRequestParams) => { action: 'accept' | 'decline' | 'cancel' };
+}
+
+/** A client pinned to protocol 2026-07-28 (SDK 2.x), connected to one endpoint. */
+export async function modernClient(endpoint: string, o: ModernOptions = {}): Promise<ModernClient> {
+  const client = new ModernClient(
+    { name: 'deck-test-modern', version: '1.0.0' },
+    { capabilities: o.capabilities ?? {}, versionNegotiation: { mode: { pin: MODERN_PROTOCOL } } },
+  );
+  const onElicit = o.onElicit;
+  if (onElicit) client.setRequestHandler('elicitation/create', (req) => onElicit(req.params));
+  await client.connect(new ModernTransport(new URL(endpoint), { requestInit: { headers: o.headers ?? {} } }));
+  return client;
+}
+
+export interface RpcAnswer {
+  status: number;
+  contentType: string | null;
+  text: string;
+  /** The parsed body; undefined when the body is empty. */
+  body: unknown;
+}
+
+/** One raw POST to an MCP endpoint: the body is sent as given (a string is sent unparsed). */
+export async function rpc(endpoint: string, body: unknown, headers: Record<string, string> = {}): Promise<RpcAnswer> {
+  const res = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, contentType: res.headers.get('content-type'), text, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+/** A JSON-RPC error answer as the wire carries it. */
+export interface RpcError {
+  jsonrpc: '2.0';
+  id: string | number | null;
+  error: { code: number; message: string; data?: { next?: { step: string; url: string; message: string } } };
+}
+
+/** Writes a grants file (the operator's file under version control) in a new temporary directory; answers its path. */
+export async function grantsFile(grants: { name: string; tier: 'free' | 'plan' | 'max' | 'house' }[]): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'deck-grants-')), 'grants.json');
+  await writeFile(path, JSON.stringify({ grants: grants.map((g) => ({ ...g, why: 'test grant' })) }));
+  return path;
+}
+
+/** The names a tools/list answered, sorted. */
+export const namesOf = (tools: readonly { name: string }[]): string[] => tools.map((t) => t.name).sort();
