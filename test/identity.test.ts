@@ -1,5 +1,4 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAddress } from 'ethers';
@@ -16,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => deck.stop());
 
 const joinAs = (body: unknown, url = deck.url) => call(`${url}/join`, { body });
-const fieldsOf = (body: { problems?: { field: string }[] }) => (body.problems ?? []).map((p) => p.field);
+/** The fields a 422 names (a field failing two parts of its rule is named once here). */
+const fieldsOf = (body: { problems?: { field: string }[] }) => [...new Set((body.problems ?? []).map((p) => p.field))];
 
 describe('GET /join', () => {
   it('answers the limits as configured, the name rule and the wallet rule', async () => {
@@ -84,6 +84,11 @@ describe('POST /join', () => {
     }
   });
 
+  it('mints one principal when the same name is joined many times at once', async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => joinAs({ name: 'racer' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+  });
+
   it('validates the wallet as an address (422 naming wallet) and stores a valid one checksummed', async () => {
     const lower = '0x52908400098527886e0f7030069857d2e4169ee7';
     for (const wallet of ['not-a-wallet', '0x1234', `${lower}00`, '0x52908400098527886E0F7030069857D2e4169EE7', 7]) {
@@ -121,7 +126,7 @@ describe('POST /join limits', () => {
     const limited = await testDeck({ DECK_JOIN_PER_CLIENT: '2', DECK_JOIN_PER_DAY: '3' });
     const [one, two, three] = ['127.0.0.2', '127.0.0.3', '127.0.0.4'].map(fromAddress);
     try {
-      expect((await one!.call(`${limited.url}/join`)).body.limits).toEqual({ per_client_per_day: 2, everyone_per_day: 3 });
+      expect((await one!.call(`${limited.url}/join`)).body).toMatchObject({ limits: { per_client_per_day: 2, everyone_per_day: 3 } });
       // Refusals before minting leave the day's counts as they were.
       expect((await one!.call(`${limited.url}/join`, { name: 'no' })).status).toBe(422);
       expect((await one!.call(`${limited.url}/join`, { name: 'house' })).status).toBe(422);
@@ -139,6 +144,16 @@ describe('POST /join limits', () => {
       expect((everyone.body as { message: string }).message).toMatch(/everyone/);
     } finally {
       await Promise.all([one, two, three].map((c) => c!.close()));
+      await limited.stop();
+    }
+  });
+
+  it('lets no more than the per-client limit through when joins arrive at once', async () => {
+    const limited = await testDeck({ DECK_JOIN_PER_CLIENT: '2' });
+    try {
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => joinAs({ name: `rush-${i}` }, limited.url)));
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 429, 429, 429, 429]);
+    } finally {
       await limited.stop();
     }
   });

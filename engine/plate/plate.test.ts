@@ -110,6 +110,12 @@ describe('plates', () => {
     expect(s.marks.map((m) => m.placed)).toEqual(['in_view', 'in_view']);
   });
 
+  it('writes a note as text, never as markup', () => {
+    const note = '<b>"R1" & co</b>';
+    const s = renderPlate({ ...traded, marks: [{ kind: 'level', price: 90_000, note }] }).chart_state;
+    expect(s.marks[0]).toMatchObject({ note, placed: 'in_view' });
+  });
+
   it('points at marks far beyond the bars instead of squeezing the candles', () => {
     const s = renderPlate({ ...traded, marks: [{ kind: 'level', price: 150_000 }, { kind: 'zone', price: 10, price2: 20 }] }).chart_state;
     expect(s.marks.map((m) => m.placed)).toEqual(['above', 'below']);
@@ -138,5 +144,6 @@ describe('plates', () => {
     broken.c[10] = NaN;
     expect(refusal({ market: 'BTC', tf: '1m', from: broken.t[0]!, to: broken.t[49]! + 60, bars: broken })).toBe('not_finite');
     expect(refusal({ ...traded, from: month.t[0]!, to: month.t[0]! + 2001 * 60 })).toBe('too_many_bars');
+    expect(refusal({ ...traded, marks: [{ kind: 'zone', price: 90_000 }] })).toBe('not_finite');
   });
 });

@@ -28,6 +28,11 @@ function text(x: number, y: number, s: string, o: { size?: number; fill?: string
   return `<text x="${px(x)}" y="${px(y)}" font-size="${o.size ?? 11}" fill="${o.fill ?? THEME.muted}"${anchor}${weight}>${esc(s)}</text>`;
 }
 
+/** A mark's words on a dark backing, so they read over candles and lines. */
+function note(x: number, y: number, s: string, fill: string): string {
+  return `<rect x="${px(x - 3)}" y="${px(y - 11)}" width="${px(textWidth(s, 11) + 6)}" height="15" rx="2" fill="${THEME.background}" fill-opacity="0.8"/>${text(x, y, s, { fill })}`;
+}
+
 /** A price tag on the axis: a filled box with the price in it, centred on its line. */
 function tag(x: number, y: number, label: string, fill: string, ink: string): string {
   const w = textWidth(label, 11) + 10;
@@ -83,7 +88,8 @@ export function plateSvg(view: PlateView): string {
   const x = LAYOUT.left;
   const w = W - LAYOUT.left - LAYOUT.axis;
   const bottom = H - LAYOUT.footer;
-  const volume: Pane = { x, y: bottom - LAYOUT.volume, w, h: LAYOUT.volume, min: 0, max: view.volumeMax || 1 };
+  // Headroom over the tallest volume bar keeps the pane's label clear of it.
+  const volume: Pane = { x, y: bottom - LAYOUT.volume, w, h: LAYOUT.volume, min: 0, max: 1.2 * view.volumeMax || 1 };
   const lowerPanes = lowers.map((ind, k): Pane => {
     const y = volume.y - (lowers.length - k) * (LAYOUT.lower + LAYOUT.gap);
     const range = lowerRange(ind);
@@ -185,13 +191,13 @@ export function plateSvg(view: PlateView): string {
     if (m.kind === 'level') {
       const y = Math.round(yOf(price, m.price)) + 0.5;
       out.push(`<path d="M${x} ${y}h${w}" stroke="${THEME.level}" stroke-width="1.2" stroke-dasharray="8 4" fill="none"/>`);
-      out.push(text(x + 6, y - 5, m.note ? `${m.note} · ${quote(m.price)}` : `level ${quote(m.price)}`, { fill: THEME.level }));
+      out.push(note(x + 6, y - 5, m.note ? `${m.note} · ${quote(m.price)}` : `level ${quote(m.price)}`, THEME.level));
       out.push(tag(axisX, y, quote(m.price), THEME.level, THEME.background));
     } else {
       const top = Math.max(m.price, m.price2!);
       const y = Math.max(price.y + 12, yOf(price, top) + 13);
       const words = `${m.note ? `${m.note} · ` : 'zone '}${quote(Math.min(m.price, m.price2!))} – ${quote(top)}`;
-      out.push(text(x + 6, y, words, { fill: '#8fb0ff' }));
+      out.push(note(x + 6, y, words, '#8fb0ff'));
     }
   }
 
@@ -233,7 +239,7 @@ export function plateSvg(view: PlateView): string {
 
   // Volume label.
   out.push(text(x + 6, volume.y + 14, `VOL  ${formatVolume(bars.v[n - 1]!)}`, { fill: THEME.muted }));
-  out.push(text(axisX + 6, volume.y + 14, formatVolume(view.volumeMax)));
+  out.push(text(axisX + 6, yOf(volume, view.volumeMax) + 4, formatVolume(view.volumeMax)));
 
   // Time axis in UTC, labels no closer than their own width.
   let lastRight = -Infinity;

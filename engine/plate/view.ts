@@ -140,6 +140,12 @@ export function viewOf(input: PlateInput): PlateView {
       }
     }
   }
+  for (const m of input.marks ?? []) {
+    const prices = m.kind === 'zone' ? [m.price, m.price2] : [m.price];
+    if (!prices.every((p) => p !== undefined && Number.isFinite(p))) {
+      throw new PlateError('not_finite', `a ${m.kind} mark needs finite prices (got ${prices.join(', ')})`);
+    }
+  }
   const reach = MARK_REACH * (high - low);
   const marks = (input.marks ?? []).map((m): ViewMark => {
     const top = Math.max(m.price, m.price2 ?? m.price);

@@ -17,7 +17,7 @@ export interface Client {
  * test can be several clients to limits the deck keeps per client address.
  */
 export function fromAddress(localAddress: string): Client {
-  const dispatcher = new Agent({ connect: { localAddress } });
+  const dispatcher = new Agent({ localAddress });
   return {
     async call(url, body, headers = {}) {
       const res = await request(url, {

@@ -26,9 +26,21 @@ export class LoginThrottle {
   }
 
   refused(client: string, now: number): void {
+    this.forgetEnded(now);
     const w = this.current(client, now) ?? { start: now, refused: 0 };
     w.refused += 1;
     this.windows.set(client, w);
+  }
+
+  /**
+   * Drops ended windows, so addresses that never come back do not accumulate. A window is added when it
+   * starts and never moved, so the map is in order of start: the ended ones are at the front.
+   */
+  private forgetEnded(now: number): void {
+    for (const [client, w] of this.windows) {
+      if (now - w.start < this.windowMs) return;
+      this.windows.delete(client);
+    }
   }
 
   cleared(client: string): void {

@@ -6,15 +6,24 @@ import type { IdentityDoor } from './door.js';
 const NAME = 'identity door';
 
 const Principal = z.object({ id: z.string(), name: z.string(), wallet: z.string().nullable() });
-const Minted = z.object({ principal: Principal, key: z.string() });
 const Verified = z.object({ principal: Principal });
-const Rotated = z.object({ key: z.string() });
 
-/** Reads an upstream answer with its schema; an answer of the wrong shape is the door refusing (502). */
+/** The answers that carry a key. A key must carry the deck's prefix: the deck tells keys from sessions by it. */
+const keyed = (prefix: string) => {
+  const key = z.string().startsWith(prefix).max(512);
+  return { minted: z.object({ principal: Principal, key }), rotated: z.object({ key }) };
+};
+
+/**
+ * Reads an upstream answer with its schema; an answer of the wrong shape is the door refusing (502). The
+ * refusal carries what the door said, less any key in it: a key from an answer the deck could not read
+ * belongs to no principal the deck keeps, and keys are handed out only by a join or a rotation that succeeded.
+ */
 const shaped = <T>(schema: z.ZodType<T>, body: unknown): T => {
   const r = schema.safeParse(body);
-  if (!r.success) throw refusedBy(NAME, body);
-  return r.data;
+  if (r.success) return r.data;
+  if (typeof body === 'object' && body !== null && 'key' in body) throw refusedBy(NAME, { ...body, key: '(withheld)' });
+  throw refusedBy(NAME, body);
 };
 
 /**
@@ -23,11 +32,15 @@ const shaped = <T>(schema: z.ZodType<T>, body: unknown): T => {
  */
 export class HttpDoor implements IdentityDoor {
   readonly kind = 'http' as const;
+  private readonly answers: ReturnType<typeof keyed>;
 
   constructor(
     private readonly url: string,
     private readonly token: string | null,
-  ) {}
+    keyPrefix: string,
+  ) {
+    this.answers = keyed(keyPrefix);
+  }
 
   private post(path: string, body: unknown) {
     return callJson(NAME, `${this.url.replace(/\/$/, '')}${path}`, { method: 'POST', body, token: this.token });
@@ -36,7 +49,7 @@ export class HttpDoor implements IdentityDoor {
   async mint(request: { name: string; wallet: string | null }) {
     const answer = await this.post('/principals', request);
     if (answer.status === 409) throw new DeckError(409, 'name_taken', `the name ${request.name} is taken`, { field: 'name' });
-    return shaped(Minted, expectOk(NAME, answer));
+    return shaped(this.answers.minted, expectOk(NAME, answer));
   }
 
   async verify(key: string) {
@@ -47,6 +60,6 @@ export class HttpDoor implements IdentityDoor {
 
   async rotate(principalId: string) {
     const answer = await this.post(`/principals/${encodeURIComponent(principalId)}/key`, {});
-    return shaped(Rotated, expectOk(NAME, answer)).key;
+    return shaped(this.answers.rotated, expectOk(NAME, answer)).key;
   }
 }

@@ -1,0 +1,119 @@
+import { existsSync } from 'node:fs';
+import { getAddress } from 'ethers';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDeck, type TestDeck } from './support/deck.js';
+import { call } from './support/http.js';
+
+/** Debian's Chromium: the test drives the browser a person would use, never a downloaded one. */
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = '/tmp';
+
+let deck: TestDeck;
+let joinUrl: string;
+let browser: Promise<Browser> | null = null;
+
+beforeAll(async () => {
+  deck = await testDeck();
+  joinUrl = (await call(`${deck.url}/join`)).body.join_url as string;
+});
+afterAll(async () => {
+  await (await browser?.catch(() => null))?.close();
+  await deck.stop();
+});
+
+/** The browser, launched once. Without Chromium every test here fails saying so: none is skipped. */
+function chromiumOnce(): Promise<Browser> {
+  browser ??= existsSync(CHROMIUM)
+    ? chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      })
+    : Promise.reject(new Error(`the onboarding-page test needs Chromium at ${CHROMIUM}: apt-get install chromium fonts-liberation`));
+  return browser;
+}
+
+/** A fresh browser profile that may use the clipboard on the deck's origin, as a person allows it. */
+async function person(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await (await chromiumOnce()).newContext({ viewport: { width: 900, height: 900 } });
+  context.setDefaultTimeout(15_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(joinUrl).origin });
+  return { context, page: await context.newPage() };
+}
+
+describe('the onboarding page at {join_url}', () => {
+  it('joins, shows the key once with its warning, copies it, signs in and welcomes; a reload never shows the key again', async () => {
+    const { context, page } = await person();
+    try {
+      await page.goto(joinUrl);
+      // The rule the page states is the one GET /join serves.
+      await page.getByText(/3 to 32 characters.*lower-cased on input/).waitFor();
+      await page.screenshot({ path: `${SHOTS}/join-page-1-form.png`, fullPage: true });
+
+      const wallet = '0x52908400098527886e0f7030069857d2e4169ee7';
+      await page.getByLabel('Name').fill('Pat-01');
+      await page.getByLabel(/Wallet/).fill(wallet);
+      await page.getByRole('button', { name: 'Get my key' }).click();
+
+      const keyBox = page.getByRole('textbox', { name: /Your key/ });
+      await keyBox.waitFor();
+      const key = await keyBox.inputValue();
+      expect(key).toMatch(/^deck_live_[A-Za-z0-9_-]{40,}$/);
+      expect(await page.getByText(/shown once/i).isVisible()).toBe(true);
+      expect(await page.getByText(/pat-01/).first().isVisible()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Get my key' }).isVisible()).toBe(false);
+
+      await page.getByRole('button', { name: /Copy/ }).click();
+      await page.getByRole('status').filter({ hasText: /Copied/ }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+      await page.screenshot({ path: `${SHOTS}/join-page-2-key.png`, fullPage: true });
+
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: /Welcome/ }).waitFor();
+      expect(await page.getByText(/pat-01/).first().isVisible()).toBe(true);
+      expect(await page.content()).not.toContain(key);
+      await page.screenshot({ path: `${SHOTS}/join-page-3-welcome.png`, fullPage: true });
+
+      // The session the page made is the httpOnly cookie, and it is this principal's.
+      const cookie = (await context.cookies(deck.url)).find((c) => c.name === 'deck_session');
+      expect(cookie?.httpOnly).toBe(true);
+      const me = await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${cookie!.value}` } });
+      expect(me.body.principal).toMatchObject({ name: 'pat-01', wallet: getAddress(wallet) });
+
+      await page.reload();
+      await page.getByLabel('Name').waitFor();
+      // The page knows the session it holds, and says so, but the key is gone for good.
+      await page.getByText(/Signed in here as/).filter({ hasText: 'pat-01' }).waitFor();
+      expect(await page.content()).not.toContain(key);
+      expect(await page.getByRole('textbox', { name: /Your key/ }).isVisible()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a taken name, and a wallet that is not an address, as errors on the page', async () => {
+    expect((await call(`${deck.url}/join`, { body: { name: 'taken' } })).status).toBe(201);
+    const { context, page } = await person();
+    try {
+      await page.goto(joinUrl);
+      await page.getByLabel('Name').fill('taken');
+      await page.getByRole('button', { name: 'Get my key' }).click();
+      const alert = page.getByRole('alert');
+      await alert.filter({ hasText: /is taken/ }).waitFor();
+      expect(await page.getByRole('textbox', { name: /Your key/ }).isVisible()).toBe(false);
+      await page.screenshot({ path: `${SHOTS}/join-page-4-taken.png`, fullPage: true });
+
+      await page.getByLabel('Name').fill('fresh-name');
+      await page.getByLabel(/Wallet/).fill('0x1234');
+      await page.getByRole('button', { name: 'Get my key' }).click();
+      await alert.filter({ hasText: /wallet/i }).waitFor();
+      await page.screenshot({ path: `${SHOTS}/join-page-5-wallet.png`, fullPage: true });
+      expect(await page.getByRole('textbox', { name: /Your key/ }).isVisible()).toBe(false);
+      // Refused, so nothing was minted: the name is still free.
+      expect((await call(`${deck.url}/join`, { body: { name: 'fresh-name' } })).status).toBe(201);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,272 @@
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { fromAddress } from './support/from-address.js';
+import { call } from './support/http.js';
+import { legacyClient, rpc, type RpcError } from './support/mcp.js';
+
+let deck: TestDeck;
+beforeAll(async () => {
+  deck = await testDeck();
+});
+afterAll(() => deck.stop());
+
+const joined = async (name: string, url = deck.url): Promise<string> => {
+  const { status, body } = await call(`${url}/join`, { body: { name } });
+  if (status !== 201) throw new Error(`join ${name}: ${status}`);
+  return body.key as string;
+};
+
+/** A well-formed key no door ever minted. */
+const stranger = (n = 0) => `deck_live_${String(n).padStart(43, 'x')}`;
+
+/** The deck_session cookie's attributes as Set-Cookie stated them (names lower-cased). */
+function sessionCookie(headers: Headers): { value: string; attrs: Map<string, string> } {
+  const line = headers.getSetCookie().find((c) => c.startsWith('deck_session='));
+  if (!line) throw new Error('no deck_session cookie was set');
+  const [pair, ...rest] = line.split(';').map((p) => p.trim());
+  const attrs = new Map(rest.map((a) => [a.split('=')[0]!.toLowerCase(), a.slice(a.indexOf('=') + 1)] as const));
+  return { value: pair!.slice('deck_session='.length), attrs };
+}
+
+const login = (key: unknown, url = deck.url) =>
+  fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key }) });
+
+/** The account tool over MCP, through the SDK client, signed in with `bearer`. */
+async function accountOverMcp(bearer: string) {
+  const client = await legacyClient(`${deck.url}/mcp`, { authorization: `Bearer ${bearer}` });
+  try {
+    return await client.callTool({ name: 'account', arguments: {} });
+  } finally {
+    await client.close();
+  }
+}
+
+const accountCall = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'account', arguments: {} } };
+
+describe('POST /login', () => {
+  it('answers { ok, name, agent_id } and sets deck_session: HttpOnly, SameSite, path /, about 12 hours', async () => {
+    const key = await joined('lena');
+    const before = Date.now();
+    const res = await login(key);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ ok: true, name: 'lena', agent_id: expect.stringMatching(/^agent_/) });
+
+    const { value, attrs } = sessionCookie(res.headers);
+    expect(value.length).toBeGreaterThan(40);
+    // The session lives in the cookie only, never in the JSON body.
+    expect(JSON.stringify(body)).not.toContain(value);
+    expect(attrs.has('httponly')).toBe(true);
+    expect(attrs.get('samesite')).toMatch(/^(Lax|Strict)$/i);
+    expect(attrs.get('path')).toBe('/');
+    const expires = Date.parse(attrs.get('expires')!);
+    const twelveHours = 12 * 3_600_000;
+    expect(Math.abs(expires - (before + twelveHours))).toBeLessThan(60_000);
+    // Plain http here: a Secure cookie would never be sent back, so the deck sets Secure only over https.
+    expect(attrs.has('secure')).toBe(false);
+  });
+
+  it('sets the cookie Secure when the deck\'s public address is https, though this request came over http', async () => {
+    const behindTls = await testDeck({ DECK_PUBLIC_URL: 'https://deck.example' });
+    // The deck answers here, on plain http, as it would behind a proxy that ends TLS.
+    const local = `http://127.0.0.1:${(behindTls.server.address() as AddressInfo).port}`;
+    try {
+      const res = await login(await joined('tls', local), local);
+      expect(res.status).toBe(200);
+      expect(sessionCookie(res.headers).attrs.has('secure')).toBe(true);
+    } finally {
+      await behindTls.stop();
+    }
+  });
+
+  it('gives a session whose value is the bearer on GET /plans, GET /me and MCP tools/call account', async () => {
+    const s = await signedIn(deck.url, 'mira');
+    expect((await call(`${deck.url}/plans`, { headers: s.bearer })).body.principal.name).toBe('mira');
+    const me = await call(`${deck.url}/me`, { headers: s.bearer });
+    expect(me.status).toBe(200);
+    expect(me.body.principal.name).toBe('mira');
+    expect((await call(`${deck.url}/me`, { headers: { cookie: `deck_session=${s.session}` } })).body.principal.name).toBe('mira');
+
+    const byCookie = await rpc(`${deck.url}/mcp`, accountCall, { cookie: `deck_session=${s.session}` });
+    expect(byCookie.status).toBe(200);
+    expect(JSON.stringify(byCookie.body)).toMatch(/"name":"mira"/);
+
+    const result = await accountOverMcp(s.session);
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { principal: { name: string } }).principal.name).toBe('mira');
+  });
+
+  it('ends a session when its lifetime is over (DECK_SESSION_HOURS), while the key still signs in', async () => {
+    const brief = await testDeck({ DECK_SESSION_HOURS: String(1.5 / 3600) });
+    try {
+      const s = await signedIn(brief.url, 'brief');
+      expect((await call(`${brief.url}/me`, { headers: s.bearer })).status).toBe(200);
+      await sleep(1_700);
+      expect((await call(`${brief.url}/me`, { headers: s.bearer })).status).toBe(401);
+      expect((await login(s.key, brief.url)).status).toBe(200);
+    } finally {
+      await brief.stop();
+    }
+  });
+
+  it('takes the key itself as the bearer too, on REST and MCP', async () => {
+    const s = await signedIn(deck.url, 'kit');
+    const byKey = { authorization: `Bearer ${s.key}` };
+    expect((await call(`${deck.url}/plans`, { headers: byKey })).body.principal.name).toBe('kit');
+    expect((await call(`${deck.url}/me`, { headers: byKey })).body.principal.name).toBe('kit');
+    expect(((await accountOverMcp(s.key)).structuredContent as { principal: { name: string } }).principal.name).toBe('kit');
+  });
+
+  it('answers 401 for a key refused, and a bearer that does not verify is 401 on REST and MCP', async () => {
+    for (const key of [stranger(), 'not-even-a-key']) {
+      const res = await login(key);
+      expect(res.status).toBe(401);
+      expect((await res.json()).error).toBe('key_refused');
+    }
+    const bad = { authorization: `Bearer ${stranger(1)}` };
+    expect((await call(`${deck.url}/me`, { headers: bad })).status).toBe(401);
+    expect((await call(`${deck.url}/me`)).status).toBe(401);
+    const mcp = await rpc(`${deck.url}/mcp`, accountCall, bad);
+    expect(mcp.status).toBe(401);
+    expect((mcp.body as RpcError).error.code).toBe(-32001);
+  });
+
+  it('answers 422 naming key for a key over 512 characters, and takes one of 512', async () => {
+    const long = await login(`deck_live_${'a'.repeat(503)}`);
+    expect(long.status).toBe(422);
+    expect((await long.json()).problems.map((p: { field: string }) => p.field)).toContain('key');
+    expect((await login(`deck_live_${'a'.repeat(502)}`)).status).toBe(401);
+  });
+
+  it('answers 400 for a body that is not JSON, and 422 for a body without a key or with other fields', async () => {
+    for (const raw of ['key=abc', '', '{"key"']) expect((await call(`${deck.url}/login`, { method: 'POST', raw })).status).toBe(400);
+    expect((await call(`${deck.url}/login`, { body: {} })).status).toBe(422);
+    expect((await call(`${deck.url}/login`, { body: { key: 5 } })).status).toBe(422);
+    expect((await call(`${deck.url}/login`, { body: { key: stranger(), name: 'lena' } })).status).toBe(422);
+  });
+});
+
+describe('the login throttle', () => {
+  it('rests the door with 429 after 10 refused keys from one address, for that address only', async () => {
+    const key = await joined('patient');
+    const [noisy, quiet] = ['127.0.0.5', '127.0.0.6'].map(fromAddress);
+    try {
+      for (let i = 0; i < 10; i++) expect((await noisy!.call(`${deck.url}/login`, { key: stranger(i) })).status).toBe(401);
+      const rested = await noisy!.call(`${deck.url}/login`, { key });
+      expect(rested.status).toBe(429);
+      expect(rested.body).toMatchObject({ ok: false, error: 'login_resting' });
+      expect((rested.body as { retry_after_s: number }).retry_after_s).toBeGreaterThan(280);
+      expect((await quiet!.call(`${deck.url}/login`, { key })).status).toBe(200);
+    } finally {
+      await Promise.all([noisy!.close(), quiet!.close()]);
+    }
+  });
+
+  it('keeps resting for the rest of the window, then opens again (DECK_LOGIN_REFUSALS=3, DECK_LOGIN_WINDOW_S=3)', async () => {
+    const small = await testDeck({ DECK_LOGIN_REFUSALS: '3', DECK_LOGIN_WINDOW_S: '3' });
+    try {
+      const key = await joined('waiter', small.url);
+      const started = Date.now();
+      for (let i = 0; i < 3; i++) expect((await login(stranger(i), small.url)).status).toBe(401);
+      expect((await login(key, small.url)).status).toBe(429);
+      await sleep(1_000);
+      expect((await login(key, small.url)).status).toBe(429);
+      await sleep(Math.max(0, started + 3_100 - Date.now()));
+      expect((await login(key, small.url)).status).toBe(200);
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it('forgets the refused keys of an address when a key from it succeeds', async () => {
+    const small = await testDeck({ DECK_LOGIN_REFUSALS: '3' });
+    try {
+      const key = await joined('forgiven', small.url);
+      for (let i = 0; i < 2; i++) expect((await login(stranger(i), small.url)).status).toBe(401);
+      expect((await login(key, small.url)).status).toBe(200);
+      // Without the clearing this third refusal in the window would reach the limit and the next call would rest.
+      for (let i = 0; i < 3; i++) expect((await login(stranger(i), small.url)).status).toBe(401);
+      expect((await login(stranger(9), small.url)).status).toBe(429);
+    } finally {
+      await small.stop();
+    }
+  });
+});
+
+describe('POST /logout', () => {
+  it('answers 200, clears the cookie and ends that session; the key and other sessions stay valid', async () => {
+    const s = await signedIn(deck.url, 'leaver');
+    const other = sessionCookie((await login(s.key)).headers).value;
+    const res = await fetch(`${deck.url}/logout`, { method: 'POST', headers: { cookie: `deck_session=${s.session}` } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).ok).toBe(true);
+    const cleared = sessionCookie(res.headers);
+    expect(cleared.value).toBe('');
+    expect(Date.parse(cleared.attrs.get('expires')!)).toBeLessThan(Date.now());
+
+    expect((await call(`${deck.url}/me`, { headers: s.bearer })).status).toBe(401);
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${other}` } })).status).toBe(200);
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${s.key}` } })).status).toBe(200);
+    expect((await login(s.key)).status).toBe(200);
+  });
+
+  it('answers 200 without any credential', async () => {
+    const res = await fetch(`${deck.url}/logout`, { method: 'POST' });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('GET /auth/providers', () => {
+  it('answers the key door open and the email and X doors closed', async () => {
+    const { status, body } = await call(`${deck.url}/auth/providers`);
+    expect(status).toBe(200);
+    expect(body).toEqual({ ok: true, email: false, x: false, key: true });
+  });
+});
+
+describe('POST /me/key', () => {
+  it('answers 401 without a session', async () => {
+    expect((await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' } })).status).toBe(401);
+    expect((await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: { authorization: `Bearer ${stranger()}` } })).status).toBe(401);
+  });
+
+  it('answers 422 naming confirm unless the body is exactly { confirm: "rotate" }', async () => {
+    const s = await signedIn(deck.url, 'hesitant');
+    for (const body of [{}, { confirm: 'yes' }, { confirm: 'ROTATE' }, { confirm: true }]) {
+      const res = await call(`${deck.url}/me/key`, { body, headers: s.bearer });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.problems.map((p: { field: string }) => p.field), JSON.stringify(body)).toEqual(['confirm']);
+    }
+    expect((await call(`${deck.url}/me/key`, { body: { confirm: 'rotate', also: 1 }, headers: s.bearer })).status).toBe(422);
+    // Nothing rotated: the key still works.
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${s.key}` } })).status).toBe(200);
+  });
+
+  it('shows a new key once; the old key and every session made before stop at once; the new key signs in', async () => {
+    const s = await signedIn(deck.url, 'rotor');
+    const before = sessionCookie((await login(s.key)).headers).value;
+    const bystander = await signedIn(deck.url, 'bystander');
+
+    const res = await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: s.bearer });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, shown_once: true });
+    const fresh = res.body.api_key as string;
+    expect(fresh).toMatch(/^deck_live_/);
+    expect(fresh).not.toBe(s.key);
+
+    for (const stale of [s.key, s.session, before]) {
+      expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${stale}` } })).status).toBe(401);
+      expect((await rpc(`${deck.url}/mcp`, accountCall, { authorization: `Bearer ${stale}` })).status).toBe(401);
+    }
+    expect((await login(s.key)).status).toBe(401);
+
+    const again = await login(fresh);
+    expect(again.status).toBe(200);
+    expect((await again.json()).name).toBe('rotor');
+    const next = sessionCookie(again.headers).value;
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${next}` } })).body.principal.name).toBe('rotor');
+    expect((await call(`${deck.url}/me`, { headers: bystander.bearer })).status).toBe(200);
+  });
+});
