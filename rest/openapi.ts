@@ -83,6 +83,17 @@ function fixedPaths(): Record<string, Schema> {
       get: { summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200), reply(404, ERROR)]) },
     },
     '/openapi.json': { get: { summary: 'This document', security: [], responses: Object.fromEntries([reply(200)]) } },
+    '/plates/{file}': {
+      get: {
+        summary: "A sealed plate's PNG (<id>.png) or its chart_state (<id>.json); the id is their hash, and the plate names no one",
+        security: [],
+        parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}\\.(png|json)$' } }],
+        responses: {
+          '200': { description: 'The PNG or the chart_state', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } }, 'application/json': { schema: { type: 'object' } } } },
+          ...Object.fromEntries([reply(404, ERROR)]),
+        },
+      },
+    },
   };
 }
 

@@ -1,12 +1,12 @@
 import type { Ctx } from '../tools/context.js';
-import { JsonBytes } from '../tools/define.js';
+import { JsonBytes, WithImage } from '../tools/define.js';
 import { DeckError } from '../tools/errors.js';
 import type { McpEndpoint } from './endpoints.js';
 
 /** A tools/call result in the shape both protocol eras share. */
 export interface ToolResult {
   [key: string]: unknown;
-  content: { type: 'text'; text: string }[];
+  content: ({ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string })[];
   structuredContent: Record<string, unknown>;
   isError?: boolean;
 }
@@ -14,11 +14,21 @@ export interface ToolResult {
 /** What became of a tools/call: each era's adapter turns the last two into its own form. */
 export type CallOutcome = { kind: 'result'; result: ToolResult } | { kind: 'join_required' } | { kind: 'unknown_tool'; name: string };
 
-const asResult = (body: Record<string, unknown>, isError: boolean): ToolResult => ({
-  content: [{ type: 'text', text: JSON.stringify(body) }],
+const asResult = (body: Record<string, unknown>, isError: boolean, png?: Uint8Array): ToolResult => ({
+  content: [
+    ...(png ? [{ type: 'image' as const, data: Buffer.from(png).toString('base64'), mimeType: 'image/png' }] : []),
+    { type: 'text', text: JSON.stringify(body) },
+  ],
   structuredContent: body,
   ...(isError ? { isError: true } : {}),
 });
+
+/** A tool's answer as the body MCP structures (sealed bytes are read back; a picture rides beside it). */
+function resultOf(out: unknown): ToolResult {
+  if (out instanceof WithImage) return asResult(out.body, false, out.png);
+  if (out instanceof JsonBytes) return asResult(JSON.parse(out.bytes.toString('utf8')) as Record<string, unknown>, false);
+  return asResult(out as Record<string, unknown>, false);
+}
 
 /**
  * Calls a tool as the signed-in principal. A refusal (DeckError) is a tool result with isError and the
@@ -29,9 +39,7 @@ export async function callOnEndpoint(e: McpEndpoint, ctx: Ctx, name: string, arg
   if (!tool) return { kind: 'unknown_tool', name };
   if (tool.access === 'session' && !ctx.principal) return { kind: 'join_required' };
   try {
-    const out = await tool.call(ctx, args);
-    const body = out instanceof JsonBytes ? (JSON.parse(out.bytes.toString('utf8')) as Record<string, unknown>) : (out as Record<string, unknown>);
-    return { kind: 'result', result: asResult(body, false) };
+    return { kind: 'result', result: resultOf(await tool.call(ctx, args)) };
   } catch (error) {
     if (error instanceof DeckError) return { kind: 'result', result: asResult({ ...error.body(), status: error.status }, true) };
     throw error;

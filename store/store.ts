@@ -5,6 +5,7 @@ import { ImageFiles } from './images.js';
 import { JsonFile } from './json-file.js';
 import { Ledger } from './ledger.js';
 import { Owned, type OwnedDoc } from './owned.js';
+import { PlateFiles } from './plates.js';
 import { Seals } from './seals.js';
 import { Sessions, type SessionsDoc } from './sessions.js';
 import { SpendBook, type Spend } from './spend.js';
@@ -18,6 +19,12 @@ export interface Attachment {
   sha256: string;
   day: string;
   created_at: number;
+}
+
+/** One plate a principal sealed (the plate itself names no one; this record is what the daily count reads). */
+export interface PlateSeal {
+  id: string;
+  day: string;
 }
 
 export interface Mark {
@@ -41,6 +48,8 @@ export interface Store {
   marks: Owned<Mark>;
   attachments: Owned<Attachment>;
   images: ImageFiles;
+  plates: PlateFiles;
+  plateSeals: Owned<PlateSeal>;
   spend: SpendBook;
   /** Every bar once seen, per market, timeframe and day. */
   archive: TapeArchive;
@@ -60,6 +69,8 @@ export async function openStore(dir: string): Promise<Store> {
     marks: new Owned<Mark>(await JsonFile.open<OwnedDoc<Mark>>(dir, 'marks', Owned.empty<Mark>)),
     attachments: new Owned<Attachment>(await JsonFile.open<OwnedDoc<Attachment>>(dir, 'attachments', Owned.empty<Attachment>)),
     images: new ImageFiles(dir),
+    plates: new PlateFiles(dir),
+    plateSeals: new Owned<PlateSeal>(await JsonFile.open<OwnedDoc<PlateSeal>>(dir, 'plate-seals', Owned.empty<PlateSeal>)),
     spend: new SpendBook(await Ledger.open<Spend>(dir, 'meter')),
     archive: new TapeArchive(dir),
     seals: new Seals(dir),

@@ -92,3 +92,11 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
 export class JsonBytes {
   constructor(readonly bytes: Buffer) {}
 }
+
+/** An answer with a picture: MCP carries the PNG as image content beside the body. */
+export class WithImage {
+  constructor(
+    readonly body: Record<string, unknown>,
+    readonly png: Uint8Array,
+  ) {}
+}

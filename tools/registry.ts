@@ -15,6 +15,8 @@ import { meter } from './meter/meter.js';
 import { meterRecord } from './meter/meter-record.js';
 import { plans } from './plans/plans.js';
 import { price } from './plans/price.js';
+import { chartImage } from './plates/chart-image.js';
+import { plateSeal } from './plates/seal.js';
 import { imageAttach } from './studio/image.js';
 import { tape } from './tape/tape.js';
 
@@ -32,6 +34,8 @@ export const REGISTRY: readonly Tool[] = [
   marksRemove,
   tape,
   imageAttach,
+  plateSeal,
+  chartImage,
   joinInfo,
   join,
   login,

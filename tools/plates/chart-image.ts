@@ -1,0 +1,15 @@
+import { defineTool, WithImage } from '../define.js';
+import { drawPlate, PlateRequest } from './draw.js';
+
+export const chartImage = defineTool({
+  name: 'chart_image',
+  title: 'Chart image',
+  description:
+    'The plate of a past window as an image: candles, volume, the indicators asked for and your marks, drawn as POST /plates draws it, without sealing it. Answers the PNG as image content and its chart_state.',
+  input: PlateRequest,
+  access: 'session',
+  async run(ctx, input) {
+    const plate = await drawPlate(ctx, input);
+    return new WithImage({ ok: true, id: plate.id, chart_state: plate.chart_state }, plate.png);
+  },
+});

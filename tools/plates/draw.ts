@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { barsFromRows, type BarRow } from '../../engine/bars.js';
+import { IndicatorSpecError, parseIndicators, warmUpBars, type IndicatorSpec } from '../../engine/indicators/index.js';
+import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
+import { MAX_PLATE_BARS, PlateError, renderPlate, type Plate } from '../../engine/plate/index.js';
+import type { Ctx } from '../context.js';
+import { badInput, DeckError } from '../errors.js';
+import { JsonBytes } from '../define.js';
+import { tape } from '../tape/tape.js';
+
+export const PlateRequest = z
+  .object({
+    market: z.enum(MARKETS),
+    tf: z.enum(TIMEFRAMES),
+    from: z.iso.datetime({ offset: false }).describe('window start, ISO-8601 UTC (…Z)'),
+    to: z.iso.datetime({ offset: false }).describe('window end, ISO-8601 UTC, in the past'),
+    indicators: z.array(z.string()).max(8).optional().describe('ema:N, sma:N, vwap, bb:N:K, atr:N, rsi:N, hi:N, lo:N'),
+  })
+  .strict();
+
+export interface DrawnPlate extends Plate {
+  /** sha256 of the PNG and the chart_state it was drawn from. */
+  id: string;
+  chartStateJson: string;
+}
+
+const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+function specsOf(texts: readonly string[]): IndicatorSpec[] {
+  try {
+    return parseIndicators(texts);
+  } catch (error) {
+    if (!(error instanceof IndicatorSpecError)) throw error;
+    throw badInput([{ field: `indicators.${texts.indexOf(error.indicator)}`, message: error.message }]);
+  }
+}
+
+/**
+ * Draws the plate of a past window: its bars read through the tape tool (so a plate is drawn from sealed bars),
+ * with enough bars before the window to warm the indicators up, and the principal's marks on that market.
+ */
+export async function drawPlate(ctx: Ctx, input: z.output<typeof PlateRequest>): Promise<DrawnPlate> {
+  const from = seconds(input.from);
+  const to = seconds(input.to);
+  const len = TIMEFRAME_SECONDS[input.tf];
+  if (from >= to) throw badInput([{ field: 'from', message: 'must be before to' }]);
+  if (to > ctx.clock() / 1000) throw badInput([{ field: 'to', message: 'a plate draws the past: to must not be in the future' }]);
+  if ((to - from) / len > MAX_PLATE_BARS) throw badInput([{ field: 'to', message: `at most ${MAX_PLATE_BARS} ${input.tf} bars on one plate` }]);
+  const specs = specsOf(input.indicators ?? []);
+  const warm = Math.max(0, ...specs.map(warmUpBars)) * len;
+  const got = (await tape.call(ctx, { market: input.market, tf: input.tf, from: from - warm, to })) as JsonBytes;
+  const { candles } = JSON.parse(got.bytes.toString('utf8')) as { candles: BarRow[] };
+  const marks = ctx.store.marks
+    .list(ctx.principal!.id)
+    .filter((m) => m.market === input.market)
+    .map((m) => ({ kind: m.kind, price: m.price, ...(m.price2 !== undefined ? { price2: m.price2 } : {}), ...(m.note ? { note: m.note } : {}) }));
+  let plate: Plate;
+  try {
+    plate = renderPlate({ market: input.market, tf: input.tf, from, to, bars: barsFromRows(candles), indicators: specs, marks });
+  } catch (error) {
+    if (error instanceof PlateError) throw new DeckError(422, 'undrawable', error.message, { reason: error.reason });
+    throw error;
+  }
+  const chartStateJson = JSON.stringify(plate.chart_state);
+  const id = createHash('sha256').update(plate.png).update(chartStateJson).digest('hex');
+  return { ...plate, id, chartStateJson };
+}
