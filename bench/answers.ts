@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+
+/** What the deck answered, handed to a baseline so it answers the same bytes. */
+export interface Answers {
+  /** The JSON-RPC answer to tools/call catalogue on POST /mcp/candles. */
+  mcp: string;
+  /** The answer to an anonymous GET /plans. */
+  plans: string;
+}
+
+export const ANSWERS_ENV = 'BENCH_ANSWERS';
+
+export function readAnswers(): Answers {
+  const file = process.env[ANSWERS_ENV];
+  if (!file) throw new Error(`${ANSWERS_ENV} names no file`);
+  return JSON.parse(readFileSync(file, 'utf8')) as Answers;
+}
