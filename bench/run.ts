@@ -3,7 +3,7 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { ANSWERS_ENV, type Answers } from './answers.js';
 import { ROOT, spawnServer, type Child } from './child.js';
-import { compileDeck } from './compiled.js';
+import { buildDeck } from './compiled.js';
 import { load, together, type Measure, type Run, type Shot } from './load.js';
 import { residentMiB } from './proc.js';
 import { firstAnswer, median, runToExit, type Start } from './start.js';
@@ -131,7 +131,7 @@ async function main() {
     const withTsx = await thrice(() => runToExit(['--import', 'tsx', '-e', '0']));
     let compiled: Start[] | string;
     try {
-      const main = await compileDeck(join(scratch, 'compiled'));
+      const main = await buildDeck();
       compiled = [];
       for (let i = 0; i < START_RUNS; i++) compiled.push(await firstAnswer([main]));
     } catch (error) {
@@ -144,16 +144,21 @@ async function main() {
     const bareRss = await residentAfter(await spawnServer('bench/bare-express.ts', { [ANSWERS_ENV]: answersFile }), servers);
     log(`  deck ${deckRss.map((m) => m.toFixed(1)).join(' then ')} MiB; bare express ${bareRss.map((m) => m.toFixed(1)).join(' then ')} MiB`);
 
-    const tsxStart = median(tsxStarts.map((s) => s.ms));
     const rows: Row[] = [
       { measure: 'MCP tools/call catalogue: deck', result: rate(deckMcp), ratio: '', goal: 'p99 < 50 ms', met: deckMcp.p99 < 50 },
       { measure: 'MCP: (a) bare SDK server, new per request', result: rate(sdkMcp), ratio: versus(deckMcp, sdkMcp), goal: 'deck >= 3x (a)', met: deckMcp.rps >= 3 * sdkMcp.rps },
       { measure: 'MCP: (b) bare express route', result: rate(bareMcp), ratio: versus(deckMcp, bareMcp), goal: 'deck >= 0.5x (b)', met: deckMcp.rps >= 0.5 * bareMcp.rps },
       { measure: 'REST GET /plans: deck', result: rate(deckPlans), ratio: '', goal: '', met: null },
       { measure: 'REST GET /plans: bare express route', result: rate(barePlans), ratio: versus(deckPlans, barePlans), goal: 'deck >= 0.8x', met: deckPlans.rps >= 0.8 * barePlans.rps },
-      { measure: `start to first answer, as npm start (tsx), median of ${START_RUNS}`, result: startOf(tsxStarts), ratio: '', goal: '< 1000 ms', met: tsxStart < 1000 },
+      {
+        measure: `start to first answer, as npm start runs it (node dist/main.js), median of ${START_RUNS}`,
+        result: typeof compiled === 'string' ? `not measured: ${compiled}` : startOf(compiled),
+        ratio: '',
+        goal: '< 1000 ms',
+        met: typeof compiled !== 'string' && median(compiled.map((s) => s.ms)) < 1000,
+      },
+      { measure: `start to first answer from source with the tsx loader (as the tests run it), median of ${START_RUNS}`, result: startOf(tsxStarts), ratio: '', goal: '', met: null },
       { measure: 'start: node alone / node with the tsx loader, to exit', result: `${ms(nodeAlone)} / ${ms(withTsx)}`, ratio: '', goal: '', met: null },
-      { measure: `start to first answer, compiled by tsc and run by node, median of ${START_RUNS}`, result: typeof compiled === 'string' ? `not measured: ${compiled}` : startOf(compiled), ratio: '', goal: '', met: null },
       { measure: 'resident memory after 100 / 10,000 requests: deck', result: resident(deckRss), ratio: x(deckRss[1] / deckRss[0]), goal: '<= 1.2x', met: deckRss[1] / deckRss[0] <= 1.2 },
       { measure: 'resident memory after 100 / 10,000 requests: bare express routes', result: resident(bareRss), ratio: x(bareRss[1] / bareRss[0]), goal: '', met: null },
     ];

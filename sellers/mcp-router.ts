@@ -4,7 +4,7 @@ import type { Services } from '../tools/context.js';
 import { contextOf } from '../rest/credential.js';
 import { DECK_ENDPOINT, SELLER_ENDPOINTS, type McpEndpoint } from './endpoints.js';
 import { KEY_REQUIRED, legacyServer, type LegacyServer } from './legacy-server.js';
-import { MODERN_PROTOCOL, modernHandler, type ModernCall } from './modern-server.js';
+import type { ModernCall } from './modern-server.js';
 import { SELLER_IDS } from './sellers.js';
 
 const PARSE_ERROR = -32700;
@@ -19,6 +19,8 @@ const rpcError = (id: RequestId | null, code: number, message: string, data?: un
 type Reply = JSONRPCMessage | ReturnType<typeof rpcError>;
 
 const PROTOCOL_META = 'io.modelcontextprotocol/protocolVersion';
+/** The first protocol of the era whose requests carry their own envelope in _meta. */
+const MODERN_PROTOCOL = '2026-07-28';
 
 /** A message of the 2026-07-28 era claims its protocol in params._meta (the 2025 era never does). */
 const claimsModern = (m: unknown): boolean =>
@@ -44,7 +46,9 @@ function originAllowed(s: Services, origin: string | undefined): boolean {
 export async function mcpRouter(s: Services, version: string): Promise<Router> {
   const servers = new Map<McpEndpoint, LegacyServer>();
   for (const e of [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]) servers.set(e, await legacyServer(e, version));
-  const modern = modernHandler(version);
+  // The 2.x SDK is loaded on the first 2026-07-28 request: a deck whose clients are all 2025-era never pays for it.
+  let modern: Promise<ReturnType<typeof import('./modern-server.js').modernHandler>> | null = null;
+  const modernOnce = () => (modern ??= import('./modern-server.js').then((m) => m.modernHandler(version)));
 
   const endpointOf = (req: Request, res: Response): McpEndpoint | null => {
     const seller = req.params.seller;
@@ -105,7 +109,7 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'content-length') headers.set(k, v);
       const web = new Request(`${s.urls.base}${req.originalUrl}`, { method: 'POST', headers });
       const call: ModernCall = { ctx, endpoint: e };
-      const answer = await modern.fetch(web, { parsedBody: body, authInfo: { token: '', clientId: 'deck', scopes: [], extra: { ...call } } });
+      const answer = await (await modernOnce()).fetch(web, { parsedBody: body, authInfo: { token: '', clientId: 'deck', scopes: [], extra: { ...call } } });
       res.status(answer.status);
       answer.headers.forEach((v, k) => void (k !== 'transfer-encoding' && k !== 'content-length' && res.setHeader(k, v)));
       res.end(Buffer.from(await answer.arrayBuffer()));

@@ -11,8 +11,6 @@ import { listingFor, type McpEndpoint } from './endpoints.js';
 import { KEY_REQUIRED, UNKNOWN_TOOL } from './legacy-server.js';
 import { callOnEndpoint, joinStep } from './tool-call.js';
 
-export const MODERN_PROTOCOL = '2026-07-28';
-
 /** The single input request a keyless call of a gated tool asks for: the join page, in URL mode. */
 const JOIN_REQUEST = 'join';
 

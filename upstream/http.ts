@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { undici } from './undici.js';
 import { refusedBy, unreachable } from '../tools/errors.js';
 
 export interface JsonAnswer {
@@ -17,7 +17,7 @@ export async function callJson(
 ): Promise<JsonAnswer> {
   const timeout = init.timeoutMs ?? 5000;
   try {
-    const res = await request(url, {
+    const res = await (await undici()).request(url, {
       method: init.method,
       headers: {
         accept: 'application/json',

@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from 'ethers';
+import { getAddress, isAddress } from 'ethers/address';
 import { z } from 'zod';
 
 export const NAME_RULE = '3 to 32 characters of a-z, 0-9, - and _ (lower-cased on input); house names are reserved';

@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { undici } from '../undici.js';
 import { didNotAnswer, refusedBy } from '../../tools/errors.js';
 import { VenueAnswer, type CandleRow } from './wire.js';
 
@@ -12,7 +12,7 @@ export class TimeframeNotServed extends Error {}
 async function attempt(target: string, timeoutMs: number): Promise<CandleRow[] | { retry: string }> {
   let res;
   try {
-    res = await request(target, { headers: { accept: 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    res = await (await undici()).request(target, { headers: { accept: 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   } catch (error) {
     return { retry: (error as Error).message };
   }
