@@ -33,7 +33,8 @@ const listing = (t: Tool): ToolListing => ({
   _meta: { 'deck/access': t.access, 'deck/tier': t.tier },
 });
 
-function endpoint(id: string, name: string, path: string, tools: readonly Tool[]): McpEndpoint {
+/** Builds an endpoint over a set of tools, with its tools/list per tier computed once. */
+export function endpoint(id: string, name: string, path: string, tools: readonly Tool[]): McpEndpoint {
   const all = tools.map(listing);
   const listings = new Map<Tier | 'anonymous', ToolListing[]>([['anonymous', all.filter((l) => !l._meta['deck/tier'])]]);
   for (const tier of TIERS) listings.set(tier, all.filter((l) => !l._meta['deck/tier'] || opens(tier, l._meta['deck/tier'])));
