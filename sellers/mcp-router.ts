@@ -4,7 +4,7 @@ import type { Services } from '../tools/context.js';
 import { contextOf } from '../rest/credential.js';
 import { DECK_ENDPOINT, SELLER_ENDPOINTS, type McpEndpoint } from './endpoints.js';
 import { KEY_REQUIRED, legacyServer, type LegacyServer } from './legacy-server.js';
-import type { ModernCall } from './modern-server.js';
+import { modernBridge } from './modern-bridge.js';
 import { SELLER_IDS } from './sellers.js';
 
 const PARSE_ERROR = -32700;
@@ -46,9 +46,7 @@ function originAllowed(s: Services, origin: string | undefined): boolean {
 export async function mcpRouter(s: Services, version: string): Promise<Router> {
   const servers = new Map<McpEndpoint, LegacyServer>();
   for (const e of [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]) servers.set(e, await legacyServer(e, version));
-  // The 2.x SDK is loaded on the first 2026-07-28 request: a deck whose clients are all 2025-era never pays for it.
-  let modern: Promise<ReturnType<typeof import('./modern-server.js').modernHandler>> | null = null;
-  const modernOnce = () => (modern ??= import('./modern-server.js').then((m) => m.modernHandler(version)));
+  const modern = modernBridge(s.urls.base, version);
 
   const endpointOf = (req: Request, res: Response): McpEndpoint | null => {
     const seller = req.params.seller;
@@ -103,18 +101,7 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
       return;
     }
     const header = req.headers['mcp-protocol-version'];
-    if (messages.some(claimsModern) || (typeof header === 'string' && header >= MODERN_PROTOCOL)) {
-      // The v2 handler reads the parsed body, so the web Request it is handed carries headers only.
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'content-length') headers.set(k, v);
-      const web = new Request(`${s.urls.base}${req.originalUrl}`, { method: 'POST', headers });
-      const call: ModernCall = { ctx, endpoint: e };
-      const answer = await (await modernOnce()).fetch(web, { parsedBody: body, authInfo: { token: '', clientId: 'deck', scopes: [], extra: { ...call } } });
-      res.status(answer.status);
-      answer.headers.forEach((v, k) => void (k !== 'transfer-encoding' && k !== 'content-length' && res.setHeader(k, v)));
-      res.end(Buffer.from(await answer.arrayBuffer()));
-      return;
-    }
+    if (messages.some(claimsModern) || (typeof header === 'string' && header >= MODERN_PROTOCOL)) return modern(req, res, ctx, e, body);
     const server = servers.get(e)!;
     const answers = await Promise.all(
       messages.map((m): Promise<Reply | null> | Reply => {
