@@ -35,6 +35,7 @@ const EnvSchema = z.object({
   DECK_GRADER_KEY: z.string().optional(),
   DECK_CHAIN_RPC: url.optional(),
   DECK_FORECAST_URL: url.optional(),
+  DECK_FORECASTER: z.enum(['in-process', 'off']).default('in-process'),
   DECK_ERC8004_CHAIN_ID: z.coerce.number().int().positive().optional(),
   DECK_ERC8004_REGISTRY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
   DECK_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
@@ -70,6 +71,8 @@ export interface Config {
   grader: { url: string; key: string | null } | null;
   chainRpc: string | null;
   forecastUrl: string | null;
+  /** 'off' disables the in-process forecaster (an HTTP sidecar at forecastUrl still serves). */
+  forecaster: Env['DECK_FORECASTER'];
   erc8004: { chainId: number | null; registry: string | null };
   log: Env['DECK_LOG'];
 }
@@ -104,6 +107,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     grader: e.DECK_GRADER_URL ? { url: e.DECK_GRADER_URL, key: e.DECK_GRADER_KEY ?? null } : null,
     chainRpc: e.DECK_CHAIN_RPC ?? null,
     forecastUrl: e.DECK_FORECAST_URL ?? null,
+    forecaster: e.DECK_FORECASTER,
     erc8004: { chainId: e.DECK_ERC8004_CHAIN_ID ?? null, registry: e.DECK_ERC8004_REGISTRY ?? null },
     log: e.DECK_LOG,
   };

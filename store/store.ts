@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Accounts, type AccountsDoc } from './accounts.js';
 import { DayCounts, type DayCountsDoc } from './counters.js';
+import { Forecasts } from './forecasts.js';
 import { ImageFiles } from './images.js';
 import { JsonFile } from './json-file.js';
 import { Ledger } from './ledger.js';
@@ -55,6 +56,8 @@ export interface Store {
   archive: TapeArchive;
   /** The bytes first served for past windows. */
   seals: Seals;
+  /** Every forecast envelope issued and every score measured, per market and timeframe. */
+  forecasts: Forecasts;
 }
 
 export async function openStore(dir: string): Promise<Store> {
@@ -74,5 +77,6 @@ export async function openStore(dir: string): Promise<Store> {
     spend: new SpendBook(await Ledger.open<Spend>(dir, 'meter')),
     archive: new TapeArchive(dir),
     seals: new Seals(dir),
+    forecasts: new Forecasts(dir),
   };
 }

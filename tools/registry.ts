@@ -1,6 +1,8 @@
 import { account } from './plans/account.js';
 import { catalogue } from './catalogue/catalogue.js';
 import type { Tool } from './define.js';
+import { forecast } from './forecast/forecast.js';
+import { forecastHealth } from './forecast/forecast-health.js';
 import { authProviders } from './identity/auth-providers.js';
 import { join } from './identity/join.js';
 import { joinInfo } from './identity/join-info.js';
@@ -33,6 +35,8 @@ export const REGISTRY: readonly Tool[] = [
   marksAdd,
   marksRemove,
   tape,
+  forecast,
+  forecastHealth,
   imageAttach,
   plateSeal,
   chartImage,

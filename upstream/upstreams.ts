@@ -1,5 +1,6 @@
 import type { Config } from '../config/env.js';
 import type { Store } from '../store/store.js';
+import { openForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
 import { HttpDoor } from './identity/http-door.js';
@@ -11,6 +12,8 @@ export interface Upstreams {
   door: IdentityDoor;
   /** The venue's open tape (when configured) behind the archive of every bar once seen. */
   tape: Tape;
+  /** The forecast sidecar, or the in-process forecaster by default; null when neither is configured. */
+  forecaster: Forecaster | null;
 }
 
 export async function openUpstreams(config: Config, store: Store, clock: () => number): Promise<Upstreams> {
@@ -18,5 +21,5 @@ export async function openUpstreams(config: Config, store: Store, clock: () => n
     ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix)
     : await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
   const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
-  return { door, tape };
+  return { door, tape, forecaster: openForecaster(config, tape) };
 }

@@ -1,0 +1,181 @@
+import PQueue from 'p-queue';
+import { calibrate, type Calibration, type Envelope, type Pair, type Score } from '../engine/forecast/index.js';
+import { Ledger } from './ledger.js';
+
+/** One issuing act: the envelopes it issued (one on demand, up to ENVELOPES_PER_ENTRY per entry in a backfill). */
+interface Issued {
+  envelopes: Envelope[];
+}
+
+/** One scoring pass: the scores it measured. */
+interface Scored {
+  scores: Score[];
+}
+
+/**
+ * Envelopes (or scores) per ledger entry at most. Each entry is fsynced before it is acknowledged, so a backfill
+ * of a month of 5m bars writes a few dozen entries, not thousands; the hash chain still covers every envelope.
+ */
+export const PER_ENTRY = 500;
+
+const chunks = <T>(items: readonly T[]): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += PER_ENTRY) out.push(items.slice(i, i + PER_ENTRY));
+  return out;
+};
+
+/** Index of the first value > x in the sorted array (so the one before it is the newest <= x). */
+function upperBound(a: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The issuance ledger of one market and timeframe: every envelope the deck issued (forecast-<market>-<tf>.jsonl)
+ * and every score it measured (forecast-scores-<market>-<tf>.jsonl), both append-only and hash-chained, with an
+ * index by issued_t in memory. No issued_t is recorded twice, and no envelope is scored twice.
+ */
+export class ForecastBook {
+  /** issued_t ascending, and the envelope at each. */
+  private readonly times: number[] = [];
+  private readonly envelopes: Envelope[] = [];
+  private readonly scored = new Map<number, Score>();
+  /** Envelopes a scoring pass could not score (their bars were not kept yet): left until the next issue. */
+  private readonly aside = new Set<number>();
+  /** Issuing and scoring on one pair run one at a time, so two requests never issue the same bar twice. */
+  private readonly queue = new PQueue({ concurrency: 1 });
+
+  private constructor(
+    readonly pair: Pair,
+    private readonly issued: Ledger<Issued>,
+    private readonly scoring: Ledger<Scored>,
+  ) {
+    for (const e of issued.all) this.index(e.entry.envelopes);
+    for (const e of scoring.all) for (const s of e.entry.scores) if (!this.scored.has(s.issued_t)) this.scored.set(s.issued_t, s);
+  }
+
+  static async open(dir: string, pair: Pair): Promise<ForecastBook> {
+    const name = `${pair.market}-${pair.tf}`;
+    return new ForecastBook(pair, await Ledger.open<Issued>(dir, `forecast-${name}`), await Ledger.open<Scored>(dir, `forecast-scores-${name}`));
+  }
+
+  /** Runs `work` alone on this pair. */
+  exclusive<R>(work: () => Promise<R>): Promise<R> {
+    return this.queue.add(work) as Promise<R>;
+  }
+
+  get size(): number {
+    return this.times.length;
+  }
+
+  /** The newest envelope of all, or null. */
+  newest(): Envelope | null {
+    return this.envelopes.at(-1) ?? null;
+  }
+
+  /** The newest envelope issued by t (issued_t <= t), or null: what is disclosed at t. */
+  at(t: number): Envelope | null {
+    const i = upperBound(this.times, t) - 1;
+    return i >= 0 ? this.envelopes[i]! : null;
+  }
+
+  has(issuedT: number): boolean {
+    const i = upperBound(this.times, issuedT) - 1;
+    return i >= 0 && this.times[i] === issuedT;
+  }
+
+  /** Envelopes with from <= issued_t <= to, oldest first, at most `cap`; `more` when others are left. */
+  between(from: number, to: number, cap: number): { envelopes: Envelope[]; more: boolean } {
+    const first = upperBound(this.times, from - 1);
+    const end = upperBound(this.times, to);
+    return { envelopes: this.envelopes.slice(first, Math.min(end, first + cap)), more: end - first > cap };
+  }
+
+  /** Appends the envelopes whose issued_t is not recorded yet; answers how many were new. */
+  async append(envelopes: readonly Envelope[], at: number): Promise<number> {
+    const seen = new Set<number>();
+    const news = envelopes.filter((e) => !this.has(e.issued_t) && !seen.has(e.issued_t) && seen.add(e.issued_t));
+    for (const chunk of chunks(news)) {
+      await this.issued.append({ envelopes: chunk }, at);
+      this.index(chunk);
+    }
+    // New bars were read to issue them: what could not be scored before may be scorable now.
+    if (news.length) this.aside.clear();
+    return news.length;
+  }
+
+  /** Envelopes not yet scored and not set aside whose outcome is due by `due(e)`, oldest first, at most `cap`. */
+  unscored(due: (e: Envelope) => boolean, cap: number): Envelope[] {
+    const out: Envelope[] = [];
+    for (const e of this.envelopes) {
+      if (out.length >= cap) break;
+      if (!this.scored.has(e.issued_t) && !this.aside.has(e.issued_t) && due(e)) out.push(e);
+    }
+    return out;
+  }
+
+  /** Leaves envelopes unscored until the next issue on this pair (or a restart). */
+  setAside(envelopes: readonly Envelope[]): void {
+    for (const e of envelopes) this.aside.add(e.issued_t);
+  }
+
+  /** Appends the scores of envelopes not scored yet; answers how many were new. */
+  async addScores(scores: readonly Score[], at: number): Promise<number> {
+    const news = scores.filter((s) => !this.scored.has(s.issued_t));
+    for (const chunk of chunks(news)) {
+      await this.scoring.append({ scores: chunk }, at);
+      for (const s of chunk) this.scored.set(s.issued_t, s);
+    }
+    return news.length;
+  }
+
+  /** Measured calibration from the scores known by t (scored_t <= t). */
+  calibration(asOf = Infinity): Calibration {
+    return calibrate([...this.scored.values()], asOf);
+  }
+
+  /** Adds envelopes to the index, keeping it sorted by issued_t (a backfill may fill in before what is there). */
+  private index(envelopes: readonly Envelope[]): void {
+    let sorted = true;
+    for (const e of envelopes) {
+      if (this.times.length && e.issued_t <= this.times.at(-1)!) sorted = false;
+      this.times.push(e.issued_t);
+      this.envelopes.push(e);
+    }
+    if (sorted) return;
+    const order = this.envelopes.map((e, i) => [e.issued_t, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const envs = order.map(([, i]) => this.envelopes[i]!);
+    this.times.length = 0;
+    this.envelopes.length = 0;
+    for (const e of envs) {
+      // First recorded wins: a ledger written by hand with a repeated issued_t is read as its first entry.
+      if (this.times.length && this.times.at(-1) === e.issued_t) continue;
+      this.times.push(e.issued_t);
+      this.envelopes.push(e);
+    }
+  }
+}
+
+/** The issuance ledgers of every market and timeframe, each opened on first use. */
+export class Forecasts {
+  private readonly books = new Map<string, Promise<ForecastBook>>();
+
+  constructor(private readonly dir: string) {}
+
+  book(pair: Pair): Promise<ForecastBook> {
+    const key = `${pair.market}-${pair.tf}`;
+    let book = this.books.get(key);
+    if (!book) {
+      book = ForecastBook.open(this.dir, pair);
+      this.books.set(key, book);
+      book.catch(() => this.books.delete(key));
+    }
+    return book;
+  }
+}

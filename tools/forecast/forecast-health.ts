@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { drawOf, FORECAST_TIMEFRAMES, HORIZON } from '../../engine/forecast/index.js';
+import { MARKETS } from '../../engine/markets.js';
+import { noForecaster } from '../../upstream/forecast/forecaster.js';
+import { defineTool } from '../define.js';
+import { ageBars } from './age.js';
+import { scoreDue } from './scoring.js';
+
+export const forecastHealth = defineTool({
+  name: 'forecast_health',
+  title: 'Forecast lens',
+  description:
+    'The forecaster (model, revision, device, trailing sample size, horizon) and one row per market and timeframe (5m, 1h): its measured calibration now (n scored envelopes, ece, band coverage, draw and label) and its newest issue with its age in bars.',
+  input: z.object({}).strict(),
+  access: 'session',
+  rest: { method: 'GET', path: '/forecast/health', errors: [502, 503] },
+  async run(ctx) {
+    const forecaster = ctx.upstreams.forecaster;
+    if (!forecaster) throw noForecaster();
+    const lens = await forecaster.lens();
+    const now = Math.floor(ctx.clock() / 1000);
+    const rows = [];
+    for (const market of MARKETS) {
+      for (const tf of FORECAST_TIMEFRAMES) {
+        const book = await ctx.store.forecasts.book({ market, tf });
+        await book.exclusive(() => scoreDue(ctx, book));
+        const calibration = book.calibration(now);
+        const newest = book.newest();
+        rows.push({
+          market,
+          tf,
+          ...calibration,
+          ...drawOf(calibration),
+          newest_issued_t: newest?.issued_t ?? null,
+          age_bars: newest ? ageBars(book.pair, newest.issued_t, now) : null,
+        });
+      }
+    }
+    return { ok: true, ...lens, horizon: HORIZON, rows };
+  },
+});

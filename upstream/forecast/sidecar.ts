@@ -1,0 +1,63 @@
+import { request } from 'undici';
+import { z } from 'zod';
+import { ForecastError, type Pair } from '../../engine/forecast/index.js';
+import { didNotAnswer, refusedBy } from '../../tools/errors.js';
+import type { Source } from './forecaster.js';
+
+/** A sidecar's "nothing to issue": too little history before t, or no range. */
+const Unissued = z.object({ reason: z.enum(['warming_up', 'flat']), message: z.string().max(500) });
+
+/**
+ * An HTTP forecast sidecar (DECK_FORECAST_URL), over undici, with no retries. The wire (the README states it):
+ *   GET {url}/envelope/{market}/{tf}?t=<s>  t is a bar close (a multiple of the bar length, unix seconds). 200: the
+ *     envelope.v1 the sidecar issues as of t, at the close of the last bar closed by t (issued_t <= t) and from bars
+ *     closed by then. 404 { reason: warming_up | flat, message }: nothing to issue.
+ *   GET {url}/health  200 { model, model_rev, device, samples }.
+ * No answer within the timeout, a failed connection or an answer that is not JSON is 502 (did not answer); any
+ * other status is 502 carrying what it said. What it answers is checked by the Forecaster, never trusted here.
+ */
+export class SidecarForecaster implements Source {
+  readonly name = 'forecast sidecar';
+
+  constructor(
+    private readonly url: string,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  async envelopeAt(pair: Pair, t: number): Promise<unknown> {
+    const { status, body } = await this.get(`/envelope/${pair.market}/${pair.tf}?t=${t}`);
+    if (status === 404) {
+      const unissued = Unissued.safeParse(body);
+      if (unissued.success) throw new ForecastError(unissued.data.reason, unissued.data.message);
+    }
+    if (status !== 200) throw refusedBy(this.name, body);
+    return body;
+  }
+
+  async lens(): Promise<unknown> {
+    const { status, body } = await this.get('/health');
+    if (status !== 200) throw refusedBy(this.name, body);
+    return body;
+  }
+
+  private async get(path: string): Promise<{ status: number; body: unknown }> {
+    let text: string;
+    let status: number;
+    try {
+      const res = await request(`${this.url.replace(/\/$/, '')}${path}`, {
+        headers: { accept: 'application/json' },
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      status = res.statusCode;
+      text = await res.body.text();
+    } catch (error) {
+      throw didNotAnswer(this.name, (error as Error).message);
+    }
+    try {
+      return { status, body: JSON.parse(text) as unknown };
+    } catch {
+      throw didNotAnswer(this.name, `an answer that is not JSON (status ${status})`);
+    }
+  }
+}
