@@ -6,6 +6,8 @@ export interface Answers {
   mcp: string;
   /** The answer to an anonymous GET /plans. */
   plans: string;
+  /** The answer to GET /timetravel/candles/BTC/1m for the sealed 7-day window, asked with a session bearer. */
+  tape: string;
 }
 
 export const ANSWERS_ENV = 'BENCH_ANSWERS';

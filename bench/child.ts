@@ -13,11 +13,12 @@ export interface Child {
 }
 
 /**
- * A server under test in its own process (run as `npm start` runs the deck: node with the tsx loader),
- * ready once it logs the deck's `listening` line. Its log is drained so it never blocks on a full pipe.
+ * A server under test in its own process, ready once it logs the deck's `listening` line: compiled JavaScript
+ * with plain node (the deck as `npm start` runs it), a TypeScript baseline with the tsx loader. `env` goes on
+ * top of this process's environment (undefined unsets). Its log is drained so it never blocks on a full pipe.
  */
-export async function spawnServer(script: string, env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+export async function spawnServer(script: string, env: Record<string, string | undefined>): Promise<Child> {
+  const child = spawn(process.execPath, script.endsWith('.ts') ? ['--import', 'tsx', script] : [script], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DECK_LOG: 'info', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
