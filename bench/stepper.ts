@@ -13,8 +13,8 @@ import type { BenchRow } from './indicators.js';
 // on every trade before either is timed. (b) A whole rehearsal with a 1,000-run random null. Times are medians
 // of RUNS runs after WARM untimed ones. `npx tsx bench/stepper.ts` runs it alone.
 
-const RUNS = 15;
-const WARM = 5;
+const RUNS = 21;
+const WARM = 10;
 
 export const EMA_CROSS: Script = {
   version: 'script.v1',

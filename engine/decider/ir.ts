@@ -1,0 +1,436 @@
+import { MARKET_SPECS, TIMEFRAME_SECONDS, type Market, type Timeframe } from '../markets.js';
+import type {
+  Condition,
+  LevelOp,
+  LineOp,
+  Operand as ReadOperand,
+  Side,
+  StopDistance,
+  TargetDistance as ReadTargetDistance,
+  TimeExit,
+  Zone,
+} from '../reader/schema.js';
+import { canonicalJson } from './canonical.js';
+import { STATES, type StateName } from './contract.js';
+import type { Script } from './script.js';
+
+/**
+ * The decider IR (decider.v1): a script resolved into what a stepper runs, as canonical JSON.
+ *
+ * - series: every input the logic reads besides the bars, each computed once and named by a stable id made of its
+ *   kind and parameters (ema_9, atr_14, prior_day_high, session_gate, clock_15_55_america_new_york, ...).
+ * - conditions: the reader's condition trees with each operand turned into a reference: a bar field, a series id,
+ *   a constant, the signal or previous bar, a zone (two references) or the trader's marks. Undirected operators
+ *   (crosses, breaks) in a trigger are turned to its side; and/or arguments are flattened and sorted.
+ * - stop, breakeven, target, trail: distances in the units the stepper uses: price (points, and ticks times the
+ *   market's tick), fraction (percent / 100, of the entry or of the level), atr (a multiple of an ATR series) and r.
+ * - time exits: bars, seconds (minutes and hours), or a clock series (a clock time, the session's close).
+ * - the machine: its states and transitions, only those this rule can reach.
+ * Refusals (a length the words did not give, a stop on the wrong side of the trade, ...) are DeciderRefusal,
+ * naming the part.
+ */
+export const IR_VERSION = 'decider.v1';
+
+export type BarField = 'o' | 'h' | 'l' | 'c';
+export type Value =
+  | { src: 'bar'; field: BarField }
+  | { src: 'series'; id: string }
+  | { src: 'constant'; value: number }
+  /** The bar whose close armed the trade (in a trigger: the bar being read). */
+  | { src: 'signal_bar'; field: 'h' | 'l' }
+  /** The bar before the one being read. */
+  | { src: 'previous_bar'; field: 'h' | 'l' };
+
+export type MarkShape = 'level' | 'zone' | 'any';
+/** A price (lo = hi), a zone between two prices, or the trader's marks (any mark that satisfies the condition). */
+export type Operand = { kind: 'point'; at: Value } | { kind: 'zone'; lo: Value; hi: Value } | { kind: 'mark'; shape: MarkShape };
+
+export type Cond =
+  | { op: 'and' | 'or'; args: Cond[] }
+  | { op: LineOp; left: Operand; right: Operand }
+  | { op: LevelOp; level: Operand };
+
+export type Distance =
+  | { unit: 'price'; value: number }
+  | { unit: 'fraction'; value: number }
+  | { unit: 'atr'; mult: number; series: string };
+export type TargetDistance = Distance | { unit: 'r'; value: number };
+
+export type StopIR =
+  | { kind: 'distance'; distance: Distance }
+  /** Fixed at the signal bar: at the level, or the offset beyond it (one tick when the words give none). */
+  | { kind: 'level'; where: 'at' | 'below' | 'above'; level: Operand; offset: Distance };
+export type TargetIR = { kind: 'distance'; distance: TargetDistance } | { kind: 'level'; level: Operand };
+export type TrailIR = { kind: 'distance'; distance: Distance } | { kind: 'level'; level: Operand };
+export type TimeIR =
+  | { kind: 'bars'; n: number }
+  | { kind: 'seconds'; n: number }
+  | { kind: 'clock'; series: string }
+  | { kind: 'session_close'; series: string };
+
+/** Minutes of the local day, [from, to); to may be 1440; from > to runs through midnight. */
+export interface WindowIR {
+  from: number;
+  to: number;
+}
+
+/** The trading day: 00:00 UTC for crypto; 17:00 Chicago (the CME session's start) for NQ, ES, YM. */
+export type TradingDay = 'utc' | 'cme';
+
+export type SeriesSpec =
+  | { id: string; kind: 'ema' | 'sma' | 'rsi'; params: { n: number }; source: 'close' }
+  | { id: string; kind: 'atr'; params: { n: number }; source: 'high,low,close' }
+  | { id: string; kind: 'vwap'; params: { day: TradingDay }; source: 'hlc3,volume' }
+  /** Of the n bars before the current one. */
+  | { id: string; kind: 'highest'; params: { n: number }; source: 'high' }
+  | { id: string; kind: 'lowest'; params: { n: number }; source: 'low' }
+  /** The last complete trading day's high, low or close. */
+  | { id: string; kind: 'prior_day'; params: { field: 'high' | 'low' | 'close'; day: TradingDay }; source: 'high' | 'low' | 'close' }
+  /** The high or low of the bars opening in the first `minutes` after the day's open (zone, minute of day). */
+  | {
+      id: string;
+      kind: 'opening_range';
+      params: { field: 'high' | 'low'; minutes: number; zone: Zone; open: number };
+      source: 'high' | 'low';
+    }
+  /** 1 when the bar's close (the decision instant) falls in a window, else 0. */
+  | { id: string; kind: 'session_gate'; params: { zone: Zone; windows: WindowIR[] }; source: 'time' }
+  /** The end of the window holding the bar's close. */
+  | { id: string; kind: 'session_end'; params: { zone: Zone; windows: WindowIR[] }; source: 'time' }
+  /** The first instant after the bar's open when the zone's clock reads `minute`. */
+  | { id: string; kind: 'next_clock'; params: { zone: Zone; minute: number }; source: 'time' };
+
+export interface Transition {
+  from: StateName;
+  to: StateName;
+  on: string;
+}
+
+export interface DeciderIR {
+  ir: typeof IR_VERSION;
+  market: Market;
+  timeframe: Timeframe;
+  tf_seconds: number;
+  tick: number;
+  side: Side;
+  states: StateName[];
+  transitions: Transition[];
+  session: { kind: 'always' } | { kind: 'windows'; zone: Zone; windows: WindowIR[]; gate: string; end: string };
+  /** A trade still open when its session window ends is closed at that close (unless a clock exit governs). */
+  flat_at_session_end: boolean;
+  series: SeriesSpec[];
+  entry: { long: Cond | null; short: Cond | null };
+  stop: StopIR;
+  breakeven: TargetDistance | null;
+  target: TargetIR | null;
+  trail: TrailIR | null;
+  time: TimeIR[];
+  exit_when: Cond | null;
+  /** Bars of history to load before the first bar that may trade, so every series is warm. */
+  warm_up_bars: number;
+}
+
+export type ScriptPart = 'market' | 'timeframe' | 'session' | 'side' | 'entry' | 'stop' | 'exit';
+
+/** A script the forge cannot turn into a decider, and which part says what cannot be done. */
+export class DeciderRefusal extends Error {
+  constructor(
+    readonly part: ScriptPart,
+    message: string,
+  ) {
+    super(`${part}: ${message}`);
+    this.name = 'DeciderRefusal';
+  }
+}
+
+const MINUTE = 60;
+const DAY = 86_400;
+const CASH_OPEN = 9 * 60 + 30;
+const CASH_CLOSE = 16 * 60;
+
+const minuteOf = (clock: string): number => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
+const slug = (zone: Zone): string => zone.toLowerCase().replace('/', '_');
+const clockId = (minute: number, zone: Zone): string =>
+  `clock_${String(Math.floor(minute / 60)).padStart(2, '0')}_${String(minute % 60).padStart(2, '0')}_${slug(zone)}`;
+const byCanonical = <T>(a: T, b: T): number => {
+  const x = canonicalJson(a);
+  const y = canonicalJson(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** Resolves one script; collects each series once. */
+class Resolver {
+  readonly series = new Map<string, SeriesSpec>();
+  readonly tf: number;
+  readonly tick: number;
+  readonly day: TradingDay;
+
+  constructor(readonly script: Script) {
+    this.tf = TIMEFRAME_SECONDS[script.timeframe];
+    this.tick = MARKET_SPECS[script.market].tick;
+    this.day = MARKET_SPECS[script.market].kind === 'cme' ? 'cme' : 'utc';
+  }
+
+  private add(spec: SeriesSpec): string {
+    this.series.set(spec.id, spec);
+    return spec.id;
+  }
+
+  private length(n: number | null, what: string, part: ScriptPart): number {
+    if (n === null) throw new DeciderRefusal(part, `the ${what}'s length is not stated`);
+    return n;
+  }
+
+  atr(period: number | null, part: ScriptPart): string {
+    const n = this.length(period, 'ATR', part);
+    return this.add({ id: `atr_${n}`, kind: 'atr', params: { n }, source: 'high,low,close' });
+  }
+
+  /** Ticks as a price: n / (1 / tick), which lands on the nearest double to the decimal price. */
+  private ticks(n: number): number {
+    return n / Math.round(1 / this.tick);
+  }
+
+  distance(d: StopDistance, part: ScriptPart): Distance {
+    switch (d.unit) {
+      case 'points':
+        return { unit: 'price', value: d.n };
+      case 'ticks':
+        return { unit: 'price', value: this.ticks(d.n) };
+      case 'percent':
+        return { unit: 'fraction', value: d.n / 100 };
+      case 'atr':
+        return { unit: 'atr', mult: d.n, series: this.atr(d.period, part) };
+    }
+  }
+
+  targetDistance(d: ReadTargetDistance, part: ScriptPart): TargetDistance {
+    return d.unit === 'r' ? { unit: 'r', value: d.n } : this.distance(d, part);
+  }
+
+  operand(o: ReadOperand, part: ScriptPart): Operand {
+    const point = (at: Value): Operand => ({ kind: 'point', at });
+    const series = (spec: SeriesSpec): Operand => point({ src: 'series', id: this.add(spec) });
+    switch (o.kind) {
+      case 'price':
+        return point({ src: 'bar', field: o.field === 'open' ? 'o' : o.field === 'high' ? 'h' : o.field === 'low' ? 'l' : 'c' });
+      case 'ema':
+      case 'sma':
+      case 'rsi': {
+        const n = this.length(o.n, o.kind.toUpperCase(), part);
+        return series({ id: `${o.kind}_${n}`, kind: o.kind, params: { n }, source: 'close' });
+      }
+      case 'atr':
+        return point({ src: 'series', id: this.atr(o.n, part) });
+      case 'vwap':
+        return series({ id: 'vwap', kind: 'vwap', params: { day: this.day }, source: 'hlc3,volume' });
+      case 'highest':
+        return series({ id: `highest_${o.n}`, kind: 'highest', params: { n: o.n }, source: 'high' });
+      case 'lowest':
+        return series({ id: `lowest_${o.n}`, kind: 'lowest', params: { n: o.n }, source: 'low' });
+      case 'prior_day':
+        return series({ id: `prior_day_${o.field}`, kind: 'prior_day', params: { field: o.field, day: this.day }, source: o.field });
+      case 'opening_range': {
+        const minutes = this.length(o.minutes, 'opening range', part);
+        if (minutes * MINUTE < this.tf || (minutes * MINUTE) % this.tf !== 0) {
+          throw new DeciderRefusal(part, `an opening range of ${minutes} minutes cannot be built from ${this.script.timeframe} bars`);
+        }
+        const open = this.day === 'cme' ? { zone: 'America/New_York' as const, open: CASH_OPEN } : { zone: 'UTC' as const, open: 0 };
+        const side = (field: 'high' | 'low'): Value => ({
+          src: 'series',
+          id: this.add({ id: `opening_range_${minutes}_${field}`, kind: 'opening_range', params: { field, minutes, ...open }, source: field }),
+        });
+        if (o.field === 'range') return { kind: 'zone', lo: side('low'), hi: side('high') };
+        return point(side(o.field));
+      }
+      case 'mark':
+        return { kind: 'mark', shape: o.shape };
+      case 'bar':
+        return point({ src: o.bar === 'signal' ? 'signal_bar' : 'previous_bar', field: o.field === 'high' ? 'h' : 'l' });
+      case 'constant':
+        return point({ src: 'constant', value: o.value });
+    }
+  }
+
+  /** A condition with its operands resolved; `dir` turns crosses and breaks to a trigger's side. */
+  cond(c: Condition, part: ScriptPart, dir: 1 | -1 | 0): Cond {
+    if ('args' in c) {
+      const args = c.args.flatMap((a) => {
+        const r = this.cond(a, part, dir);
+        return r.op === c.op ? (r as { args: Cond[] }).args : [r];
+      });
+      return { op: c.op, args: args.sort(byCanonical) };
+    }
+    if ('level' in c) {
+      const op = c.op === 'breaks' && dir !== 0 ? (dir > 0 ? 'breaks_above' : 'breaks_below') : c.op;
+      return { op, level: this.operand(c.level, part) };
+    }
+    const op = c.op === 'crosses' && dir !== 0 ? (dir > 0 ? 'crosses_above' : 'crosses_below') : c.op;
+    return { op, left: this.operand(c.left, part), right: this.operand(c.right, part) };
+  }
+
+  sessionSeries(zone: Zone, windows: WindowIR[]): { gate: string; end: string } {
+    const params = { zone, windows };
+    return {
+      gate: this.add({ id: 'session_gate', kind: 'session_gate', params, source: 'time' }),
+      end: this.add({ id: 'session_end', kind: 'session_end', params, source: 'time' }),
+    };
+  }
+
+  clock(minute: number, zone: Zone): string {
+    return this.add({ id: clockId(minute, zone), kind: 'next_clock', params: { zone, minute }, source: 'time' });
+  }
+}
+
+/** Does the condition read an undirected operator (crosses, breaks)? Only those can be turned to a side. */
+const undirected = (c: Condition): boolean =>
+  'args' in c ? c.args.some(undirected) : c.op === 'crosses' || c.op === 'breaks';
+
+function entryOf(script: Script, r: Resolver): DeciderIR['entry'] {
+  const entry: DeciderIR['entry'] = { long: null, short: null };
+  const take = (side: 'long' | 'short', when: Condition) => {
+    if (script.side !== 'both' && script.side !== side) throw new DeciderRefusal('entry', `a ${side} trigger, but the side is ${script.side}`);
+    if (entry[side] !== null) throw new DeciderRefusal('entry', `two triggers take the ${side} side; join them with and / or`);
+    entry[side] = r.cond(when, 'entry', side === 'long' ? 1 : -1);
+  };
+  for (const trigger of script.entry.triggers) {
+    if (trigger.side !== null) take(trigger.side, trigger.when);
+    else if (script.side !== 'both') take(script.side, trigger.when);
+    else if (!undirected(trigger.when)) {
+      throw new DeciderRefusal('entry', 'a trigger names no side and its condition gives no direction; say which side it takes');
+    } else {
+      take('long', trigger.when);
+      take('short', trigger.when);
+    }
+  }
+  if (entry.long === null && entry.short === null) throw new DeciderRefusal('entry', 'no trigger takes a side the rule trades');
+  return entry;
+}
+
+function stopOf(script: Script, r: Resolver, entry: DeciderIR['entry']): StopIR {
+  const stop = script.stop;
+  if (stop.kind === 'distance') return { kind: 'distance', distance: r.distance(stop.distance, 'stop') };
+  if (entry.long && stop.where === 'above') throw new DeciderRefusal('stop', 'a stop above a level does not protect a long');
+  if (entry.short && stop.where === 'below') throw new DeciderRefusal('stop', 'a stop below a level does not protect a short');
+  const offset: Distance = stop.offset ? r.distance(stop.offset, 'stop') : { unit: 'price', value: stop.where === 'at' ? 0 : r.tick };
+  return { kind: 'level', where: stop.where, level: r.operand(stop.level, 'stop'), offset };
+}
+
+function timeOf(script: Script, r: Resolver, session: DeciderIR['session']): TimeIR[] {
+  const one = (t: TimeExit): TimeIR => {
+    switch (t.kind) {
+      case 'bars':
+        return { kind: 'bars', n: t.n };
+      case 'minutes':
+        return { kind: 'seconds', n: t.n * MINUTE };
+      case 'hours':
+        return { kind: 'seconds', n: t.n * 3600 };
+      case 'clock':
+        return { kind: 'clock', series: r.clock(minuteOf(t.at), t.zone) };
+      case 'session_close':
+        if (session.kind === 'windows') return { kind: 'session_close', series: session.end };
+        return {
+          kind: 'session_close',
+          series: r.day === 'cme' ? r.clock(CASH_CLOSE, 'America/New_York') : r.clock(0, 'UTC'),
+        };
+    }
+  };
+  const seen = new Map<string, TimeIR>();
+  for (const t of script.exit.time ?? []) {
+    const ir = one(t);
+    seen.set(canonicalJson(ir), ir);
+  }
+  return [...seen.values()].sort(byCanonical);
+}
+
+/** Bars of history each series needs before its values can be trusted (recursive smoothers: three lengths). */
+function warmUpOf(series: SeriesSpec[], tf: number): number {
+  const days = (n: number) => Math.ceil((n * DAY) / tf);
+  let bars = 1;
+  for (const s of series) {
+    const need =
+      s.kind === 'ema' || s.kind === 'rsi' || s.kind === 'atr'
+        ? 3 * s.params.n + 1
+        : s.kind === 'sma' || s.kind === 'highest' || s.kind === 'lowest'
+          ? s.params.n + 1
+          : s.kind === 'prior_day'
+            ? days(2)
+            : s.kind === 'vwap' || s.kind === 'opening_range'
+              ? days(1)
+              : 0;
+    bars = Math.max(bars, need);
+  }
+  return bars;
+}
+
+function machineOf(ir: Omit<DeciderIR, 'states' | 'transitions'>): { states: StateName[]; transitions: Transition[] } {
+  const t: Transition[] = [];
+  const sides = [...(ir.entry.long ? (['long'] as const) : []), ...(ir.entry.short ? (['short'] as const) : [])];
+  for (const side of sides) {
+    const held: StateName = side === 'long' ? 'in_long' : 'in_short';
+    t.push({ from: 'flat', to: 'armed', on: `${side}_trigger` });
+    t.push({ from: 'armed', to: held, on: 'fill' });
+    t.push({ from: held, to: 'flat', on: 'stop' });
+    t.push({ from: held, to: 'flat', on: 'end_of_data' });
+    if (ir.target) t.push({ from: held, to: 'flat', on: 'target' });
+    if (ir.exit_when) t.push({ from: held, to: 'exiting', on: 'exit_rule' });
+    if (ir.time.length > 0 || ir.flat_at_session_end) t.push({ from: held, to: 'closing', on: 'time' });
+  }
+  t.push({ from: 'armed', to: 'flat', on: 'stop_not_beyond_fill' });
+  if (ir.exit_when) t.push({ from: 'exiting', to: 'flat', on: 'next_open' });
+  if (ir.time.length > 0 || ir.flat_at_session_end) t.push({ from: 'closing', to: 'flat', on: 'this_close' });
+  const used = new Set(t.flatMap((x) => [x.from, x.to]));
+  return { states: STATES.filter((s) => used.has(s)), transitions: t.sort(byCanonical) };
+}
+
+/** The decider IR of a script: pure and canonical (the same script gives the same IR, key for key). */
+export function irOf(script: Script): DeciderIR {
+  const r = new Resolver(script);
+  let session: DeciderIR['session'] = { kind: 'always' };
+  if (script.session.kind === 'windows') {
+    const windows = script.session.windows
+      .map((w) => ({ from: minuteOf(w.from), to: minuteOf(w.to) }))
+      .filter((w, i, all) => all.findIndex((x) => x.from === w.from && x.to === w.to) === i)
+      .sort((a, b) => a.from - b.from || a.to - b.to);
+    if (windows.some((w) => w.from === w.to)) throw new DeciderRefusal('session', 'a window that ends where it starts holds no time');
+    session = { kind: 'windows', zone: script.session.zone, windows, ...r.sessionSeries(script.session.zone, windows) };
+  }
+  const entry = entryOf(script, r);
+  const stop = stopOf(script, r, entry);
+  const breakeven = script.stop.breakeven ? r.targetDistance(script.stop.breakeven, 'stop') : null;
+  const exit = script.exit;
+  const target: TargetIR | null = !exit.target
+    ? null
+    : exit.target.kind === 'distance'
+      ? { kind: 'distance', distance: r.targetDistance(exit.target.distance, 'exit') }
+      : { kind: 'level', level: r.operand(exit.target.level, 'exit') };
+  const trail: TrailIR | null = !exit.trail
+    ? null
+    : exit.trail.kind === 'distance'
+      ? { kind: 'distance', distance: r.distance(exit.trail.distance, 'exit') }
+      : { kind: 'level', level: r.operand(exit.trail.level, 'exit') };
+  const time = timeOf(script, r, session);
+  const exitWhen = exit.when ? r.cond(exit.when, 'exit', 0) : null;
+  const flat = session.kind === 'windows' && !time.some((t) => t.kind === 'clock' || t.kind === 'session_close');
+  const series = [...r.series.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const body = {
+    ir: IR_VERSION,
+    market: script.market,
+    timeframe: script.timeframe,
+    tf_seconds: r.tf,
+    tick: r.tick,
+    side: script.side,
+    session,
+    flat_at_session_end: flat,
+    series,
+    entry,
+    stop,
+    breakeven,
+    target,
+    trail,
+    time,
+    exit_when: exitWhen,
+    warm_up_bars: warmUpOf(series, r.tf),
+  } satisfies Omit<DeciderIR, 'states' | 'transitions'>;
+  return { ...body, ...machineOf(body) };
+}

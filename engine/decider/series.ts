@@ -1,0 +1,218 @@
+import type { Bars } from '../bars.js';
+import { CHICAGO, utcOffset } from '../calendar.js';
+import { atr, ema, highest, lowest, rsi, sma, vwap, type Anchor } from '../indicators/index.js';
+import type { Zone } from '../reader/schema.js';
+import type { DeciderSeries } from './contract.js';
+import type { DeciderIR, SeriesSpec, TradingDay, WindowIR } from './ir.js';
+import { DAY, HOUR, instantAt, localDay, offsetReader } from './zones.js';
+
+/** A mark as the stepper needs it: a level at `price`, or a zone between `price` and `price2`. */
+export interface MarkInput {
+  kind: 'level' | 'zone';
+  price: number;
+  price2?: number;
+}
+
+/**
+ * The key of the trading day holding instant t. Crypto: the UTC day. CME: the day that starts at 17:00 Chicago
+ * (the session's open after the daily break), so Sunday evening's bars belong to Monday.
+ */
+export function tradingDay(day: TradingDay): Anchor {
+  if (day === 'utc') return (t) => Math.floor(t / DAY);
+  let hour = NaN;
+  let offset = 0;
+  return (t) => {
+    const h = Math.floor(t / HOUR);
+    if (h !== hour) {
+      hour = h;
+      offset = utcOffset(CHICAGO, h * HOUR);
+    }
+    return Math.floor((t + offset + 7 * HOUR) / DAY);
+  };
+}
+
+/** x shifted one bar later: out[i] = x[i - 1], NaN at 0. "Of the n bars before the current one." */
+function before(x: Float64Array): Float64Array {
+  const out = new Float64Array(x.length);
+  out[0] = NaN;
+  out.set(x.subarray(0, x.length - 1), 1);
+  return out;
+}
+
+/**
+ * The last complete trading day's high, low or close, NaN until one is complete. The first day in the bars counts
+ * as complete only if its first bar opens the day (the bar slot before it belongs to another day).
+ */
+function priorDay(bars: Bars, field: 'high' | 'low' | 'close', tf: number, day: TradingDay): Float64Array {
+  const key = tradingDay(day);
+  const out = new Float64Array(bars.length);
+  let prior = NaN;
+  let current = bars.length > 0 ? key(bars.t[0]!) : 0;
+  let complete = bars.length > 0 && key(bars.t[0]! - tf) !== current;
+  let hi = -Infinity;
+  let lo = Infinity;
+  let close = NaN;
+  for (let i = 0; i < bars.length; i++) {
+    const k = key(bars.t[i]!);
+    if (k !== current) {
+      if (complete) prior = field === 'high' ? hi : field === 'low' ? lo : close;
+      current = k;
+      complete = true;
+      hi = -Infinity;
+      lo = Infinity;
+    }
+    out[i] = prior;
+    if (bars.h[i]! > hi) hi = bars.h[i]!;
+    if (bars.l[i]! < lo) lo = bars.l[i]!;
+    close = bars.c[i]!;
+  }
+  return out;
+}
+
+/**
+ * The high or low of the bars opening in [open, open + minutes) of each day (New York weekdays for the cash session,
+ * every UTC day for crypto). It reads NaN while it forms, holds from the close of its last bar until the next
+ * day's range starts forming, and stays NaN on a day whose opening minutes have no bar.
+ */
+function openingRange(bars: Bars, spec: Extract<SeriesSpec, { kind: 'opening_range' }>, tf: number): Float64Array {
+  const { field, minutes, zone, open } = spec.params;
+  const weekdaysOnly = zone !== 'UTC';
+  const offset = offsetReader(zone);
+  const out = new Float64Array(bars.length);
+  let value = NaN;
+  let day = NaN;
+  let end = NaN;
+  let forming = false;
+  let acc = NaN;
+  for (let i = 0; i < bars.length; i++) {
+    const t = bars.t[i]!;
+    const d = localDay(t, offset(t));
+    const weekday = (((d + 4) % 7) + 7) % 7;
+    if (d !== day && !(weekdaysOnly && (weekday === 0 || weekday === 6))) {
+      const start = instantAt(zone, d, open);
+      if (t >= start) {
+        day = d;
+        end = start + minutes * 60;
+        value = NaN;
+        forming = t < end;
+        acc = field === 'high' ? -Infinity : Infinity;
+      }
+    }
+    if (forming && t < end) {
+      const x = field === 'high' ? bars.h[i]! : bars.l[i]!;
+      if (field === 'high' ? x > acc : x < acc) acc = x;
+      if (t + tf >= end) {
+        value = acc;
+        forming = false;
+      }
+    }
+    out[i] = value;
+  }
+  return out;
+}
+
+/** Per bar, by its close (t + tf): 1 in a window else 0, and the end instant of the window holding it. */
+function sessionWindows(bars: Bars, zone: Zone, windows: WindowIR[], tf: number, want: 'gate' | 'end'): Float64Array {
+  const offset = offsetReader(zone);
+  const out = new Float64Array(bars.length);
+  let cachedDay = NaN;
+  const ends = windows.map(() => ({ today: 0, tomorrow: 0 }));
+  for (let i = 0; i < bars.length; i++) {
+    const close = bars.t[i]! + tf;
+    const off = offset(close);
+    const d = localDay(close, off);
+    if (d !== cachedDay) {
+      cachedDay = d;
+      windows.forEach((w, k) => {
+        ends[k]!.today = instantAt(zone, d, w.to);
+        ends[k]!.tomorrow = instantAt(zone, d + 1, w.to);
+      });
+    }
+    const minute = (close + off - d * DAY) / 60;
+    let gate = 0;
+    let end = -Infinity;
+    for (let k = 0; k < windows.length; k++) {
+      const w = windows[k]!;
+      let e = NaN;
+      if (w.from < w.to) {
+        if (minute >= w.from && minute < w.to) e = ends[k]!.today;
+      } else if (minute >= w.from) {
+        e = ends[k]!.tomorrow;
+      } else if (minute < w.to) {
+        e = ends[k]!.today;
+      }
+      if (e === e) {
+        gate = 1;
+        if (e > end) end = e;
+      }
+    }
+    out[i] = want === 'gate' ? gate : gate ? end : Infinity;
+  }
+  return out;
+}
+
+/** Per bar: the first instant after its open when the zone's clock reads `minute`. */
+function nextClock(bars: Bars, zone: Zone, minute: number): Float64Array {
+  const offset = offsetReader(zone);
+  const out = new Float64Array(bars.length);
+  let cachedDay = NaN;
+  let today = 0;
+  let tomorrow = 0;
+  for (let i = 0; i < bars.length; i++) {
+    const t = bars.t[i]!;
+    const d = localDay(t, offset(t));
+    if (d !== cachedDay) {
+      cachedDay = d;
+      today = instantAt(zone, d, minute);
+      tomorrow = instantAt(zone, d + 1, minute);
+    }
+    out[i] = today > t ? today : tomorrow;
+  }
+  return out;
+}
+
+function compute(spec: SeriesSpec, bars: Bars, tf: number): Float64Array {
+  switch (spec.kind) {
+    case 'ema':
+      return ema(bars.c, spec.params.n);
+    case 'sma':
+      return sma(bars.c, spec.params.n);
+    case 'rsi':
+      return rsi(bars.c, spec.params.n);
+    case 'atr':
+      return atr(bars.h, bars.l, bars.c, spec.params.n);
+    case 'vwap':
+      return vwap(bars.t, bars.h, bars.l, bars.c, bars.v, tradingDay(spec.params.day));
+    case 'highest':
+      return before(highest(bars.h, spec.params.n));
+    case 'lowest':
+      return before(lowest(bars.l, spec.params.n));
+    case 'prior_day':
+      return priorDay(bars, spec.params.field, tf, spec.params.day);
+    case 'opening_range':
+      return openingRange(bars, spec, tf);
+    case 'session_gate':
+      return sessionWindows(bars, spec.params.zone, spec.params.windows, tf, 'gate');
+    case 'session_end':
+      return sessionWindows(bars, spec.params.zone, spec.params.windows, tf, 'end');
+    case 'next_clock':
+      return nextClock(bars, spec.params.zone, spec.params.minute);
+  }
+}
+
+/** Everything a decider of this IR reads over these bars: the bars, the marks and each series, computed once. */
+export function seriesOf(ir: DeciderIR, bars: Bars, marks: readonly MarkInput[] = []): DeciderSeries {
+  const s: Record<string, Float64Array | Uint8Array> = {
+    t: bars.t,
+    o: bars.o,
+    h: bars.h,
+    l: bars.l,
+    c: bars.c,
+    v: bars.v,
+    markLo: Float64Array.from(marks, (m) => (m.kind === 'zone' ? Math.min(m.price, m.price2!) : m.price)),
+    markHi: Float64Array.from(marks, (m) => (m.kind === 'zone' ? Math.max(m.price, m.price2!) : m.price)),
+    markShape: Uint8Array.from(marks, (m) => (m.kind === 'zone' ? 1 : 0)),
+  };
+  for (const spec of ir.series) s[spec.id] = compute(spec, bars, ir.tf_seconds);
+  return s as DeciderSeries;
+}

@@ -1,0 +1,189 @@
+import { freshState, PHASE, WHY, type Decider, type DeciderSeries, type DeciderState } from '../decider/contract.js';
+import type { Costs } from './costs.js';
+
+const { FLAT, ARMED, IN_LONG, IN_SHORT, EXITING, CLOSING } = PHASE;
+const TARGET = WHY.target;
+const END_OF_DATA = WHY.end_of_data;
+
+/**
+ * The fill machine: runs a decider over bars, one bar at a time, and settles every order. The fills, in the order
+ * they are checked inside a bar:
+ *
+ * 1. An entry armed at a bar's close fills at the next bar's open, slippage against the trade. The decider then
+ *    places the stop from that fill; a stop not beyond the fill skips the entry.
+ * 2. A rule exit decided at a bar's close fills at the next bar's open, slippage against the trade.
+ * 3. At the open of a bar in a trade: an open at or through the stop exits at the open (a gap fills where the
+ *    market is, not at the stop), slippage against; an open at or beyond the target exits at the open (a limit
+ *    order fills at its price or better); an open at or after a scheduled deadline exits at the open, slippage
+ *    against (a deadline that passed while the market was shut, a holiday's early close say, is met at the next
+ *    open).
+ * 4. Inside the bar: the stop is assumed hit first when both the stop and the target lie in its range; the stop
+ *    fills at the stop, slippage against; the target at the target.
+ * 5. At the close: the decider moves the stop (breakeven, trail), re-reads a level target, and schedules exits:
+ *    a time, clock or session exit fills at this close, slippage against; a rule exit waits for the next open.
+ *    The bar a trade ends in (other than at its close) may arm the next entry at its close.
+ * A trade still open after the last bar exits at the last close (end_of_data). Prices are kept on the tick grid.
+ * R: (side x (exit - entry) - fees) / risk, where risk is the entry fill to the initial stop.
+ */
+
+/** Where in a bar an exit filled. */
+const AT_OPEN = 0;
+const IN_RANGE = 1;
+const AT_CLOSE = 2;
+
+export interface Fill {
+  tf: number;
+  tick: number;
+  /** Slippage in price. */
+  slippage: number;
+  fee: Costs['fee'];
+}
+
+/** One trade as the machine records it (bar indices, prices after slippage, R after fees). */
+export interface TradeRecord {
+  dir: number;
+  fill: number;
+  entry: number;
+  stop: number;
+  exitBar: number;
+  exitT: number;
+  exit: number;
+  r: number;
+  why: number;
+}
+
+export class Machine {
+  readonly st: DeciderState = freshState();
+  /** 1 / tick: prices are put on the tick grid as round(x * inv) / inv. */
+  private readonly inv: number;
+  /** A side's fee is feeFixed + price * feeRate. */
+  private readonly feeFixed: number;
+  private readonly feeRate: number;
+  private readonly t: Float64Array;
+  private readonly o: Float64Array;
+  private readonly h: Float64Array;
+  private readonly l: Float64Array;
+  private readonly c: Float64Array;
+  /** The stop placed at the fill: the risk's other end. */
+  initialStop = NaN;
+  /** The last exit: its bar, where in it, time, price, R. */
+  exitBar = -1;
+  exitWhere = AT_OPEN;
+  exitT = NaN;
+  exitPx = NaN;
+  exitR = NaN;
+
+  constructor(
+    private readonly decider: Decider,
+    private readonly s: DeciderSeries,
+    private readonly fills: Fill,
+  ) {
+    this.inv = Math.round(1 / fills.tick);
+    this.feeFixed = fills.fee.unit === 'points' ? fills.fee.per_side : 0;
+    this.feeRate = fills.fee.unit === 'bps' ? fills.fee.per_side / 10_000 : 0;
+    ({ t: this.t, o: this.o, h: this.h, l: this.l, c: this.c } = s);
+  }
+
+  private q(x: number): number {
+    return Math.round(x * this.inv) / this.inv;
+  }
+
+  /** R of a trade (side, entry fill, risk) leaving at `price`, which is first put on the tick grid. */
+  rOf(dir: number, entry: number, risk: number, price: number): number {
+    const exit = Math.round(price * this.inv) / this.inv;
+    return (dir * (exit - entry) - 2 * this.feeFixed - (entry + exit) * this.feeRate) / risk;
+  }
+
+  private exit(i: number, price: number, at: number, why: number): true {
+    const st = this.st;
+    this.exitBar = i;
+    this.exitWhere = at;
+    this.exitT = at === AT_CLOSE ? this.t[i]! + this.fills.tf : this.t[i]!;
+    this.exitPx = this.q(price);
+    this.exitR = this.rOf(st.dir, st.entry, st.risk, price);
+    st.why = why;
+    st.phase = FLAT;
+    return true;
+  }
+
+  /** Fills the armed entry at the open of bar f; false when the decider refused the stop. */
+  enter(f: number): boolean {
+    const st = this.st;
+    const price = this.q(this.o[f]! + st.dir * this.fills.slippage);
+    if (!this.decider.fill(f, price, st, this.s)) return false;
+    this.initialStop = st.stop;
+    return true;
+  }
+
+  /** The pending rule exit, at the open of bar i. */
+  exitAtOpen(i: number): true {
+    return this.exit(i, this.o[i]! - this.st.dir * this.fills.slippage, AT_OPEN, this.st.why);
+  }
+
+  /** Bar i of an open trade: the open, the range, then the close. True when the trade ended in it. */
+  live(i: number): boolean {
+    const st = this.st;
+    const d = st.dir;
+    const slip = this.fills.slippage;
+    const open = this.o[i]!;
+    if (d * (open - st.stop) <= 0) return this.exit(i, open - d * slip, AT_OPEN, st.stopWhy);
+    if (d * (open - st.target) >= 0) return this.exit(i, open, AT_OPEN, TARGET);
+    if (this.t[i]! >= st.deadline) return this.exit(i, open - d * slip, AT_OPEN, st.deadlineWhy);
+    if (d > 0 ? this.l[i]! <= st.stop : this.h[i]! >= st.stop) return this.exit(i, st.stop - d * slip, IN_RANGE, st.stopWhy);
+    if (d > 0 ? this.h[i]! >= st.target : this.l[i]! <= st.target) return this.exit(i, st.target, IN_RANGE, TARGET);
+    this.decider.decide(i, st, this.s);
+    if (st.phase === CLOSING) return this.exit(i, this.c[i]! - d * slip, AT_CLOSE, st.why);
+    return false;
+  }
+
+  /** Ends an open trade at the close of bar i (the data ran out). */
+  endAt(i: number): true {
+    return this.exit(i, this.c[i]! - this.st.dir * this.fills.slippage, AT_CLOSE, END_OF_DATA);
+  }
+
+  private record(): TradeRecord {
+    const st = this.st;
+    return {
+      dir: st.dir,
+      fill: st.fill,
+      entry: st.entry,
+      stop: this.initialStop,
+      exitBar: this.exitBar,
+      exitT: this.exitT,
+      exit: this.exitPx,
+      r: this.exitR,
+      why: st.why,
+    };
+  }
+
+  /**
+   * The rule itself over bars [start, end): decisions from bar max(start, 1) (a cross reads the bar before), the
+   * bars before start only warm the series. Answers the trades and how many entries were skipped.
+   */
+  run(start: number, end: number): { trades: TradeRecord[]; skipped: number } {
+    const st = this.st;
+    Object.assign(st, freshState());
+    const trades: TradeRecord[] = [];
+    let skipped = 0;
+    const from = Math.max(start, 1);
+    for (let i = from; i < end; i++) {
+      if (st.phase === ARMED) {
+        if (!this.enter(i)) skipped++;
+      } else if (st.phase === EXITING) {
+        this.exitAtOpen(i);
+        trades.push(this.record());
+      }
+      if (st.phase === IN_LONG || st.phase === IN_SHORT) {
+        if (!this.live(i)) continue;
+        trades.push(this.record());
+        if (this.exitWhere === AT_CLOSE) continue;
+      }
+      this.decider.decide(i, st, this.s);
+    }
+    if (st.phase === IN_LONG || st.phase === IN_SHORT || st.phase === EXITING) {
+      this.endAt(end - 1);
+      trades.push(this.record());
+    }
+    return { trades, skipped };
+  }
+}

@@ -1,0 +1,185 @@
+import { PHASE, type Decider, type DeciderSeries } from '../decider/contract.js';
+import type { DeciderIR } from '../decider/ir.js';
+import type { Machine, TradeRecord } from './machine.js';
+import { Prng } from './prng.js';
+import { round4 } from './stats.js';
+
+const { IN_LONG, IN_SHORT, EXITING } = PHASE;
+
+/**
+ * The random null: what random entries would have made under the same stop and exit rules.
+ *
+ * Each of N runs pairs every trade of the rule (its side and its holding time in bars) with an entry armed at a
+ * bar drawn uniformly from the bars where the rule could have armed that side: the session gate open, and a fill
+ * at the next open that leaves the stop beyond the fill. So a run matches the rule's trade count, its side mix and
+ * its holding-time distribution exactly. The random trade then runs under the rule's own stop, breakeven, target,
+ * trail, time, session and exit-rule logic (the same decider, the same fills), and if it is still open at the
+ * close of as many bars as the rule's trade held, it closes there (slippage against). Random trades may overlap:
+ * each stands alone. A run draws its long trades first, then its short ones.
+ *
+ * k counts the runs whose total R is at least the rule's; p = (k + 1) / (N + 1), the chance of a null run doing
+ * as well, counting the rule itself as one draw. The percentile is the share of runs with a total below the
+ * rule's, in percent. Runs are seeded from the seed given, so the same seed and window give the same null.
+ */
+
+export interface NullReport {
+  runs: number;
+  seed: string;
+  matched: { trades: number; long: number; short: number; holding_bars: { min: number; median: number; max: number } | null };
+  /** Bars where each side could have been armed. */
+  eligible: { long: number; short: number };
+  rule_total_r: number;
+  /** Total R of the null runs: mean and the 5th, 50th and 95th percentiles (nearest rank). */
+  total_r: { mean: number; p05: number; p50: number; p95: number } | null;
+  k: number;
+  percentile: number | null;
+  p: number | null;
+}
+
+/** One side's random entries: the bars it may arm at, and each one's natural trade, run when first drawn. */
+class Side {
+  /**
+   * Per bar i, four numbers side by side (one cache line for a random draw): at 4i the bars the natural trade held
+   * (exit bar - fill bar + 1; 0 not yet run; cap + 1 still open after `cap` bars), then its R, its entry fill and
+   * its risk.
+   */
+  private readonly data: Float64Array;
+  readonly eligible: Int32Array;
+
+  constructor(
+    readonly dir: number,
+    private readonly m: Machine,
+    private readonly decider: Decider,
+    s: DeciderSeries,
+    gate: Float64Array | null,
+    start: number,
+    private readonly end: number,
+    private readonly cap: number,
+  ) {
+    this.data = new Float64Array(4 * s.t.length);
+    const eligible = new Int32Array(Math.max(0, end - start));
+    let count = 0;
+    const st = m.st;
+    for (let i = Math.max(start, 1); i + 1 < end; i++) {
+      if (gate && gate[i] !== 1) continue;
+      decider.arm(i, st, dir);
+      if (!m.enter(i + 1)) continue;
+      this.data[4 * i + 2] = st.entry;
+      this.data[4 * i + 3] = st.risk;
+      eligible[count++] = i;
+    }
+    this.eligible = eligible.subarray(0, count);
+  }
+
+  /** Runs the trade armed at bar i to its natural end, or for `cap` bars. */
+  private natural(i: number): void {
+    const { m, cap, end, data } = this;
+    const st = m.st;
+    this.decider.arm(i, st, this.dir);
+    m.enter(i + 1);
+    const f = i + 1;
+    const last = Math.min(end, f + cap);
+    for (let k = f; k < last; k++) {
+      if (st.phase === EXITING ? m.exitAtOpen(k) : m.live(k)) {
+        data[4 * i] = k - f + 1;
+        data[4 * i + 1] = m.exitR;
+        return;
+      }
+    }
+    if (last === end && (st.phase === IN_LONG || st.phase === IN_SHORT || st.phase === EXITING)) {
+      m.endAt(end - 1);
+      data[4 * i] = end - f;
+      data[4 * i + 1] = m.exitR;
+      return;
+    }
+    data[4 * i] = cap + 1;
+  }
+
+  /**
+   * Total R of one run's trades on this side: one random entry per holding time in `caps`. A trade whose natural
+   * end comes within its cap keeps it; otherwise it closes at the close of its cap-th bar, slippage against.
+   */
+  total(caps: Int32Array, rng: Prng, close: Float64Array, slip: number): number {
+    const { eligible, data, dir, m } = this;
+    const choices = eligible.length;
+    let total = 0;
+    for (let j = 0; j < caps.length; j++) {
+      const i = eligible[rng.below(choices)]!;
+      const h = caps[j]!;
+      const at = 4 * i;
+      if (data[at] === 0) this.natural(i);
+      total += data[at]! <= h ? data[at + 1]! : m.rOf(dir, data[at + 2]!, data[at + 3]!, close[i + h]! - dir * slip);
+    }
+    return total;
+  }
+}
+
+export interface NullInput {
+  machine: Machine;
+  decider: Decider;
+  series: DeciderSeries;
+  ir: DeciderIR;
+  trades: readonly TradeRecord[];
+  start: number;
+  end: number;
+  slippage: number;
+  runs: number;
+  seed: string;
+}
+
+const nearestRank = (sorted: Float64Array, q: number): number => sorted[Math.round(q * (sorted.length - 1))]!;
+
+export function randomNull(input: NullInput): NullReport {
+  const { machine, decider, series, ir, trades, start, end, runs, seed, slippage } = input;
+  const holds = trades.map((t) => t.exitBar - t.fill + 1);
+  const ruleTotal = trades.reduce((sum, t) => sum + t.r, 0);
+  const sortedHolds = [...holds].sort((a, b) => a - b);
+  const capsOf = (dir: number) => Int32Array.from(holds.filter((_, j) => trades[j]!.dir === dir));
+  const longCaps = capsOf(1);
+  const shortCaps = capsOf(-1);
+  const report: NullReport = {
+    runs: 0,
+    seed,
+    matched: {
+      trades: trades.length,
+      long: longCaps.length,
+      short: shortCaps.length,
+      holding_bars: holds.length
+        ? { min: sortedHolds[0]!, median: sortedHolds[Math.floor((holds.length - 1) / 2)]!, max: sortedHolds.at(-1)! }
+        : null,
+    },
+    eligible: { long: 0, short: 0 },
+    rule_total_r: round4(ruleTotal),
+    total_r: null,
+    k: 0,
+    percentile: null,
+    p: null,
+  };
+  if (trades.length === 0 || runs < 1) return report;
+
+  const cap = sortedHolds.at(-1)!;
+  const gate = ir.session.kind === 'windows' ? (series[ir.session.gate] as Float64Array) : null;
+  const side = (dir: number) => new Side(dir, machine, decider, series, gate, start, end, cap);
+  const long = longCaps.length ? side(1) : null;
+  const short = shortCaps.length ? side(-1) : null;
+  report.eligible = { long: long?.eligible.length ?? 0, short: short?.eligible.length ?? 0 };
+
+  const rng = new Prng(seed);
+  const totals = new Float64Array(runs);
+  let k = 0;
+  for (let run = 0; run < runs; run++) {
+    const total = (long ? long.total(longCaps, rng, series.c, slippage) : 0) + (short ? short.total(shortCaps, rng, series.c, slippage) : 0);
+    totals[run] = total;
+    if (total >= ruleTotal) k++;
+  }
+  const sorted = totals.slice().sort();
+  const mean = totals.reduce((a, b) => a + b, 0) / runs;
+  return {
+    ...report,
+    runs,
+    total_r: { mean: round4(mean), p05: round4(nearestRank(sorted, 0.05)), p50: round4(nearestRank(sorted, 0.5)), p95: round4(nearestRank(sorted, 0.95)) },
+    k,
+    percentile: Math.round((1000 * (runs - k)) / runs) / 10,
+    p: round4((k + 1) / (runs + 1)),
+  };
+}

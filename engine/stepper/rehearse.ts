@@ -1,0 +1,92 @@
+import type { Bars } from '../bars.js';
+import { EXIT_WHY, type Decider } from '../decider/contract.js';
+import type { DeciderIR } from '../decider/ir.js';
+import { seriesOf, type MarkInput } from '../decider/series.js';
+import { DEFAULT_COSTS, slippageOf, type Costs } from './costs.js';
+import { REHEARSAL_VERSION, type Rehearsal, type Trade } from './envelope.js';
+import { foldsOf, MAX_FOLDS } from './folds.js';
+import { Machine, type TradeRecord } from './machine.js';
+import { randomNull } from './null.js';
+import { round4, statsOf } from './stats.js';
+import { summaryOf } from './summary.js';
+
+export interface RehearseOptions {
+  /** Seeds the random null: the forge's seed hash, so the same seed and window give the same envelope. */
+  seed: string;
+  /** The first bar that may trade, unix seconds; the bars before it only warm the series. Default: the first bar. */
+  from?: number;
+  /** Random-null runs; default 1,000. */
+  nullRuns?: number;
+  /** Walk-forward folds (2 to 20), when asked. */
+  folds?: number;
+  /** The trader's marks on this market, for rules that read them. */
+  marks?: readonly MarkInput[];
+  /** Default: the market's (DEFAULT_COSTS). */
+  costs?: Costs;
+}
+
+export const DEFAULT_NULL_RUNS = 1000;
+
+/** The index of the first bar opening at or after t. */
+function firstAtOrAfter(t: Float64Array, at: number): number {
+  let lo = 0;
+  let hi = t.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (t[mid]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const tradeOf = (x: TradeRecord, t: Float64Array): Trade => ({
+  side: x.dir > 0 ? 'long' : 'short',
+  entry_t: t[x.fill]!,
+  entry: x.entry,
+  stop: x.stop,
+  exit_t: x.exitT,
+  exit: x.exit,
+  r: round4(x.r),
+  why: EXIT_WHY[x.why]!,
+});
+
+/** Rehearses a decider over bars: the rule's trades, their R, the random null, folds when asked, in words. */
+export function rehearse(ir: DeciderIR, decider: Decider, bars: Bars, options: RehearseOptions): Rehearsal {
+  const costs = options.costs ?? DEFAULT_COSTS[ir.market];
+  const slippage = slippageOf(ir.market, costs);
+  const series = seriesOf(ir, bars, options.marks);
+  const machine = new Machine(decider, series, { tf: ir.tf_seconds, tick: ir.tick, slippage, fee: costs.fee });
+  const start = options.from === undefined ? 0 : firstAtOrAfter(bars.t, options.from);
+  const end = bars.length;
+  if (end - start < 2) throw new RangeError('a rehearsal needs at least two bars in its window');
+  const { trades, skipped } = machine.run(start, end);
+  const stats = statsOf(trades);
+  const nullReport = randomNull({
+    machine,
+    decider,
+    series,
+    ir,
+    trades,
+    start,
+    end,
+    slippage,
+    runs: options.nullRuns ?? DEFAULT_NULL_RUNS,
+    seed: options.seed,
+  });
+  const k = options.folds;
+  if (k !== undefined && !(Number.isInteger(k) && k >= 2 && k <= MAX_FOLDS)) throw new RangeError(`folds: 2 to ${MAX_FOLDS}`);
+  const window = { from: bars.t[start]!, to: bars.t[end - 1]! + ir.tf_seconds, bars: end - start, warm_up_bars: start };
+  return {
+    version: REHEARSAL_VERSION,
+    market: ir.market,
+    timeframe: ir.timeframe,
+    window,
+    costs: { ...costs, slippage },
+    trades: trades.map((x) => tradeOf(x, bars.t)),
+    skipped,
+    stats,
+    null: nullReport,
+    folds: k === undefined ? null : foldsOf(trades, bars.t, ir.tf_seconds, start, end, k),
+    summary: summaryOf({ market: ir.market, timeframe: ir.timeframe, bars: window.bars, from: window.from, to: window.to, stats, null: nullReport }),
+  };
+}
