@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { Bars } from '../engine/bars.js';
-import { compileDecider, DECIDER_VERSION, irOf, seedHash, seriesOf, type Script } from '../engine/decider/index.js';
+import { compileDecider, DECIDER_VERSION, irOf, seedHash, seriesOf } from '../engine/decider/index.js';
 import { atr, ema } from '../engine/indicators/index.js';
 import { DEFAULT_COSTS, Machine, rehearse, slippageOf } from '../engine/stepper/index.js';
+import { EMA_CROSS } from '../test/fixtures/scripts.js';
 import { tapeFile } from '../test/support/tape-file.js';
 import type { BenchRow } from './indicators.js';
 
@@ -16,21 +17,6 @@ import type { BenchRow } from './indicators.js';
 const RUNS = 21;
 const WARM = 10;
 
-export const EMA_CROSS: Script = {
-  version: 'script.v1',
-  market: 'BTC',
-  timeframe: '1m',
-  session: { kind: 'always' },
-  side: 'both',
-  entry: {
-    triggers: [
-      { side: 'long', when: { op: 'crosses_above', left: { kind: 'ema', n: 9 }, right: { kind: 'ema', n: 21 } } },
-      { side: 'short', when: { op: 'crosses_below', left: { kind: 'ema', n: 9 }, right: { kind: 'ema', n: 21 } } },
-    ],
-  },
-  stop: { kind: 'distance', distance: { unit: 'atr', n: 2, period: 14 } },
-  exit: { target: { kind: 'distance', distance: { unit: 'r', n: 2 } } },
-};
 
 interface Outcome {
   trades: number;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { EMA_CROSS } from '../../test/fixtures/scripts.js';
 import { seedHash } from './canonical.js';
 import { codeOf, jsOf } from './codegen.js';
 import { irOf } from './ir.js';
@@ -13,21 +14,7 @@ const VERSION = 'forge.test.v1';
 
 /** Rules that between them reach every part of the generator: marks, zones, level targets, trails, clocks, rules. */
 const scripts: Record<string, Script> = {
-  emaCross: {
-    version: 'script.v1',
-    market: 'BTC',
-    timeframe: '1m',
-    session: { kind: 'always' },
-    side: 'both',
-    entry: {
-      triggers: [
-        { side: 'long', when: { op: 'crosses_above', left: { kind: 'ema', n: 9 }, right: { kind: 'ema', n: 21 } } },
-        { side: 'short', when: { op: 'crosses_below', left: { kind: 'ema', n: 9 }, right: { kind: 'ema', n: 21 } } },
-      ],
-    },
-    stop: { kind: 'distance', distance: { unit: 'atr', n: 2, period: 14 } },
-    exit: { target: { kind: 'distance', distance: { unit: 'r', n: 2 } } },
-  },
+  emaCross: EMA_CROSS,
   marks: {
     version: 'script.v1',
     market: 'NQ',

@@ -1,5 +1,4 @@
 import type { Bars } from '../bars.js';
-import { CHICAGO, utcOffset } from '../calendar.js';
 import { atr, ema, highest, lowest, rsi, sma, vwap, type Anchor } from '../indicators/index.js';
 import type { Zone } from '../reader/schema.js';
 import type { DeciderSeries } from './contract.js';
@@ -19,16 +18,8 @@ export interface MarkInput {
  */
 export function tradingDay(day: TradingDay): Anchor {
   if (day === 'utc') return (t) => Math.floor(t / DAY);
-  let hour = NaN;
-  let offset = 0;
-  return (t) => {
-    const h = Math.floor(t / HOUR);
-    if (h !== hour) {
-      hour = h;
-      offset = utcOffset(CHICAGO, h * HOUR);
-    }
-    return Math.floor((t + offset + 7 * HOUR) / DAY);
-  };
+  const chicago = offsetReader('America/Chicago');
+  return (t) => Math.floor((t + chicago(t) + 7 * HOUR) / DAY);
 }
 
 /** x shifted one bar later: out[i] = x[i - 1], NaN at 0. "Of the n bars before the current one." */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EMA_CROSS } from '../../test/fixtures/scripts.js';
 import { tapeFile } from '../../test/support/tape-file.js';
 import { inCashSession } from '../calendar.js';
 import { codeOf } from '../decider/codegen.js';

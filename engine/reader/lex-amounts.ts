@@ -1,0 +1,88 @@
+import { readNumber, type NumberRead } from './numbers.js';
+import { phraseAt } from './phrases.js';
+import { flat, isLength, lengthAfter, norm, one, pastHyphen, skipWords, wordIn, type Read, type Recognizer } from './recognizer.js';
+import type { Token } from './tokens.js';
+import { DISTANCE_UNITS } from './vocabulary.js';
+
+/** Recognizers of amounts: distances in points, ticks, percent and ATR, and multiples of the risk (R). */
+
+/** A multiplier: a number, or "a"/"an" before the unit ("a tick below", "an ATR"). */
+function amount(tokens: readonly Token[], i: number): NumberRead | null {
+  if (wordIn(tokens, i, ['a', 'an'])) return { value: 1, end: i + 1, digits: false };
+  const n = readNumber(tokens, i);
+  return n && n.value > 0 ? n : null;
+}
+
+/** "2 ATR", "2x ATR(14)", "1.5 times the 14-period ATR", "half an ATR", "2 ATRs". */
+export const atrDistance: Recognizer = (tokens, i) => {
+  const n = amount(tokens, i);
+  if (!n) return null;
+  let j = n.end;
+  if (wordIn(tokens, j, ['x', 'times'])) j += 1;
+  j = skipWords(tokens, j, ['the']);
+  let period: number | null = null;
+  const p = readNumber(tokens, j);
+  if (isLength(p)) {
+    const k = pastHyphen(tokens, p.end);
+    if (!wordIn(tokens, k, ['period', 'length', 'bar'])) return null;
+    period = p.value;
+    j = pastHyphen(tokens, k + 1);
+  } else if (wordIn(tokens, j, ['period', 'length', 'bar'])) return null;
+  if (!wordIn(tokens, j, ['atr', 'atrs'])) return null;
+  j += 1;
+  const after = lengthAfter(tokens, j);
+  if (after && period === null) ({ n: period, end: j } = after);
+  return one({ k: 'distance', unit: 'atr', n: n.value, period }, i, j);
+};
+
+/**
+ * "10 points", "8 ticks", "0.5%", "half a percent", "a tick", "10-point", "12 pts", "5 handles".
+ * A percent of the account ("risk 1% of my account") is position sizing, which the reader does not read.
+ */
+export const plainDistance: Recognizer = (tokens, i) => {
+  const n = amount(tokens, i);
+  if (!n) return null;
+  const j = pastHyphen(tokens, n.end);
+  const perCent = phraseAt(tokens, j, 'per cent');
+  const unit = perCent !== null ? 'percent' : DISTANCE_UNITS.get(norm(tokens, j) ?? '');
+  if (!unit) return null;
+  const end = perCent ?? j + 1;
+  const sizing = unit === 'percent' ? phraseAt(tokens, end, 'of my|the|your|our? account|capital|equity|balance|portfolio|bankroll') : null;
+  if (sizing !== null) return one({ k: 'word', norm: 'position size' }, i, sizing);
+  return one({ k: 'distance', unit, n: n.value, period: null }, i, end);
+};
+
+const rrWords = flat(['rr', 'r : r', 'r / r', 'risk reward|rewards ratio?', 'risk to reward ratio?', 'risk / reward ratio?', 'reward to risk ratio?', 'reward : risk', 'reward / risk']);
+
+/** "a:b" where one side is 1: the other side, in R. */
+function ratio(tokens: readonly Token[], i: number): { r: number; end: number } | null {
+  const a = readNumber(tokens, i);
+  if (!a || !a.digits || norm(tokens, a.end) !== ':') return null;
+  const b = readNumber(tokens, a.end + 1);
+  if (!b || !b.digits) return null;
+  if (a.value !== 1 && b.value !== 1) return null;
+  const r = a.value === 1 ? b.value : a.value;
+  return r > 0 ? { r, end: b.end } : null;
+}
+
+/** Multiples of the risk: "2R", "1.5 R", "2x risk", "twice the risk", "1:2 risk reward", "risk reward of 1:3". */
+export const rDistance: Recognizer = (tokens, i) => {
+  const r = (n: number, end: number): Read => one({ k: 'distance', unit: 'r', n, period: null }, i, end);
+  const lead = rrWords.longest(tokens, i);
+  if (lead) {
+    const j = skipWords(tokens, lead.end, ['of', 'ratio', 'is']);
+    const q = ratio(tokens, j);
+    return q ? r(q.r, q.end) : null;
+  }
+  const q = ratio(tokens, i);
+  if (q) return r(q.r, rrWords.longest(tokens, q.end)?.end ?? q.end);
+  if (wordIn(tokens, i, ['twice', 'double'])) {
+    const end = phraseAt(tokens, i + 1, 'my|the|your? risk');
+    return end !== null ? r(2, end) : null;
+  }
+  const n = readNumber(tokens, i);
+  if (!n || n.value <= 0) return null;
+  if (wordIn(tokens, n.end, ['r', 'rs', 'rr'])) return r(n.value, n.end + 1);
+  const times = phraseAt(tokens, n.end, 'x|times my|the|your|initial? risk');
+  return times !== null ? r(n.value, times) : null;
+};

@@ -1,0 +1,73 @@
+import type { Market, Timeframe } from '../markets.js';
+import type { LevelOp, LineOp, Operand, Session, Zone } from './schema.js';
+
+/**
+ * The words of a rule, grouped into what they mean (a lexeme): "the 9 EMA" is one operand, "crosses above" one
+ * comparison, "stop loss" one anchor. Each lexeme keeps its character offsets. The parts are read from lexemes.
+ */
+
+/** What kind of clause a lexeme stands in: the trigger's, or after a stop, target, trail, exit or breakeven word. */
+export type Ctx = 'entry' | 'stop' | 'target' | 'trail' | 'exit' | 'breakeven';
+
+/** A clock named in words: a zone, or "exchange time", which depends on the market. */
+export type ZoneWord = Zone | 'exchange';
+
+/** An operand as the lexer reads it: "MA" (simple or exponential, the words do not say) is resolved later. */
+export type OperandLex = Operand | { kind: 'ma'; n: number | null };
+
+export type CmpOp = LineOp | LevelOp;
+
+export type LexemeBody =
+  | { k: 'market'; market: Market }
+  | { k: 'unserved_market' }
+  | { k: 'tf'; tf: Timeframe }
+  | { k: 'tf_unserved' }
+  | { k: 'num'; value: number; digits: boolean }
+  | { k: 'time'; clock: string }
+  | { k: 'zone'; zone: ZoneWord }
+  | { k: 'operand'; operand: OperandLex }
+  /** A mention that means something only if the text says more: "the zone" (my zone, if named) or a bare "ORB". */
+  | { k: 'ref'; ref: { kind: 'mark'; shape: 'level' | 'zone' } | { kind: 'orb'; minutes: number | null } }
+  | { k: 'distance'; unit: 'points' | 'ticks' | 'percent' | 'atr' | 'r'; n: number; period: number | null }
+  | { k: 'duration'; n: number; unit: 'bars' | 'minutes' | 'hours' }
+  | { k: 'cmp'; op: CmpOp }
+  | { k: 'conj'; conj: 'and' | 'or' }
+  | { k: 'comma' }
+  | { k: 'sep' }
+  | { k: 'dash' }
+  /** only: "long only", "no shorts"; sell: a bare "sell", which after a buy is the way out. */
+  | { k: 'side'; side: 'long' | 'short' | 'both'; only: boolean; sell: boolean }
+  | { k: 'anchor'; anchor: Exclude<Ctx, 'entry'> | 'entry' }
+  /** A session named in words; session null when the reader knows the name but not its hours. */
+  | { k: 'named'; session: Session | null; name: string }
+  | { k: 'close_exit' }
+  | { k: 'vice_versa' }
+  /** "no new trades", "stop trading": turns the time after it around. */
+  | { k: 'not' }
+  | { k: 'word'; norm: string };
+
+export type LexemeKind = LexemeBody['k'];
+
+/** The word an indicator the reader does not read stands as: a comparison beside it is not read either. */
+export const UNREAD_INDICATOR = 'unread indicator';
+
+export type Lexeme = LexemeBody & {
+  from: number;
+  to: number;
+  ctx: Ctx;
+  /** The clause it stands in: a run of one ctx, numbered from the start of the text. */
+  seg: number;
+  /** Other words this lexeme's meaning came from (a length or zone stated elsewhere), cited with it. */
+  also: { from: number; to: number }[];
+};
+
+export type LexemeOf<K extends LexemeKind> = Extract<Lexeme, { k: K }>;
+
+const guards = new Map<LexemeKind, (l: Lexeme | undefined) => boolean>();
+
+/** A guard for one kind of lexeme (made once per kind). */
+export function is<K extends LexemeKind>(k: K): (l: Lexeme | undefined) => l is LexemeOf<K> {
+  let guard = guards.get(k);
+  if (!guard) guards.set(k, (guard = (l) => l !== undefined && l.k === k));
+  return guard as (l: Lexeme | undefined) => l is LexemeOf<K>;
+}

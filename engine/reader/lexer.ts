@@ -1,0 +1,129 @@
+import type { Lexeme } from './lexemes.js';
+import { atrDistance, plainDistance, rDistance } from './lex-amounts.js';
+import { barOperands, extreme, indicator, markRefs, marks, openingRange, otherTimeframeIndicator, price, priorDay, vwap } from './lex-operands.js';
+import { duration, firstOrLast, time, timeframe } from './lex-times.js';
+import { readNumber } from './numbers.js';
+import { flat, fromTable, norm, one, table, wordIn, type Out, type Recognizer } from './recognizer.js';
+import type { Token } from './tokens.js';
+import {
+  ANCHORS,
+  CLOSE_EXITS,
+  COMPARISONS,
+  FROM_ENTRY,
+  MARKET_NAMES,
+  NAMED_SESSIONS,
+  NEGATED_TRADING,
+  NOT_SIDES,
+  SIDE_WORDS,
+  UNSERVED_MARKETS,
+  VICE_VERSA,
+  ZONE_WORDS,
+} from './vocabulary.js';
+
+/**
+ * Tokens to lexemes, left to right: at each token the recognizers are tried in a fixed order and the first that
+ * reads something takes its tokens. The order settles overlaps: "stop to breakeven" before "stop", "the 15-minute
+ * opening range" before a 15-minute timeframe, "after 30 minutes" stays a duration, "2 ATR" is a distance.
+ */
+
+const notSides = fromTable(flat(NOT_SIDES), () => ({ k: 'word', norm: 'when' }));
+const viceVersa = fromTable(flat(VICE_VERSA), () => ({ k: 'vice_versa' }));
+const fromEntry = fromTable(flat(FROM_ENTRY), () => ({ k: 'word', norm: 'from entry' }));
+const negated = fromTable(flat(NEGATED_TRADING), () => ({ k: 'not' }));
+const closeExit = fromTable(flat(CLOSE_EXITS), () => ({ k: 'close_exit' }));
+const named = fromTable(table(NAMED_SESSIONS), (v) => ({ k: 'named', session: v.session, name: v.name }));
+const zones = fromTable(table(ZONE_WORDS), (zone) => ({ k: 'zone', zone }));
+const markets = fromTable(table(MARKET_NAMES), (market) => ({ k: 'market', market }));
+const anchors = fromTable(table(ANCHORS), (anchor) => ({ k: 'anchor', anchor }));
+const sides = fromTable(table(SIDE_WORDS), (s) => ({ k: 'side', ...s }));
+
+const unserved = fromTable(flat(UNSERVED_MARKETS), () => ({ k: 'unserved_market' }));
+
+const comparison = fromTable(table(COMPARISONS), (op) => ({ k: 'cmp', op }));
+
+/** "out" is a way out only before by, at, after, when, if, on, before: "out by 15:50", "out after 6 bars". */
+const outExit: Recognizer = (tokens, i) =>
+  wordIn(tokens, i, ['out']) && wordIn(tokens, i + 1, ['by', 'at', 'after', 'on', 'when', 'if', 'before'])
+    ? one({ k: 'anchor', anchor: 'exit' }, i, i + 1)
+    : null;
+
+const conj: Recognizer = (tokens, i) => {
+  const w = norm(tokens, i);
+  if (w === 'and' || w === '&' || w === 'plus') return one({ k: 'conj', conj: 'and' }, i, i + 1);
+  if (w === 'or') return one({ k: 'conj', conj: 'or' }, i, i + 1);
+  return null;
+};
+
+const SEPARATORS = new Set(['.', ';', '!', '?', '\n']);
+const DASHES = new Set(['-', '–', '—']);
+
+const plain: Recognizer = (tokens, i) => {
+  const t = tokens[i]!;
+  if (t.kind === 'num') return one({ k: 'num', value: t.value, digits: true }, i, i + 1);
+  if (t.kind === 'word') {
+    const n = readNumber(tokens, i);
+    if (n && n.value > 0) return one({ k: 'num', value: n.value, digits: false }, i, n.end);
+    return one({ k: 'word', norm: t.norm }, i, i + 1);
+  }
+  if (SEPARATORS.has(t.norm)) return one({ k: 'sep' }, i, i + 1);
+  if (t.norm === ',') return one({ k: 'comma' }, i, i + 1);
+  if (DASHES.has(t.norm)) return one({ k: 'dash' }, i, i + 1);
+  return { end: i + 1, out: [] };
+};
+
+/** The order is the vocabulary's precedence (see the file's opening comment). */
+const RECOGNIZERS: readonly Recognizer[] = [
+  notSides,
+  viceVersa,
+  fromEntry,
+  negated,
+  closeExit,
+  rDistance,
+  firstOrLast,
+  named,
+  zones,
+  time,
+  markets,
+  unserved,
+  openingRange,
+  extreme,
+  priorDay,
+  marks,
+  markRefs,
+  barOperands,
+  atrDistance,
+  plainDistance,
+  otherTimeframeIndicator,
+  timeframe,
+  duration,
+  indicator,
+  vwap,
+  outExit,
+  anchors,
+  comparison,
+  price,
+  sides,
+  conj,
+  plain,
+];
+
+/** Marks that start a phrase of the vocabulary ("<", ">", "&" for and); any other mark is read plainly. */
+const PHRASE_MARKS = new Set(['<', '>', '&']);
+
+export function lex(tokens: readonly Token[]): Lexeme[] {
+  const outs: Out[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    const t = tokens[i]!;
+    for (const recognize of t.kind === 'punct' && !PHRASE_MARKS.has(t.norm) ? [plain] : RECOGNIZERS) {
+      const read = recognize(tokens, i, outs);
+      if (read) {
+        outs.push(...read.out);
+        i = read.end;
+        break;
+      }
+    }
+  }
+  // Each body is a fresh object: it becomes the lexeme.
+  return outs.map(({ body, t0, t1 }) => Object.assign(body, { from: tokens[t0]!.from, to: tokens[t1 - 1]!.to, ctx: 'entry' as const, seg: 0, also: [] }));
+}

@@ -1,0 +1,21 @@
+/**
+ * Lengths a value leaves unstated (an RSI, EMA or ATR without its length, an opening range without its minutes),
+ * as a note for the part: the reader never fills one in, and says which are missing.
+ */
+
+const NAMES: Readonly<Record<string, string>> = { ema: 'EMA', sma: 'SMA', rsi: 'RSI', atr: 'ATR', opening_range: 'opening range' };
+
+function walk(v: unknown, out: Set<string>): void {
+  if (Array.isArray(v)) v.forEach((x) => walk(x, out));
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return;
+  const o = v as Record<string, unknown>;
+  if (typeof o.kind === 'string' && NAMES[o.kind] && (o.n === null || o.minutes === null)) out.add(NAMES[o.kind]!);
+  if (o.unit === 'atr' && o.period === null) out.add('ATR');
+  for (const x of Object.values(o)) walk(x, out);
+}
+
+export function unstatedNote(values: readonly unknown[]): string | undefined {
+  const out = new Set<string>();
+  values.forEach((v) => walk(v, out));
+  return out.size > 0 ? `no length is stated for: ${[...out].join(', ')}` : undefined;
+}
