@@ -344,9 +344,13 @@ function timeOf(script: Script, r: Resolver, session: DeciderIR['session']): Tim
 }
 
 /** Bars of history each series needs before its values can be trusted (recursive smoothers: three lengths). */
-function warmUpOf(series: SeriesSpec[], tf: number): number {
+/**
+ * Bars of history before the first decision. A read of the previous bar may sit inside a cross, which looks one
+ * bar further back again, so a rule that reads the previous bar needs two bars before its first.
+ */
+function warmUpOf(series: SeriesSpec[], tf: number, readsPreviousBar: boolean): number {
   const days = (n: number) => Math.ceil((n * DAY) / tf);
-  let bars = 1;
+  let bars = readsPreviousBar ? 2 : 1;
   for (const s of series) {
     const need =
       s.kind === 'ema' || s.kind === 'rsi' || s.kind === 'atr'
@@ -430,7 +434,7 @@ export function irOf(script: Script): DeciderIR {
     trail,
     time,
     exit_when: exitWhen,
-    warm_up_bars: warmUpOf(series, r.tf),
+    warm_up_bars: warmUpOf(series, r.tf, JSON.stringify([entry, stop, target, trail, exitWhen]).includes('"previous_bar"')),
   } satisfies Omit<DeciderIR, 'states' | 'transitions'>;
   return { ...body, ...machineOf(body) };
 }

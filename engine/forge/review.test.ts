@@ -161,6 +161,9 @@ describe('indicator warm-up', () => {
     const line = lineWith(prev.code, 's.h[i - 1 - 1]');
     flagged(alter(prev.ir, { warm_up_bars: 1 }), prev.code, 'indicator warm-up', line, /^h is read 2 bars back; warm_up_bars is 1$/);
     expect(findings(alter(prev.ir, { warm_up_bars: 2 }), prev.code, 'indicator warm-up').status).toBe('passed');
+    // The IR itself gives a rule that reads the previous bar the two bars its crosses need.
+    expect(prev.ir.warm_up_bars).toBeGreaterThanOrEqual(2);
+    expect(findings(prev.ir, prev.code, 'indicator warm-up').status).toBe('passed');
   });
 
   it('flags a trigger that holds while a series reads NaN', () => {
