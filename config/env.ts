@@ -25,6 +25,7 @@ const EnvSchema = z.object({
   DECK_GRANTS: z.string().default('config/grants.json'),
   DECK_PLANS: z.string().default('config/plans.json'),
   DECK_CARDS: z.string().default('config/cards.json'),
+  DECK_REGISTER: z.string().default('config/register.json'),
   DECK_TREASURY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
   DECK_DOOR_URL: url.optional(),
   DECK_DOOR_TOKEN: z.string().optional(),
@@ -63,7 +64,7 @@ export interface Config {
   loginWindowS: number;
   sessionHours: number;
   reservedNames: ReadonlySet<string>;
-  files: { grants: string; plans: string; cards: string };
+  files: { grants: string; plans: string; cards: string; register: string };
   treasury: string | null;
   door: { url: string; token: string | null } | null;
   tapeUrl: string | null;
@@ -99,7 +100,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginWindowS: e.DECK_LOGIN_WINDOW_S,
     sessionHours: e.DECK_SESSION_HOURS,
     reservedNames: new Set(e.DECK_RESERVED_NAMES ?? HOUSE_NAMES),
-    files: { grants: e.DECK_GRANTS, plans: e.DECK_PLANS, cards: e.DECK_CARDS },
+    files: { grants: e.DECK_GRANTS, plans: e.DECK_PLANS, cards: e.DECK_CARDS, register: e.DECK_REGISTER },
     treasury: e.DECK_TREASURY ?? null,
     door: e.DECK_DOOR_URL ? { url: e.DECK_DOOR_URL, token: e.DECK_DOOR_TOKEN ?? null } : null,
     tapeUrl: e.DECK_TAPE_URL ?? null,

@@ -30,11 +30,24 @@ function statusesOf(tool: Tool): number[] {
   return [...set].sort((a, b) => a - b);
 }
 
-function operationOf(tool: Tool) {
+/**
+ * A tool's input schema with its $defs (a recursive schema's definitions) moved into components.schemas as
+ * <tool>.<name>: inside an OpenAPI document a $ref resolves against the document, not the fragment it sits in.
+ */
+function hoisted(tool: Tool, components: Record<string, Schema>): Tool['inputSchema'] {
+  const { $defs, ...rest } = tool.inputSchema as Tool['inputSchema'] & { $defs?: Record<string, Schema> };
+  if (!$defs) return tool.inputSchema;
+  const moved = <T>(x: T): T => JSON.parse(JSON.stringify(x).replaceAll('"#/$defs/', `"#/components/schemas/${tool.name}.`)) as T;
+  for (const [name, def] of Object.entries($defs)) components[`${tool.name}.${name}`] = moved(def);
+  return moved(rest);
+}
+
+function operationOf(tool: Tool, components: Record<string, Schema>) {
   const rest = tool.rest!;
+  const inputSchema = hoisted(tool, components);
   const pathParams = [...rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-  const props = (tool.inputSchema.properties ?? {}) as Record<string, Schema>;
-  const required = new Set((tool.inputSchema.required as string[] | undefined) ?? []);
+  const props = (inputSchema.properties ?? {}) as Record<string, Schema>;
+  const required = new Set((inputSchema.required as string[] | undefined) ?? []);
   const inQuery = rest.method !== 'POST' ? Object.keys(props).filter((k) => !pathParams.includes(k)) : [];
   const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k)));
   const parameters = [
@@ -43,7 +56,7 @@ function operationOf(tool: Tool) {
   ];
   const body =
     rest.method === 'POST' && rest.body !== 'none'
-      ? { requestBody: { required: true, ...json({ ...tool.inputSchema, properties: bodyProps, required: [...required].filter((k) => !pathParams.includes(k)) }) } }
+      ? { requestBody: { required: true, ...json({ ...inputSchema, properties: bodyProps, required: [...required].filter((k) => !pathParams.includes(k)) }) } }
       : {};
   return {
     operationId: tool.name,
@@ -100,10 +113,11 @@ function fixedPaths(): Record<string, Schema> {
 /** The OpenAPI 3.1.0 document, generated from the registry once at start. */
 export function openapiDocument(tools: readonly Tool[], base: string, version: string) {
   const paths: Record<string, Record<string, unknown>> = fixedPaths();
+  const inputDefs: Record<string, Schema> = {};
   for (const tool of tools) {
     if (!tool.rest) continue;
     const path = tool.rest.path.replace(/:(\w+)/g, '{$1}');
-    (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool);
+    (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, inputDefs);
   }
   return {
     openapi: '3.1.0',
@@ -126,6 +140,7 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
             problems: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
           },
         },
+        ...inputDefs,
       },
     },
     'x-mcp': {

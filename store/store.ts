@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Accounts, type AccountsDoc } from './accounts.js';
 import { DayCounts, type DayCountsDoc } from './counters.js';
 import { Forecasts } from './forecasts.js';
+import { Forges, type ForgesDoc } from './forges.js';
 import { ImageFiles } from './images.js';
 import { JsonFile } from './json-file.js';
 import { Ledger } from './ledger.js';
@@ -58,6 +59,8 @@ export interface Store {
   seals: Seals;
   /** Every forecast envelope issued and every score measured, per market and timeframe. */
   forecasts: Forecasts;
+  /** Every principal's forges, kept two hours, and the casts counted per UTC day. */
+  forges: Forges;
 }
 
 export async function openStore(dir: string): Promise<Store> {
@@ -78,5 +81,6 @@ export async function openStore(dir: string): Promise<Store> {
     archive: new TapeArchive(dir),
     seals: new Seals(dir),
     forecasts: new Forecasts(dir),
+    forges: new Forges(await JsonFile.open<ForgesDoc>(dir, 'forges', Forges.empty)),
   };
 }

@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CandleRow } from '../upstream/tape/wire.js';
 import { JsonFile } from './json-file.js';
@@ -39,6 +40,20 @@ export class TapeArchive {
       for (const row of (await this.day(market, tf, day)).data.rows) if (row[0] >= from && row[0] < to) out.push(row);
     }
     return out;
+  }
+
+  /**
+   * The newest bar kept for a market and timeframe, or null when none is: the last row of the latest day file that
+   * holds one (days are named YYYY-MM-DD, so their names sort as their dates).
+   */
+  async newest(market: string, tf: string): Promise<CandleRow | null> {
+    const names = await readdir(join(this.dir, 'tape', market, tf)).catch(() => [] as string[]);
+    const days = names.filter((n) => /^\d{4}-\d{2}-\d{2}\.json$/.test(n)).map((n) => n.slice(0, 10));
+    for (const day of days.sort().reverse()) {
+      const rows = (await this.day(market, tf, day)).data.rows;
+      if (rows.length > 0) return rows[rows.length - 1]!;
+    }
+    return null;
   }
 
   /** Keeps bars not yet kept (first seen wins); answers how many were new. */

@@ -20,6 +20,15 @@ import { price } from './plans/price.js';
 import { chartImage } from './plates/chart-image.js';
 import { plateSeal } from './plates/seal.js';
 import { imageAttach } from './studio/image.js';
+import { forge } from './studio/forge.js';
+import { forgeOnboard } from './studio/forge-onboard.js';
+import { forgeRead } from './studio/forge-read.js';
+import { forgeLanes } from './studio/lanes.js';
+import { rehearseTool } from './studio/rehearse.js';
+import { strategies } from './studio/strategies.js';
+import { strategyQuote } from './studio/strategy-quote.js';
+import { forgeTrial } from './studio/trial.js';
+import { workflowRead } from './studio/workflow-read.js';
 import { tape } from './tape/tape.js';
 
 /** Every capability of the deck, each written once. Adapters, cards and OpenAPI are read from this list. */
@@ -38,6 +47,15 @@ export const REGISTRY: readonly Tool[] = [
   forecast,
   forecastHealth,
   imageAttach,
+  workflowRead,
+  forgeLanes,
+  forge,
+  forgeRead,
+  forgeOnboard,
+  forgeTrial,
+  rehearseTool,
+  strategies,
+  strategyQuote,
   plateSeal,
   chartImage,
   joinInfo,

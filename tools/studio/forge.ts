@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { scriptOfReading, ScriptSchema, type Script } from '../../engine/decider/index.js';
+import { review, scan, type ScanSource } from '../../engine/forge/index.js';
+import { readRule } from '../../engine/reader/index.js';
+import { utcDay } from '../../store/spend.js';
+import { defineTool } from '../define.js';
+import { DeckError } from '../errors.js';
+import { unitsFor } from '../meter/prices.js';
+import type { Tier } from '../principal.js';
+import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './cast.js';
+
+/** The largest forge request, in bytes of JSON. */
+export const FORGE_PAYLOAD_CAP = 256 * 1024;
+/** How long a forge is kept for lookup by its seed hash. */
+export const FORGE_KEPT_MS = 2 * 60 * 60 * 1000;
+/** Forges a principal may cast per UTC day, by tier (null: no count; the meter records every cast). */
+export const FORGES_PER_DAY: Readonly<Record<Tier, number | null>> = { free: 3, plan: null, max: null, house: null };
+
+const tierLimit = (tier: Tier, limit: number) =>
+  new DeckError(429, 'forge_limit', `the ${tier} tier casts ${limit} forges a day; they are cast already today`, { tier, per_day: limit });
+
+/**
+ * What a cast forges: the caller's script block, or the script the words state (422 naming intent with every part
+ * that is missing or ambiguous); with what the scan traces the code to and the field a refusal names.
+ */
+function toForge(input: { intent: string; script?: Script | undefined }): { script: Script; source: ScanSource; fieldOf: FieldOf } {
+  if (input.script) return { script: input.script, source: { script: input.script }, fieldOf: fromScript };
+  const reading = engineStep('the reader', () => readRule(input.intent));
+  const got = scriptOfReading(reading);
+  if (got.ok) return { script: got.script, source: { text: input.intent, parts: reading }, fieldOf: fromWords };
+  throw new DeckError(422, 'bad_input', `intent: ${got.message}`, { problems: [{ field: 'intent', message: got.message }], parts: got.refused });
+}
+
+export const forge = defineTool({
+  name: 'forge',
+  title: 'Forge a rule',
+  description:
+    'Forges a rule into a deterministic state machine: the words (intent) are read into seven parts and become a script block, or the script block you bring is used as it is (its schema is script.v1); ' +
+    'the script becomes a decider IR and then the TypeScript source of a pure decide function, watermarked with the seed hash and version (verifiable from the code), with a self-review in nine named classes (each passed or flagged with its line) and a scan that traces every number, indicator, market, time and side in the code to the words or the script block and flags anything else as invented. ' +
+    `seed_hash is the hash of the canonical IR and the version: the same intent gives the same seed_hash and the same code, byte for byte. Kept for you for two hours, looked up by seed_hash. Free tier: ${FORGES_PER_DAY.free} forges a day. One cast at a time.`,
+  input: z
+    .object({
+      intent: z.string().min(1, 'no words').describe('the rule in plain words'),
+      author: z.string().min(1).max(120).optional().describe('who states the rule, kept with the forge'),
+      script: ScriptSchema.optional().describe('a script block (script.v1) to forge instead of reading the words'),
+    })
+    .strict(),
+  access: 'session',
+  guard: 'forge_cast',
+  rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [413, 429, 500] },
+  async run(ctx, input) {
+    const p = ctx.principal!;
+    // REST's body parser holds the cap; an MCP call is measured here, so both surfaces refuse alike.
+    const bytes = Buffer.byteLength(JSON.stringify(input));
+    if (bytes > FORGE_PAYLOAD_CAP) throw new DeckError(413, 'too_large', `the forge request is ${bytes} bytes; the cap is ${FORGE_PAYLOAD_CAP}`, { cap_bytes: FORGE_PAYLOAD_CAP });
+    const now = ctx.clock();
+    const day = utcDay(now);
+    const limit = FORGES_PER_DAY[p.tier];
+    if (limit !== null && ctx.store.forges.castsOn(p.id, day) >= limit) throw tierLimit(p.tier, limit);
+    const what = toForge(input);
+    const { seed_hash, version, code, watermark, script, ir } = castOf(what.script, what.fieldOf);
+    const reviewed = engineStep('the self-review', () => review(ir, code));
+    const scanned = engineStep('the scan', () => scan(code, what.source));
+    await ctx.store.forges.keep(
+      p.id,
+      { id: seed_hash, version, intent: input.intent, author: input.author ?? null, script, code, review: reviewed, scan: scanned, created_at: now, expires_at: now + FORGE_KEPT_MS },
+      day,
+      (today) => {
+        if (limit !== null && today >= limit) throw tierLimit(p.tier, limit);
+      },
+    );
+    await ctx.store.spend.record({ principal_id: p.id, action: 'forge', units: unitsFor(ctx.offer.plans, 'forge') }, now);
+    return { ok: true, seed_hash, version, code, watermark, script, review: reviewed, scan: scanned };
+  },
+});

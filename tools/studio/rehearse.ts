@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { MARKETS } from '../../engine/markets.js';
+import { MAX_FOLDS } from '../../engine/stepper/index.js';
+import { defineTool } from '../define.js';
+import { int } from '../schemas.js';
+import { deciderOf } from './cast.js';
+import { myForge, SeedHash } from './forge-read.js';
+import { meterSteps, stepOver } from './stepper.js';
+import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './window.js';
+
+export const rehearseTool = defineTool({
+  name: 'rehearse',
+  title: 'Rehearse a forge',
+  description:
+    `Rehearses your forge (by seed_hash, within its two hours) over the tape: hours (default ${DEFAULT_HOURS}) counted back from to (unix seconds) or, without it, from the newest bar the tape holds for the market, so archived history can be rehearsed. ` +
+    'The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), the seeded random null it is weighed against (matched random-entry runs, the rule\'s percentile and p = (k+1)/(N+1)), walk-forward folds when asked, and a summary that calls it evidence about the past, never a forecast. ' +
+    'The same seed and window give the same envelope, byte for byte.',
+  input: z
+    .object({
+      seed_hash: SeedHash.describe('the seed_hash your forge returned'),
+      market: z.enum(MARKETS).optional().describe('the market to rehearse on (default: the one the rule named)'),
+      hours: Hours,
+      to: int.optional().describe('the window\'s end, unix seconds, not in the future (floored to the bar); default: the newest bar the tape holds'),
+      folds: int.refine((k) => k >= 2 && k <= MAX_FOLDS, `2 to ${MAX_FOLDS}`).optional().describe('walk-forward folds to cut the window into'),
+    })
+    .strict(),
+  access: 'session',
+  rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 500, 502, 503] },
+  async run(ctx, input) {
+    const forge = myForge(ctx, input.seed_hash);
+    const market = input.market ?? forge.script.market;
+    const { ir } = deciderOf({ ...forge.script, market }, () => 'market');
+    const to = await windowEnd(ctx, market, ir.timeframe, input.to);
+    const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars });
+    const rehearsal = stepOver(ctx, ir, forge.id, w, input.folds);
+    await meterSteps(ctx, 'rehearse', rehearsal);
+    return { ok: true, seed_hash: forge.id, ...rehearsal };
+  },
+});

@@ -1,0 +1,31 @@
+import { compileDecider, DECIDER_VERSION, type DeciderIR } from '../../engine/decider/index.js';
+import { rehearse, type Rehearsal } from '../../engine/stepper/index.js';
+import type { Ctx } from '../context.js';
+import { DeckError } from '../errors.js';
+import { unitsFor } from '../meter/prices.js';
+import { engineStep } from './cast.js';
+import type { WindowBars } from './window.js';
+
+/**
+ * Runs a decider over a window's bars with the stepper: documented fills, R, the seeded random null (seeded by the
+ * seed hash, so the same seed and window give the same envelope), folds when asked, and the principal's marks on
+ * that market for rules that read them. A stepper failure is 500, carried.
+ */
+export function stepOver(ctx: Ctx, ir: DeciderIR, seed: string, w: WindowBars, folds?: number): Rehearsal {
+  const decider = engineStep('the decider compiler', () => compileDecider(ir, seed, DECIDER_VERSION));
+  const marks = ctx.store.marks
+    .list(ctx.principal!.id)
+    .filter((m) => m.market === ir.market)
+    .map((m) => ({ kind: m.kind, price: m.price, ...(m.price2 !== undefined ? { price2: m.price2 } : {}) }));
+  try {
+    return rehearse(ir, decider, w.bars, { seed, from: w.from, marks, ...(folds !== undefined ? { folds } : {}) });
+  } catch (error) {
+    throw new DeckError(500, 'stepper_failed', `the stepper failed: ${(error as Error).message}`);
+  }
+}
+
+/** Records the spend of a trial or rehearsal on the meter: the bars stepped over, warm-up included. */
+export async function meterSteps(ctx: Ctx, action: 'trial' | 'rehearse', r: Rehearsal): Promise<void> {
+  const bars = r.window.bars + r.window.warm_up_bars;
+  await ctx.store.spend.record({ principal_id: ctx.principal!.id, action, units: unitsFor(ctx.offer.plans, action, bars), bars }, ctx.clock());
+}

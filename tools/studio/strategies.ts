@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+import { register } from './register.js';
+
+export const strategies = defineTool({
+  name: 'strategies',
+  title: 'Onboarded strategies',
+  description:
+    "The public algorithms of the onboarded register: each one's name, title, where it is documented, its intent in words, market and timeframe. The house's own are not listed. Needs no key; GET /forge?onboard=<name> gives the exact script.",
+  input: z.object({}).strict(),
+  access: 'none',
+  async run(ctx) {
+    return {
+      ok: true,
+      strategies: register(ctx)
+        .filter((s) => !s.house)
+        .map((s) => ({ name: s.name, title: s.title, source: s.source, intent: s.intent, market: s.script.market, timeframe: s.script.timeframe })),
+    };
+  },
+});

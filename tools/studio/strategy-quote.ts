@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { irOf } from '../../engine/decider/index.js';
+import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
+import { defineTool } from '../define.js';
+import { unitsFor } from '../meter/prices.js';
+import { onboarded } from './register.js';
+import { DEFAULT_HOURS } from './window.js';
+
+export const strategyQuote = defineTool({
+  name: 'strategy_quote',
+  title: 'Quote an onboarded strategy',
+  description:
+    `What forging and rehearsing an onboarded strategy costs on the meter, from the price list: one forge plus one rehearsal over the default window (${DEFAULT_HOURS} hours of its timeframe, warm-up included), quoted at the most bars that window can hold. Its market and timeframe come with it. The house's own strategies are sealed (404). Needs no key.`,
+  input: z.object({ name: z.string().min(1).max(64).describe('a name from the strategies tool') }).strict(),
+  access: 'none',
+  async run(ctx, { name }) {
+    const s = onboarded(ctx, name);
+    const { market, timeframe } = s.script;
+    const bars = (DEFAULT_HOURS * 3600) / TIMEFRAME_SECONDS[timeframe] + irOf(s.script).warm_up_bars;
+    const forge = unitsFor(ctx.offer.plans, 'forge');
+    const rehearse = unitsFor(ctx.offer.plans, 'rehearse', bars);
+    return {
+      ok: true,
+      name: s.name,
+      market,
+      timeframe,
+      window: { hours: DEFAULT_HOURS, bars_at_most: bars },
+      unit: 'meter unit',
+      meter: { forge, rehearse, total: forge + rehearse },
+    };
+  },
+});

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { readRule } from '../../engine/reader/index.js';
+import { defineTool } from '../define.js';
+import { RuleWords, WORDS_CAP, withinWordsCap } from './words.js';
+
+export const workflowRead = defineTool({
+  name: 'workflow_read',
+  title: 'Read a rule into seven parts',
+  description:
+    `Reads a trader's rule in plain words (at most ${WORDS_CAP} characters) into its seven parts: market (NQ, ES, YM, BTC, ETH, SOL), timeframe (15s, 1m, 5m, 1h), session (when the rule may act), side (long, short, both), entry (the trigger), stop (where the rule is wrong) and exit (target, trailing or time exit). ` +
+    'Each part is { status: read | missing | ambiguous, value, spans }: spans are the [from, to) character ranges of the words the value came from, an ambiguous part lists its competing readings, and nothing the words do not state is filled in. ' +
+    'The embedded reader is deterministic: the same words give the same parts.',
+  input: z.object({ text: RuleWords }).strict(),
+  access: 'session',
+  async run(_ctx, { text }) {
+    return { ok: true, parts: readRule(withinWordsCap(text, 'text')) };
+  },
+});
