@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   DECK_COORD_KEY: z.string().optional(),
   DECK_GRADER_URL: url.optional(),
   DECK_GRADER_KEY: z.string().optional(),
+  DECK_GRADER_MODEL: z.string().min(1).max(200).default('gpt-4o-mini'),
+  DECK_GRADER_TRIAL_PINGS: count.default(3),
   DECK_CHAIN_RPC: url.optional(),
   DECK_FORECAST_URL: url.optional(),
   DECK_FORECASTER: z.enum(['in-process', 'off']).default('in-process'),
@@ -69,7 +71,10 @@ export interface Config {
   door: { url: string; token: string | null } | null;
   tapeUrl: string | null;
   coord: { url: string; key: string | null } | null;
-  grader: { url: string; key: string | null } | null;
+  /** The grader lane and the model asked there; the key is the house's, used for house, plan and trial funding. */
+  grader: { url: string; key: string | null; model: string } | null;
+  /** Grader decisions a free-tier principal may spend on the house key, in all. */
+  graderTrialPings: number;
   chainRpc: string | null;
   forecastUrl: string | null;
   /** 'off' disables the in-process forecaster (an HTTP sidecar at forecastUrl still serves). */
@@ -105,7 +110,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     door: e.DECK_DOOR_URL ? { url: e.DECK_DOOR_URL, token: e.DECK_DOOR_TOKEN ?? null } : null,
     tapeUrl: e.DECK_TAPE_URL ?? null,
     coord: e.DECK_COORD_URL ? { url: e.DECK_COORD_URL, key: e.DECK_COORD_KEY ?? null } : null,
-    grader: e.DECK_GRADER_URL ? { url: e.DECK_GRADER_URL, key: e.DECK_GRADER_KEY ?? null } : null,
+    grader: e.DECK_GRADER_URL ? { url: e.DECK_GRADER_URL, key: e.DECK_GRADER_KEY ?? null, model: e.DECK_GRADER_MODEL } : null,
+    graderTrialPings: e.DECK_GRADER_TRIAL_PINGS,
     chainRpc: e.DECK_CHAIN_RPC ?? null,
     forecastUrl: e.DECK_FORECAST_URL ?? null,
     forecaster: e.DECK_FORECASTER,

@@ -3,6 +3,7 @@ import { Accounts, type AccountsDoc } from './accounts.js';
 import { DayCounts, type DayCountsDoc } from './counters.js';
 import { Forecasts } from './forecasts.js';
 import { Forges, type ForgesDoc } from './forges.js';
+import { Grades } from './grades.js';
 import { ImageFiles } from './images.js';
 import { JsonFile } from './json-file.js';
 import { Ledger } from './ledger.js';
@@ -11,6 +12,7 @@ import { PlateFiles } from './plates.js';
 import { Seals } from './seals.js';
 import { Sessions, type SessionsDoc } from './sessions.js';
 import { SpendBook, type Spend } from './spend.js';
+import { Studio, type StudioDoc } from './studio.js';
 import { TapeArchive } from './tape-archive.js';
 
 /** An image a principal attached: the bytes are in ImageFiles under the same id. */
@@ -61,6 +63,10 @@ export interface Store {
   forecasts: Forecasts;
   /** Every principal's forges, kept two hours, and the casts counted per UTC day. */
   forges: Forges;
+  /** Every principal's studio records, one per strategy, each in its state of the studio machine. */
+  studio: Studio;
+  /** The rehearsals grading reads, the grader trial pings, the grade receipts and the scores. */
+  grades: Grades;
 }
 
 export async function openStore(dir: string): Promise<Store> {
@@ -82,5 +88,7 @@ export async function openStore(dir: string): Promise<Store> {
     seals: new Seals(dir),
     forecasts: new Forecasts(dir),
     forges: new Forges(await JsonFile.open<ForgesDoc>(dir, 'forges', Forges.empty)),
+    studio: new Studio(await JsonFile.open<StudioDoc>(dir, 'studio', Studio.empty)),
+    grades: await Grades.open(dir),
   };
 }

@@ -19,12 +19,19 @@ import { plans } from './plans/plans.js';
 import { price } from './plans/price.js';
 import { chartImage } from './plates/chart-image.js';
 import { plateSeal } from './plates/seal.js';
+import { skillRead } from './skills/skill-read.js';
+import { skills } from './skills/skills.js';
 import { imageAttach } from './studio/image.js';
 import { forge } from './studio/forge.js';
 import { forgeOnboard } from './studio/forge-onboard.js';
 import { forgeRead } from './studio/forge-read.js';
+import { grade } from './studio/grade.js';
 import { forgeLanes } from './studio/lanes.js';
 import { rehearseTool } from './studio/rehearse.js';
+import { score } from './studio/score.js';
+import { scoreRead } from './studio/score-read.js';
+import { studioAct } from './studio/state-act.js';
+import { studioState } from './studio/state-read.js';
 import { strategies } from './studio/strategies.js';
 import { strategyQuote } from './studio/strategy-quote.js';
 import { forgeTrial } from './studio/trial.js';
@@ -54,8 +61,15 @@ export const REGISTRY: readonly Tool[] = [
   forgeOnboard,
   forgeTrial,
   rehearseTool,
+  grade,
+  score,
+  scoreRead,
+  studioState,
+  studioAct,
   strategies,
   strategyQuote,
+  skills,
+  skillRead,
   plateSeal,
   chartImage,
   joinInfo,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keptOf } from '../../engine/grade/index.js';
 import { MARKETS } from '../../engine/markets.js';
 import { MAX_FOLDS } from '../../engine/stepper/index.js';
 import { defineTool } from '../define.js';
@@ -34,6 +35,8 @@ export const rehearseTool = defineTool({
     const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars });
     const rehearsal = stepOver(ctx, ir, forge.id, w, input.folds);
     await meterSteps(ctx, 'rehearse', rehearsal);
+    // Grading reads the last rehearsal of the seed: its trades against the rule's stop, side and ways out.
+    await ctx.store.grades.keepRehearsal(ctx.principal!.id, keptOf(forge.id, rehearsal, w.bars), ctx.clock(), forge.expires_at);
     return { ok: true, seed_hash: forge.id, ...rehearsal };
   },
 });

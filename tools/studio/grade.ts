@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import {
+  answered,
+  decide,
+  decisionDigest,
+  GRADE_QUESTIONS,
+  gradeFacts,
+  gradeMessages,
+  RUBRIC_VERSION,
+  sha256,
+  type Answered,
+  type ChatMessage,
+  type ClosedQuestion,
+} from '../../engine/grade/index.js';
+import type { GradeEntry, GraderPart } from '../../store/grades.js';
+import { askClosed } from '../../upstream/grader/chat.js';
+import { fundingOf, GraderKey, pingsSpent } from '../../upstream/grader/funding.js';
+import type { Ctx } from '../context.js';
+import { defineTool } from '../define.js';
+import { unitsFor } from '../meter/prices.js';
+import { opens } from '../principal.js';
+import { myForge, SeedHash } from './forge-read.js';
+
+/**
+ * Spends one grader decision: funded the one way every grader door is (own key, house, plan or trial ping; 503 with
+ * no lane, 402 naming what would fund it), every closed question asked at once. A decision that does not come back
+ * whole (503 unreachable, 502 refused or nonsense) is not spent: a trial ping taken for it is given back and the
+ * meter records nothing. A decision that comes back is recorded on the meter under `action`.
+ */
+export async function spendDecision(
+  ctx: Ctx,
+  ownKey: string | null,
+  action: 'grade' | 'score',
+  questions: readonly ClosedQuestion[],
+  messagesOf: (q: ClosedQuestion) => ChatMessage[],
+): Promise<{ grader: GraderPart; trial_pings_left: number | null }> {
+  const p = ctx.principal!;
+  const grades = ctx.store.grades;
+  const ask = {
+    grader: ctx.config.grader,
+    tier: p.tier,
+    ownKey,
+    trial: { limit: ctx.config.graderTrialPings, used: grades.pingsUsed(p.id) },
+    plans: ctx.offer.plans.plans.filter((x) => opens(x.tier, 'plan')).map((x) => x.id),
+  };
+  const { lane, funded } = fundingOf(ask);
+  let used: number | null = null;
+  if (funded === 'trial') {
+    used = await grades.takePing(p.id, (now) => {
+      if (now >= ask.trial.limit) throw pingsSpent({ ...ask, trial: { ...ask.trial, used: now } });
+    });
+  }
+  let answers: Answered[];
+  try {
+    answers = await Promise.all(questions.map(async (q) => answered(q, await askClosed(lane, messagesOf(q)))));
+  } catch (error) {
+    if (used !== null) await grades.givePing(p.id);
+    throw error;
+  }
+  await ctx.store.spend.record({ principal_id: p.id, action, units: unitsFor(ctx.offer.plans, action) }, ctx.clock());
+  return { grader: { model: lane.model, funded, answers }, trial_pings_left: used === null ? null : ask.trial.limit - used };
+}
+
+/** A ledger entry as the caller reads it: the entry without whose it is, and where it sits in the chain. */
+export const receiptOf = <E extends { principal_id: string }>(entry: E, rec: { seq: number; at: number; prev: string; hash: string }) => {
+  const { principal_id: _, ...body } = entry;
+  return { ...body, receipt_hash: rec.hash, prev_hash: rec.prev, seq: rec.seq, at: new Date(rec.at).toISOString() };
+};
+
+export const grade = defineTool({
+  name: 'grade',
+  title: 'Grade a forge',
+  description:
+    `Grades your forge's fidelity to your words under ${RUBRIC_VERSION}, never its profitability. Facts first, by code: the seven parts, a stop, a clean self-review and scan, an intact watermark, a rehearsal of this seed whose trades obey its stop, sides and ways out; ` +
+    'a failed fact is a reject receipt and the grader is never asked (nothing spent). Otherwise one grader decision is spent: eight closed questions (yes / partly / no) about the words against the forged rule, each answered as a distribution, and code composes accept, revise or reject. ' +
+    'Funded by your own grader key (grader_key), the house, your plan, or a trial ping on the free tier; 402 names what would fund it; 503 when no grader lane is configured, nothing spent. ' +
+    'The receipt: every fact and distribution, the reasons, the decision digest and the receipt hash, chained in the grade ledger.',
+  input: z
+    .object({
+      seed_hash: SeedHash.describe('the seed_hash your forge returned'),
+      grader_key: GraderKey.optional(),
+    })
+    .strict(),
+  access: 'session',
+  rest: { method: 'POST', path: '/studio/grade', errors: [402, 404, 502, 503] },
+  async run(ctx, input) {
+    const p = ctx.principal!;
+    const forge = myForge(ctx, input.seed_hash);
+    const kept = ctx.store.grades.rehearsal(p.id, forge.id, ctx.clock());
+    const facts = gradeFacts(forge, kept);
+    const spent = facts.every((f) => f.held)
+      ? await spendDecision(ctx, input.grader_key ?? null, 'grade', GRADE_QUESTIONS, (q) => gradeMessages(forge.intent, forge.script, q))
+      : null;
+    const answers = spent?.grader.answers ?? null;
+    const { decision, reasons } = decide(facts, answers, GRADE_QUESTIONS);
+    const subject = { seed_hash: forge.id, version: forge.version, words_sha256: sha256(forge.intent) };
+    const entry: GradeEntry = {
+      principal_id: p.id,
+      rubric: RUBRIC_VERSION,
+      ...subject,
+      decision,
+      facts,
+      grader: spent?.grader ?? null,
+      reasons,
+      decision_digest: decisionDigest({ rubric: RUBRIC_VERSION, subject, facts, answers, outcome: decision }),
+    };
+    const rec = await ctx.store.grades.receipt(entry, ctx.clock());
+    return { ok: true, ...receiptOf(entry, rec), ...(spent && spent.trial_pings_left !== null ? { trial_pings_left: spent.trial_pings_left } : {}) };
+  },
+});

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import {
+  decisionDigest,
+  partFacts,
+  partMessages,
+  partQuestion,
+  REHEARSED_QUESTIONS,
+  rehearsedFacts,
+  rehearsedMessages,
+  RUBRIC_VERSION,
+  scoreOf,
+  sha256,
+  type Answered,
+  type ClosedQuestion,
+  type Fact,
+} from '../../engine/grade/index.js';
+import { citationProblems, PARTS, readRule, type PartName } from '../../engine/reader/index.js';
+import { STAGES, type GraderPart, type ScoreEntry, type Stage } from '../../store/grades.js';
+import { GraderKey } from '../../upstream/grader/funding.js';
+import type { Ctx } from '../context.js';
+import { defineTool } from '../define.js';
+import { badInput, DeckError } from '../errors.js';
+import { myForge, SeedHash } from './forge-read.js';
+import { receiptOf, spendDecision } from './grade.js';
+import { RuleWords, withinWordsCap } from './words.js';
+
+interface Judged {
+  stage: Stage;
+  subject: ScoreEntry['subject'];
+  facts: Fact[];
+  questions: readonly ClosedQuestion[];
+  /** Points: one per question the stage has. */
+  n: number;
+  spent: { grader: GraderPart; trial_pings_left: number | null } | null;
+}
+
+const PART_QUESTIONS = PARTS.map(partQuestion);
+
+/** Stage parts: the deck's reading of the words, each part read asked about; a part not read scores 0 unasked. */
+async function judgeParts(ctx: Ctx, text: string | undefined, ownKey: string | null): Promise<Judged> {
+  if (text === undefined) throw badInput([{ field: 'text', message: 'stage parts scores the reading of words: send them as text' }]);
+  const words = withinWordsCap(text, 'text');
+  const reading = readRule(words);
+  const facts = partFacts(reading, citationProblems(words, reading));
+  const cited = facts.find((f) => f.name === 'citations')!.held;
+  const asked = cited ? PART_QUESTIONS.filter((q) => reading[q.id as PartName].status === 'read') : [];
+  const spent = asked.length ? await spendDecision(ctx, ownKey, 'score', asked, (q) => partMessages(words, reading, q.id as PartName, q)) : null;
+  return { stage: 'parts', subject: { words_sha256: sha256(words) }, facts, questions: PART_QUESTIONS, n: PARTS.length, spent };
+}
+
+/** Stage rehearsed: the last rehearsal of your forge against the words; a failed fact scores the stage 0 unasked. */
+async function judgeRehearsed(ctx: Ctx, seed: string | undefined, ownKey: string | null): Promise<Judged> {
+  if (seed === undefined) throw badInput([{ field: 'seed_hash', message: 'stage rehearsed scores the rehearsal of a forge: send its seed_hash' }]);
+  const forge = myForge(ctx, seed);
+  const kept = ctx.store.grades.rehearsal(ctx.principal!.id, forge.id, ctx.clock());
+  if (!kept) throw new DeckError(409, 'not_rehearsed', 'the rehearsed stage needs a rehearsal first: POST /studio/rehearse with this seed_hash', { seed_hash: forge.id });
+  const facts = rehearsedFacts(forge.script, kept);
+  const spent = facts.every((f) => f.held)
+    ? await spendDecision(ctx, ownKey, 'score', REHEARSED_QUESTIONS, (q) => rehearsedMessages(forge.intent, forge.script, kept, q))
+    : null;
+  const subject = { seed_hash: forge.id, words_sha256: sha256(forge.intent) };
+  return { stage: 'rehearsed', subject, facts, questions: REHEARSED_QUESTIONS, n: REHEARSED_QUESTIONS.length, spent };
+}
+
+export const score = defineTool({
+  name: 'score',
+  title: 'Score a studio stage',
+  description:
+    `Scores a stage under ${RUBRIC_VERSION}: facts first, by code, then closed questions to the grader (yes / partly / no, each a distribution), then code composes a score of k points out of n, recorded for calibration. ` +
+    'Stage parts (text): the deck reads the words into seven parts; each part read is asked about (does the reading say what the words say), a part missing or ambiguous scores 0 unasked; n = 7. ' +
+    'Stage rehearsed (seed_hash): the last rehearsal of your forge; its trades must obey the stop, sides and ways out of the rule, then four questions about the trades against the words; n = 4; 409 when the forge has no rehearsal. ' +
+    'Funded as grading is (grader_key, house, plan, trial ping); 402 names what would fund it; 503 with no grader lane. The words leave the deck only to the grader.',
+  input: z
+    .object({
+      stage: z.enum(STAGES).optional().describe('required: parts or rehearsed (a body without it is 400)'),
+      text: RuleWords.optional().describe('stage parts: the rule in plain words'),
+      seed_hash: SeedHash.optional().describe('stage rehearsed: the seed_hash of your forge'),
+      grader_key: GraderKey.optional(),
+    })
+    .strict(),
+  access: 'session',
+  rest: { method: 'POST', path: '/studio/score', errors: [402, 404, 409, 502, 503] },
+  async run(ctx, input) {
+    if (!input.stage) {
+      throw new DeckError(400, 'bad_input', 'stage: required, parts or rehearsed', { problems: [{ field: 'stage', message: 'required: parts or rehearsed' }] });
+    }
+    const ownKey = input.grader_key ?? null;
+    const j = input.stage === 'parts' ? await judgeParts(ctx, input.text, ownKey) : await judgeRehearsed(ctx, input.seed_hash, ownKey);
+    const answers: Answered[] | null = j.spent?.grader.answers ?? null;
+    const { score: points, reasons } = scoreOf(j.n, j.facts, answers, j.questions);
+    const entry: ScoreEntry = {
+      principal_id: ctx.principal!.id,
+      rubric: RUBRIC_VERSION,
+      stage: j.stage,
+      subject: j.subject,
+      facts: j.facts,
+      grader: j.spent?.grader ?? null,
+      score: points,
+      reasons,
+      decision_digest: decisionDigest({ rubric: RUBRIC_VERSION, subject: { stage: j.stage, ...j.subject }, facts: j.facts, answers, outcome: points }),
+    };
+    const rec = await ctx.store.grades.score(entry, ctx.clock());
+    const left = j.spent?.trial_pings_left ?? null;
+    return { ok: true, ...receiptOf(entry, rec), ...(left !== null ? { trial_pings_left: left } : {}) };
+  },
+});
