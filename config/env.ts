@@ -36,6 +36,9 @@ const EnvSchema = z.object({
   DECK_GRADER_KEY: z.string().optional(),
   DECK_GRADER_MODEL: z.string().min(1).max(200).default('gpt-4o-mini'),
   DECK_GRADER_TRIAL_PINGS: count.default(3),
+  DECK_READER_URL: url.optional(),
+  DECK_READER_KEY: z.string().optional(),
+  DECK_READER_MODEL: z.string().min(1).max(200).default('gpt-4o-mini'),
   DECK_CHAIN_RPC: url.optional(),
   DECK_FORECAST_URL: url.optional(),
   DECK_FORECASTER: z.enum(['in-process', 'off']).default('in-process'),
@@ -75,6 +78,8 @@ export interface Config {
   grader: { url: string; key: string | null; model: string } | null;
   /** Grader decisions a free-tier principal may spend on the house key, in all. */
   graderTrialPings: number;
+  /** The model reader lane and the model asked there; the key, when set, is the house's and sent as the bearer. */
+  reader: { url: string; key: string | null; model: string } | null;
   chainRpc: string | null;
   forecastUrl: string | null;
   /** 'off' disables the in-process forecaster (an HTTP sidecar at forecastUrl still serves). */
@@ -112,6 +117,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coord: e.DECK_COORD_URL ? { url: e.DECK_COORD_URL, key: e.DECK_COORD_KEY ?? null } : null,
     grader: e.DECK_GRADER_URL ? { url: e.DECK_GRADER_URL, key: e.DECK_GRADER_KEY ?? null, model: e.DECK_GRADER_MODEL } : null,
     graderTrialPings: e.DECK_GRADER_TRIAL_PINGS,
+    reader: e.DECK_READER_URL ? { url: e.DECK_READER_URL, key: e.DECK_READER_KEY ?? null, model: e.DECK_READER_MODEL } : null,
     chainRpc: e.DECK_CHAIN_RPC ?? null,
     forecastUrl: e.DECK_FORECAST_URL ?? null,
     forecaster: e.DECK_FORECASTER,

@@ -4,6 +4,7 @@ import { openForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
 import { HttpDoor } from './identity/http-door.js';
+import { ModelReader } from './reader/model-reader.js';
 import { Tape } from './tape/tape.js';
 import { VenueTape } from './tape/venue.js';
 
@@ -14,6 +15,8 @@ export interface Upstreams {
   tape: Tape;
   /** The forecast sidecar, or the in-process forecaster by default; null when neither is configured. */
   forecaster: Forecaster | null;
+  /** The model reader lane (an OpenAI-compatible chat-completions endpoint); null when not configured. */
+  reader: ModelReader | null;
 }
 
 export async function openUpstreams(config: Config, store: Store, clock: () => number): Promise<Upstreams> {
@@ -21,5 +24,6 @@ export async function openUpstreams(config: Config, store: Store, clock: () => n
     ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix)
     : await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
   const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
-  return { door, tape, forecaster: openForecaster(config, tape) };
+  const reader = config.reader ? new ModelReader(config.reader) : null;
+  return { door, tape, forecaster: openForecaster(config, tape), reader };
 }

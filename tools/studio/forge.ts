@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { scriptOfReading, ScriptSchema, type Script } from '../../engine/decider/index.js';
 import { review, scan, type ScanSource } from '../../engine/forge/index.js';
-import { readRule } from '../../engine/reader/index.js';
 import { utcDay } from '../../store/spend.js';
+import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../errors.js';
 import { unitsFor } from '../meter/prices.js';
 import type { Tier } from '../principal.js';
 import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './cast.js';
+import { LaneInput, readWith, type LaneId } from './lanes.js';
 
 /** The largest forge request, in bytes of JSON. */
 export const FORGE_PAYLOAD_CAP = 256 * 1024;
@@ -20,12 +21,16 @@ const tierLimit = (tier: Tier, limit: number) =>
   new DeckError(429, 'forge_limit', `the ${tier} tier casts ${limit} forges a day; they are cast already today`, { tier, per_day: limit });
 
 /**
- * What a cast forges: the caller's script block, or the script the words state (422 naming intent with every part
- * that is missing or ambiguous); with what the scan traces the code to and the field a refusal names.
+ * What a cast forges: the caller's script block (nothing is read), or the script the words state as the chosen lane
+ * reads them (422 naming intent with every part that is missing or ambiguous); with what the scan traces the code to
+ * and the field a refusal names.
  */
-function toForge(input: { intent: string; script?: Script | undefined }): { script: Script; source: ScanSource; fieldOf: FieldOf } {
+async function toForge(
+  ctx: Ctx,
+  input: { intent: string; script?: Script | undefined; lane?: LaneId | undefined },
+): Promise<{ script: Script; source: ScanSource; fieldOf: FieldOf }> {
   if (input.script) return { script: input.script, source: { script: input.script }, fieldOf: fromScript };
-  const reading = engineStep('the reader', () => readRule(input.intent));
+  const reading = await readWith(ctx, input.intent, input.lane ?? 'embedded');
   const got = scriptOfReading(reading);
   if (got.ok) return { script: got.script, source: { text: input.intent, parts: reading }, fieldOf: fromWords };
   throw new DeckError(422, 'bad_input', `intent: ${got.message}`, { problems: [{ field: 'intent', message: got.message }], parts: got.refused });
@@ -37,17 +42,19 @@ export const forge = defineTool({
   description:
     'Forges a rule into a deterministic state machine: the words (intent) are read into seven parts and become a script block, or the script block you bring is used as it is (its schema is script.v1); ' +
     'the script becomes a decider IR and then the TypeScript source of a pure decide function, watermarked with the seed hash and version (verifiable from the code), with a self-review in nine named classes (each passed or flagged with its line) and a scan that traces every number, indicator, market, time and side in the code to the words or the script block and flags anything else as invented. ' +
-    `seed_hash is the hash of the canonical IR and the version: the same intent gives the same seed_hash and the same code, byte for byte. Kept for you for two hours, looked up by seed_hash. Free tier: ${FORGES_PER_DAY.free} forges a day. One cast at a time.`,
+    `seed_hash is the hash of the canonical IR and the version: the same intent gives the same seed_hash and the same code, byte for byte. Kept for you for two hours, looked up by seed_hash. Free tier: ${FORGES_PER_DAY.free} forges a day. One cast at a time. ` +
+    'lane chooses who reads the intent: embedded (the default, deterministic) or model (an OpenAI-compatible reader whose reading is refused whole, 502, unless it passes the same schema and cites words present in the intent; 503 when not configured, 402 when your tier does not fund it). Equal readings forge the same seed_hash.',
   input: z
     .object({
       intent: z.string().min(1, 'no words').describe('the rule in plain words'),
       author: z.string().min(1).max(120).optional().describe('who states the rule, kept with the forge'),
       script: ScriptSchema.optional().describe('a script block (script.v1) to forge instead of reading the words'),
+      lane: LaneInput,
     })
     .strict(),
   access: 'session',
   guard: 'forge_cast',
-  rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [413, 429, 500] },
+  rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [402, 413, 429, 500, 502, 503] },
   async run(ctx, input) {
     const p = ctx.principal!;
     // REST's body parser holds the cap; an MCP call is measured here, so both surfaces refuse alike.
@@ -57,7 +64,7 @@ export const forge = defineTool({
     const day = utcDay(now);
     const limit = FORGES_PER_DAY[p.tier];
     if (limit !== null && ctx.store.forges.castsOn(p.id, day) >= limit) throw tierLimit(p.tier, limit);
-    const what = toForge(input);
+    const what = await toForge(ctx, input);
     const { seed_hash, version, code, watermark, script, ir } = castOf(what.script, what.fieldOf);
     const reviewed = engineStep('the self-review', () => review(ir, code));
     const scanned = engineStep('the scan', () => scan(code, what.source));

@@ -1,16 +1,52 @@
 import { z } from 'zod';
+import { readRule, type RuleReading } from '../../engine/reader/index.js';
+import { modelLaneFor } from '../../upstream/reader/funding.js';
+import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
+import { unitsFor } from '../meter/prices.js';
+import { opens } from '../principal.js';
+import { engineStep } from './cast.js';
 
-/** The readers of the studio. The embedded one is always there; the model lane is described but not built yet. */
+/** The readers of the studio: the embedded one, always there, and the model lane when configured and funded. */
+export const LANES = ['embedded', 'model'] as const;
+export type LaneId = (typeof LANES)[number];
+export const LaneInput = z
+  .enum(LANES)
+  .optional()
+  .describe('the reader: embedded (the default; deterministic, the controlled vocabulary) or model (an OpenAI-compatible reader; see forge_lanes)');
+
+/** The model lane as this principal stands: open with its funding, or closed with the reason and the refusal. */
+const modelLane = (ctx: Ctx) =>
+  modelLaneFor(
+    ctx.upstreams.reader,
+    ctx.principal!.tier,
+    ctx.offer.plans.plans.filter((x) => opens(x.tier, 'plan')).map((x) => x.id),
+  );
+
+/**
+ * Reads the words with the chosen lane. The embedded lane is the engine's reader; the model lane's reading is
+ * accepted whole (schema and citations) or refused, and an accepted one is recorded on the meter as read_model.
+ */
+export async function readWith(ctx: Ctx, text: string, lane: LaneId): Promise<RuleReading> {
+  if (lane === 'embedded') return engineStep('the reader', () => readRule(text));
+  const open = modelLane(ctx);
+  if ('refusal' in open) throw open.refusal;
+  const reading = await open.reader.read(text);
+  await ctx.store.spend.record({ principal_id: ctx.principal!.id, action: 'read_model', units: unitsFor(ctx.offer.plans, 'read_model') }, ctx.clock());
+  return reading;
+}
+
 export const forgeLanes = defineTool({
   name: 'forge_lanes',
   title: 'Reader lanes',
   description:
-    'The readers this session may use to read a rule into its seven parts: the embedded lane (a deterministic reader of a documented controlled vocabulary, always available) and the model lane (an OpenAI-compatible reader), each with available and, when unavailable, the reason.',
+    'The readers this session may use to read a rule into its seven parts (workflow_read and forge take lane: embedded or model): the embedded lane (a deterministic reader of a documented controlled vocabulary, always available) and the model lane (an OpenAI-compatible reader whose reading must pass the same schema and cite words present in the text, or it is refused whole), ' +
+    'each with available and, when unavailable, the reason (not configured, or not funded on your tier and what would fund it).',
   input: z.object({}).strict(),
   access: 'session',
   rest: { method: 'GET', path: '/forge/lanes' },
-  async run() {
+  async run(ctx) {
+    const model = modelLane(ctx);
     return {
       ok: true,
       lanes: [
@@ -23,9 +59,10 @@ export const forgeLanes = defineTool({
         {
           id: 'model',
           kind: 'openai-compatible',
-          available: false,
-          what: 'an OpenAI-compatible reader for what the grammar cannot read; its parts would pass the same schema and cite words present in the text',
-          reason: 'not built: this deck serves no model reader yet (it will be configured by DECK_READER_URL)',
+          what: 'an OpenAI-compatible reader for what the grammar cannot read: its reading must pass the same schema and every span must quote the text, or it is refused whole',
+          ...('refusal' in model
+            ? { available: false, reason: model.reason }
+            : { available: true, model: model.reader.lane.model, funded: model.funded }),
         },
       ],
     };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { readRule } from '../../engine/reader/index.js';
 import { defineTool } from '../define.js';
+import { LaneInput, readWith } from './lanes.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from './words.js';
 
 export const workflowRead = defineTool({
@@ -9,10 +9,10 @@ export const workflowRead = defineTool({
   description:
     `Reads a trader's rule in plain words (at most ${WORDS_CAP} characters) into its seven parts: market (NQ, ES, YM, BTC, ETH, SOL), timeframe (15s, 1m, 5m, 1h), session (when the rule may act), side (long, short, both), entry (the trigger), stop (where the rule is wrong) and exit (target, trailing or time exit). ` +
     'Each part is { status: read | missing | ambiguous, value, spans }: spans are the [from, to) character ranges of the words the value came from, an ambiguous part lists its competing readings, and nothing the words do not state is filled in. ' +
-    'The embedded reader is deterministic: the same words give the same parts.',
-  input: z.object({ text: RuleWords }).strict(),
+    'The embedded reader (lane embedded, the default) is deterministic: the same words give the same parts. Lane model asks an OpenAI-compatible reader; its reading is refused whole (502) unless it passes the same schema and every span quotes the text (forge_lanes says whether it is open to you).',
+  input: z.object({ text: RuleWords, lane: LaneInput }).strict(),
   access: 'session',
-  async run(_ctx, { text }) {
-    return { ok: true, parts: readRule(withinWordsCap(text, 'text')) };
+  async run(ctx, { text, lane }) {
+    return { ok: true, parts: await readWith(ctx, withinWordsCap(text, 'text'), lane ?? 'embedded') };
   },
 });

@@ -31,7 +31,7 @@ export const requestOf = (model: string, messages: readonly ChatMessage[]) => ({
 });
 
 /** Only the error's type and code are carried: a provider's message may quote the key it was sent. */
-function refusalOf(status: number, body: unknown): Record<string, unknown> {
+export function refusalOf(status: number, body: unknown): Record<string, unknown> {
   const error = typeof body === 'object' && body !== null && 'error' in body ? (body as { error: unknown }).error : null;
   const field = (k: string) => {
     const v = typeof error === 'object' && error !== null ? (error as Record<string, unknown>)[k] : undefined;
