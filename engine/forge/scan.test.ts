@@ -29,6 +29,17 @@ const spanTexts = (s: Scan, line: number, token: string): string[] => {
   return t.from.spans.map((x: Span) => x.text);
 };
 
+describe('a reading that cites real words but carries another number', () => {
+  it('is invented: the stop says 12 points while its words say 10 (a model lane could answer so)', () => {
+    const stop = nq.reading.stop.value as { kind: 'distance'; distance: { unit: 'points'; n: number } };
+    expect(stop.distance).toEqual({ unit: 'points', n: 10 });
+    const reading = { ...nq.reading, stop: { ...nq.reading.stop, value: { ...stop, distance: { unit: 'points' as const, n: 12 } } } };
+    const changed = forged({ ...nq.script, stop: reading.stop.value });
+    const found = inventedAt(scan(changed.code, { text: nq.text, parts: reading }), lineWith(changed.code, 'const stop = '));
+    expect(found.message).toMatch(/says 12, which none of the words it cites say/);
+  });
+});
+
 describe('the scan of a clean forge', () => {
   it('traces every number, indicator, market, time and side to the words that say it', () => {
     const s = scan(nq.code, nq.source);

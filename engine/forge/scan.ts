@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { PHASE, WHY } from '../decider/contract.js';
 import type { Script } from '../decider/script.js';
+import { readNumber } from '../reader/numbers.js';
+import { tokenize } from '../reader/tokens.js';
 import { MARKET_SPECS, MARKETS, TIMEFRAME_SECONDS, isMarket, isTimeframe, type Market } from '../markets.js';
 import {
   PARTS,
@@ -404,6 +406,14 @@ function said(key: string): string {
 const mentions = (text: string, words: string): boolean =>
   new RegExp(`(?<![\\d.])${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\d])`).test(text);
 
+/** Whether a span says the number, in digits or in words ("nine", "one and a half"), as the reader reads numbers. */
+function saysNumber(text: string, words: string): boolean {
+  if (mentions(text, words)) return true;
+  const tokens = tokenize(text);
+  const n = Number(words);
+  return tokens.some((_, i) => readNumber(tokens, i)?.value === n);
+}
+
 /** Scans generated code against the rule it was forged from. */
 export function scan(code: string, source: ScanSource): Scan {
   const byScript = 'script' in source;
@@ -443,8 +453,19 @@ export function scan(code: string, source: ScanSource): Scan {
       invented.push({ line, token: tokenText, kind: r.kind, message: `the reading's ${fact.part} cites no words of the text for ${said(r.key)}` });
       return;
     }
-    const saying = fact.words === null ? [] : spans.filter((s) => mentions(s.text, fact.words!));
-    traced.push({ line, token: tokenText, kind: r.kind, from: { spans: saying.length > 0 ? saying : spans } });
+    if (fact.words === null || !Number.isFinite(Number(fact.words))) {
+      const naming = fact.words === null ? [] : spans.filter((s) => mentions(s.text, fact.words!));
+      traced.push({ line, token: tokenText, kind: r.kind, from: { spans: naming.length > 0 ? naming : spans } });
+      return;
+    }
+    // A number must be said by the words the part cites: a reading that cites real words but carries another
+    // number (as a model lane might) has invented it.
+    const saying = spans.filter((s) => saysNumber(s.text, fact.words!));
+    if (saying.length === 0) {
+      invented.push({ line, token: tokenText, kind: r.kind, message: `the reading's ${fact.part} says ${fact.words}, which none of the words it cites say` });
+      return;
+    }
+    traced.push({ line, token: tokenText, kind: r.kind, from: { spans: saying } });
   };
 
   const toks = m.tokens;
