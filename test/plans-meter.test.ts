@@ -153,6 +153,20 @@ describe('catalogue, price and account', () => {
     expect(unknown.body.problems[0].field).toBe('action');
   });
 
+  it('price reads the onboarded register: each public strategy quoted as strategy_quote quotes it, the house one sealed', async () => {
+    const { body } = await call(`${deck.url}/price`);
+    const names = body.strategies.map((s: { name: string }) => s.name);
+    expect(names).toContain('ema-cross');
+    expect(names).not.toContain('house-one');
+    const quote = await call(`${deck.url}/mcp`, {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'strategy_quote', arguments: { name: 'ema-cross' } } },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    const mine = body.strategies.find((s: { name: string }) => s.name === 'ema-cross');
+    expect(mine.meter.total).toBe(mine.meter.forge + mine.meter.rehearse);
+    expect({ ok: true, ...mine }).toEqual(quote.body.result.structuredContent);
+  });
+
   it('account answers the signed-in principal and 401 without', async () => {
     expect((await call(`${deck.url}/me`)).status).toBe(401);
     const { body } = await call(`${deck.url}/me`, { headers: house.bearer });

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { SELLERS } from '../../sellers/sellers.js';
 import { defineTool } from '../define.js';
 import { priceEntry } from '../meter/prices.js';
+import { register } from '../studio/register.js';
+import { quoteOf } from '../studio/strategy-quote.js';
 
 export const price = defineTool({
   name: 'price',
   title: 'Price list',
   description:
-    "What things cost: the meter's units per action (and per 1,000 bars where bars are priced), each tier's daily allowance, and each seller's price per job in USDC. Needs no key.",
+    "What things cost: the meter's units per action (and per 1,000 bars where bars are priced), each tier's daily allowance, each seller's price per job in USDC, and what forging and rehearsing each onboarded strategy costs. Needs no key.",
   input: z.object({ action: z.string().min(1).optional().describe('one action to price; all when absent') }).strict(),
   access: 'none',
   rest: { method: 'GET', path: '/price' },
@@ -20,6 +22,10 @@ export const price = defineTool({
       prices: listed,
       allowance_per_day: { ...Object.fromEntries(plans.map((p) => [p.tier, p.allowance_per_day])), house: house_allowance_per_day },
       sellers: SELLERS.map((s) => ({ id: s.id, price_usdc: s.price_usdc, price_basis: s.price_basis })),
+      // The onboarded register's public strategies, each quoted as strategy_quote quotes it.
+      strategies: register(ctx)
+        .filter((s) => !s.house)
+        .map((s) => quoteOf(ctx, s)),
     };
   },
 });

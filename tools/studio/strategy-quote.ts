@@ -3,8 +3,25 @@ import { irOf } from '../../engine/decider/index.js';
 import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
 import { unitsFor } from '../meter/prices.js';
-import { onboarded } from './register.js';
+import type { Ctx } from '../context.js';
+import { onboarded, type Onboarded } from './register.js';
 import { DEFAULT_HOURS } from './window.js';
+
+/** One forge plus one rehearsal of a strategy over the default window, in meter units from the price list. */
+export function quoteOf(ctx: Ctx, s: Onboarded) {
+  const { market, timeframe } = s.script;
+  const bars = (DEFAULT_HOURS * 3600) / TIMEFRAME_SECONDS[timeframe] + irOf(s.script).warm_up_bars;
+  const forge = unitsFor(ctx.offer.plans, 'forge');
+  const rehearse = unitsFor(ctx.offer.plans, 'rehearse', bars);
+  return {
+    name: s.name,
+    market,
+    timeframe,
+    window: { hours: DEFAULT_HOURS, bars_at_most: bars },
+    unit: 'meter unit',
+    meter: { forge, rehearse, total: forge + rehearse },
+  };
+}
 
 export const strategyQuote = defineTool({
   name: 'strategy_quote',
@@ -14,19 +31,6 @@ export const strategyQuote = defineTool({
   input: z.object({ name: z.string().min(1).max(64).describe('a name from the strategies tool') }).strict(),
   access: 'none',
   async run(ctx, { name }) {
-    const s = onboarded(ctx, name);
-    const { market, timeframe } = s.script;
-    const bars = (DEFAULT_HOURS * 3600) / TIMEFRAME_SECONDS[timeframe] + irOf(s.script).warm_up_bars;
-    const forge = unitsFor(ctx.offer.plans, 'forge');
-    const rehearse = unitsFor(ctx.offer.plans, 'rehearse', bars);
-    return {
-      ok: true,
-      name: s.name,
-      market,
-      timeframe,
-      window: { hours: DEFAULT_HOURS, bars_at_most: bars },
-      unit: 'meter unit',
-      meter: { forge, rehearse, total: forge + rehearse },
-    };
+    return { ok: true, ...quoteOf(ctx, onboarded(ctx, name)) };
   },
 });
