@@ -102,3 +102,21 @@ function rowProblem(line: string, bars: Bars, i: number, prev: number, tfSeconds
   bars.v[i] = v;
   return undefined;
 }
+
+/** The first index whose open time is at or after `at` (bars.t is sorted): length when there is none. */
+export function firstAtOrAfter(t: Float64Array, at: number): number {
+  let lo = 0;
+  let hi = t.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (t[mid]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The index of the bar opening exactly at `at`, or -1. */
+export function barAt(t: Float64Array, at: number): number {
+  const i = firstAtOrAfter(t, at);
+  return i < t.length && t[i] === at ? i : -1;
+}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { EMA_CROSS } from '../../test/fixtures/scripts.js';
+import { VARIETY } from '../../test/support/forged.js';
 import { seedHash } from './canonical.js';
 import { codeOf, jsOf } from './codegen.js';
 import { irOf } from './ir.js';
@@ -13,36 +13,7 @@ import { verifyWatermark } from './watermark.js';
 const VERSION = 'forge.test.v1';
 
 /** Rules that between them reach every part of the generator: marks, zones, level targets, trails, clocks, rules. */
-const scripts: Record<string, Script> = {
-  emaCross: EMA_CROSS,
-  marks: {
-    version: 'script.v1',
-    market: 'NQ',
-    timeframe: '1m',
-    session: { kind: 'windows', zone: 'America/New_York', windows: [{ from: '09:35', to: '10:30' }] },
-    side: 'long',
-    entry: { triggers: [{ side: 'long', when: { op: 'breaks_above', level: { kind: 'mark', shape: 'zone' } } }] },
-    stop: { kind: 'level', where: 'below', level: { kind: 'mark', shape: 'zone' }, breakeven: { unit: 'points', n: 10 } },
-    exit: {
-      target: { kind: 'level', level: { kind: 'mark', shape: 'any' } },
-      trail: { kind: 'level', level: { kind: 'ema', n: 9 } },
-      when: { op: 'crosses', left: { kind: 'price', field: 'close' }, right: { kind: 'vwap' } },
-    },
-  },
-  openingRange: {
-    version: 'script.v1',
-    market: 'ES',
-    timeframe: '1m',
-    session: { kind: 'always' },
-    side: 'both',
-    entry: { triggers: [{ side: null, when: { op: 'breaks', level: { kind: 'opening_range', field: 'range', minutes: 30 } } }] },
-    stop: { kind: 'level', where: 'at', level: { kind: 'bar', bar: 'signal', field: 'low' } },
-    exit: {
-      trail: { kind: 'distance', distance: { unit: 'percent', n: 0.5 } },
-      time: [{ kind: 'session_close' }, { kind: 'hours', n: 2 }, { kind: 'bars', n: 90 }],
-    },
-  },
-};
+const scripts: Record<string, Script> = VARIETY;
 
 describe('the generated decider', () => {
   const ir = irOf(scripts.emaCross!);

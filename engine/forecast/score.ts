@@ -1,4 +1,4 @@
-import type { Bars } from '../bars.js';
+import { barAt, type Bars } from '../bars.js';
 import { TIMEFRAME_SECONDS } from '../markets.js';
 import { touchMask } from './after.js';
 import { HORIZON, TOUCHES, type Envelope } from './envelope.js';
@@ -34,7 +34,7 @@ const H = HORIZON;
  * close, ATR, band ends and odds), so any forecaster's envelope is scored the same way.
  */
 export function scoreEnvelope(e: Envelope, bars: Bars): Score | null {
-  const i = indexOf(bars.t, e.last_bar_t);
+  const i = barAt(bars.t, e.last_bar_t);
   if (i < 0) return null;
   const scorable: Scorable = {
     issued_t: e.issued_t,
@@ -64,13 +64,3 @@ export function scoreAt(e: Scorable, bars: Bars, i: number, tfSeconds: number): 
   };
 }
 
-function indexOf(t: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = t.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (t[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return t[lo] === x ? lo : -1;
-}

@@ -1,4 +1,4 @@
-import type { Bars } from '../bars.js';
+import { barAt, type Bars } from '../bars.js';
 import type { Market, Timeframe } from '../markets.js';
 import type { Costs } from '../stepper/costs.js';
 import type { Rehearsal, Trade } from '../stepper/envelope.js';
@@ -18,18 +18,6 @@ export interface KeptRehearsal {
   window: Rehearsal['window'];
   costs: Costs & { slippage: number };
   trades: KeptTrade[];
-}
-
-/** The index of the bar opening at t, or -1. */
-function barAt(t: Float64Array, at: number): number {
-  let lo = 0;
-  let hi = t.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (t[mid]! < at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < t.length && t[lo] === at ? lo : -1;
 }
 
 /** The rehearsal as grading keeps it, each trade with the open of its exit bar read from the bars it ran over. */

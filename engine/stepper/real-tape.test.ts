@@ -19,21 +19,7 @@ import { rehearse } from './rehearse.js';
 // A month of real BTC 1m bars (44,640, no gaps): an EMA(9)/EMA(21) cross, both sides, a 2 ATR(14) stop and a 2R
 // target, at BTC's default costs.
 const bars = tapeFile('BTC-1m');
-const emaCross: Script = {
-  version: 'script.v1',
-  market: 'BTC',
-  timeframe: '1m',
-  session: { kind: 'always' },
-  side: 'both',
-  entry: {
-    triggers: [
-      { side: 'long', when: { op: 'crosses_above', left: { kind: 'ema', n: 9 }, right: { kind: 'ema', n: 21 } } },
-      { side: 'short', when: { op: 'crosses_below', left: { kind: 'ema', n: 9 }, right: { kind: 'ema', n: 21 } } },
-    ],
-  },
-  stop: { kind: 'distance', distance: { unit: 'atr', n: 2, period: 14 } },
-  exit: { target: { kind: 'distance', distance: { unit: 'r', n: 2 } } },
-};
+const emaCross: Script = EMA_CROSS;
 const ir = irOf(emaCross);
 const seed = 'e'.repeat(64);
 const version = 'test.v1';

@@ -1,4 +1,4 @@
-import type { Bars } from '../bars.js';
+import { firstAtOrAfter, type Bars } from '../bars.js';
 import { EXIT_WHY, type Decider } from '../decider/contract.js';
 import type { DeciderIR } from '../decider/ir.js';
 import { seriesOf, type MarkInput } from '../decider/series.js';
@@ -26,18 +26,6 @@ export interface RehearseOptions {
 }
 
 export const DEFAULT_NULL_RUNS = 1000;
-
-/** The index of the first bar opening at or after t. */
-function firstAtOrAfter(t: Float64Array, at: number): number {
-  let lo = 0;
-  let hi = t.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (t[mid]! < at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 const tradeOf = (x: TradeRecord, t: Float64Array): Trade => ({
   side: x.dir > 0 ? 'long' : 'short',
