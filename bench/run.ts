@@ -1,10 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { tuplesFromBars } from '../engine/bars.js';
 import { signedIn } from '../test/support/deck.js';
 import { tapeFile } from '../test/support/tape-file.js';
 import { TapeArchive } from '../store/tape-archive.js';
-import { tuplesFromBars } from '../upstream/tape/wire.js';
 import { ANSWERS_ENV, type Answers } from './answers.js';
 import { ROOT, spawnServer, type Child } from './child.js';
 import { buildDeck } from './compiled.js';

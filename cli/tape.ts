@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { readConfig } from '../config/env.js';
 import { MARKETS, TIMEFRAMES } from '../engine/markets.js';
 import { TapeArchive } from '../store/tape-archive.js';
-import { readBarsCsv } from '../engine/bars.js';
+import { readBarsCsv, tuplesFromBars } from '../engine/bars.js';
 import { TIMEFRAME_SECONDS } from '../engine/markets.js';
-import { tuplesFromBars } from '../upstream/tape/wire.js';
+
 
 const USAGE = 'usage: npm run tape -- import <file.csv> --market BTC --tf 1m   (header t,o,h,l,c,v; t in unix seconds UTC)';
 

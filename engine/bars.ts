@@ -31,22 +31,40 @@ export function allocBars(length: number): Bars {
   return { length, t: f(), o: f(), h: f(), l: f(), c: f(), v: f() };
 }
 
+/** One bar as a tuple [t, o, h, l, c, v]: how the venue's wire and the archive's files carry it. */
+export type BarTuple = [t: number, o: number, h: number, l: number, c: number, v: number];
+
+/** Writes one bar into slot i. */
+function put(b: Bars, i: number, t: number, o: number, h: number, l: number, c: number, v: number): void {
+  b.t[i] = t;
+  b.o[i] = o;
+  b.h[i] = h;
+  b.l[i] = l;
+  b.c[i] = c;
+  b.v[i] = v;
+}
+
 export function barsFromRows(rows: readonly BarRow[]): Bars {
   const b = allocBars(rows.length);
-  rows.forEach((r, i) => {
-    b.t[i] = r.t;
-    b.o[i] = r.o;
-    b.h[i] = r.h;
-    b.l[i] = r.l;
-    b.c[i] = r.c;
-    b.v[i] = r.v;
-  });
+  rows.forEach((r, i) => put(b, i, r.t, r.o, r.h, r.l, r.c, r.v));
   return b;
 }
 
 export function barsToRows(b: Bars): BarRow[] {
   const rows: BarRow[] = new Array(b.length);
   for (let i = 0; i < b.length; i++) rows[i] = { t: b.t[i]!, o: b.o[i]!, h: b.h[i]!, l: b.l[i]!, c: b.c[i]!, v: b.v[i]! };
+  return rows;
+}
+
+export function barsFromTuples(rows: readonly BarTuple[]): Bars {
+  const b = allocBars(rows.length);
+  rows.forEach((r, i) => put(b, i, ...r));
+  return b;
+}
+
+export function tuplesFromBars(b: Bars): BarTuple[] {
+  const rows: BarTuple[] = new Array(b.length);
+  for (let i = 0; i < b.length; i++) rows[i] = [b.t[i]!, b.o[i]!, b.h[i]!, b.l[i]!, b.c[i]!, b.v[i]!];
   return rows;
 }
 
@@ -94,12 +112,7 @@ function rowProblem(line: string, bars: Bars, i: number, prev: number, tfSeconds
   if (!(o > 0 && h > 0 && l > 0 && c > 0)) return 'prices must be above zero';
   if (!(l <= Math.min(o, c) && Math.max(o, c) <= h)) return 'needs l <= min(o, c) <= max(o, c) <= h';
   if (v < 0) return 'volume must not be negative';
-  bars.t[i] = t;
-  bars.o[i] = o;
-  bars.h[i] = h;
-  bars.l[i] = l;
-  bars.c[i] = c;
-  bars.v[i] = v;
+  put(bars, i, t, o, h, l, c, v);
   return undefined;
 }
 

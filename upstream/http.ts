@@ -4,6 +4,8 @@ import { refusedBy, unreachable } from '../tools/errors.js';
 export interface JsonAnswer {
   status: number;
   body: unknown;
+  /** False when the body was not JSON (then `body` is its text, or null when empty). */
+  parsed: boolean;
 }
 
 /**
@@ -29,13 +31,12 @@ export async function callJson(
       bodyTimeout: timeout,
     });
     const text = await res.body.text();
-    let body: unknown = text;
     try {
-      body = text ? JSON.parse(text) : null;
+      return { status: res.statusCode, body: JSON.parse(text) as unknown, parsed: true };
     } catch {
       // Not JSON: the caller sees the text and decides whether that is a refusal.
+      return { status: res.statusCode, body: text || null, parsed: false };
     }
-    return { status: res.statusCode, body };
   } catch (error) {
     throw unreachable(upstream, (error as Error).message);
   }

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../../config/env.js';
 import { startDeck, type RunningDeck } from '../../deck.js';
+import { spawnServer, type Spawned } from './spawn.js';
 
 export interface TestDeck extends RunningDeck {
   dataDir: string;
@@ -28,36 +28,10 @@ export async function testDeck(env: Record<string, string> = {}): Promise<TestDe
   };
 }
 
-export interface SpawnedDeck {
-  url: string;
-  child: ChildProcess;
-  /** Resolves when the process has exited. */
-  exited: Promise<number | null>;
-}
+export type SpawnedDeck = Spawned;
 
-/** The deck as `npm start` runs it, in its own process (for tests that kill it). */
-export async function spawnDeck(env: Record<string, string>): Promise<SpawnedDeck> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
-    cwd: join(import.meta.dirname, '..', '..'),
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DECK_LOG: 'info', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`the deck did not start: ${seen}`)), 20_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const m = /"event":"listening","url":"([^"]+)"/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the deck exited with ${code}: ${seen}`)));
-  });
-  return { url, child, exited };
-}
+/** The deck as it runs from source, in its own process (for tests that kill it or read its log). */
+export const spawnDeck = (env: Record<string, string>): Promise<SpawnedDeck> => spawnServer('main.ts', env);
 
 /** Joins and signs in a principal; answers its key and session token. */
 export async function signedIn(url: string, name: string, wallet?: string) {

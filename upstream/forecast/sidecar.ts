@@ -1,7 +1,7 @@
-import { request } from 'undici';
 import { z } from 'zod';
 import { ForecastError, type Pair } from '../../engine/forecast/index.js';
-import { didNotAnswer, refusedBy } from '../../tools/errors.js';
+import { DeckError, didNotAnswer, refusedBy } from '../../tools/errors.js';
+import { callJson } from '../http.js';
 import type { Source } from './forecaster.js';
 
 /** A sidecar's "nothing to issue": too little history before t, or no range. */
@@ -40,24 +40,13 @@ export class SidecarForecaster implements Source {
     return body;
   }
 
+  /** A sidecar that cannot be reached, or answers something that is not JSON, did not answer: 502. */
   private async get(path: string): Promise<{ status: number; body: unknown }> {
-    let text: string;
-    let status: number;
-    try {
-      const res = await request(`${this.url.replace(/\/$/, '')}${path}`, {
-        headers: { accept: 'application/json' },
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
-      status = res.statusCode;
-      text = await res.body.text();
-    } catch (error) {
-      throw didNotAnswer(this.name, (error as Error).message);
-    }
-    try {
-      return { status, body: JSON.parse(text) as unknown };
-    } catch {
-      throw didNotAnswer(this.name, `an answer that is not JSON (status ${status})`);
-    }
+    const answer = await callJson(this.name, `${this.url.replace(/\/$/, '')}${path}`, { method: 'GET', timeoutMs: this.timeoutMs }).catch((error: unknown) => {
+      // callJson says "<upstream> could not be reached: <why>"; the sidecar's contract calls that 502, with the why.
+      throw error instanceof DeckError && error.status === 503 ? didNotAnswer(this.name, error.message.slice(error.message.indexOf(': ') + 2)) : error;
+    });
+    if (!answer.parsed) throw didNotAnswer(this.name, `an answer that is not JSON (status ${answer.status})`);
+    return answer;
   }
 }

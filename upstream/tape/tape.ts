@@ -1,11 +1,11 @@
-import type { Bars } from '../../engine/bars.js';
+import { barsFromTuples, type Bars } from '../../engine/bars.js';
 import type { Span } from '../../engine/calendar.js';
 import { TIMEFRAME_SECONDS, type Market, type Timeframe } from '../../engine/markets.js';
 import { resample } from '../../engine/resample.js';
 import type { TapeArchive } from '../../store/tape-archive.js';
 import { notConfigured } from '../../tools/errors.js';
 import { TimeframeNotServed, type VenueTape } from './venue.js';
-import { barsFromTuples, type CandleRow } from './wire.js';
+import type { CandleRow } from './wire.js';
 
 /** How long the venue keeps bars (the interface says about seven days). */
 export const VENUE_RETENTION_S = 7 * 86_400;
