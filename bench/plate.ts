@@ -37,8 +37,8 @@ function plateInput(): PlateInput {
     bars,
     indicators,
     marks: [
-      { kind: 'level', price: 93_010, note: 'prior day high' },
-      { kind: 'zone', price: 87_040, price2: 88_035, note: 'demand' },
+      { kind: 'level', price: 93_010 },
+      { kind: 'zone', price: 87_040, price2: 88_035 },
     ],
   };
 }

@@ -138,6 +138,16 @@ export function openSeconds(market: Market, from: number, to: number): number {
 }
 
 /**
+ * Where a warm-up of `seconds` of open market before `from` starts, on the grid of `len`-second bars: far enough
+ * back that it holds that much trading (a CME halt holds no bars).
+ */
+export function warmStart(market: Market, from: number, seconds: number, len: number): number {
+  let start = from - seconds;
+  for (let open = openSeconds(market, start, from); open < seconds; open = openSeconds(market, start, from)) start -= seconds - open;
+  return Math.floor(start / len) * len;
+}
+
+/**
  * The open times of the bars a venue would print in [from, to): multiples of the bar length whose whole bar,
  * [t, t + bar length), lies in open-market time (a bar may end after `to`; it is counted by where it opens).
  */

@@ -19,8 +19,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       res.status(known.status).json(known.body());
       return;
     }
+    // What failed inside (a file, a path, a stack) is for the operator's log, never for the caller.
     log.error('route_failed', { method: req.method, path: req.path, error: (err as Error).message });
-    res.status(500).json({ ok: false, error: 'internal', message: `the deck failed: ${(err as Error).message}` });
+    res.status(500).json({ ok: false, error: 'internal', message: 'the deck failed inside; the failure is in its log' });
   };
 }
 

@@ -1,8 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Writer } from 'steno';
+import { writeAtomic } from './atomic-file.js';
 
-/** Attached images' bytes, one file each (images/<id>.<ext>), written with write-then-rename. */
+/** Attached images' bytes, one file each (images/<id>.<ext>), each written whole or not at all. */
 export class ImageFiles {
   constructor(private readonly dir: string) {}
 
@@ -10,7 +10,7 @@ export class ImageFiles {
 
   async put(id: string, ext: string, bytes: Uint8Array): Promise<void> {
     await mkdir(join(this.dir, 'images'), { recursive: true });
-    await new Writer(this.path(id, ext)).write(bytes);
+    await writeAtomic(this.path(id, ext), bytes);
   }
 
   async remove(id: string, ext: string): Promise<void> {

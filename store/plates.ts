@@ -1,10 +1,12 @@
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Writer } from 'steno';
+import { writeAtomic } from './atomic-file.js';
 
-/** Sealed plates, by id: plates/<id>.png and plates/<id>.json (the chart_state), written with write-then-rename. */
+/** Sealed plates, by id: plates/<id>.png and plates/<id>.json (the chart_state), each written whole or not at all. */
 export class PlateFiles {
   readonly folder: string;
+  /** The last seal of each id still running: a seal of the same id waits for it. */
+  private readonly sealing = new Map<string, Promise<unknown>>();
 
   constructor(dir: string) {
     this.folder = resolve(dir, 'plates');
@@ -21,10 +23,43 @@ export class PlateFiles {
     );
   }
 
+  /**
+   * Keeps a plate once. Seals of one id run one after another, so of two seals of the same plate at once one
+   * writes it and the other finds it there. `count` runs once the plate is whole; when it throws (a refusal or a
+   * failure), the plate is taken back and the error passed on. Answers true when this call sealed the plate,
+   * false when it was there already (and `count` did not run).
+   */
+  seal(id: string, png: Uint8Array, chartState: string, count: () => Promise<void>): Promise<boolean> {
+    const before = this.sealing.get(id) ?? Promise.resolve();
+    const run = before.then(async () => {
+      if (await this.has(id)) return false;
+      await this.put(id, png, chartState);
+      try {
+        await count();
+      } catch (error) {
+        await this.remove(id);
+        throw error;
+      }
+      return true;
+    });
+    const settled = run.catch(() => undefined);
+    this.sealing.set(id, settled);
+    void settled.then(() => {
+      if (this.sealing.get(id) === settled) this.sealing.delete(id);
+    });
+    return run;
+  }
+
   /** The PNG first, the chart_state last: a plate whose JSON is there is whole. */
-  async put(id: string, png: Uint8Array, chartState: string): Promise<void> {
+  private async put(id: string, png: Uint8Array, chartState: string): Promise<void> {
     await mkdir(this.folder, { recursive: true });
-    await new Writer(this.file(id, 'png')).write(png);
-    await new Writer(this.file(id, 'json')).write(chartState);
+    await writeAtomic(this.file(id, 'png'), png);
+    await writeAtomic(this.file(id, 'json'), chartState);
+  }
+
+  /** The chart_state first, so a plate half taken back reads as not there. */
+  private async remove(id: string): Promise<void> {
+    await rm(this.file(id, 'json'), { force: true });
+    await rm(this.file(id, 'png'), { force: true });
   }
 }

@@ -37,6 +37,21 @@ describe('POST /studio/image', () => {
     expect(await readFile(join(deck.dataDir, 'images', `${png.body.id}.png`))).toEqual(Buffer.from(pngBase64(), 'base64'));
   });
 
+  it('records each attachment on the meter (image, 1 unit), and nothing for a refused one', async () => {
+    const me = await signedIn(deck.url, 'metered-painter');
+    const spent = async () => (await call(`${deck.url}/meter`, { headers: me.bearer })).body.spent;
+    expect(await spent()).toBe(0);
+    expect((await attach(me.bearer, { data: pngBase64() })).status).toBe(200);
+    expect(await spent()).toBe(1);
+    expect((await attach(me.bearer, { data: Buffer.from('just words').toString('base64') })).status).toBe(415);
+    expect((await attach(me.bearer, { data: '' })).status).toBe(422);
+    expect(await spent()).toBe(1);
+    expect((await attach(me.bearer, { data: GIF_1PX })).status).toBe(200);
+    expect((await attach(me.bearer, { data: WEBP_1PX })).status).toBe(200);
+    expect((await attach(me.bearer, { data: GIF_1PX })).status).toBe(429);
+    expect(await spent()).toBe(3);
+  });
+
   it('gives the house tier 200 a day', async () => {
     const house = await signedIn(deck.url, 'studio-house');
     expect((await attach(house.bearer, { data: GIF_1PX })).body).toMatchObject({ tier: 'house', left_today: 199 });

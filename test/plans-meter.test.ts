@@ -1,7 +1,10 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ledger } from '../store/ledger.js';
+import type { Spend } from '../store/spend.js';
+import { GIF_1PX } from './fixtures/images.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 
@@ -99,6 +102,36 @@ describe('the meter', () => {
     expect(fractional.status).toBe(422);
     expect(fractional.body.problems[0].field).toBe('bars');
     expect((await call(`${deck.url}/meter`, { headers: free.bearer })).body.spent).toBe(before);
+  });
+
+  it("records the deck's own acts on the chained meter ledger as POST /meter records them", async () => {
+    const painter = await signedIn(deck.url, 'meter-painter');
+    const attached = await call(`${deck.url}/studio/image`, { body: { data: GIF_1PX }, headers: painter.bearer });
+    expect(attached.status).toBe(200);
+    const told = await call(`${deck.url}/meter`, { body: { action: 'image' }, headers: painter.bearer });
+    expect(told.body).toMatchObject({ recorded: { action: 'image', units: 1 }, spent: 2 });
+    const ledger = await Ledger.open<Spend>(deck.dataDir, 'meter');
+    expect(ledger.verify()).toBeNull();
+    const mine = ledger.all.filter((e) => e.entry.action === 'image' && e.entry.units === 1);
+    expect(mine.length).toBe(2);
+    expect(mine[0]!.entry.principal_id).toBe(mine[1]!.entry.principal_id);
+  });
+
+  it('records nothing for an act taken off the price list: taking it off makes it free', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'deck-plans-'));
+    const plans = JSON.parse(await readFile(new URL('../config/plans.json', import.meta.url), 'utf8'));
+    plans.prices = plans.prices.filter((p: { action: string }) => p.action !== 'image');
+    await writeFile(join(dir, 'plans.json'), JSON.stringify(plans));
+    const unpriced = await testDeck({ DECK_PLANS: join(dir, 'plans.json') });
+    try {
+      const me = await signedIn(unpriced.url, 'free-painter');
+      expect((await call(`${unpriced.url}/studio/image`, { body: { data: GIF_1PX }, headers: me.bearer })).status).toBe(200);
+      expect((await call(`${unpriced.url}/meter`, { headers: me.bearer })).body.spent).toBe(0);
+      expect((await call(`${unpriced.url}/meter`, { body: { action: 'image' }, headers: me.bearer })).status).toBe(422);
+    } finally {
+      await unpriced.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('turns low below a fifth of the allowance', async () => {

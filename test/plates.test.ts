@@ -1,5 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { THEME } from '../engine/plate/theme.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
@@ -44,8 +48,119 @@ describe('POST /plates', () => {
     const parsed = JSON.parse(state);
     expect(parsed).toMatchObject({ market: 'BTC', tf: '1m', bars: { count: 500 } });
     expect(parsed.indicators.map((i: { spec: string }) => i.spec)).toEqual(['ema:20', 'bb:20:2']);
-    expect(parsed.marks).toEqual([expect.objectContaining({ kind: 'zone', price: 80000, price2: 80500, note: 'overnight range' })]);
-    expect(state).not.toMatch(/plater/);
+    expect(parsed.marks).toEqual([{ kind: 'zone', placed: expect.any(String) }]);
+    expect(state).not.toMatch(/plater|overnight range/);
+  });
+
+  it('draws the marks as lines and publishes nothing private: no note, no mark price, in the picture or its JSON', async () => {
+    // A level inside the window's range, at a price no bar, tick or indicator states.
+    const rows = tapeRows('BTC-1m').filter((r) => r[0] >= START && r[0] < START + 500 * 60);
+    const level = Math.round((Math.min(...rows.map((r) => r[3])) + Math.max(...rows.map((r) => r[2]))) / 2) + 0.37;
+    const marked = async (name: string, note: string) => {
+      const who = await signedIn(deck.url, name);
+      await call(`${deck.url}/me/marks`, { body: { market: 'BTC', kind: 'level', price: level, note }, headers: who.bearer });
+      await call(`${deck.url}/me/marks`, { body: { market: 'BTC', kind: 'zone', price: level - 300, price2: level - 200, note: `${note} zone` }, headers: who.bearer });
+      return seal({ ...WINDOW, indicators: [] }, who.bearer);
+    };
+    const first = await marked('private-one', 'my secret entry');
+    expect(first.body.fresh).toBe(true);
+    // The same marks under other notes draw the same plate: the notes never reach it.
+    expect((await marked('private-two', 'another secret')).body).toMatchObject({ id: first.body.id, fresh: false });
+
+    const state = await (await fetch(first.body.json)).text();
+    expect(state).not.toMatch(/secret/);
+    expect(state).not.toContain(String(level));
+    expect(state).not.toContain(String(level - 300));
+    expect(state).not.toMatch(/axis_m(in|ax)/); // a mark near the bars widens the axis: stating it would state the mark
+    expect(JSON.parse(state).marks).toEqual([
+      { kind: 'level', placed: 'in_view' },
+      { kind: 'zone', placed: 'in_view' },
+    ]);
+    // The level is drawn: its colour is on the picture, and not on the same window's plate without marks.
+    const levelPixels = async (url: string) => {
+      const image = PNG.sync.read(Buffer.from(await (await fetch(url)).arrayBuffer()));
+      const [r, g, b] = [1, 3, 5].map((i) => parseInt(THEME.level.slice(i, i + 2), 16));
+      let n = 0;
+      for (let i = 0; i < image.data.length; i += 4) if (image.data[i] === r && image.data[i + 1] === g && image.data[i + 2] === b) n++;
+      return n;
+    };
+    expect(await levelPixels(first.body.png)).toBeGreaterThan(300);
+    const bare = await seal({ ...WINDOW, indicators: [] }, (await signedIn(deck.url, 'private-none')).bearer);
+    expect(await levelPixels(bare.body.png)).toBe(0);
+  });
+
+  it('ten identical seals at once seal once: one fresh, every answer 200, one of the day\'s 40 seals used', async () => {
+    const racer = await signedIn(deck.url, 'racer');
+    const at = START - 7 * 24 * H;
+    const window = (k: number) => ({ market: 'BTC', tf: '1h', from: iso(at + k * H), to: iso(at + k * H + 12 * H) });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => seal(window(0), racer.bearer)));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    expect(answers.filter((a) => a.body.fresh).length).toBe(1);
+    for (let k = 1; k < 40; k++) expect((await seal(window(k), racer.bearer)).status, `seal ${k}`).toBe(200);
+    expect((await seal(window(40), racer.bearer)).body.error).toBe('seals_used');
+  });
+
+  it('records a sealed plate on the meter (plate, 2 units); a re-seal and chart_image spend nothing', async () => {
+    const payer = await signedIn(deck.url, 'plate-payer');
+    const spent = async () => (await call(`${deck.url}/meter`, { headers: payer.bearer })).body.spent;
+    const window = { market: 'BTC', tf: '5m', from: iso(START + 2 * 24 * H), to: iso(START + 2 * 24 * H + 6 * H) };
+    expect(await spent()).toBe(0);
+    expect((await seal(window, payer.bearer)).body.fresh).toBe(true);
+    expect(await spent()).toBe(2);
+    expect((await seal(window, payer.bearer)).body.fresh).toBe(false);
+    const client = await legacyClient(`${deck.url}/mcp`, payer.bearer);
+    try {
+      expect((await client.callTool({ name: 'chart_image', arguments: window })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect(await spent()).toBe(2);
+  });
+
+  it('VWAP starts at the UTC day whatever else is on the plate, and every line is the same whatever else is on it', async () => {
+    const lastOf = async (indicators: string[]) => {
+      const { body } = await seal({ ...WINDOW, indicators });
+      const state = await (await fetch(body.json)).json();
+      return Object.fromEntries(state.indicators.map((i: { spec: string; lines: { last: number }[] }) => [i.spec, i.lines[0]!.last]));
+    };
+    const alone = await lastOf(['vwap']);
+    const withEma = await lastOf(['vwap', 'ema:20']);
+    const withLong = await lastOf(['vwap', 'ema:20', 'sma:500']);
+    expect(withEma.vwap).toBe(alone.vwap);
+    expect(withLong.vwap).toBe(alone.vwap);
+    expect(withLong['ema:20']).toBe(withEma['ema:20']);
+    // Independently: the typical price weighted by volume over every bar of the UTC day up to the window's end.
+    const day = Math.floor(START / 86_400) * 86_400;
+    let pv = 0;
+    let v = 0;
+    for (const [t, , h, l, c, vol] of tapeRows('BTC-1m')) {
+      if (t < day || t >= START + 500 * 60) continue;
+      pv += ((h + l + c) / 3) * vol;
+      v += vol;
+    }
+    expect(alone.vwap).toBeCloseTo(pv / v, 6);
+  });
+
+  it('answers a failure to keep a plate with a 500 naming no path, and counts nothing for it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'deck-plates-'));
+    await writeFile(join(dir, 'plates'), 'not a folder'); // the plates cannot be written
+    const broken = await testDeck({ DECK_TAPE_URL: venue.url, DECK_DATA: dir });
+    try {
+      const who = await signedIn(broken.url, 'unlucky');
+      const res = await call(`${broken.url}/plates`, { body: WINDOW, headers: who.bearer });
+      expect(res.status).toBe(500);
+      const text = JSON.stringify(res.body);
+      expect(text).not.toContain(dir);
+      expect(text).not.toMatch(/plates\/|EEXIST|ENOTDIR|ENOENT/);
+      expect((await call(`${broken.url}/meter`, { headers: who.bearer })).body.spent).toBe(0);
+      await rm(join(dir, 'plates'));
+      expect((await call(`${broken.url}/plates`, { body: WINDOW, headers: who.bearer })).body.fresh).toBe(true);
+      expect((await call(`${broken.url}/meter`, { headers: who.bearer })).body.spent).toBe(2);
+    } finally {
+      await broken.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('sealing the same thing again returns the same id with fresh false', async () => {

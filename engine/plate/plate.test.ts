@@ -4,9 +4,12 @@ import { tapeFile } from '../../test/support/tape-file.js';
 import { allocBars, type Bars } from '../bars.js';
 import { ema, parseIndicators } from '../indicators/index.js';
 import { PlateError, type Undrawable } from './error.js';
+import { plateLoadFrom } from './load.js';
 import { renderPlate } from './plate.js';
+import { formatNumber } from './scale.js';
+import { plateSvg } from './svg.js';
 import { LAYOUT, THEME } from './theme.js';
-import type { PlateInput } from './view.js';
+import { viewOf, type PlateInput } from './view.js';
 
 const month = tapeFile('BTC-1m');
 const FIRST = 2000;
@@ -20,8 +23,8 @@ const traded: PlateInput = {
   bars: month,
   indicators: parseIndicators(['ema:20', 'bb:20:2']),
   marks: [
-    { kind: 'level', price: 93_010, note: 'prior day high' },
-    { kind: 'zone', price: 87_040, price2: 88_035, note: 'demand' },
+    { kind: 'level', price: 93_010 },
+    { kind: 'zone', price: 87_040, price2: 88_035 },
   ],
 };
 
@@ -102,25 +105,59 @@ describe('plates', () => {
     expect(s.bars.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(s.price.low).toBe(Math.min(...month.l.subarray(FIRST, FIRST + 500)));
     expect(s.price.high).toBe(Math.max(...month.h.subarray(FIRST, FIRST + 500)));
-    expect(s.price.axis_min).toBeLessThan(s.price.low);
-    expect(s.price.axis_max).toBeGreaterThan(s.price.high);
-    // Bars before the window warm the indicators up: the EMA is the one over the whole tape, not restarted at `from`.
-    expect(s.indicators[0]).toEqual({ spec: 'ema:20', pane: 'price', lines: [{ name: 'ema:20', last: ema(month.c, 20)[FIRST + 499] }] });
+    // Bars before the window warm each indicator up by its own look-back: the EMA starts 20 bars before `from`.
+    expect(s.indicators[0]).toEqual({ spec: 'ema:20', pane: 'price', lines: [{ name: 'ema:20', last: ema(month.c.subarray(FIRST - 20), 20)[519] }] });
     expect(s.indicators[1]!.lines.map((l) => l.name)).toEqual(['bb:20:2.upper', 'bb:20:2.middle', 'bb:20:2.lower']);
     expect(s.marks.map((m) => m.placed)).toEqual(['in_view', 'in_view']);
   });
 
-  it('writes a note as text, never as markup', () => {
-    const note = '<b>"R1" & co</b>';
-    const s = renderPlate({ ...traded, marks: [{ kind: 'level', price: 90_000, note }] }).chart_state;
-    expect(s.marks[0]).toMatchObject({ note, placed: 'in_view' });
+  it('draws the marks but states none of their prices, in its words or its chart state', () => {
+    const s = plate.chart_state;
+    expect(s.marks).toEqual([
+      { kind: 'level', placed: 'in_view' },
+      { kind: 'zone', placed: 'in_view' },
+    ]);
+    const json = JSON.stringify(s);
+    for (const p of [93_010, 87_040, 88_035]) expect(json).not.toContain(String(p));
+    // The axis a near mark widens is not stated either: it would state the mark.
+    expect(Object.keys(s.price)).toEqual(['low', 'high', 'decimals']);
+    const svg = plateSvg(viewOf(traded));
+    for (const p of [93_010, 87_040, 88_035]) expect(svg).not.toContain(formatNumber(p, 2));
+    expect(pixelsOf(plate.png, THEME.level)).toBeGreaterThan(300);
+    expect(pixelsOf(renderPlate({ ...traded, marks: [] }).png, THEME.level)).toBe(0);
   });
 
   it('points at marks far beyond the bars instead of squeezing the candles', () => {
-    const s = renderPlate({ ...traded, marks: [{ kind: 'level', price: 150_000 }, { kind: 'zone', price: 10, price2: 20 }] }).chart_state;
-    expect(s.marks.map((m) => m.placed)).toEqual(['above', 'below']);
-    expect(s.price.axis_max).toBe(plate.chart_state.price.axis_max);
-    expect(s.price.axis_min).toBe(plate.chart_state.price.axis_min);
+    const far = { ...traded, marks: [{ kind: 'level', price: 150_000 }, { kind: 'zone', price: 10, price2: 20 }] } satisfies PlateInput;
+    expect(renderPlate(far).chart_state.marks.map((m) => m.placed)).toEqual(['above', 'below']);
+    const [near, wide] = [viewOf(traded), viewOf(far)];
+    expect(wide.max).toBe(viewOf({ ...traded, marks: [] }).max);
+    expect(wide.min).toBe(viewOf({ ...traded, marks: [] }).min);
+    expect(near.min).toBeLessThan(near.low);
+  });
+
+  it('starts VWAP at the UTC day and draws every line the same whatever else is on the plate', () => {
+    // A window from 12:00 UTC, its bars read from where plateLoadFrom says for each set of indicators.
+    const noon = Math.floor(month.t[FIRST]! / 86_400) * 86_400 + 86_400 + 12 * 3600;
+    const window = { market: 'BTC', tf: '1m', from: noon, to: noon + 500 * 60 } as const;
+    const linesOf = (texts: string[]) => {
+      const indicators = parseIndicators(texts);
+      const first = month.t.indexOf(plateLoadFrom('BTC', '1m', noon, indicators));
+      const bars = { length: month.length - first, t: month.t.subarray(first), o: month.o.subarray(first), h: month.h.subarray(first), l: month.l.subarray(first), c: month.c.subarray(first), v: month.v.subarray(first) };
+      return new Map(viewOf({ ...window, bars, indicators }).indicators.map((i) => [i.spec.text, Array.from(i.lines[0]!.values)]));
+    };
+    const alone = linesOf(['vwap']);
+    const crowded = linesOf(['vwap', 'ema:20', 'sma:500']);
+    expect(crowded.get('vwap')).toEqual(alone.get('vwap'));
+    expect(crowded.get('ema:20')).toEqual(linesOf(['ema:20']).get('ema:20'));
+    // By hand: the volume-weighted typical price from the day's first bar to the window's last.
+    let pv = 0;
+    let v = 0;
+    for (let i = month.t.indexOf(noon - 12 * 3600); month.t[i]! < noon + 500 * 60; i++) {
+      pv += ((month.h[i]! + month.l[i]! + month.c[i]!) / 3) * month.v[i]!;
+      v += month.v[i]!;
+    }
+    expect(alone.get('vwap')![499]).toBeCloseTo(pv / v, 8);
   });
 
   it('draws oscillators in panes of their own and an indicator still warming up as no line', () => {

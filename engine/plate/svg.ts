@@ -1,7 +1,7 @@
 import { TIMEFRAME_SECONDS } from '../markets.js';
 import { decimalsOf, formatNumber, formatVolume, niceStep, ticksOf, timeStep, utcMinute, utcTick } from './scale.js';
 import { LAYOUT, THEME } from './theme.js';
-import { lastOf, type PlateView, type ViewIndicator, type ViewMark } from './view.js';
+import { lastOf, type PlateView, type ViewIndicator } from './view.js';
 
 /** A pane's rectangle and the value range its height spans. */
 interface Pane {
@@ -28,7 +28,7 @@ function text(x: number, y: number, s: string, o: { size?: number; fill?: string
   return `<text x="${px(x)}" y="${px(y)}" font-size="${o.size ?? 11}" fill="${o.fill ?? THEME.muted}"${anchor}${weight}>${esc(s)}</text>`;
 }
 
-/** A mark's words on a dark backing, so they read over candles and lines. */
+/** A mark's label on a dark backing, so it reads over candles and lines. */
 function note(x: number, y: number, s: string, fill: string): string {
   return `<rect x="${px(x - 3)}" y="${px(y - 11)}" width="${px(textWidth(s, 11) + 6)}" height="15" rx="2" fill="${THEME.background}" fill-opacity="0.8"/>${text(x, y, s, { fill })}`;
 }
@@ -184,29 +184,27 @@ export function plateSvg(view: PlateView): string {
     }
   }
 
-  // Levels and the labels of levels and zones.
+  // Levels, and the labels of levels and zones: the kind only. A plate is public: it shows where the trader's marks
+  // lie, never their notes, and tags no mark's price on the axis.
   const axisX = x + w + 1;
   for (const m of view.marks) {
     if (m.placed !== 'in_view') continue;
     if (m.kind === 'level') {
       const y = Math.round(yOf(price, m.price)) + 0.5;
       out.push(`<path d="M${x} ${y}h${w}" stroke="${THEME.level}" stroke-width="1.2" stroke-dasharray="8 4" fill="none"/>`);
-      out.push(note(x + 6, y - 5, m.note ? `${m.note} · ${quote(m.price)}` : `level ${quote(m.price)}`, THEME.level));
-      out.push(tag(axisX, y, quote(m.price), THEME.level, THEME.background));
+      out.push(note(x + 6, y - 5, 'level', THEME.level));
     } else {
-      const top = Math.max(m.price, m.price2!);
-      const y = Math.max(price.y + 12, yOf(price, top) + 13);
-      const words = `${m.note ? `${m.note} · ` : 'zone '}${quote(Math.min(m.price, m.price2!))} – ${quote(top)}`;
-      out.push(note(x + 6, y, words, '#8fb0ff'));
+      const y = Math.max(price.y + 12, yOf(price, Math.max(m.price, m.price2!)) + 13);
+      out.push(note(x + 6, y, 'zone', '#8fb0ff'));
     }
   }
 
   // Price axis, then the last close tagged in its candle's colour.
   const lastClose = bars.c[n - 1]!;
-  const tagged = [lastClose, ...view.marks.filter((m) => m.kind === 'level' && m.placed === 'in_view').map((m) => m.price)].map((p) => yOf(price, p));
+  const lastCloseY = yOf(price, lastClose);
   for (const p of priceTicks) {
     const y = yOf(price, p);
-    if (y < price.y + 8 || y > price.y + price.h - 4 || tagged.some((t) => Math.abs(t - y) < 16)) continue;
+    if (y < price.y + 8 || y > price.y + price.h - 4 || Math.abs(lastCloseY - y) < 16) continue;
     out.push(text(axisX + 6, y + 4, formatNumber(p, decimalsOf(priceStep))));
   }
   const lastUp = lastClose >= bars.o[n - 1]!;
@@ -271,7 +269,7 @@ export function plateSvg(view: PlateView): string {
   }
 
   // Marks beyond the axis, listed on the legend's line with an arrow to the side they lie on, so none goes unseen.
-  const away = view.marks.filter((m) => m.placed !== 'in_view').map((m) => `${m.placed === 'above' ? '▲' : '▼'} ${markWords(m, quote)}`);
+  const away = view.marks.filter((m) => m.placed !== 'in_view').map((m) => `${m.placed === 'above' ? '▲' : '▼'} ${m.kind}`);
   if (away.length) out.push(text(W - 10, 46, away.join('   '), { fill: THEME.level, anchor: 'end' }));
 
   out.push('</svg>');
@@ -290,9 +288,4 @@ function lowerRange(ind: ViewIndicator): { min: number; max: number } {
   if (!(max > min)) return Number.isFinite(max) ? { min: max * 0.9, max: max * 1.1 || 1 } : { min: 0, max: 1 };
   const pad = 0.1 * (max - min);
   return { min: min - pad, max: max + pad };
-}
-
-function markWords(m: ViewMark, quote: (p: number) => string): string {
-  const where = m.kind === 'zone' ? `zone ${quote(Math.min(m.price, m.price2!))} – ${quote(Math.max(m.price, m.price2!))}` : `level ${quote(m.price)}`;
-  return m.note ? `${where} (${m.note})` : where;
 }

@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { Bars } from '../bars.js';
-import { indicatorLines, paneOf, utcDay, type Anchor, type IndicatorSpec } from '../indicators/index.js';
+import { indicatorLines, paneOf, warmUpBars, type IndicatorSpec } from '../indicators/index.js';
 import type { Market, Timeframe } from '../markets.js';
 import { PlateError } from './error.js';
+import { vwapAnchor } from './load.js';
 
-/** A mark as the plate draws it: a level is a line, a zone a band between price and price2. */
+/**
+ * A mark as the plate draws it: a level is a line, a zone a band between price and price2. A plate is public and
+ * names no one, so it is handed no note and states no mark's price in words: the picture shows where a mark lies.
+ */
 export interface PlateMark {
   kind: 'level' | 'zone';
   price: number;
   price2?: number;
-  note?: string;
 }
 
 export interface PlateInput {
@@ -19,14 +22,12 @@ export interface PlateInput {
   from: number;
   to: number;
   /**
-   * Bars sorted by open time. Bars before `from` are not drawn: they warm the indicators up, so pass as many as
-   * the longest look-back (warmUpBars) to have every line start at the left edge.
+   * Bars sorted by open time. Bars before `from` are not drawn: they warm the indicators up, so pass the bars from
+   * plateLoadFrom on, so every line starts warm at the left edge and VWAP at its trading day's start.
    */
   bars: Bars;
   indicators?: readonly IndicatorSpec[];
   marks?: readonly PlateMark[];
-  /** VWAP's session; the UTC day unless the market keeps another. */
-  anchor?: Anchor;
   /** Decimals of a quote (prices in the title and on the price tags). */
   decimals?: number;
 }
@@ -122,12 +123,17 @@ export function viewOf(input: PlateInput): PlateView {
   }
   if (!(high > low)) throw new PlateError('flat', `every price in the window is ${low}: a flat series has no price axis to draw`);
 
-  const anchor = input.anchor ?? utcDay;
-  const indicators = (input.indicators ?? []).map((spec): ViewIndicator => ({
-    spec,
-    pane: paneOf(spec),
-    lines: indicatorLines(spec, all, anchor).map((l) => ({ name: l.name, values: l.values.subarray(start, end) })),
-  }));
+  const anchor = vwapAnchor(input.market);
+  const indicators = (input.indicators ?? []).map((spec): ViewIndicator => {
+    // Each line is computed over its own look-back only, so a longer one elsewhere on the plate cannot move it
+    // (an EMA or a Wilder average remembers every bar it was given); VWAP restarts at each trading day anyway.
+    const own = spec.kind === 'vwap' ? 0 : Math.max(0, start - warmUpBars(spec));
+    return {
+      spec,
+      pane: paneOf(spec),
+      lines: indicatorLines(spec, windowOf(all, own, end), anchor).map((l) => ({ name: l.name, values: l.values.subarray(start - own) })),
+    };
+  });
 
   let min = low;
   let max = high;
@@ -184,7 +190,10 @@ export function lastOf(values: Float64Array): number | null {
 
 const iso = (t: number): string => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 
-/** The numbers a plate was drawn from, as its JSON: what the id hashes along with the picture. */
+/**
+ * The numbers a plate was drawn from, as its JSON: what the id hashes along with the picture. It is public, so it
+ * says of the marks only their kind and where they lie, and not the price axis (a mark near the bars widens it).
+ */
 export interface ChartState {
   style: string;
   market: Market;
@@ -200,10 +209,10 @@ export interface ChartState {
     digest: string;
     last: { t: number; o: number; h: number; l: number; c: number; v: number };
   };
-  price: { low: number; high: number; axis_min: number; axis_max: number; decimals: number };
+  price: { low: number; high: number; decimals: number };
   volume: { max: number };
   indicators: { spec: string; pane: 'price' | 'lower'; lines: { name: string; last: number | null }[] }[];
-  marks: { kind: 'level' | 'zone'; price: number; price2?: number; note?: string; placed: Placement }[];
+  marks: { kind: 'level' | 'zone'; placed: Placement }[];
 }
 
 function digestOf(b: Bars): string {
@@ -231,19 +240,13 @@ export function chartState(view: PlateView, style: string, size: { width: number
       digest: digestOf(b),
       last: { t: b.t[last]!, o: b.o[last]!, h: b.h[last]!, l: b.l[last]!, c: b.c[last]!, v: b.v[last]! },
     },
-    price: { low: view.low, high: view.high, axis_min: view.min, axis_max: view.max, decimals: view.decimals },
+    price: { low: view.low, high: view.high, decimals: view.decimals },
     volume: { max: view.volumeMax },
     indicators: view.indicators.map((i) => ({
       spec: i.spec.text,
       pane: i.pane,
       lines: i.lines.map((l) => ({ name: l.name, last: lastOf(l.values) })),
     })),
-    marks: view.marks.map((m) => ({
-      kind: m.kind,
-      price: m.price,
-      ...(m.price2 === undefined ? {} : { price2: m.price2 }),
-      ...(m.note === undefined ? {} : { note: m.note }),
-      placed: m.placed,
-    })),
+    marks: view.marks.map((m) => ({ kind: m.kind, placed: m.placed })),
   };
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { meterOf } from '../plans/standing.js';
-import { unitsFor } from './prices.js';
+import { priceEntry } from './prices.js';
+import { spendEntry } from './spend.js';
 
 export const meterRecord = defineTool({
   name: 'meter_record',
@@ -17,9 +18,7 @@ export const meterRecord = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/meter' },
   async run(ctx, { action, bars }) {
-    const p = ctx.principal!;
-    const units = unitsFor(ctx.offer.plans, action, bars);
-    await ctx.store.spend.record({ principal_id: p.id, action, units, ...(bars !== undefined ? { bars } : {}) }, ctx.clock());
-    return { ok: true, recorded: { action, units, bars: bars ?? null }, ...meterOf(ctx, p) };
+    const recorded = await spendEntry(ctx, priceEntry(ctx.offer.plans, action), bars);
+    return { ok: true, recorded, ...meterOf(ctx, ctx.principal!) };
   },
 });

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { barsFromRows, type BarRow } from '../../engine/bars.js';
-import { IndicatorSpecError, parseIndicators, warmUpBars, type IndicatorSpec } from '../../engine/indicators/index.js';
+import { IndicatorSpecError, parseIndicators, type IndicatorSpec } from '../../engine/indicators/index.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
-import { MAX_PLATE_BARS, PlateError, renderPlate, type Plate } from '../../engine/plate/index.js';
+import { MAX_PLATE_BARS, PlateError, plateLoadFrom, renderPlate, type Plate } from '../../engine/plate/index.js';
 import type { Ctx } from '../context.js';
 import { badInput, DeckError } from '../errors.js';
 import { JsonBytes } from '../define.js';
@@ -38,7 +38,8 @@ function specsOf(texts: readonly string[]): IndicatorSpec[] {
 
 /**
  * Draws the plate of a past window: its bars read through the tape tool (so a plate is drawn from sealed bars),
- * with enough bars before the window to warm the indicators up, and the principal's marks on that market.
+ * from far enough before the window that every indicator is warm and VWAP starts at its trading day, and the
+ * principal's marks on that market (where they lie; never their notes).
  */
 export async function drawPlate(ctx: Ctx, input: z.output<typeof PlateRequest>): Promise<DrawnPlate> {
   const from = seconds(input.from);
@@ -48,13 +49,13 @@ export async function drawPlate(ctx: Ctx, input: z.output<typeof PlateRequest>):
   if (to > ctx.clock() / 1000) throw badInput([{ field: 'to', message: 'a plate draws the past: to must not be in the future' }]);
   if ((to - from) / len > MAX_PLATE_BARS) throw badInput([{ field: 'to', message: `at most ${MAX_PLATE_BARS} ${input.tf} bars on one plate` }]);
   const specs = specsOf(input.indicators ?? []);
-  const warm = Math.max(0, ...specs.map(warmUpBars)) * len;
-  const got = (await tape.call(ctx, { market: input.market, tf: input.tf, from: from - warm, to })) as JsonBytes;
+  const start = plateLoadFrom(input.market, input.tf, from, specs);
+  const got = (await tape.call(ctx, { market: input.market, tf: input.tf, from: start, to })) as JsonBytes;
   const { candles } = JSON.parse(got.bytes.toString('utf8')) as { candles: BarRow[] };
   const marks = ctx.store.marks
     .list(ctx.principal!.id)
     .filter((m) => m.market === input.market)
-    .map((m) => ({ kind: m.kind, price: m.price, ...(m.price2 !== undefined ? { price2: m.price2 } : {}), ...(m.note ? { note: m.note } : {}) }));
+    .map((m) => ({ kind: m.kind, price: m.price, ...(m.price2 !== undefined ? { price2: m.price2 } : {}) }));
   let plate: Plate;
   try {
     plate = renderPlate({ market: input.market, tf: input.tf, from, to, bars: barsFromRows(candles), indicators: specs, marks });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError } from '../errors.js';
+import { recordSpend } from '../meter/spend.js';
 import type { Tier } from '../principal.js';
 
 /** The largest image accepted, decoded. */
@@ -59,6 +60,7 @@ export const imageAttach = defineTool({
         await ctx.store.images.remove(record.id, ext);
         throw error;
       });
+    await recordSpend(ctx, 'image');
     return { ok: true, id: record.id, tier: p.tier, left_today: ceiling - usedToday(mine) };
   },
 });

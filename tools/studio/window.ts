@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { barsFromRows, type Bars, type BarRow } from '../../engine/bars.js';
-import { openSeconds } from '../../engine/calendar.js';
+import { warmStart } from '../../engine/calendar.js';
 import { TIMEFRAME_SECONDS, TIMEFRAMES, type Market, type Timeframe } from '../../engine/markets.js';
 import type { Ctx } from '../context.js';
 import type { JsonBytes } from '../define.js';
@@ -59,13 +59,6 @@ export async function windowEnd(ctx: Ctx, market: Market, tf: Timeframe, to: num
     throw badInput([{ field: 'market', message: `the tape holds no ${tf} bars of ${market}, nor finer bars to build them from` }]);
   }
   return Math.floor(close / len) * len;
-}
-
-/** The start of the warm-up: far enough back that it holds `seconds` of open market (a CME halt holds no bars). */
-function warmStart(market: Market, from: number, seconds: number, len: number): number {
-  let start = from - seconds;
-  for (let open = openSeconds(market, start, from); open < seconds; open = openSeconds(market, start, from)) start -= seconds - open;
-  return Math.floor(start / len) * len;
 }
 
 export interface WindowBars {
