@@ -98,7 +98,7 @@ function fixedPaths(): Record<string, Schema> {
     '/openapi.json': { get: { summary: 'This document', security: [], responses: Object.fromEntries([reply(200)]) } },
     '/plates/{file}': {
       get: {
-        summary: "A sealed plate's PNG (<id>.png) or its chart_state (<id>.json); the id is their hash, and the plate names no one",
+        summary: "A sealed plate's PNG (<id>.png) or its chart_state (<id>.json); the id is their hash; the plate names no one and carries no mark's note or price (marks are drawn as lines and bands)",
         security: [],
         parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}\\.(png|json)$' } }],
         responses: {

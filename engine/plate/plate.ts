@@ -4,7 +4,7 @@ import { THEME } from './theme.js';
 import { chartState, viewOf, type ChartState, type PlateInput } from './view.js';
 
 /** Names the way plates are drawn; it changes whenever the same numbers would be drawn differently. */
-export const PLATE_STYLE = 'plate/1 dark 1200x700 resvg-js 2.6 DejaVu Sans Mono 2.37';
+export const PLATE_STYLE = 'plate/2 dark 1200x700 resvg-js 2.6 DejaVu Sans Mono 2.37';
 
 export interface Plate {
   png: Buffer;

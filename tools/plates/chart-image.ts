@@ -5,7 +5,7 @@ export const chartImage = defineTool({
   name: 'chart_image',
   title: 'Chart image',
   description:
-    'The plate of a past window as an image: candles, volume, the indicators asked for and your marks, drawn as POST /plates draws it, without sealing it. Answers the PNG as image content and its chart_state.',
+    'The plate of a past window as an image: candles, volume, the indicators asked for and your marks (as lines and bands, never their notes), drawn as POST /plates draws it, without sealing it. Answers the PNG as image content and its chart_state.',
   input: PlateRequest,
   access: 'session',
   async run(ctx, input) {
