@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { DeckError } from '../tools/errors.js';
+import { DeckError, internalFailure } from '../tools/errors.js';
 import type { Logger } from '../tools/logger.js';
 
 /** Body-parser failures carry a type; these are the ones a caller caused. */
@@ -19,9 +19,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       res.status(known.status).json(known.body());
       return;
     }
-    // What failed inside (a file, a path, a stack) is for the operator's log, never for the caller.
     log.error('route_failed', { method: req.method, path: req.path, error: (err as Error).message });
-    res.status(500).json({ ok: false, error: 'internal', message: 'the deck failed inside; the failure is in its log' });
+    res.status(500).json(internalFailure().body());
   };
 }
 

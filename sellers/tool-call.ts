@@ -1,6 +1,6 @@
 import type { Ctx } from '../tools/context.js';
 import { JsonBytes, WithImage } from '../tools/define.js';
-import { DeckError } from '../tools/errors.js';
+import { DeckError, internalFailure } from '../tools/errors.js';
 import type { McpEndpoint } from './endpoints.js';
 
 /** A tools/call result in the shape both protocol eras share. */
@@ -32,7 +32,8 @@ function resultOf(out: unknown): ToolResult {
 
 /**
  * Calls a tool as the signed-in principal. A refusal (DeckError) is a tool result with isError and the
- * refusal's body, upgrade_required among them; only "who are you" leaves as a protocol-level outcome.
+ * refusal's body, upgrade_required among them; a failure inside the deck is one too, saying only that it failed
+ * (what failed goes to the log, as REST's 500 does); only "who are you" leaves as a protocol-level outcome.
  */
 export async function callOnEndpoint(e: McpEndpoint, ctx: Ctx, name: string, args: unknown): Promise<CallOutcome> {
   const tool = e.byName.get(name);
@@ -41,8 +42,9 @@ export async function callOnEndpoint(e: McpEndpoint, ctx: Ctx, name: string, arg
   try {
     return { kind: 'result', result: resultOf(await tool.call(ctx, args)) };
   } catch (error) {
-    if (error instanceof DeckError) return { kind: 'result', result: asResult({ ...error.body(), status: error.status }, true) };
-    throw error;
+    const refusal = error instanceof DeckError ? error : internalFailure();
+    if (refusal !== error) ctx.log.error('tool_failed', { tool: name, error: (error as Error).message });
+    return { kind: 'result', result: asResult({ ...refusal.body(), status: refusal.status }, true) };
   }
 }
 

@@ -153,6 +153,15 @@ describe('POST /plates', () => {
       const text = JSON.stringify(res.body);
       expect(text).not.toContain(dir);
       expect(text).not.toMatch(/plates\/|EEXIST|ENOTDIR|ENOENT/);
+      const client = await legacyClient(`${broken.url}/mcp`, who.bearer);
+      try {
+        const mcp = await client.callTool({ name: 'plate_seal', arguments: WINDOW });
+        expect(mcp.isError).toBe(true);
+        expect(mcp.structuredContent).toMatchObject({ error: 'internal', status: 500 });
+        expect(JSON.stringify(mcp)).not.toContain(dir);
+      } finally {
+        await client.close();
+      }
       expect((await call(`${broken.url}/meter`, { headers: who.bearer })).body.spent).toBe(0);
       await rm(join(dir, 'plates'));
       expect((await call(`${broken.url}/plates`, { body: WINDOW, headers: who.bearer })).body.fresh).toBe(true);

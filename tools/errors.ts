@@ -33,6 +33,12 @@ export const badInput = (problems: Problem[], message?: string): DeckError =>
 export const problemsOf = (error: z.ZodError): Problem[] =>
   error.issues.map((i) => ({ field: i.path.length ? i.path.join('.') : '(body)', message: i.message }));
 
+/**
+ * A failure inside the deck (a file that could not be written, a bug): what failed, and where, is for the operator's
+ * log; the caller is told only that it failed.
+ */
+export const internalFailure = (): DeckError => new DeckError(500, 'internal', 'the deck failed inside; the failure is in its log');
+
 export const signInFirst = (): DeckError => new DeckError(401, 'unauthorized', 'sign in with POST /login first');
 
 /** An upstream that is not configured: 503 with the variable that would configure it. */
