@@ -97,8 +97,19 @@ describe('POST /plates', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
     expect(answers.filter((a) => a.body.fresh).length).toBe(1);
-    for (let k = 1; k < 40; k++) expect((await seal(window(k), racer.bearer)).status, `seal ${k}`).toBe(200);
-    expect((await seal(window(40), racer.bearer)).body.error).toBe('seals_used');
+    for (let k = 1; k < 39; k++) expect((await seal(window(k), racer.bearer)).status, `seal ${k}`).toBe(200);
+    // Two other plates at once for the last seal of the day: one is sealed, the other refused and not kept.
+    const last = await Promise.all([seal(window(39), racer.bearer), seal(window(40), racer.bearer)]);
+    expect(last.map((a) => a.status).sort()).toEqual([200, 429]);
+    const refused = window(last[0]!.status === 429 ? 39 : 40);
+    const client = await legacyClient(`${deck.url}/mcp`, racer.bearer);
+    try {
+      const drawn = await client.callTool({ name: 'chart_image', arguments: refused });
+      expect((await fetch(`${deck.url}/plates/${(drawn.structuredContent as { id: string }).id}.json`)).status).toBe(404);
+    } finally {
+      await client.close();
+    }
+    expect((await seal(window(41), racer.bearer)).body.error).toBe('seals_used');
   });
 
   it('records a sealed plate on the meter (plate, 2 units); a re-seal and chart_image spend nothing', async () => {
