@@ -1,6 +1,6 @@
-import { utcDay } from '../../store/spend.js';
+import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { limitReached } from '../errors.js';
 import { drawPlate, PlateRequest } from './draw.js';
 
 /** Plates a principal may seal per UTC day (sealing one already sealed does not count). */
@@ -19,10 +19,11 @@ export const plateSeal = defineTool({
     const path = `/plates/${plate.id}`;
     const answer = (fresh: boolean) => ({ ok: true, id: plate.id, fresh, path, png: `${ctx.urls.base}${path}.png`, json: `${ctx.urls.base}${path}.json` });
     if (await ctx.store.plates.has(plate.id)) return answer(false);
-    const day = utcDay(ctx.clock());
+    const now = ctx.clock();
+    const day = utcDay(now);
     await ctx.store.plateSeals.add(p.id, { id: plate.id, day }, (mine) => {
       if (mine.filter((s) => s.day === day).length >= PLATE_SEALS_PER_DAY) {
-        throw new DeckError(429, 'seals_used', `${PLATE_SEALS_PER_DAY} plates a day are sealed already`, { per_day: PLATE_SEALS_PER_DAY });
+        throw limitReached('seals_used', `${PLATE_SEALS_PER_DAY} plates a day are sealed already`, secondsToNextUtcDay(now), { per_day: PLATE_SEALS_PER_DAY });
       }
     });
     await ctx.store.plates.put(plate.id, plate.png, plate.chartStateJson);
