@@ -158,6 +158,7 @@ describe('the login throttle', () => {
       expect(rested.status).toBe(429);
       expect(rested.body).toMatchObject({ ok: false, error: 'login_resting' });
       expect((rested.body as { retry_after_s: number }).retry_after_s).toBeGreaterThan(280);
+      expect(rested.headers['retry-after']).toBe(String((rested.body as { retry_after_s: number }).retry_after_s));
       expect((await quiet!.call(`${deck.url}/login`, { key })).status).toBe(200);
     } finally {
       await Promise.all([noisy!.close(), quiet!.close()]);
@@ -190,6 +191,105 @@ describe('the login throttle', () => {
       for (let i = 0; i < 3; i++) expect((await login(stranger(i), small.url)).status).toBe(401);
       expect((await login(stranger(9), small.url)).status).toBe(429);
     } finally {
+      await small.stop();
+    }
+  });
+});
+
+describe('refused bearers and cookies count with the login throttle', () => {
+  const ACCEPT = { accept: 'application/json, text/event-stream' };
+  const guess = (n: number) => ({ authorization: `Bearer ${stranger(n)}` });
+
+  it('rests an address after refused bearers on REST: 429 with Retry-After, login included, even for a right key', async () => {
+    const small = await testDeck({ DECK_LOGIN_REFUSALS: '3' });
+    const [guesser, other] = ['127.0.0.21', '127.0.0.22'].map(fromAddress);
+    try {
+      const s = await signedIn(small.url, 'guessed');
+      for (let i = 0; i < 3; i++) expect((await guesser!.call(`${small.url}/me`, undefined, guess(i))).status).toBe(401);
+      const rested = await guesser!.call(`${small.url}/me`, undefined, guess(3));
+      expect(rested.status).toBe(429);
+      const body = rested.body as { error: string; retry_after_s: number };
+      expect(body.error).toBe('login_resting');
+      expect(body.retry_after_s).toBeGreaterThan(250);
+      expect(rested.headers['retry-after']).toBe(String(body.retry_after_s));
+      // While it rests nothing it presents is checked, a right session and a right key included (no oracle) ...
+      expect((await guesser!.call(`${small.url}/me`, undefined, s.bearer)).status).toBe(429);
+      expect((await guesser!.call(`${small.url}/login`, { key: s.key })).status).toBe(429);
+      // ... and what needs no credential is still served.
+      expect((await guesser!.call(`${small.url}/catalogue`)).status).toBe(200);
+      // Another address is not touched.
+      expect((await other!.call(`${small.url}/me`, undefined, s.bearer)).status).toBe(200);
+    } finally {
+      await Promise.all([guesser!.close(), other!.close()]);
+      await small.stop();
+    }
+  });
+
+  it('counts refused MCP bearers too, and answers a resting address HTTP 429 with Retry-After and JSON-RPC -32005 per request', async () => {
+    const small = await testDeck({ DECK_LOGIN_REFUSALS: '3' });
+    const guesser = fromAddress('127.0.0.23');
+    const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+    try {
+      const key = await joined('mcp_guessed', small.url);
+      for (let i = 0; i < 3; i++) {
+        const refused = await guesser.call(`${small.url}/mcp`, list(i), { ...ACCEPT, ...guess(i) });
+        expect(refused.status).toBe(401);
+        expect((refused.body as RpcError).error.code).toBe(-32001);
+      }
+      const rested = await guesser.call(`${small.url}/mcp/studio`, list(7), { ...ACCEPT, ...guess(9) });
+      expect(rested.status).toBe(429);
+      expect(rested.headers['content-type']).toMatch(/^application\/json/);
+      const error = (rested.body as { id: number; error: { code: number; message: string; data: { retry_after_s: number } } });
+      expect(error).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32005, message: expect.stringMatching(/refused keys/) } });
+      expect(rested.headers['retry-after']).toBe(String(error.error.data.retry_after_s));
+      const batch = await guesser.call(`${small.url}/mcp`, [list(1), { jsonrpc: '2.0', method: 'notifications/initialized' }, list(2)], {
+        ...ACCEPT,
+        authorization: `Bearer ${key}`,
+      });
+      expect(batch.status).toBe(429);
+      expect((batch.body as RpcError[]).map((x) => [x.id, x.error.code])).toEqual([
+        [1, -32005],
+        [2, -32005],
+      ]);
+      // One throttle for both doors: the REST login rests as well.
+      expect((await guesser.call(`${small.url}/login`, { key })).status).toBe(429);
+    } finally {
+      await guesser.close();
+      await small.stop();
+    }
+  });
+
+  it('counts a refused cookie, and clears it so a browser stops presenting a dead session', async () => {
+    const small = await testDeck({ DECK_LOGIN_REFUSALS: '3' });
+    const browser = fromAddress('127.0.0.24');
+    try {
+      const s = await signedIn(small.url, 'stale');
+      await call(`${small.url}/logout`, { method: 'POST', headers: s.bearer });
+      const dead = await browser.call(`${small.url}/me`, undefined, { cookie: `deck_session=${s.session}` });
+      expect(dead.status).toBe(401);
+      const cleared = ([] as string[]).concat(dead.headers['set-cookie'] ?? []).find((c) => c.startsWith('deck_session='));
+      expect(cleared).toMatch(/^deck_session=;.*Expires=Thu, 01 Jan 1970/);
+      for (let i = 0; i < 2; i++) expect((await browser.call(`${small.url}/me`, undefined, { cookie: `deck_session=ds_${i}` })).status).toBe(401);
+      expect((await browser.call(`${small.url}/me`, undefined, { cookie: `deck_session=ds_9` })).status).toBe(429);
+    } finally {
+      await browser.close();
+      await small.stop();
+    }
+  });
+
+  it('is not cleared by a bearer that verifies: presenting one\'s own session between guesses buys no more guesses', async () => {
+    const small = await testDeck({ DECK_LOGIN_REFUSALS: '3' });
+    const guesser = fromAddress('127.0.0.25');
+    try {
+      const s = await signedIn(small.url, 'interleaver');
+      for (let i = 0; i < 2; i++) {
+        expect((await guesser.call(`${small.url}/me`, undefined, guess(i))).status).toBe(401);
+        expect((await guesser.call(`${small.url}/me`, undefined, s.bearer)).status).toBe(200);
+      }
+      expect((await guesser.call(`${small.url}/me`, undefined, guess(2))).status).toBe(401);
+      expect((await guesser.call(`${small.url}/me`, undefined, s.bearer)).status).toBe(429);
+    } finally {
+      await guesser.close();
       await small.stop();
     }
   });
