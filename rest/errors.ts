@@ -21,15 +21,15 @@ export function bodyFailure(err: unknown, req: Request): DeckError | null {
       });
     case 'charset.unsupported':
       return new DeckError(415, 'unsupported_encoding', 'send the JSON as UTF-8', { field: 'content-type' });
-    case 'request.size.invalid':
-      return new DeckError(400, 'bad_length', 'the body is not as long as its content-length says', { field: 'content-length' });
-    case undefined:
-      // The decompressor's own failure (a body that is not the gzip, deflate or br its header claims) has no type.
-      if (e.status === 400 && encodingOf(req) !== 'identity') {
-        return new DeckError(400, 'bad_encoding', `the body does not decode as content-encoding ${encodingOf(req)}`, { field: 'content-encoding' });
-      }
   }
-  return null;
+  const status = typeof e.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : null;
+  if (status === null) return null;
+  // The decompressor's own failure (a body that is not the gzip, deflate or br its header claims) has no type.
+  if (e.type === undefined && encodingOf(req) !== 'identity') {
+    return new DeckError(400, 'bad_encoding', `the body does not decode as content-encoding ${encodingOf(req)}`, { field: 'content-encoding' });
+  }
+  // Any other reading failure the parser puts on the caller (a body cut short, a length that does not match).
+  return typeof e.type === 'string' ? new DeckError(status, 'unreadable_body', 'the body could not be read as sent') : null;
 }
 
 /** Answers a refusal in the REST form; a limit reached (429) repeats its retry_after_s as the Retry-After header. */
