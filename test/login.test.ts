@@ -231,6 +231,12 @@ describe('refused bearers and cookies count with the login throttle', () => {
       expect((await other!.call(`${url}/me`, undefined, s.bearer)).status).toBe(200);
     }));
 
+  it('rests bearers while the login door rests: refused keys at login stop guessed bearers too', () =>
+    throttled(['127.0.0.26'], async (url, [guesser]) => {
+      for (let i = 0; i < 3; i++) expect((await guesser!.call(`${url}/login`, { key: stranger(i) })).status).toBe(401);
+      for (let i = 0; i < 5; i++) expect((await guesser!.call(`${url}/me`, undefined, guess(i))).status).toBe(429);
+    }));
+
   it('counts refused MCP bearers too, and answers a resting address HTTP 429 with Retry-After and JSON-RPC -32005 per request', () =>
     throttled(['127.0.0.23'], async (url, [guesser]) => {
       const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
