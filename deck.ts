@@ -27,7 +27,7 @@ export interface RunningDeck {
  */
 export async function startDeck(config: Config = readConfig()): Promise<RunningDeck> {
   const clock = () => Date.now();
-  const log = makeLogger(config.log);
+  const log = makeLogger(config);
   const store = await openStore(config.dataDir);
   const upstreams = await openUpstreams(config, store, clock);
   const server = createServer();

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 // Every knob the deck reads from its environment, parsed once at start. An unset upstream URL means
@@ -8,6 +9,47 @@ const list = z
   .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
 const count = z.coerce.number().int().nonnegative();
 
+/** express's names for address ranges, usable among the proxies' addresses. */
+const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address, a subnet (address/prefix) or one of express's range names. */
+function isProxyAddress(entry: string): boolean {
+  if (RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...more] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || more.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies in front of the deck are trusted to say who the client is (X-Forwarded-For, X-Forwarded-Proto), as
+ * express's `trust proxy` takes it: off (the default: the socket's address is the client, whatever the headers say),
+ * a hop count, or the proxies' addresses and subnets. `true` (trust any sender) is refused: anyone could then pick
+ * their own address and escape every per-client limit.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((raw, ctx): false | number | string[] => {
+    if (raw === '' || raw === 'off' || raw === 'false') return false;
+    if (/^\d+$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
+    if (raw === 'true') {
+      ctx.addIssue({ code: 'custom', message: 'true would believe any sender about its own address: give a hop count or the proxies\' addresses' });
+      return z.NEVER;
+    }
+    const entries = raw.split(',').map((x) => x.trim()).filter(Boolean);
+    const bad = entries.filter((x) => !isProxyAddress(x));
+    if (entries.length === 0 || bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${bad.length ? `not an address or subnet: ${bad.join(', ')}; ` : ''}give off, a hop count, or the proxies' addresses and subnets (loopback, linklocal and uniquelocal name ranges)`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
@@ -15,6 +57,7 @@ const EnvSchema = z.object({
   DECK_PUBLIC_URL: url.optional(),
   DECK_JOIN_URL: url.optional(),
   DECK_ORIGINS: list.optional(),
+  DECK_TRUST_PROXY: trustProxy.default(false),
   DECK_KEY_PREFIX: z.string().regex(/^[a-z0-9_]{3,24}$/, 'lower-case letters, digits and _ (3 to 24)').default('deck_live_'),
   DECK_JOIN_PER_CLIENT: count.default(3),
   DECK_JOIN_PER_DAY: count.default(500),
@@ -62,6 +105,8 @@ export interface Config {
   publicUrl: string | null;
   joinUrl: string | null;
   origins: string[] | null;
+  /** express's `trust proxy`: false (the socket's address is the client), a hop count, or the trusted proxies. */
+  trustProxy: false | number | string[];
   keyPrefix: string;
   joinPerClient: number;
   joinPerDay: number;
@@ -103,6 +148,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.DECK_PUBLIC_URL?.replace(/\/$/, '') ?? null,
     joinUrl: e.DECK_JOIN_URL ?? null,
     origins: e.DECK_ORIGINS ?? null,
+    trustProxy: e.DECK_TRUST_PROXY,
     keyPrefix: e.DECK_KEY_PREFIX,
     joinPerClient: e.DECK_JOIN_PER_CLIENT,
     joinPerDay: e.DECK_JOIN_PER_DAY,

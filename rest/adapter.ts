@@ -1,17 +1,46 @@
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { JsonBytes, type Tool } from '../tools/define.js';
 import { DeckError, signInFirst } from '../tools/errors.js';
 import { SESSION_COOKIE } from '../tools/identity/credentials.js';
-import { contextOf } from './credential.js';
+import { resting } from '../tools/identity/login-throttle.js';
+import { byCookie, contextOf } from './credential.js';
+import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 
-/** JSON bodies are read whatever their content type says: a body that does not parse is 400, an oversized one 413. */
+/** A JSON body, its content type checked before (jsonOnly): one that does not parse is 400, an oversized one 413. */
 const jsonBody = (limit = 1024 * 1024) => express.json({ type: () => true, limit, strict: false });
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The JSON parser reads an empty body as {}: a route that needs a body must tell the two apart. */
 const bodyless = (req: Request): boolean => !req.headers['transfer-encoding'] && Number(req.headers['content-length'] ?? 0) === 0;
+
+/**
+ * A JSON route reads only a JSON body: a form, text or anything else is 415 naming the content type it takes. A
+ * browser sends text/plain and form bodies to another site without asking first; JSON it does not, so this also keeps
+ * other sites' pages from writing here.
+ */
+const jsonOnly: RequestHandler = (req, _res, next) => {
+  if (bodyless(req) || req.is(JSON_TYPES)) return next();
+  next(new DeckError(415, 'unsupported_media_type', 'send the body as content-type: application/json', { field: 'content-type', expected: 'application/json' }));
+};
+
+/**
+ * A write a browser makes on the deck_session cookie must come from a page of the deck's own origin or of an Origin on
+ * DECK_ORIGINS (403 otherwise), as on the MCP endpoints. The Origin decides; when a browser leaves it out its Referer
+ * does; a request with neither is not a page's (curl with a cookie jar), and a bearer is never sent by a browser on
+ * its own, so neither is checked.
+ */
+function ownPagesOnly(s: Services): RequestHandler {
+  const allowed = [ownOrigin(s), ...(s.config.origins ?? [])];
+  return (req, _res, next) => {
+    const origin = pageOrigin(req);
+    if (!byCookie(req) || originAllowed(origin, allowed)) return next();
+    next(new DeckError(403, 'origin_refused', `a page of ${origin!.slice(0, 200)} may not write with the deck's cookie`, { field: 'origin' }));
+  };
+}
 
 /** A tool's input from a request: path params, then query, then the JSON body (body wins, then path). */
 function inputOf(tool: Tool, req: Request): Record<string, unknown> {
@@ -36,20 +65,28 @@ function applyCookie(tool: Tool, result: unknown, secure: boolean, res: Response
 /** One express route per tool that has a REST binding; the route holds no logic of its own. */
 export function restRoutes(s: Services, tools: readonly Tool[]): Router {
   const router = express.Router();
+  const ownPages = ownPagesOnly(s);
   for (const tool of tools) {
     const rest = tool.rest;
     if (!rest) continue;
+    const guarded = tool.access !== 'none';
     const handler = async (req: Request, res: Response) => {
-      const { ctx, refused } = await contextOf(s, req);
-      if (refused && tool.access !== 'none') throw signInFirst();
+      const { ctx, refused, restingS } = await contextOf(s, req, guarded);
+      if (restingS > 0) throw resting(restingS);
+      if (refused && guarded) {
+        // A dead session in a browser (rotated, signed out elsewhere) is cleared, so it stops counting as a refusal.
+        if (byCookie(req)) res.clearCookie(SESSION_COOKIE, { path: '/' });
+        throw signInFirst();
+      }
       const result = await tool.call(ctx, inputOf(tool, req));
       res.status(rest.status ?? 200);
       if (result instanceof JsonBytes) res.type('application/json').send(result.bytes);
       else res.json(applyCookie(tool, result, req.secure || s.urls.base.startsWith('https:'), res));
     };
-    const method = rest.method === 'GET' ? 'get' : rest.method === 'POST' ? 'post' : 'delete';
-    if (method === 'post') router.post(rest.path, jsonBody(rest.maxBody), handler);
-    else router[method](rest.path, handler);
+    if (rest.method === 'GET') router.get(rest.path, handler);
+    else if (rest.method === 'DELETE') router.delete(rest.path, ownPages, handler);
+    else if (rest.body === 'none') router.post(rest.path, ownPages, handler);
+    else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody), handler);
   }
   return router;
 }

@@ -7,7 +7,7 @@ import { sellerById, SELLER_IDS, SELLERS } from '../sellers/sellers.js';
 import type { Services } from '../tools/context.js';
 import { REGISTRY } from '../tools/registry.js';
 import { restRoutes } from './adapter.js';
-import { errorHandler, notFound } from './errors.js';
+import { errorHandler, notFound, pathDecodes } from './errors.js';
 import { openapiDocument } from './openapi.js';
 
 const JOIN_PAGE = readFileSync(new URL('./join-page.html', import.meta.url), 'utf8');
@@ -18,10 +18,20 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Who the client is behind a proxy: off by default, so a forged X-Forwarded-For is ignored (DECK_TRUST_PROXY).
+  app.set('trust proxy', s.config.trustProxy);
 
   const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls);
   const openapi = JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version));
 
+  if (s.config.log === 'debug') {
+    app.use((req, res, next) => {
+      const started = performance.now();
+      res.on('finish', () => s.log.debug('request', { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(performance.now() - started) }));
+      next();
+    });
+  }
+  app.use(pathDecodes);
   app.use(await mcpRouter(s, version));
   // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.
   app.get('/join', (req, res, next) => {

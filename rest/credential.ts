@@ -1,25 +1,56 @@
 import { parse as parseCookies } from 'cookie';
 import type { Request } from 'express';
 import type { Caller, Ctx, Services } from '../tools/context.js';
-import { principalFrom, SESSION_COOKIE } from '../tools/identity/credentials.js';
+import { admitCredential, principalFrom, SESSION_COOKIE } from '../tools/identity/credentials.js';
+import type { Principal } from '../tools/principal.js';
 
-/** The credential a request carries: the bearer first, then the deck_session cookie. */
-export function credentialOf(req: Request): string | null {
+/** The bearer of an Authorization header, when there is one. */
+function bearerOf(req: Request): string | null {
   const auth = req.headers.authorization;
-  if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim() || null;
+  return auth && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, '').trim() || null : null;
+}
+
+/** The deck_session cookie a browser sent, when there is one. */
+function cookieOf(req: Request): string | null {
   const header = req.headers.cookie;
   return header ? (parseCookies(header)[SESSION_COOKIE] ?? null) : null;
 }
 
-export const callerOf = (req: Request): Caller => ({ address: req.socket.remoteAddress ?? 'unknown', secure: req.secure });
+/** The credential a request carries: the bearer first, then the deck_session cookie. */
+export const credentialOf = (req: Request): string | null => bearerOf(req) ?? cookieOf(req);
 
 /**
- * The call context for a request. `refused` is true when a credential came and did not verify: the
- * adapters answer that with 401 (REST) or -32001 with HTTP 401 (MCP).
+ * Whether the request's credential is the cookie, the one a browser sends by itself on a request another site's page
+ * makes. A bearer is never sent by itself, so a request carrying one is not on the browser's ambient authority.
  */
-export async function contextOf(s: Services, req: Request, readCredential = true): Promise<{ ctx: Ctx; refused: boolean }> {
-  const value = readCredential ? credentialOf(req) : null;
-  const principal = value ? await principalFrom(s, value) : null;
+export const byCookie = (req: Request): boolean => bearerOf(req) === null && cookieOf(req) !== null;
+
+/** The client as express sees it: the socket's address, or the forwarded one when DECK_TRUST_PROXY trusts the proxy. */
+export const callerOf = (req: Request): Caller => ({ address: req.ip ?? req.socket.remoteAddress ?? 'unknown', secure: req.secure });
+
+/** A request's call context, and what became of the credential it came with. */
+export interface Admitted {
+  ctx: Ctx;
+  /** A credential came and did not verify: REST answers 401, MCP -32001 with HTTP 401. */
+  refused: boolean;
+  /** Seconds the client's address rests under the login throttle (0: it does not); its credential was not checked. */
+  restingS: number;
+}
+
+/**
+ * The call context for a request. `guarded` (every route that answers a refused credential with 401, and MCP) checks
+ * the credential under the login throttle; an unguarded route (join, login, logout) only reads whose it is.
+ */
+export async function contextOf(s: Services, req: Request, guarded: boolean): Promise<Admitted> {
+  const caller = callerOf(req);
+  const value = credentialOf(req);
+  let principal: Principal | null = null;
+  let restingS = 0;
+  if (value && guarded) {
+    const admitted = await admitCredential(s, caller, value);
+    if ('principal' in admitted) principal = admitted.principal;
+    if ('restingS' in admitted) restingS = admitted.restingS;
+  } else if (value) principal = await principalFrom(s, value);
   const credential = principal && value ? { kind: principal.via, value } : null;
-  return { ctx: { ...s, principal, credential, caller: callerOf(req) }, refused: value !== null && principal === null };
+  return { ctx: { ...s, principal, credential, caller }, refused: value !== null && principal === null && restingS === 0, restingS };
 }

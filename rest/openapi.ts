@@ -4,10 +4,11 @@ import type { Tool } from '../tools/define.js';
 type Schema = Record<string, unknown>;
 
 const REASONS: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted (a notification)', 400: 'The body is not JSON', 401: 'Sign in with POST /login first',
+  200: 'OK', 201: 'Created', 202: 'Accepted (a notification)', 400: 'The body is not JSON (or not the content-encoding it claims), or the path has a bad percent-escape', 401: 'Sign in with POST /login first',
   402: 'No funding', 403: 'Forbidden (upgrade_required names the tier, or the Origin is refused)', 404: 'No such item of yours',
-  405: 'No stream on a stateless endpoint', 409: 'Conflict', 413: 'Over the size cap', 415: 'Unsupported media type',
-  422: 'An input failed its rule (problems names each field)', 429: 'A limit was reached', 500: 'The deck failed; the error is carried',
+  405: 'No stream on a stateless endpoint', 409: 'Conflict', 413: 'Over the size cap', 415: 'Unsupported media type or content-encoding',
+  422: 'An input failed its rule (problems names each field)', 429: 'A limit was reached (Retry-After says when to come back)',
+  500: 'The deck failed (an engine failure is carried; anything else is logged, not shown)',
   502: 'An upstream refused or answered nonsense', 503: 'An upstream is not configured or cannot be reached',
 };
 
@@ -22,10 +23,15 @@ const securityOf = (access: Tool['access']) => (access === 'none' ? [] : access 
 function statusesOf(tool: Tool): number[] {
   const rest = tool.rest!;
   const set = new Set<number>([422, ...(rest.errors ?? [])]);
-  // A JSON body can fail to parse (400) or be over the body cap (413).
-  if (rest.method === 'POST' && rest.body !== 'none') for (const s of [400, 413]) set.add(s);
-  // A credential that does not verify is refused on every route that reads one, optional ones included.
-  if (tool.access !== 'none') set.add(401);
+  // A path parameter can carry a bad percent-escape (400).
+  if (rest.path.includes(':')) set.add(400);
+  // A JSON body can fail to parse or decode (400), be over the body cap (413) or not be JSON at all (415).
+  if (rest.method === 'POST' && rest.body !== 'none') for (const s of [400, 413, 415]) set.add(s);
+  // A write on the cookie from a page of a foreign Origin is refused (403).
+  if (rest.method !== 'GET') set.add(403);
+  // A credential that does not verify is refused on every route that reads one, optional ones included, and counts
+  // with the login throttle, which rests the address (429).
+  if (tool.access !== 'none') for (const s of [401, 429]) set.add(s);
   if (tool.tier) set.add(403);
   return [...set].sort((a, b) => a - b);
 }
@@ -80,7 +86,12 @@ function fixedPaths(): Record<string, Schema> {
     security: [{}, ...SESSION],
     ...(params.length ? { parameters: params } : {}),
     requestBody: { required: true, ...json(RPC) },
-    responses: Object.fromEntries([reply(200, RPC), ['202', { description: REASONS[202] }], reply(400, RPC), reply(401, RPC), reply(403, RPC), ...(params.length ? [reply(404, ERROR)] : [])]),
+    responses: Object.fromEntries([
+      reply(200, RPC),
+      ['202', { description: REASONS[202] }],
+      ...[400, 401, 403, 413, 415, 429].map((status) => reply(status, RPC)),
+      ...(params.length ? [reply(404, ERROR)] : []),
+    ]),
   });
   const mcpGet = (params: Schema[]) => ({
     summary: 'The endpoint: name, transport, auth rule and tool names',

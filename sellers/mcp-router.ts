@@ -2,6 +2,9 @@ import express, { type ErrorRequestHandler, type Request, type Response, type Ro
 import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../tools/context.js';
 import { contextOf } from '../rest/credential.js';
+import { resting } from '../tools/identity/login-throttle.js';
+import { bodyFailure } from '../rest/errors.js';
+import { originAllowed, ownOrigin } from '../rest/origin.js';
 import { DECK_ENDPOINT, SELLER_ENDPOINTS, type McpEndpoint } from './endpoints.js';
 import { KEY_REQUIRED, legacyServer, type LegacyServer } from './legacy-server.js';
 import { modernBridge } from './modern-bridge.js';
@@ -9,6 +12,8 @@ import { SELLER_IDS } from './sellers.js';
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+/** The client's address rests under the login throttle (HTTP 429 with Retry-After; error.data.retry_after_s). */
+const RESTING = -32005;
 
 const rpcError = (id: RequestId | null, code: number, message: string, data?: unknown) => ({
   jsonrpc: '2.0' as const,
@@ -35,18 +40,13 @@ export const AUTH_RULE =
   'initialize, ping, tools/list, notifications, prompts/list, resources/list and resources/templates/list answer without a key; ' +
   'so do the keyless tools. Every other tools/call needs "Authorization: Bearer <deck_session value or key>" or the deck_session cookie.';
 
-/** Whether a browser Origin may call the MCP endpoints (calls without an Origin are not from a browser page). */
-function originAllowed(s: Services, origin: string | undefined): boolean {
-  if (!origin) return true;
-  const allowed = s.config.origins ?? [new URL(s.urls.base).origin];
-  return allowed.includes(origin);
-}
-
 /** POST /mcp and /mcp/{seller}: stateless JSON-RPC over HTTP, one JSON answer (an array for a batch). */
 export async function mcpRouter(s: Services, version: string): Promise<Router> {
   const servers = new Map<McpEndpoint, LegacyServer>();
   for (const e of [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]) servers.set(e, await legacyServer(e, version));
   const modern = modernBridge(s.urls.base, version);
+  // Browser Origins allowed here: DECK_ORIGINS, or the deck's own when it is not set.
+  const origins = s.config.origins ?? [ownOrigin(s)];
 
   const endpointOf = (req: Request, res: Response): McpEndpoint | null => {
     const seller = req.params.seller;
@@ -59,7 +59,7 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
   // The endpoint and the Origin are settled before the body is read, so neither answer depends on the body.
   const admit = (req: Request, res: Response, next: () => void) => {
     if (!endpointOf(req, res)) return;
-    if (!originAllowed(s, req.headers.origin)) {
+    if (!originAllowed(req.headers.origin, origins)) {
       res.status(403).json(rpcError(null, INVALID_REQUEST, `Origin ${req.headers.origin} is not on the allowlist`));
       return;
     }
@@ -94,7 +94,14 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
       res.status(400).json(rpcError(null, INVALID_REQUEST, 'an empty batch'));
       return;
     }
-    const { ctx, refused } = await contextOf(s, req);
+    const { ctx, refused, restingS } = await contextOf(s, req, true);
+    if (restingS > 0) {
+      const { message, details } = resting(restingS);
+      const answers = messages.filter((m) => idOf(m) !== null).map((m) => rpcError(idOf(m), RESTING, message, details));
+      res.status(429).set('retry-after', String(details.retry_after_s));
+      res.json(batch ? answers : (answers[0] ?? rpcError(null, RESTING, message, details)));
+      return;
+    }
     if (refused) {
       const answers = messages.filter((m) => idOf(m) !== null).map((m) => rpcError(idOf(m), KEY_REQUIRED, 'the bearer did not verify'));
       res.status(401).json(batch ? answers : (answers[0] ?? rpcError(null, KEY_REQUIRED, 'the bearer did not verify')));
@@ -115,10 +122,13 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
     else res.json(batch ? replies : replies[0]);
   };
 
-  // A body that does not parse is JSON-RPC -32700, never an HTML page or the REST error form.
-  const parseFailure: ErrorRequestHandler = (err, _req, res, next) => {
-    if ((err as { type?: string }).type === 'entity.parse.failed') res.status(400).json(rpcError(null, PARSE_ERROR, 'Parse error: the body is not JSON'));
-    else next(err);
+  // A body that cannot be read is a JSON-RPC error with the REST refusal's status, never an HTML page or the REST
+  // form: -32700 when no JSON could be had from it (not JSON, or not the encoding it claims), -32600 otherwise.
+  const parseFailure: ErrorRequestHandler = (err, req, res, next) => {
+    const failure = bodyFailure(err, req);
+    if (!failure) return next(err);
+    const code = failure.status === 400 ? PARSE_ERROR : INVALID_REQUEST;
+    res.status(failure.status).json(rpcError(null, code, code === PARSE_ERROR ? `Parse error: ${failure.message}` : failure.message));
   };
 
   const router = express.Router();

@@ -10,6 +10,9 @@ export interface Spend {
 
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
+/** Seconds from `ms` until the next UTC day begins, when every per-day count starts again. */
+export const secondsToNextUtcDay = (ms: number): number => Math.ceil((86_400_000 - (ms % 86_400_000)) / 1000);
+
 /** The meter's ledger with a per-day index, so reading today's spend is a lookup, not a scan. */
 export class SpendBook {
   private readonly byDay = new Map<string, number>();

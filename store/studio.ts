@@ -58,6 +58,13 @@ const blankRecord = (strategy: string): StudioRecord => ({
   updated_at: null,
 });
 
+/**
+ * A principal's record of a strategy, looked up as an own entry: the strategy is the caller's name, and a plain
+ * object would answer "constructor" with Object's own member.
+ */
+const recordOf = (mine: Readonly<Record<string, StudioRecord>> | undefined, strategy: string): StudioRecord | undefined =>
+  mine && Object.hasOwn(mine, strategy) ? mine[strategy] : undefined;
+
 /** The studio records, by (principal, strategy): another principal's strategy of the same name is theirs alone. */
 export class Studio {
   constructor(private readonly file: JsonFile<StudioDoc>) {}
@@ -65,7 +72,7 @@ export class Studio {
   static empty = (): StudioDoc => ({ by_principal: {} });
 
   get(principalId: string, strategy: string): StudioRecord {
-    return this.file.data.by_principal[principalId]?.[strategy] ?? blankRecord(strategy);
+    return recordOf(this.file.data.by_principal[principalId], strategy) ?? blankRecord(strategy);
   }
 
   /**
@@ -75,7 +82,7 @@ export class Studio {
   move(principalId: string, next: StudioRecord, seen: number, stale: (now: StudioRecord) => Error): Promise<StudioRecord> {
     return this.file.update((d) => {
       const mine = (d.by_principal[principalId] ??= {});
-      const now = mine[next.strategy] ?? blankRecord(next.strategy);
+      const now = recordOf(mine, next.strategy) ?? blankRecord(next.strategy);
       if (now.rev !== seen) throw stale(now);
       const written = { ...next, rev: seen + 1 };
       mine[next.strategy] = written;

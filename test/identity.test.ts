@@ -137,6 +137,12 @@ describe('POST /join limits', () => {
       expect(perClient.status).toBe(429);
       expect(perClient.body).toMatchObject({ ok: false, error: 'join_limit' });
       expect((perClient.body as { message: string }).message).toMatch(/one client/);
+      // Until the next UTC day, in the body and in Retry-After.
+      const untilTomorrow = (perClient.body as { retry_after_s: number }).retry_after_s;
+      expect(untilTomorrow).toBeGreaterThan(0);
+      expect(untilTomorrow).toBeLessThanOrEqual(86_400);
+      expect(Math.abs(Date.now() / 1000 + untilTomorrow - Math.ceil(Date.now() / 86_400_000) * 86_400)).toBeLessThan(5);
+      expect(perClient.headers['retry-after']).toBe(String(untilTomorrow));
 
       expect((await two!.call(`${limited.url}/join`, { name: 'third' })).status).toBe(201);
       const everyone = await three!.call(`${limited.url}/join`, { name: 'fourth' });

@@ -32,6 +32,8 @@ describe('POST /studio/image', () => {
     const over = await attach(me.bearer, { data: GIF_1PX });
     expect(over.status).toBe(429);
     expect(over.body).toMatchObject({ error: 'ceiling_reached', ceiling: 3 });
+    expect(over.body.retry_after_s).toBeLessThanOrEqual(86_400);
+    expect(over.headers.get('retry-after')).toBe(String(over.body.retry_after_s));
     const kept = await readdir(join(deck.dataDir, 'images'));
     expect(kept.filter((f) => f.startsWith(png.body.id))).toEqual([`${png.body.id}.png`]);
     expect(await readFile(join(deck.dataDir, 'images', `${png.body.id}.png`))).toEqual(Buffer.from(pngBase64(), 'base64'));

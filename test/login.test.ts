@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { fromAddress } from './support/from-address.js';
+import { fromAddress, type Client } from './support/from-address.js';
 import { call } from './support/http.js';
 import { legacyClient, rpc, type RpcError } from './support/mcp.js';
 
@@ -158,6 +158,7 @@ describe('the login throttle', () => {
       expect(rested.status).toBe(429);
       expect(rested.body).toMatchObject({ ok: false, error: 'login_resting' });
       expect((rested.body as { retry_after_s: number }).retry_after_s).toBeGreaterThan(280);
+      expect(rested.headers['retry-after']).toBe(String((rested.body as { retry_after_s: number }).retry_after_s));
       expect((await quiet!.call(`${deck.url}/login`, { key })).status).toBe(200);
     } finally {
       await Promise.all([noisy!.close(), quiet!.close()]);
@@ -193,6 +194,96 @@ describe('the login throttle', () => {
       await small.stop();
     }
   });
+});
+
+describe('refused bearers and cookies count with the login throttle', () => {
+  const ACCEPT = { accept: 'application/json, text/event-stream' };
+  const guess = (n: number) => ({ authorization: `Bearer ${stranger(n)}` });
+
+  /** A deck resting an address after 3 refused credentials, and a client on each of `addresses`. */
+  async function throttled(addresses: string[], run: (url: string, clients: Client[]) => Promise<void>) {
+    const small = await testDeck({ DECK_LOGIN_REFUSALS: '3' });
+    const clients = addresses.map(fromAddress);
+    try {
+      await run(small.url, clients);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+      await small.stop();
+    }
+  }
+
+  it('rests an address after refused bearers on REST: 429 with Retry-After, login included, even for a right key', () =>
+    throttled(['127.0.0.21', '127.0.0.22'], async (url, [guesser, other]) => {
+      const s = await signedIn(url, 'guessed');
+      for (let i = 0; i < 3; i++) expect((await guesser!.call(`${url}/me`, undefined, guess(i))).status).toBe(401);
+      const rested = await guesser!.call(`${url}/me`, undefined, guess(3));
+      expect(rested.status).toBe(429);
+      const body = rested.body as { error: string; retry_after_s: number };
+      expect(body.error).toBe('login_resting');
+      expect(body.retry_after_s).toBeGreaterThan(250);
+      expect(rested.headers['retry-after']).toBe(String(body.retry_after_s));
+      // While it rests nothing it presents is checked, a right session and a right key included (no oracle) ...
+      expect((await guesser!.call(`${url}/me`, undefined, s.bearer)).status).toBe(429);
+      expect((await guesser!.call(`${url}/login`, { key: s.key })).status).toBe(429);
+      // ... and what needs no credential is still served.
+      expect((await guesser!.call(`${url}/catalogue`)).status).toBe(200);
+      // Another address is not touched.
+      expect((await other!.call(`${url}/me`, undefined, s.bearer)).status).toBe(200);
+    }));
+
+  it('rests bearers while the login door rests: refused keys at login stop guessed bearers too', () =>
+    throttled(['127.0.0.26'], async (url, [guesser]) => {
+      for (let i = 0; i < 3; i++) expect((await guesser!.call(`${url}/login`, { key: stranger(i) })).status).toBe(401);
+      for (let i = 0; i < 5; i++) expect((await guesser!.call(`${url}/me`, undefined, guess(i))).status).toBe(429);
+    }));
+
+  it('counts refused MCP bearers too, and answers a resting address HTTP 429 with Retry-After and JSON-RPC -32005 per request', () =>
+    throttled(['127.0.0.23'], async (url, [guesser]) => {
+      const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+      const key = await joined('mcp_guessed', url);
+      for (let i = 0; i < 3; i++) {
+        const refused = await guesser!.call(`${url}/mcp`, list(i), { ...ACCEPT, ...guess(i) });
+        expect(refused.status).toBe(401);
+        expect((refused.body as RpcError).error.code).toBe(-32001);
+      }
+      const rested = await guesser!.call(`${url}/mcp/studio`, list(7), { ...ACCEPT, ...guess(9) });
+      expect(rested.status).toBe(429);
+      expect(rested.headers['content-type']).toMatch(/^application\/json/);
+      const answer = rested.body as { error: { data: { retry_after_s: number } } };
+      expect(answer).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32005, message: expect.stringMatching(/refused keys/) } });
+      expect(rested.headers['retry-after']).toBe(String(answer.error.data.retry_after_s));
+      const batch = await guesser!.call(`${url}/mcp`, [list(1), { jsonrpc: '2.0', method: 'notifications/initialized' }, list(2)], { ...ACCEPT, authorization: `Bearer ${key}` });
+      expect(batch.status).toBe(429);
+      expect((batch.body as RpcError[]).map((x) => [x.id, x.error.code])).toEqual([
+        [1, -32005],
+        [2, -32005],
+      ]);
+      // One throttle for both doors: the REST login rests as well.
+      expect((await guesser!.call(`${url}/login`, { key })).status).toBe(429);
+    }));
+
+  it('counts a refused cookie, and clears it so a browser stops presenting a dead session', () =>
+    throttled(['127.0.0.24'], async (url, [browser]) => {
+      const s = await signedIn(url, 'stale');
+      await call(`${url}/logout`, { method: 'POST', headers: s.bearer });
+      const dead = await browser!.call(`${url}/me`, undefined, { cookie: `deck_session=${s.session}` });
+      expect(dead.status).toBe(401);
+      const cleared = ([] as string[]).concat(dead.headers['set-cookie'] ?? []).find((c) => c.startsWith('deck_session='));
+      expect(cleared).toMatch(/^deck_session=;.*Expires=Thu, 01 Jan 1970/);
+      for (let i = 0; i < 2; i++) expect((await browser!.call(`${url}/me`, undefined, { cookie: `deck_session=ds_${i}` })).status).toBe(401);
+      expect((await browser!.call(`${url}/me`, undefined, { cookie: 'deck_session=ds_9' })).status).toBe(429);
+    }));
+
+  it("is not cleared by a bearer that verifies: presenting one's own session between guesses buys no more guesses", () =>
+    throttled(['127.0.0.25'], async (url, [guesser]) => {
+      const s = await signedIn(url, 'interleaver');
+      for (let i = 0; i < 2; i++) {
+        expect((await guesser!.call(`${url}/me`, undefined, guess(i))).status).toBe(401);
+        expect((await guesser!.call(`${url}/me`, undefined, s.bearer)).status).toBe(200);
+      }
+      expect((await guesser!.call(`${url}/me`, undefined, guess(2))).status).toBe(401);
+      expect((await guesser!.call(`${url}/me`, undefined, s.bearer)).status).toBe(429);
+    }));
 });
 
 describe('POST /logout', () => {

@@ -227,6 +227,8 @@ describe('POST /plates', () => {
     const over = await seal(half(40), sealer.bearer);
     expect(over.status).toBe(429);
     expect(over.body.error).toBe('seals_used');
+    expect(over.body.retry_after_s).toBeLessThanOrEqual(86_400);
+    expect(over.headers.get('retry-after')).toBe(String(over.body.retry_after_s));
     const again = await seal(half(0), sealer.bearer);
     expect(again.body).toMatchObject({ fresh: false });
   });

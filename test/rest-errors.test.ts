@@ -1,7 +1,9 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRY } from '../tools/registry.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
+import { MCP_PATHS, type RpcError } from './support/mcp.js';
 
 let deck: TestDeck;
 let me: Awaited<ReturnType<typeof signedIn>>;
@@ -49,5 +51,115 @@ describe('one error form for every refusal', () => {
     const res = await call(`${deck.url}/me/marks`, { raw: JSON.stringify({ note: 'x'.repeat(1_100_000) }), headers: me.bearer });
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ ok: false, error: 'too_large' });
+  });
+});
+
+/** A POST whose body is plain JSON while its content-encoding says otherwise. */
+const falselyEncoded = (url: string, encoding: string, headers: Record<string, string> = {}) =>
+  call(url, { raw: '{"key":"x"}', headers: { 'content-encoding': encoding, accept: 'application/json, text/event-stream', ...headers } });
+
+describe('a body that is not the encoding its content-encoding claims', () => {
+  it.each(jsonRoutes)('POST %s answers 400 bad_encoding naming content-encoding, anonymous and signed in', async (path) => {
+    for (const headers of [{}, me.bearer]) {
+      const res = await falselyEncoded(`${deck.url}${path}`, 'gzip', headers);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.body).toEqual({ ok: false, error: 'bad_encoding', message: 'the body does not decode as content-encoding gzip', field: 'content-encoding' });
+    }
+  });
+
+  it.each(MCP_PATHS)('POST %s answers HTTP 400 with JSON-RPC -32700, anonymous and signed in', async (path) => {
+    for (const headers of [{}, me.bearer]) {
+      const res = await falselyEncoded(`${deck.url}${path}`, 'gzip', headers);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/content-encoding gzip/) } });
+    }
+  });
+
+  it('answers deflate and br that are not either the same way, REST and MCP', async () => {
+    for (const encoding of ['deflate', 'br']) {
+      const rest = await falselyEncoded(`${deck.url}/login`, encoding);
+      expect(rest.status, encoding).toBe(400);
+      expect(rest.body, encoding).toMatchObject({ error: 'bad_encoding', field: 'content-encoding' });
+      const mcp = await falselyEncoded(`${deck.url}/mcp`, encoding);
+      expect(mcp.status, encoding).toBe(400);
+      expect((mcp.body as RpcError).error.code, encoding).toBe(-32700);
+    }
+  });
+
+  it('answers 415 naming content-encoding for an encoding the deck does not read, REST and MCP', async () => {
+    const rest = await falselyEncoded(`${deck.url}/login`, 'compress');
+    expect(rest.status).toBe(415);
+    expect(rest.body).toMatchObject({ ok: false, error: 'unsupported_encoding', field: 'content-encoding' });
+    expect(rest.body.message).toMatch(/compress/);
+    const mcp = await falselyEncoded(`${deck.url}/mcp`, 'compress');
+    expect(mcp.status).toBe(415);
+    expect(mcp.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringMatching(/compress/) } });
+  });
+
+  it('still reads a body that is the gzip, deflate or br it claims', async () => {
+    const login = JSON.stringify({ key: 'deck_live_nobody' });
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const codecs = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+    for (const [encoding, encode] of Object.entries(codecs)) {
+      const rest = await fetch(`${deck.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: encode(login) });
+      expect(rest.status, encoding).toBe(401);
+      expect((await rest.json()).error, encoding).toBe('key_refused');
+      const mcp = await fetch(`${deck.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding, accept: 'application/json, text/event-stream' },
+        body: encode(list),
+      });
+      expect(mcp.status, encoding).toBe(200);
+      expect((await mcp.json()).result.tools.length, encoding).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('a path with a bad percent-escape', () => {
+  it('answers 400 bad_path naming the path on every kind of route, and never echoes what the path carried', async () => {
+    const paths: [string, string][] = [
+      ['GET', '/skills/%zz'],
+      ['GET', `/skills/%zz${me.key}`],
+      ['GET', `/skills/%${me.session}`],
+      ['GET', '/cards/%E0%A4%A'],
+      ['GET', '/plates/%zz.png'],
+      ['GET', '/mcp/%zz'],
+      ['POST', '/mcp/%zz'],
+      ['GET', '/studio/%'],
+      ['DELETE', '/me/marks%zz'],
+    ];
+    for (const [method, path] of paths) {
+      const res = await fetch(`${deck.url}${path}`, { method, headers: me.bearer });
+      const text = await res.text();
+      expect(res.status, path).toBe(400);
+      expect(JSON.parse(text), path).toEqual({ ok: false, error: 'bad_path', message: 'the path has a bad percent-escape: % must be followed by two hex digits', field: 'path' });
+      expect(text).not.toContain(me.key.slice(10));
+      expect(text).not.toContain(me.session);
+    }
+  });
+
+  it('still serves paths whose escapes are good', async () => {
+    const res = await call(`${deck.url}/skills/%62acktest`, { headers: me.bearer });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe('backtest');
+  });
+});
+
+describe('a studio strategy named like a member of every plain object', () => {
+  it("reads and moves a strategy named constructor as any other, once the principal's record exists", async () => {
+    const mover = await signedIn(deck.url, 'proto_mover');
+    const words = { action: 'words', text: 'Buy BTC when the 9 EMA crosses above the 21 EMA.' };
+    expect((await call(`${deck.url}/studio/state`, { body: words, headers: mover.bearer })).status).toBe(200);
+    const blank = await call(`${deck.url}/studio/state?strategy=constructor`, { headers: mover.bearer });
+    expect(blank.status).toBe(200);
+    expect(blank.body.record).toMatchObject({ strategy: 'constructor', state: 'blank', rev: 0 });
+    const moved = await call(`${deck.url}/studio/state`, { body: { ...words, strategy: 'constructor' }, headers: mover.bearer });
+    expect(moved.status).toBe(200);
+    expect(moved.body.record).toMatchObject({ strategy: 'constructor', state: 'worded', rev: 1 });
+    const read = await call(`${deck.url}/studio/state?strategy=constructor`, { headers: mover.bearer });
+    expect(read.body.record).toMatchObject({ strategy: 'constructor', state: 'worded', words: words.text });
+    expect((await call(`${deck.url}/studio/state`, { headers: mover.bearer })).body.record).toMatchObject({ strategy: 'main', state: 'worded' });
   });
 });

@@ -138,6 +138,8 @@ describe('POST /forge', () => {
     const fourth = await forgeAs(free, { intent: ORB });
     expect(fourth.status).toBe(429);
     expect(fourth.body).toMatchObject({ error: 'forge_limit', tier: 'free', per_day: 3 });
+    expect(fourth.body.retry_after_s).toBeLessThanOrEqual(86_400);
+    expect(fourth.headers.get('retry-after')).toBe(String(fourth.body.retry_after_s));
     // A refused cast keeps nothing: the earlier forge is still there, the refused one is not.
     const kept = await forgeAs(house, { intent: ORB });
     expect((await call(`${deck.url}/studio/forge?seed=${kept.body.seed_hash}`, { headers: free.bearer })).status).toBe(404);
@@ -179,7 +181,7 @@ describe('one cast at a time', () => {
     const answer = await rpc(`${deck.url}/mcp/studio`, batch, house.bearer);
     const results = (answer.body as { id: number; result: { isError?: boolean; structuredContent: Record<string, unknown> } }[]).sort((a, b) => a.id - b.id);
     expect(results[0]!.result.isError).toBeFalsy();
-    expect(results[1]!.result).toMatchObject({ isError: true, structuredContent: { status: 429, error: 'busy', guard: 'forge_cast' } });
+    expect(results[1]!.result).toMatchObject({ isError: true, structuredContent: { status: 429, error: 'busy', guard: 'forge_cast', retry_after_s: 1 } });
     expect((await forgeAs(house, { intent: EMA_CROSS })).status).toBe(200);
   });
 });
@@ -284,6 +286,8 @@ describe('GET /forge?onboard and the register', () => {
       expect(res.status).toBe(500);
       expect(res.body).toMatchObject({ error: 'register_unreadable' });
       expect(res.body.message).toMatch(/strategies\.0\.script\.market/);
+      // The file is named by its variable, never by where it sits on the machine.
+      expect(res.body.message).not.toContain(dir);
     } finally {
       await d.stop();
       await rm(dir, { recursive: true, force: true });

@@ -255,7 +255,9 @@ describe('POST /forge/trial', () => {
     const answers = await Promise.all([0, 1, 2].map(() => trial({ script: emaCross.script, hours: 744 }, runner)));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([200, 200, 429]);
-    expect(answers.find((a) => a.status === 429)!.body).toMatchObject({ error: 'busy', guard: 'trial' });
+    const busy = answers.find((a) => a.status === 429)!;
+    expect(busy.body).toMatchObject({ error: 'busy', guard: 'trial', retry_after_s: 1 });
+    expect(busy.headers.get('retry-after')).toBe('1');
     expect((await trial({ script: emaCross.script, hours: 6 }, runner)).status).toBe(200);
   });
 

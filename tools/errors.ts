@@ -54,3 +54,10 @@ export const refusedBy = (upstream: string, answer: unknown): DeckError =>
 /** An upstream the spec answers with 502 when it is silent (the venue, the forecast sidecar). */
 export const didNotAnswer = (upstream: string, why: string): DeckError =>
   new DeckError(502, 'upstream_silent', `${upstream} did not answer: ${why}`, { upstream });
+
+/**
+ * A limit reached (429). Every one says when to come back: retry_after_s in the body, whole seconds and at least 1,
+ * which REST repeats as the Retry-After header.
+ */
+export const limitReached = (code: string, message: string, retryAfterS: number, details: Record<string, unknown> = {}): DeckError =>
+  new DeckError(429, code, message, { ...details, retry_after_s: Math.max(1, Math.ceil(retryAfterS)) });

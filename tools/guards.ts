@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { DeckError } from './errors.js';
+import { limitReached } from './errors.js';
 
 /** The concurrency guards tools may name, with how many may run at once for one principal. */
 export const GUARDS = {
@@ -7,6 +7,9 @@ export const GUARDS = {
   trial: { running: 2, refusal: 'two trials are already running for you' },
 } as const;
 export type GuardName = keyof typeof GUARDS;
+
+/** A guarded call ends on its own soon; the caller is told to try again after this many seconds. */
+const GUARD_RETRY_S = 1;
 
 /**
  * One p-queue per (guard, principal). A call that finds its queue full is refused with 429 here and
@@ -23,7 +26,7 @@ export class Guards {
       q = new PQueue({ concurrency: running });
       this.queues.set(key, q);
     }
-    if (q.pending + q.size >= running) return Promise.reject(new DeckError(429, 'busy', refusal, { guard: name }));
+    if (q.pending + q.size >= running) return Promise.reject(limitReached('busy', refusal, GUARD_RETRY_S, { guard: name }));
     const queue = q;
     return (queue.add(work) as Promise<R>).finally(() => {
       if (queue.pending + queue.size === 0) this.queues.delete(key);

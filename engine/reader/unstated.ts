@@ -3,13 +3,20 @@
  * as a note for the part: the reader never fills one in, and says which are missing.
  */
 
-const NAMES: Readonly<Record<string, string>> = { ema: 'EMA', sma: 'SMA', rsi: 'RSI', atr: 'ATR', opening_range: 'opening range' };
+const NAMES: ReadonlyMap<string, string> = new Map([
+  ['ema', 'EMA'],
+  ['sma', 'SMA'],
+  ['rsi', 'RSI'],
+  ['atr', 'ATR'],
+  ['opening_range', 'opening range'],
+]);
 
 function walk(v: unknown, out: Set<string>): void {
   if (Array.isArray(v)) v.forEach((x) => walk(x, out));
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return;
   const o = v as Record<string, unknown>;
-  if (typeof o.kind === 'string' && NAMES[o.kind] && (o.n === null || o.minutes === null)) out.add(NAMES[o.kind]!);
+  const name = typeof o.kind === 'string' ? NAMES.get(o.kind) : undefined;
+  if (name && (o.n === null || o.minutes === null)) out.add(name);
   if (o.unit === 'atr' && o.period === null) out.add('ATR');
   for (const x of Object.values(o)) walk(x, out);
 }

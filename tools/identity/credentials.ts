@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { digest } from '../../upstream/identity/keys.js';
-import type { Services } from '../context.js';
+import type { Caller, Services } from '../context.js';
 import { tierOf } from '../plans/standing.js';
 import type { Principal } from '../principal.js';
+import { clientOf } from './client.js';
 
 export const SESSION_COOKIE = 'deck_session';
 
@@ -26,6 +27,25 @@ export async function principalFrom(s: Services, credential: string): Promise<Pr
   // A rotated key ends every session minted under the old one.
   if (!account || account.key_gen !== session.key_gen) return null;
   return toPrincipal(s, account, 'session');
+}
+
+/** What a credential presented to a guarded door comes to: its principal, refused, or not checked at all. */
+export type Admission = { principal: Principal } | { refused: true } | { restingS: number };
+
+/**
+ * A credential presented as the bearer or the cookie, checked under the login throttle: a refusal counts against
+ * the client's address like a refused key at login, and while the address rests nothing it presents is checked
+ * (a right credential rests too, as at login, so resting is no oracle). A credential that verifies does not clear
+ * the count: only a login does, so presenting one's own session between guesses buys no more guesses.
+ */
+export async function admitCredential(s: Services, caller: Caller, credential: string): Promise<Admission> {
+  const client = clientOf(s, caller);
+  const restingS = s.login.restingFor(client, s.clock());
+  if (restingS > 0) return { restingS };
+  const principal = await principalFrom(s, credential);
+  if (principal) return { principal };
+  s.login.refused(client, s.clock());
+  return { refused: true };
 }
 
 function toPrincipal(

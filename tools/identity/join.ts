@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { utcDay } from '../../store/spend.js';
-import { digest } from '../../upstream/identity/keys.js';
+import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError } from '../errors.js';
+import { badInput, DeckError, limitReached } from '../errors.js';
+import { clientOf } from './client.js';
 import { Name, Wallet } from './name-rule.js';
 
 export const join = defineTool({
@@ -18,12 +18,13 @@ export const join = defineTool({
   async run(ctx, { name, wallet }) {
     if (ctx.config.reservedNames.has(name)) throw badInput([{ field: 'name', message: 'reserved for the house' }]);
     if (ctx.store.accounts.byName(name)) throw new DeckError(409, 'name_taken', `the name ${name} is taken`, { field: 'name' });
-    const day = utcDay(ctx.clock());
-    const client = digest(`${ctx.store.salt}|${ctx.caller.address}`);
+    const now = ctx.clock();
+    const day = utcDay(now);
+    const client = clientOf(ctx, ctx.caller);
     const { joinPerClient: perClient, joinPerDay: perDay } = ctx.config;
     const admit = (n: { total: number; client: number }) => {
-      if (n.client >= perClient) throw new DeckError(429, 'join_limit', `at most ${perClient} principals a day from one client`);
-      if (n.total >= perDay) throw new DeckError(429, 'join_limit', `at most ${perDay} principals a day for everyone`);
+      if (n.client >= perClient) throw limitReached('join_limit', `at most ${perClient} principals a day from one client`, secondsToNextUtcDay(now));
+      if (n.total >= perDay) throw limitReached('join_limit', `at most ${perDay} principals a day for everyone`, secondsToNextUtcDay(now));
     };
     // The count is taken first so two joins at once cannot both pass the limit; when the door refuses or
     // cannot be reached the count is given back, so nothing is recorded.

@@ -1,6 +1,9 @@
+import { limitReached } from '../errors.js';
+
 /**
- * Refused keys per client address: `limit` refusals inside one window of `windowMs` rest the login door
- * for the remainder of that window; a success clears the address. Held in memory: a restart forgets it.
+ * Refused credentials per client address (keys at login, and keys or sessions presented as the bearer or the
+ * cookie): `limit` refusals inside one window of `windowMs` rest the door for the remainder of that window; a
+ * login that succeeds clears the address. Held in memory: a restart forgets it.
  */
 export class LoginThrottle {
   private readonly windows = new Map<string, { start: number; refused: number }>();
@@ -47,3 +50,7 @@ export class LoginThrottle {
     this.windows.delete(client);
   }
 }
+
+/** The answer while an address rests (429): when to come back, in the body and, over HTTP, in Retry-After. */
+export const resting = (seconds: number) =>
+  limitReached('login_resting', `too many refused keys from this address; try again in ${seconds} s`, seconds);

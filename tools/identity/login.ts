@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { digest } from '../../upstream/identity/keys.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../errors.js';
+import { clientOf } from './client.js';
 import { newSessionToken } from './credentials.js';
+import { resting } from './login-throttle.js';
 
 export const login = defineTool({
   name: 'login',
@@ -15,9 +17,9 @@ export const login = defineTool({
   rest: { method: 'POST', path: '/login', cookie: 'set', errors: [401, 429, 502, 503] },
   async run(ctx, { key }) {
     const now = ctx.clock();
-    const client = digest(`${ctx.store.salt}|${ctx.caller.address}`);
-    const resting = ctx.login.restingFor(client, now);
-    if (resting > 0) throw new DeckError(429, 'login_resting', `too many refused keys from this address; try again in ${resting} s`, { retry_after_s: resting });
+    const client = clientOf(ctx, ctx.caller);
+    const restingS = ctx.login.restingFor(client, now);
+    if (restingS > 0) throw resting(restingS);
     const found = await ctx.upstreams.door.verify(key);
     const account = found ? ctx.store.accounts.byId(found.id) : null;
     if (!account) {

@@ -1,6 +1,6 @@
-import { utcDay } from '../../store/spend.js';
+import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { limitReached } from '../errors.js';
 import { recordSpend } from '../meter/spend.js';
 import { drawPlate, PlateRequest } from './draw.js';
 
@@ -18,13 +18,14 @@ export const plateSeal = defineTool({
     const p = ctx.principal!;
     const plate = await drawPlate(ctx, input);
     const path = `/plates/${plate.id}`;
-    const day = utcDay(ctx.clock());
+    const now = ctx.clock();
+    const day = utcDay(now);
     // The seal is counted only once the plate is whole, and only by the call that wrote it: a plate sealed
     // already (or being sealed by a call running at the same time) answers fresh false and counts nothing.
     const fresh = await ctx.store.plates.seal(plate.id, plate.png, plate.chartStateJson, async () => {
       await ctx.store.plateSeals.add(p.id, { id: plate.id, day }, (mine) => {
         if (mine.filter((s) => s.day === day).length >= PLATE_SEALS_PER_DAY) {
-          throw new DeckError(429, 'seals_used', `${PLATE_SEALS_PER_DAY} plates a day are sealed already`, { per_day: PLATE_SEALS_PER_DAY });
+          throw limitReached('seals_used', `${PLATE_SEALS_PER_DAY} plates a day are sealed already`, secondsToNextUtcDay(now), { per_day: PLATE_SEALS_PER_DAY });
         }
       });
     });

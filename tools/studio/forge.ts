@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { scriptOfReading, ScriptSchema, type Script } from '../../engine/decider/index.js';
 import { review, scan, type ScanSource } from '../../engine/forge/index.js';
-import { utcDay } from '../../store/spend.js';
+import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError, limitReached } from '../errors.js';
 import { unitsFor } from '../meter/prices.js';
 import type { Tier } from '../principal.js';
 import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './cast.js';
@@ -17,8 +17,8 @@ export const FORGE_KEPT_MS = 2 * 60 * 60 * 1000;
 /** Forges a principal may cast per UTC day, by tier (null: no count; the meter records every cast). */
 export const FORGES_PER_DAY: Readonly<Record<Tier, number | null>> = { free: 3, plan: null, max: null, house: null };
 
-const tierLimit = (tier: Tier, limit: number) =>
-  new DeckError(429, 'forge_limit', `the ${tier} tier casts ${limit} forges a day; they are cast already today`, { tier, per_day: limit });
+const tierLimit = (tier: Tier, limit: number, now: number) =>
+  limitReached('forge_limit', `the ${tier} tier casts ${limit} forges a day; they are cast already today`, secondsToNextUtcDay(now), { tier, per_day: limit });
 
 /**
  * What a cast forges: the caller's script block (nothing is read), or the script the words state as the chosen lane
@@ -63,7 +63,7 @@ export const forge = defineTool({
     const now = ctx.clock();
     const day = utcDay(now);
     const limit = FORGES_PER_DAY[p.tier];
-    if (limit !== null && ctx.store.forges.castsOn(p.id, day) >= limit) throw tierLimit(p.tier, limit);
+    if (limit !== null && ctx.store.forges.castsOn(p.id, day) >= limit) throw tierLimit(p.tier, limit, now);
     const what = await toForge(ctx, input);
     const { seed_hash, version, code, watermark, script, ir } = castOf(what.script, what.fieldOf);
     const reviewed = engineStep('the self-review', () => review(ir, code));
@@ -73,7 +73,7 @@ export const forge = defineTool({
       { id: seed_hash, version, intent: input.intent, author: input.author ?? null, script, code, review: reviewed, scan: scanned, created_at: now, expires_at: now + FORGE_KEPT_MS },
       day,
       (today) => {
-        if (limit !== null && today >= limit) throw tierLimit(p.tier, limit);
+        if (limit !== null && today >= limit) throw tierLimit(p.tier, limit, now);
       },
     );
     await ctx.store.spend.record({ principal_id: p.id, action: 'forge', units: unitsFor(ctx.offer.plans, 'forge') }, now);

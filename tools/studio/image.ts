@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
-import { utcDay } from '../../store/spend.js';
+import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError } from '../errors.js';
+import { badInput, DeckError, limitReached } from '../errors.js';
 import { recordSpend } from '../meter/spend.js';
 import type { Tier } from '../principal.js';
 
@@ -36,10 +36,11 @@ export const imageAttach = defineTool({
     if (!sniffed || !ext) {
       throw new DeckError(415, 'unsupported_image', `PNG, JPEG, WebP or GIF only; these bytes are ${sniffed?.mime ?? 'not a known image'}`, { found: sniffed?.mime ?? null });
     }
-    const day = utcDay(ctx.clock());
+    const now = ctx.clock();
+    const day = utcDay(now);
     const ceiling = IMAGE_CEILING[p.tier];
     const usedToday = (all: readonly { day: string }[]) => all.filter((a) => a.day === day).length;
-    const refuse = () => new DeckError(429, 'ceiling_reached', `the ${p.tier} tier attaches ${ceiling} images a day`, { ceiling });
+    const refuse = () => limitReached('ceiling_reached', `the ${p.tier} tier attaches ${ceiling} images a day`, secondsToNextUtcDay(now), { ceiling });
     if (usedToday(ctx.store.attachments.list(p.id)) >= ceiling) throw refuse();
     const record = {
       id: `im_${randomBytes(8).toString('hex')}`,

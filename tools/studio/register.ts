@@ -26,24 +26,30 @@ export type Onboarded = z.infer<typeof RegisterFile>['strategies'][number];
 
 const loaded = new Map<string, readonly Onboarded[]>();
 
+/** What is wrong inside a register that was read: said in the register's own terms, so the 500 may carry it. */
+class RegisterProblem extends Error {}
+
 /** Reads and checks the register once per path: every script must become a decider, and names are unique. */
 function load(path: string): readonly Onboarded[] {
   const parsed = RegisterFile.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-  if (!parsed.success) throw new Error(`${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new RegisterProblem(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const { strategies } = parsed.data;
   for (const s of strategies) {
-    if (strategies.filter((x) => x.name === s.name).length > 1) throw new Error(`${path}: ${s.name} is named twice`);
+    if (strategies.filter((x) => x.name === s.name).length > 1) throw new RegisterProblem(`${s.name} is named twice`);
     try {
       irOf(s.script);
     } catch (error) {
-      if (error instanceof DeciderRefusal) throw new Error(`${path}: ${s.name}: ${error.message}`);
+      if (error instanceof DeciderRefusal) throw new RegisterProblem(`${s.name}: ${error.message}`);
       throw error;
     }
   }
   return strategies;
 }
 
-/** The register this deck serves; a register that does not load is the deck's failure (500), named. */
+/**
+ * The register this deck serves; a register that does not load is the deck's failure (500), naming what is wrong in
+ * it. A file that cannot be read or parsed is logged with its path, and the answer names only DECK_REGISTER.
+ */
 export function register(ctx: Ctx): readonly Onboarded[] {
   const path = ctx.config.files.register;
   let got = loaded.get(path);
@@ -51,7 +57,9 @@ export function register(ctx: Ctx): readonly Onboarded[] {
     try {
       got = load(path);
     } catch (error) {
-      throw new DeckError(500, 'register_unreadable', `the onboarded register did not load: ${(error as Error).message}`);
+      ctx.log.error('register_unreadable', { file: path, error: (error as Error).message });
+      const why = error instanceof RegisterProblem ? `: ${error.message}` : ' (DECK_REGISTER could not be read as JSON)';
+      throw new DeckError(500, 'register_unreadable', `the onboarded register did not load${why}`);
     }
     loaded.set(path, got);
   }
