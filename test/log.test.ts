@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, spawnDeck, type SpawnedDeck } from './support/deck.js';
 import { call } from './support/http.js';
+import { internalFailure } from '../tools/errors.js';
 
 /** The house's secrets as an operator configures them: none may reach the log either. */
 const HOUSE = { DECK_READER_KEY: 'sk-house-reader-0123456789', DECK_GRADER_KEY: 'sk-house-grader-0123456789' };
@@ -63,7 +64,7 @@ describe("the deck's own failure", () => {
     await mkdir(join(dataDir, 'marks.json', 'inside'), { recursive: true });
     const res = await call(`${deck.url}/me/marks`, { body: { market: 'NQ', kind: 'level', price: 18000 }, headers: me.bearer });
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ ok: false, error: 'internal', message: 'the deck failed on this request; the failure is logged' });
+    expect(res.body).toEqual(internalFailure().body());
     const failed = (await events('route_failed', 1)).find((l) => l.event === 'route_failed')!;
     expect(failed).toMatchObject({ lvl: 'error', method: 'POST', path: '/me/marks' });
     expect(String(failed.error)).toContain('marks.json');
