@@ -225,7 +225,7 @@ describe('unit mismatch', () => {
 
   it('flags a break of an oscillator and a stop at a range', () => {
     const broken = forged({ ...VARIETY.emaCross!, side: 'long', entry: { triggers: [{ side: 'long', when: { op: 'breaks_above', level: { kind: 'rsi', n: 14 } } }] } });
-    flagged(broken.ir, broken.code, 'unit mismatch', lineWith(broken.code, 's.c[i]! > s.rsi_14[i]!'), /breaks_above compares the bar's prices with rsi_14, an oscillator/);
+    flagged(broken.ir, broken.code, 'unit mismatch', lineWith(broken.code, 's.h[i]! > s.rsi_14[i]!'), /breaks_above compares the bar's prices with rsi_14, an oscillator/);
     const atrStop = forged({ ...VARIETY.emaCross!, side: 'long', entry: { triggers: [VARIETY.emaCross!.entry.triggers[0]!] }, stop: { kind: 'level', where: 'at', level: { kind: 'atr', n: 14 } } });
     flagged(atrStop.ir, atrStop.code, 'unit mismatch', lineWith(atrStop.code, 'const stop = '), /the stop sits at atr_14, a range/);
   });

@@ -129,7 +129,7 @@ describe('the facts of a grade', () => {
 
   it('a flagged review fails review_clean, and stop_present when the class is missing stop', () => {
     const classes = forge.review.classes.map((c) => (c.name === 'missing stop' ? { ...c, status: 'flagged' as const, findings: [{ line: 7, message: 'no stop' }] } : c));
-    const facts = gradeFacts({ ...forge, review: { classes } }, kept);
+    const facts = gradeFacts({ ...forge, review: { ...forge.review, classes } }, kept);
     expect(names(facts)).toEqual(['stop_present', 'review_clean']);
     expect(facts[2]!.detail).toBe('the self-review flags missing stop (line 7)');
   });
