@@ -1,3 +1,4 @@
+import { MARKET_SPECS } from '../markets.js';
 import { CONDITION_MEANINGS } from '../reader/vocabulary.js';
 import type { Cond, DeciderIR, Distance, Operand, SeriesSpec, TargetDistance, TradingDay, Value } from './ir.js';
 
@@ -121,7 +122,9 @@ class Words {
     switch (d.unit) {
       case 'price': {
         const ticks = d.value / this.ir.tick;
-        return Math.abs(ticks - Math.round(ticks)) < 1e-9 ? `${num(d.value)} points (${Math.round(ticks)} ticks of ${num(this.ir.tick)})` : `${num(d.value)} points`;
+        const whole = Math.round(ticks);
+        if (Math.abs(ticks - whole) > 1e-9) return `${num(d.value)} points`;
+        return `${num(d.value)} points (${whole} tick${whole === 1 ? '' : 's'} of ${num(this.ir.tick)})`;
       }
       case 'fraction':
         return `${num(Math.round(d.value * 1e10) / 1e8)}% of ${of}`;
@@ -190,11 +193,11 @@ class Words {
         out.push(
           x.series === (ir.session.kind === 'windows' ? ir.session.end : null)
             ? 'Close exit: at the close of the bar that ends the session window.'
-            : `Close exit: at the close of the bar that reaches the first ${this.series(x.series)} after the entry (the market's close).`,
+            : `Close exit: at the close of the bar that reaches the first ${this.series(x.series)} after the entry (${MARKET_SPECS[ir.market].kind === 'cme' ? 'the cash session\'s close' : 'the end of the UTC day'}).`,
         );
       }
     }
-    if (ir.exit_when) out.push(`Exit rule: when ${this.cond(ir.exit_when, 'trade')}, it leaves at the next bar's open.`);
+    if (ir.exit_when) out.push(`Exit rule: at the next bar's open after a bar where ${this.cond(ir.exit_when, 'trade')}.`);
     if (ir.flat_at_session_end) out.push(`Session end: ${FLAT_AT_WINDOW_END}; the rule names no clock or close exit of its own.`);
     out.push(
       "Fills (the stepper's): entries and rule exits at the next bar's open; a stop or target inside a bar at its price, the stop first when both are in the bar's range; " +

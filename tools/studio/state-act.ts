@@ -12,7 +12,7 @@ import { DeckError } from '../errors.js';
 import { int } from '../schemas.js';
 import { forge } from './forge.js';
 import { imageAttach } from './image.js';
-import { rehearseTool } from './rehearse.js';
+import { rehearsalDigest, rehearseTool } from './rehearse.js';
 import { DEFAULT_STRATEGY, stateOf, Strategy } from './state-read.js';
 import { DEFAULT_HOURS, Hours } from './window.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from './words.js';
@@ -107,7 +107,7 @@ const MOVES: Readonly<Record<StudioAction, (ctx: Ctx, r: StudioRecord, move: Mov
     const end = to !== undefined ? Math.floor(to / len) * len : got.window.to;
     const span = (hours ?? DEFAULT_HOURS) * 3600;
     const rehearsal = {
-      digest: sha256(JSON.stringify(got)),
+      digest: rehearsalDigest(got),
       market: got.market,
       timeframe: got.timeframe,
       asked: { from: end - span, to: end, hours: hours ?? DEFAULT_HOURS, folds: folds ?? null },
@@ -118,7 +118,9 @@ const MOVES: Readonly<Record<StudioAction, (ctx: Ctx, r: StudioRecord, move: Mov
     return { change: { rehearsal }, answer: got };
   },
   async grade(ctx, r, move) {
-    const answer = await grade.call(ctx, { seed_hash: seedOf(r), ...(move.grader_key ? { grader_key: move.grader_key } : {}) });
+    // The grade judges the rehearsal the record holds, by its digest, whatever was rehearsed since outside the studio.
+    const judged = { seed_hash: seedOf(r), rehearsal_digest: r.rehearsal!.digest };
+    const answer = await grade.call(ctx, { ...judged, ...(move.grader_key ? { grader_key: move.grader_key } : {}) });
     const read = GradeDecision.safeParse(answer);
     if (!read.success) throw new DeckError(500, 'engine_failed', 'the grade answered no decision the studio machine can read (accept, revise or reject)', { step: 'the grade' });
     const { decision } = read.data;
