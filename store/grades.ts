@@ -123,9 +123,9 @@ export class Grades {
 
   // ---- rehearsals ----
 
-  /** A principal's kept rehearsals of a seed, oldest first. */
+  /** A principal's kept rehearsals of a seed, oldest first (one kept before rehearsals were named by digest is not). */
   rehearsals(principalId: string, seed: string, now: number): KeptRecord[] {
-    return (this.kept.data.by_principal[principalId] ?? []).filter((r) => r.id === seed && r.expires_at > now);
+    return (this.kept.data.by_principal[principalId] ?? []).filter((r) => r.id === seed && r.expires_at > now && typeof r.digest === 'string');
   }
 
   /**
