@@ -367,6 +367,12 @@ describe('sessions: a bar whose close falls in the window may arm', () => {
     ['NQ 1 minute chart, last 30 minutes', NQ1, 'America/New_York', '15:30', '16:00'],
     ['NQ 1 minute chart, overnight session', NQ1, 'America/New_York', '18:00', '09:30'],
     ['NQ 1 minute chart, between 9:45 and 11:30 ET', NQ1, 'America/New_York', '09:45', '11:30'],
+    ['NQ 1 minute chart, between 9:45 and 11:30 exchange time', NQ1, 'America/New_York', '09:45', '11:30'],
+    ['NQ 1 minute chart, between 8:30 and 10:00 CT', NQ1, 'America/Chicago', '08:30', '10:00'],
+    ['NQ 1 minute chart, first half hour', NQ1, 'America/New_York', '09:30', '10:00'],
+    ['NQ 1 minute chart, power hour', NQ1, 'America/New_York', '15:00', '16:00'],
+    ['NQ 1 minute chart, extended hours', NQ1, 'America/New_York', '18:00', '09:30'],
+    ['NQ 1 minute chart, cash session, no new trades after 15:00 ET', NQ1, 'America/New_York', '09:30', '15:00'],
   ];
   it.each(cases)('%s', (session, bars, zone, from, to) => {
     const inside = gate(bars, 60, zone, from, to);
@@ -382,8 +388,19 @@ describe('sessions: a bar whose close falls in the window may arm', () => {
     agrees(armed(`BTC 1 minute chart, ${session}: ${rule.replace('Stop 20 points', 'Stop 0.5%')}`, BTC1), defined(BTC1, 0, (i) => (inside(i) && BTC1.c[i]! > b20[i]! ? 1 : 0)), BTC1);
   });
 
-  it('around the clock: every bar may arm', () => {
-    agrees(armed(`NQ 1 minute chart, ${ALWAYS}: ${rule}`, NQ1), defined(NQ1, 0, (i) => (NQ1.c[i]! > e20[i]! ? 1 : 0)), NQ1);
+  it.each([ALWAYS, '24/7'])('%s: every bar may arm', (session) => {
+    agrees(armed(`NQ 1 minute chart, ${session}: ${rule}`, NQ1), defined(NQ1, 0, (i) => (NQ1.c[i]! > e20[i]! ? 1 : 0)), NQ1);
+  });
+
+  it('on hourly bars, by the hour bar\'s close', () => {
+    const hourly = tapeFile('BTC-1h');
+    const h20 = ema(hourly.c, 20);
+    const inside = gate(hourly, 3600, 'UTC', '13:00', '17:00');
+    agrees(
+      armed(`BTC hourly chart, 13:00-17:00 UTC: ${rule.replace('Stop 20 points', 'Stop 0.5%')}`, hourly),
+      defined(hourly, 0, (i) => (inside(i) && hourly.c[i]! > h20[i]! ? 1 : 0)),
+      hourly,
+    );
   });
 });
 
@@ -412,6 +429,18 @@ describe('stops: placed from the entry fill or the level at the signal bar, on t
       expect(x.stop).toBe(qNQ(x.entry - 2));
     }
     for (const x of tradesOf(`${BTC_CROSS} Stop 0.5%. Target 2R.`, BTC1).trades) expect(x.stop).toBe(qBTC(x.entry * (1 - 0.005)));
+  });
+
+  it.each([
+    ['Micro Nasdaq', 'NQ-1m', 0.25],
+    ['ES', 'ES-1m', 0.25],
+    ['ETH', 'ETH-1m', 0.01],
+    ['SOL', 'SOL-1m', 0.01],
+  ] as const)('ticks are the market\'s own: %s', (market, tape, tick) => {
+    const q = onTick(tick);
+    const { forged, trades } = tradesOf(`${market} 1 minute chart, ${ALWAYS}: go long when the 9 EMA crosses above the 21 EMA. Stop 4 ticks. Target 2R.`, tapeFile(tape));
+    expect(MARKET_SPECS[forged.script.market].tick).toBe(tick);
+    for (const x of trades) expect(x.stop).toBe(q(x.entry - 4 * tick));
   });
 
   it('N ATR(n): N times the ATR at the signal bar\'s close', () => {
@@ -524,6 +553,12 @@ describe('exits', () => {
     const closed = tradesOf(`${CROSS} Stop 20 points. Exit at the close.`, NQ1).trades.filter((x) => x.why === 'session_close');
     expect(closed.length).toBeGreaterThan(0);
     for (const x of closed) expect(x.exit_t).toBe(scheduled(NQ1, MIN, nyWinter(x.entry_t, 16, 0)));
+  });
+
+  it('at the close, around the clock on crypto: at the end of the UTC day', () => {
+    const closed = tradesOf(`${BTC_CROSS} Stop 0.5%. Exit by the end of the day.`, BTC1).trades.filter((x) => x.why === 'session_close');
+    expect(closed.length).toBeGreaterThan(0);
+    for (const x of closed) expect(x.exit_t).toBe(scheduled(BTC1, MIN, (utcDayOf(x.entry_t) + 1) * DAY));
   });
 
   it('exit when a condition holds: at the next bar\'s open after the bar whose close meets it', () => {
