@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { expectedBars } from '../../engine/calendar.js';
 import { MARKETS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
@@ -70,12 +69,12 @@ const EVIDENCE: Readonly<Record<Gate, 'reading' | 'seed' | 'rehearsal' | 'grade'
 /** What the machine reads of the grade tool's answer: its decision. The whole answer is kept as the receipt. */
 const GradeDecision = z.looseObject({ decision: z.enum(['accept', 'revise', 'reject']) });
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-// Every state but blank holds words (only the words move leaves blank), and forged and every later state hold the
-// seed: the table lets read and forge run only from the former, rehearse and grade only from the latter.
+// Every state but blank holds words (only the words move leaves blank), forged and every later state hold the
+// seed, and rehearsed the rehearsal: the table lets read and forge run only from the first, rehearse only from the
+// second, grade only from rehearsed.
 const wordsOf = (r: StudioRecord): string => r.words!;
 const seedOf = (r: StudioRecord): string => r.seed!.seed_hash;
+const rehearsalOf = (r: StudioRecord): string => r.rehearsal!.digest;
 
 /** Each action: the tool its REST route calls, called as the principal, so its refusals are that tool's own. */
 const MOVES: Readonly<Record<StudioAction, (ctx: Ctx, r: StudioRecord, move: MoveInput) => Promise<Moved>>> = {
@@ -119,7 +118,7 @@ const MOVES: Readonly<Record<StudioAction, (ctx: Ctx, r: StudioRecord, move: Mov
   },
   async grade(ctx, r, move) {
     // The grade judges the rehearsal the record holds, by its digest, whatever was rehearsed since outside the studio.
-    const judged = { seed_hash: seedOf(r), rehearsal_digest: r.rehearsal!.digest };
+    const judged = { seed_hash: seedOf(r), rehearsal_digest: rehearsalOf(r) };
     const answer = await grade.call(ctx, { ...judged, ...(move.grader_key ? { grader_key: move.grader_key } : {}) });
     const read = GradeDecision.safeParse(answer);
     if (!read.success) throw new DeckError(500, 'engine_failed', 'the grade answered no decision the studio machine can read (accept, revise or reject)', { step: 'the grade' });
