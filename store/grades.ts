@@ -1,16 +1,40 @@
-import type { Answered, Decision, Fact, KeptRehearsal, Score } from '../engine/grade/index.js';
+import type { Answered, Chosen, Decision, Fact, KeptRehearsal, Score } from '../engine/grade/index.js';
+import type { Market, Timeframe } from '../engine/markets.js';
 import { JsonFile } from './json-file.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
 
 /**
- * What grading keeps: the last rehearsal of each (principal, seed) for the facts, the trial pings each principal
- * has spent, the grade receipts and the scores, each in an append-only hash-chained ledger.
+ * What grading keeps: the last rehearsals of each (principal, seed) for the facts, by their digest, the trial pings
+ * each principal has spent, the grade receipts and the scores, each in an append-only hash-chained ledger.
  */
 
-/** A principal's last rehearsal of a seed, kept as long as its forge. */
+/** A principal's rehearsal of a seed, kept as long as its forge. */
 export interface KeptRecord extends KeptRehearsal {
   kept_at: number;
   expires_at: number;
+}
+
+/**
+ * Rehearsals kept per (principal, seed), the newest: a studio record's rehearsal stays gradable through a few
+ * direct rehearsals of the same seed (another market, another window) made after it.
+ */
+export const REHEARSALS_KEPT = 8;
+
+/** The rehearsal a grade or score judged, as its receipt names it. */
+export interface JudgedRehearsal {
+  digest: string;
+  chosen: Chosen;
+  market: Market;
+  timeframe: Timeframe;
+  from: number;
+  to: number;
+  trades: number;
+}
+
+/** What the grader was shown before each question: the context's digest and the code in plain words within it. */
+export interface Shown {
+  digest: string;
+  code_in_words: string;
 }
 
 interface RehearsalsDoc {
@@ -36,8 +60,12 @@ export interface GradeEntry {
   version: string;
   words_sha256: string;
   decision: Decision;
+  /** The rehearsal judged; null when none was kept to judge. */
+  rehearsal: JudgedRehearsal | null;
   facts: Fact[];
   grader: GraderPart | null;
+  /** What the grader was shown; null when it was not asked. */
+  shown: Shown | null;
   reasons: string[];
   decision_digest: string;
 }
@@ -50,10 +78,14 @@ export interface ScoreEntry {
   principal_id: string;
   rubric: string;
   stage: Stage;
-  /** The seed hash (stage rehearsed) and the words' digest. */
-  subject: { seed_hash?: string; words_sha256: string };
+  /** The seed hash and the rehearsal's digest (stage rehearsed), and the words' digest. */
+  subject: { seed_hash?: string; rehearsal_digest?: string; words_sha256: string };
+  /** Stage rehearsed: the rehearsal judged. */
+  rehearsal?: JudgedRehearsal;
   facts: Fact[];
   grader: GraderPart | null;
+  /** What the grader was shown (stage rehearsed); null when it was not asked. */
+  shown?: Shown | null;
   score: Score;
   reasons: string[];
   decision_digest: string;
@@ -72,7 +104,7 @@ export class Grades {
   private readonly tallies = new Map<string, Tally>();
 
   private constructor(
-    private readonly rehearsals: JsonFile<RehearsalsDoc>,
+    private readonly kept: JsonFile<RehearsalsDoc>,
     private readonly pings: JsonFile<PingsDoc>,
     private readonly receipts: Ledger<GradeEntry>,
     private readonly scores: Ledger<ScoreEntry>,
@@ -91,20 +123,26 @@ export class Grades {
 
   // ---- rehearsals ----
 
-  rehearsal(principalId: string, seed: string, now: number): KeptRecord | null {
-    const found = this.rehearsals.data.by_principal[principalId]?.find((r) => r.id === seed);
-    return found && found.expires_at > now ? found : null;
+  /** A principal's kept rehearsals of a seed, oldest first (one kept before rehearsals were named by digest is not). */
+  rehearsals(principalId: string, seed: string, now: number): KeptRecord[] {
+    return (this.kept.data.by_principal[principalId] ?? []).filter((r) => r.id === seed && r.expires_at > now && typeof r.digest === 'string');
   }
 
-  /** Keeps a principal's rehearsal of a seed in place of the one before; every expired one goes. */
+  /**
+   * Keeps a principal's rehearsal of a seed as the newest (the same rehearsal again, by digest, moves up); the seed
+   * keeps its last REHEARSALS_KEPT, and every expired one goes.
+   */
   keepRehearsal(principalId: string, kept: KeptRehearsal, now: number, expiresAt: number): Promise<void> {
-    return this.rehearsals.update((d) => {
+    return this.kept.update((d) => {
       for (const [who, list] of Object.entries(d.by_principal)) {
-        const live = list.filter((r) => r.expires_at > now && !(who === principalId && r.id === kept.id));
+        const live = list.filter((r) => r.expires_at > now && !(who === principalId && r.id === kept.id && r.digest === kept.digest));
         if (live.length > 0) d.by_principal[who] = live;
         else delete d.by_principal[who];
       }
-      (d.by_principal[principalId] ??= []).push({ ...kept, kept_at: now, expires_at: expiresAt });
+      const mine = [...(d.by_principal[principalId] ?? []), { ...kept, kept_at: now, expires_at: expiresAt }];
+      const ofSeed = mine.filter((r) => r.id === kept.id);
+      const dropped = new Set(ofSeed.slice(0, Math.max(0, ofSeed.length - REHEARSALS_KEPT)));
+      d.by_principal[principalId] = mine.filter((r) => !dropped.has(r));
     });
   }
 

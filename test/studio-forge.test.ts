@@ -357,6 +357,31 @@ describe('the workflow_read tool', () => {
     }
   });
 
+  it('says in the reading, and in the forge\'s review, that a session window with no time exit closes a trade at its end', async () => {
+    const words = 'Long NQ on the 1 minute chart during the cash session when the 9 EMA crosses above the 21 EMA. Stop 20 points. Target 2R.';
+    const client = await legacyClient(`${deck.url}/mcp/studio`, me.bearer);
+    try {
+      const read = async (text: string) =>
+        ((await client.callTool({ name: 'workflow_read', arguments: { text } })).structuredContent as { parts: Record<string, { note?: string }> }).parts;
+      expect((await read(words)).session!.note).toBe(
+        'as forged, a trade still open when its session window ends is closed at the close of the bar that ends the window (flat at window end): the words name no time to be out',
+      );
+      // Words that give the time to be out, or a rule around the clock, leave nothing unsaid.
+      expect((await read(words.replace('Target 2R.', 'Exit at the close.'))).session!.note).toBeUndefined();
+      expect((await read(EMA_CROSS)).session!.note).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+    const { body } = await forgeAs(house, { intent: words });
+    expect(body.review.classes.every((c: { status: string }) => c.status === 'passed')).toBe(true);
+    expect(body.review.notes).toEqual([
+      {
+        line: (body.code as string).split('\n').findIndex((l) => l.includes('deadline(st, s.session_end[k]!, WHY_SESSION_END);')) + 1,
+        message: 'a trade still open when its session window ends is closed at the close of the bar that ends the window (flat at window end): the rule names no clock or close exit of its own',
+      },
+    ]);
+  });
+
   it('refuses words over the 4,000-character cap with 413 and needs a key', async () => {
     const client = await legacyClient(`${deck.url}/mcp/studio`, me.bearer);
     try {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,7 +10,7 @@ import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, legacyClient } from './support/mcp.js';
-import { emaCrossWords, forgeWords, meterSpent, rehearseDay } from './support/studio.js';
+import { emaCrossWords, forgeWords, meterSpent, REHEARSE_TO, rehearseDay } from './support/studio.js';
 
 // POST /studio/grade against a grader lane speaking the chat-completions protocol over real HTTP: facts first (a
 // failed one is a reject receipt and the lane is never asked), then one decision of eight closed questions under
@@ -36,6 +37,20 @@ let house: Who;
 let houseSeed: string;
 
 const grade = (url: string, who: Who, body: unknown) => call(`${url}/studio/grade`, { body, headers: who.bearer });
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+/** POST /studio/rehearse over the hours before REHEARSE_TO; answers the envelope and its digest (sha256 of the bytes). */
+async function rehearseOn(url: string, who: Who, seed: string, extra: Record<string, unknown>) {
+  const res = await fetch(`${url}/studio/rehearse`, {
+    method: 'POST',
+    headers: { ...who.bearer, 'content-type': 'application/json' },
+    body: JSON.stringify({ seed_hash: seed, to: REHEARSE_TO, ...extra }),
+  });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  expect(res.status).toBe(200);
+  return { body: JSON.parse(bytes.toString('utf8')), digest: sha256(bytes) };
+}
+/** The context of a grader request: its user message up to the question. */
+const contextOf = (content: string) => content.slice(0, content.lastIndexOf('\n\nQuestion ('));
 
 /** A principal of `url` with the EMA cross forged and, unless told, rehearsed; answers it and the seed. */
 async function ready(url: string, name: string, rehearse = true): Promise<{ who: Who; seed: string }> {
@@ -46,7 +61,7 @@ async function ready(url: string, name: string, rehearse = true): Promise<{ who:
 }
 
 beforeAll(async () => {
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'ETH/1m': tapeRows('ETH-1m') });
   grader = await startGrader([HOUSE_KEY, OWN_KEY]);
   grants = await grantsFile([
     { name: 'grade_house', tier: 'house' },
@@ -205,6 +220,90 @@ describe('one grader decision under RUBRIC_v1', () => {
       expect(result.structuredContent).toMatchObject({ ok: true, decision: 'accept', grader: { funded: 'house' }, seed_hash: houseSeed });
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('the rehearsal a grade judges', () => {
+  it('is the one the studio record holds, not a later direct rehearsal on another market', async () => {
+    const who = house;
+    const strategy = 'rests-on';
+    const act = (body: Record<string, unknown>) => call(`${deck.url}/studio/state`, { body: { strategy, ...body }, headers: who.bearer });
+    for (const move of [{ action: 'words', text: words }, { action: 'read' }, { action: 'forge' }, { action: 'rehearse', to: REHEARSE_TO, hours: 24 }]) {
+      expect((await act(move)).status).toBe(200);
+    }
+    const record = (await call(`${deck.url}/studio/state?strategy=${strategy}`, { headers: who.bearer })).body.record;
+    expect(record.rehearsal).toMatchObject({ market: 'BTC', timeframe: '1m' });
+    const seed = record.seed.seed_hash as string;
+    // A later rehearsal of the same seed straight through the route, on ETH over six hours.
+    const eth = await rehearseOn(deck.url, who, seed, { market: 'ETH', hours: 6 });
+    expect(eth.body.market).toBe('ETH');
+    expect(eth.digest).not.toBe(record.rehearsal.digest);
+
+    const asked = grader.requests.length;
+    const graded = await act({ action: 'grade' });
+    expect(graded.status).toBe(200);
+    const receipt = graded.body.answer;
+    expect(receipt.rehearsal).toEqual({
+      digest: record.rehearsal.digest,
+      chosen: 'named',
+      market: 'BTC',
+      timeframe: '1m',
+      from: record.rehearsal.window.from,
+      to: record.rehearsal.window.to,
+      trades: record.rehearsal.trades,
+    });
+    expect(receipt.facts[5]).toMatchObject({ name: 'rehearsed', held: true, detail: expect.stringContaining(`rehearsal ${record.rehearsal.digest} (the one named): ${record.rehearsal.trades} trades on BTC 1m`) });
+    expect(graded.body.coverage.grade.rests_on).toEqual({ seed_hash: seed, rehearsal_digest: receipt.rehearsal.digest, decision: 'accept' });
+    expect(grader.requests.slice(asked).every((r) => !r.body.messages[1]!.content.includes('ETH'))).toBe(true);
+
+    // A direct grade naming no rehearsal judges the latest on the rule's own market: BTC, not the later ETH one.
+    const direct = (await grade(deck.url, who, { seed_hash: seed })).body;
+    expect(direct.rehearsal).toMatchObject({ digest: record.rehearsal.digest, chosen: 'latest_on_rule_market', market: 'BTC' });
+    // Naming the ETH rehearsal by its digest judges that one.
+    const named = (await grade(deck.url, who, { seed_hash: seed, rehearsal_digest: eth.digest })).body;
+    expect(named.rehearsal).toMatchObject({ digest: eth.digest, chosen: 'named', market: 'ETH', trades: eth.body.trades.length });
+    expect(named.decision_digest).not.toBe(direct.decision_digest);
+  });
+
+  it('answers 404 naming rehearsal_digest for a rehearsal not kept, and 422 for one not shaped like a digest', async () => {
+    const asked = grader.requests.length;
+    const missing = await grade(deck.url, house, { seed_hash: houseSeed, rehearsal_digest: 'f'.repeat(64) });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ ok: false, error: 'rehearsal_not_found', field: 'rehearsal_digest' });
+    const bad = await grade(deck.url, house, { seed_hash: houseSeed, rehearsal_digest: 'not-a-digest' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.problems.map((p: { field: string }) => p.field)).toEqual(['rehearsal_digest']);
+    expect(grader.requests.length).toBe(asked);
+  });
+
+  it('rejects unasked when the seed was rehearsed only on another market than its rule\'s', async () => {
+    const { who, seed } = await ready(deck.url, 'grade_elsewhere', false);
+    await rehearseOn(deck.url, who, seed, { market: 'ETH', hours: 6 });
+    const asked = grader.requests.length;
+    const { body } = await grade(deck.url, who, { seed_hash: seed });
+    expect(body).toMatchObject({ decision: 'reject', rehearsal: null, grader: null, shown: null });
+    expect(body.reasons[0]).toBe(
+      "rehearsed: no rehearsal of this seed on BTC, the rule's market, is kept (only on ETH): rehearse it on BTC, or name the rehearsal to judge by its rehearsal_digest",
+    );
+    expect(grader.requests.length).toBe(asked);
+  });
+
+  it('shows the grader what the code does in plain words, and keeps the digest of what it showed', async () => {
+    const asked = grader.requests.length;
+    const { body } = await grade(deck.url, house, { seed_hash: houseSeed });
+    expect(body.decision).toBe('accept');
+    const code = body.shown.code_in_words as string;
+    expect(code).toMatch(/^What the forged code does \(decider\.v1\): it trades BTC on 1m bars, long and short/);
+    expect(code).toContain('Enter long when the 9-bar EMA of the closes crosses above the 21-bar EMA of the closes');
+    expect(code).toContain('Stop: 2 x ATR(14) at the signal bar\'s close from the entry fill');
+    const sent = grader.requests.slice(asked);
+    expect(sent).toHaveLength(8);
+    for (const r of sent) {
+      const context = contextOf(r.body.messages[1]!.content);
+      expect(sha256(context)).toBe(body.shown.digest);
+      expect(context).toContain(code.trimEnd());
+      expect(context).toContain('The rule as the deck forged it (script.v1, JSON)');
     }
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,7 +10,7 @@ import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile } from './support/mcp.js';
-import { emaCrossWords, forgeWords, meterSpent, rehearseDay } from './support/studio.js';
+import { emaCrossWords, forgeWords, meterSpent, REHEARSE_TO, rehearseDay } from './support/studio.js';
 
 // POST /studio/score and GET /studio/score: facts first, then closed questions to a grader lane speaking the
 // chat-completions protocol over real HTTP, then code composes a score, recorded for calibration (k/n with a Wilson
@@ -37,7 +38,7 @@ const calibration = (url: string, who: Who, stage = 'parts') => call(`${url}/stu
 const failed = (facts: { name: string; held: boolean }[]) => facts.filter((f) => !f.held).map((f) => f.name);
 
 beforeAll(async () => {
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'ETH/1m': tapeRows('ETH-1m') });
   grader = await startGrader([HOUSE_KEY, OWN_KEY]);
   grants = await grantsFile([{ name: 'score_house', tier: 'house' }]);
   deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: grants, DECK_GRADER_URL: grader.url, DECK_GRADER_KEY: HOUSE_KEY });
@@ -165,6 +166,25 @@ describe('stage rehearsed', () => {
     const sent = grader.requests.slice(asked);
     expect(sent.map((r) => r.id).sort()).toEqual(['entries', 'exits', 'nothing_added', 'stops']);
     expect(sent[0]!.body.messages[1]!.content).toContain(`${envelope.trades.length} trades; the first`);
+    expect(sent[0]!.body.messages[1]!.content).toContain(body.shown.code_in_words.trimEnd());
+  });
+
+  it('judges the latest rehearsal on the rule\'s own market, or the one named, and says which', async () => {
+    const trader = await signedIn(deck.url, 'score_rehearsed_two');
+    const own = await forgeWords(deck.url, trader, words);
+    const btc = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: own, to: REHEARSE_TO, hours: 6 }, headers: trader.bearer });
+    const eth = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: own, market: 'ETH', to: REHEARSE_TO, hours: 6 }, headers: trader.bearer });
+    const digest = (b: unknown) => createHash('sha256').update(JSON.stringify(b)).digest('hex');
+    const asked = grader.requests.length;
+    const latest = (await score(deck.url, trader, { stage: 'rehearsed', seed_hash: own, grader_key: OWN_KEY })).body;
+    expect(latest.subject).toEqual({ seed_hash: own, rehearsal_digest: digest(btc.body), words_sha256: expect.any(String) });
+    expect(latest.rehearsal).toMatchObject({ digest: digest(btc.body), chosen: 'latest_on_rule_market', market: 'BTC', trades: btc.body.trades.length });
+    expect(grader.requests.slice(asked).every((r) => /The rule rehearsed on BTC 1m bars/.test(r.body.messages[1]!.content))).toBe(true);
+    const named = (await score(deck.url, trader, { stage: 'rehearsed', seed_hash: own, rehearsal_digest: digest(eth.body), grader_key: OWN_KEY })).body;
+    expect(named.rehearsal).toMatchObject({ digest: digest(eth.body), chosen: 'named', market: 'ETH' });
+    const gone = await score(deck.url, trader, { stage: 'rehearsed', seed_hash: own, rehearsal_digest: 'f'.repeat(64) });
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ error: 'rehearsal_not_found', field: 'rehearsal_digest' });
   });
 });
 

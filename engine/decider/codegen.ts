@@ -101,8 +101,10 @@ class Renderer {
     if ('level' in c) {
       const z = this.interval(c.level, ctx);
       if (c.level.kind === 'mark') mark = c.level;
-      const up = `${this.at('c', 'i')} > ${z.hi('i')} && ${this.at('c', 'i - 1')} <= ${z.hi('i - 1')}`;
-      const down = `${this.at('c', 'i')} < ${z.lo('i')} && ${this.at('c', 'i - 1')} >= ${z.lo('i - 1')}`;
+      // A break is the bar trading through the level (its high above, its low below) where the bar before had not;
+      // a level's zone is broken through its far side.
+      const up = `${this.at('h', 'i')} > ${z.hi('i')} && ${this.at('h', 'i - 1')} <= ${z.hi('i - 1')}`;
+      const down = `${this.at('l', 'i')} < ${z.lo('i')} && ${this.at('l', 'i - 1')} >= ${z.lo('i - 1')}`;
       test =
         c.op === 'breaks_above'
           ? `(${up})`

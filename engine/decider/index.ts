@@ -15,8 +15,10 @@ export {
   type StateName,
 } from './contract.js';
 export { DeciderRefusal, IR_VERSION, irOf, type DeciderIR, type ScriptPart, type SeriesSpec } from './ir.js';
+export { FLAT_AT_WINDOW_END, inWords } from './plain.js';
 export { SCRIPT_VERSION, ScriptSchema, scriptOfReading, trialSession, type PartRefusal, type Script } from './script.js';
 export { seriesOf, tradingDay, type MarkInput } from './series.js';
+export { noteUnsaid } from './unsaid.js';
 export { sealWords, verifyWatermark } from './watermark.js';
 
 /** The version the forge stamps on what it makes from this IR and code generator. */

@@ -205,6 +205,19 @@ describe('session leak', () => {
     flagged(alter(ir, { flat_at_session_end: false }), code, 'session leak', lineWith(code, 'st.deadline = Infinity;'), /may stay open past its end/);
   });
 
+  it('notes, without flagging, a window the rule gives no time exit for: flat at its end, at the line that schedules it', () => {
+    const r = review(ir, code);
+    expect(r.classes.find((c) => c.name === 'session leak')!.status).toBe('passed');
+    expect(r.notes).toEqual([
+      {
+        line: lineWith(code, 'deadline(st, s.session_end[k]!, WHY_SESSION_END);'),
+        message: 'a trade still open when its session window ends is closed at the close of the bar that ends the window (flat at window end): the rule names no clock or close exit of its own',
+      },
+    ]);
+    expect(review(emaCross.ir, emaCross.code).notes).toEqual([]);
+    expect(review(priorDay.ir, priorDay.code).notes).toEqual([]);
+  });
+
   it('flags code that never meets the window end it scheduled', () => {
     const line = lineWith(code, 'if (s.t[i]! + TF >= st.deadline) {');
     flagged(ir, editLine(code, line, 's.t[i]! + TF >= st.deadline', 'false'), 'session leak', lineWith(code, 'export function decide('), /never closes a trade whose deadline/);
@@ -225,7 +238,7 @@ describe('unit mismatch', () => {
 
   it('flags a break of an oscillator and a stop at a range', () => {
     const broken = forged({ ...VARIETY.emaCross!, side: 'long', entry: { triggers: [{ side: 'long', when: { op: 'breaks_above', level: { kind: 'rsi', n: 14 } } }] } });
-    flagged(broken.ir, broken.code, 'unit mismatch', lineWith(broken.code, 's.c[i]! > s.rsi_14[i]!'), /breaks_above compares the bar's prices with rsi_14, an oscillator/);
+    flagged(broken.ir, broken.code, 'unit mismatch', lineWith(broken.code, 's.h[i]! > s.rsi_14[i]!'), /breaks_above compares the bar's prices with rsi_14, an oscillator/);
     const atrStop = forged({ ...VARIETY.emaCross!, side: 'long', entry: { triggers: [VARIETY.emaCross!.entry.triggers[0]!] }, stop: { kind: 'level', where: 'at', level: { kind: 'atr', n: 14 } } });
     flagged(atrStop.ir, atrStop.code, 'unit mismatch', lineWith(atrStop.code, 'const stop = '), /the stop sits at atr_14, a range/);
   });

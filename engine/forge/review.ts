@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { canonicalJson } from '../decider/canonical.js';
 import { freshState, STATES, type StateName } from '../decider/contract.js';
 import type { Cond, DeciderIR, Distance, Operand, SeriesSpec, TargetDistance, Value } from '../decider/ir.js';
+import { FLAT_AT_WINDOW_END } from '../decider/plain.js';
 import { MARKET_SPECS, TIMEFRAME_SECONDS } from '../markets.js';
 import { closing, lineOf, linesOf, readCode, type CodeModel } from './code.js';
 
@@ -40,7 +41,8 @@ import { closing, lineOf, linesOf, readCode, type CodeModel } from './code.js';
  * session leak      With session windows: entries are gated by the session gate before any arm, the gate and end
  *                   series are the session's windows, and a trade opened in a window is closed at its end
  *                   (flat_at_session_end, scheduled in fill and met in decide) unless the rule's own clock or
- *                   close exit governs.
+ *                   close exit governs. Being flat at a window's end the words did not ask for is no fault, but it
+ *                   is said: the review's notes name it with its line.
  * unit mismatch     The tick is the market's and INV_TICK its inverse; tf_seconds is the timeframe's and TF says
  *                   so; comparisons set price against price, an oscillator (RSI) against a number in 0..100 or
  *                   another oscillator, a range (ATR) against a number or a range; a break, touch, stop, target or
@@ -81,7 +83,14 @@ export interface ReviewClass {
 
 export interface Review {
   classes: ReviewClass[];
+  /**
+   * What the code does that the rule leaves unsaid, with its line: no fault (nothing is flagged for it), said so
+   * the trader sees it. Today: a session window with no clock or close exit is flat at the window's end.
+   */
+  notes: Finding[];
 }
+
+const FindingSchema = z.strictObject({ line: z.number().int().min(1), message: z.string().min(1) });
 
 export const ReviewSchema: z.ZodType<Review> = z.strictObject({
   classes: z
@@ -89,10 +98,11 @@ export const ReviewSchema: z.ZodType<Review> = z.strictObject({
       z.strictObject({
         name: z.enum(REVIEW_CLASSES),
         status: z.enum(['passed', 'flagged']),
-        findings: z.array(z.strictObject({ line: z.number().int().min(1), message: z.string().min(1) })),
+        findings: z.array(FindingSchema),
       }),
     )
     .length(REVIEW_CLASSES.length),
+  notes: z.array(FindingSchema),
 });
 
 // ---- reading the IR ---------------------------------------------------------------------------------------------
@@ -765,6 +775,11 @@ export function review(ir: DeciderIR, code: string): Review {
     at: (...candidates) => candidates.find((c): c is number => typeof c === 'number') ?? 1,
     fnLine: (name) => m.functions.find((f) => f.name === name)?.line ?? null,
   };
+  const notes: Finding[] = [];
+  if (ir.flat_at_session_end && ir.session.kind === 'windows') {
+    const line = lineOf(m, new RegExp(`deadline\\(st, s\\.${escape(ir.session.end)}\\[k\\]`), 'fill');
+    notes.push({ line: ctx.at(line, ctx.fnLine('fill')), message: `${FLAT_AT_WINDOW_END}: the rule names no clock or close exit of its own` });
+  }
   return {
     classes: REVIEW_CLASSES.map((name) => {
       const seen = new Set<string>();
@@ -773,5 +788,6 @@ export function review(ir: DeciderIR, code: string): Review {
         .sort((a, b) => a.line - b.line || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
       return { name, status: findings.length > 0 ? 'flagged' : 'passed', findings };
     }),
+    notes,
   };
 }

@@ -7,7 +7,7 @@ import { review, scan } from '../forge/index.js';
 import { DEFAULT_COSTS, rehearse } from '../stepper/index.js';
 import { rehearseScript, toyBars } from '../stepper/toy-bars.js';
 import { brokeStop, exitsOf, gradeFacts, rehearsedFacts, tradeFacts, type ForgeFacts } from './facts.js';
-import { keptOf, type KeptRehearsal, type KeptTrade } from './kept.js';
+import { keptOf, pickRehearsal, type KeptRehearsal, type KeptTrade } from './kept.js';
 
 /** A forge as the deck keeps one, from a script block. */
 function forgeOf(script: Script): ForgeFacts {
@@ -20,7 +20,7 @@ function rehearsed(script: Script, tape: string): KeptRehearsal {
   const ir = irOf(script);
   const seed = seedHash(ir, FORGE_VERSION);
   const bars = tapeFile(tape);
-  return keptOf(seed, rehearse(ir, compileDecider(ir, seed, FORGE_VERSION), bars, { seed, nullRuns: 10 }), bars);
+  return keptOf(seed, 'e'.repeat(64), rehearse(ir, compileDecider(ir, seed, FORGE_VERSION), bars, { seed, nullRuns: 10 }), bars);
 }
 
 const names = (facts: { name: string; held: boolean }[]) => facts.filter((f) => !f.held).map((f) => f.name);
@@ -49,7 +49,7 @@ describe('the trades of a real rehearsal', () => {
     };
     const rows = [[99, 99.5, 98.5, 99], [99, 100.5, 98.75, 100.25], [100.5, 101, 100, 100.75], [97, 97.5, 96.5, 97]] as const;
     const bars = toyBars(rows, Date.UTC(2024, 5, 3, 13, 29) / 1000);
-    const kept = keptOf('c'.repeat(64), rehearseScript(rule, bars, { costs: DEFAULT_COSTS.ES }), bars);
+    const kept = keptOf('c'.repeat(64), 'd'.repeat(64), rehearseScript(rule, bars, { costs: DEFAULT_COSTS.ES }), bars);
     const [gapped] = kept.trades;
     expect(gapped).toMatchObject({ why: 'stop', exit_open: 97, exit: 96.75 });
     expect(gapped!.r).toBeLessThan(-1.5);
@@ -107,16 +107,22 @@ describe('sides and exits', () => {
 
 describe('the facts of a grade', () => {
   const forge = forgeOf(EMA_CROSS);
-  const kept = { ...btc, id: forge.id };
+  const rehearsal = { ...btc, id: forge.id };
+  const kept = { kept: rehearsal, chosen: 'latest_on_rule_market' as const };
 
   it('all hold for a whole forge with a clean review and scan, its watermark, and a rehearsal that obeys its stop', () => {
     const facts = gradeFacts(forge, kept);
     expect(facts.map((f) => f.name)).toEqual(['seven_parts', 'stop_present', 'review_clean', 'scan_clean', 'watermark', 'rehearsed', 'stop_obeyed', 'sides', 'exits']);
     expect(names(facts)).toEqual([]);
+    expect(facts[5]!.detail).toBe(
+      `rehearsal ${rehearsal.digest} (the latest of this seed on BTC, the rule's market): ${rehearsal.trades.length} trades on BTC 1m, ` +
+        `${rehearsal.window.bars} bars from ${rehearsal.window.from} to ${rehearsal.window.to}`,
+    );
+    expect(gradeFacts(forge, { kept: rehearsal, chosen: 'named' })[5]!.detail).toMatch(/^rehearsal e{64} \(the one named\): /);
   });
 
   it('without a rehearsal: rehearsed fails and the trade facts are not checked', () => {
-    const facts = gradeFacts(forge, null);
+    const facts = gradeFacts(forge, pickRehearsal([], 'BTC', null)!);
     expect(names(facts)).toEqual(['rehearsed', 'stop_obeyed', 'sides', 'exits']);
     expect(facts[5]!.detail).toContain('POST /studio/rehearse');
     expect(facts[6]!.detail).toBe('not checked: no rehearsal');
@@ -129,7 +135,7 @@ describe('the facts of a grade', () => {
 
   it('a flagged review fails review_clean, and stop_present when the class is missing stop', () => {
     const classes = forge.review.classes.map((c) => (c.name === 'missing stop' ? { ...c, status: 'flagged' as const, findings: [{ line: 7, message: 'no stop' }] } : c));
-    const facts = gradeFacts({ ...forge, review: { classes } }, kept);
+    const facts = gradeFacts({ ...forge, review: { ...forge.review, classes } }, kept);
     expect(names(facts)).toEqual(['stop_present', 'review_clean']);
     expect(facts[2]!.detail).toBe('the self-review flags missing stop (line 7)');
   });
@@ -151,5 +157,31 @@ describe('the facts of a rehearsed score', () => {
   it('add traded: a rehearsal without trades has nothing to judge', () => {
     expect(names(rehearsedFacts(EMA_CROSS, btc))).toEqual([]);
     expect(names(rehearsedFacts(EMA_CROSS, { ...btc, trades: [] }))).toEqual(['traded']);
+  });
+});
+
+describe('the rehearsal a grade judges', () => {
+  const at = (digest: string, market: KeptRehearsal['market']): KeptRehearsal => ({ ...btc, digest: digest.repeat(64), market });
+  const [a, b, c] = [at('a', 'BTC'), at('b', 'ETH'), at('c', 'BTC')];
+
+  it('is the one named by its digest, whatever its market', () => {
+    expect(pickRehearsal([a, b, c], 'BTC', b.digest)).toEqual({ kept: b, chosen: 'named' });
+    expect(pickRehearsal([a, b, c], 'BTC', a.digest)).toEqual({ kept: a, chosen: 'named' });
+  });
+
+  it('is none when the one named is not kept', () => {
+    expect(pickRehearsal([a, b], 'BTC', 'f'.repeat(64))).toBeNull();
+  });
+
+  it('without a name, is the latest on the rule\'s own market, never a later one moved to another market', () => {
+    expect(pickRehearsal([a, c, b], 'BTC', null)).toEqual({ kept: c, chosen: 'latest_on_rule_market' });
+    expect(pickRehearsal([a, b], 'BTC', null)).toEqual({ kept: a, chosen: 'latest_on_rule_market' });
+    const elsewhere = pickRehearsal([b], 'BTC', null)!;
+    expect(elsewhere.kept).toBeNull();
+    expect(gradeFacts(forgeOf(EMA_CROSS), elsewhere)[5]).toEqual({
+      name: 'rehearsed',
+      held: false,
+      detail: "no rehearsal of this seed on BTC, the rule's market, is kept (only on ETH): rehearse it on BTC, or name the rehearsal to judge by its rehearsal_digest",
+    });
   });
 });

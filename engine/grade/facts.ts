@@ -2,7 +2,7 @@ import { irOf, ScriptSchema, verifyWatermark, type DeciderIR, type ExitWhy, type
 import type { Review, Scan } from '../forge/index.js';
 import { MARKET_SPECS } from '../markets.js';
 import { PARTS, type RuleReading } from '../reader/schema.js';
-import type { KeptRehearsal, KeptTrade } from './kept.js';
+import type { KeptRehearsal, KeptTrade, ToJudge } from './kept.js';
 
 /**
  * The facts code checks before any grader is asked (RUBRIC_v1.md lists them). A fact that does not hold makes a
@@ -107,7 +107,8 @@ export function tradeFacts(script: Script | null, kept: KeptRehearsal | null): F
  * The facts of a grade, every one of them, in order: seven_parts, stop_present, review_clean, scan_clean, watermark,
  * rehearsed, stop_obeyed, sides, exits.
  */
-export function gradeFacts(forge: ForgeFacts, kept: KeptRehearsal | null): Fact[] {
+export function gradeFacts(forge: ForgeFacts, pick: ToJudge): Fact[] {
+  const kept = pick.kept;
   const parsed = ScriptSchema.safeParse(forge.script);
   const script = parsed.success ? parsed.data : null;
   const sevenParts = script
@@ -137,9 +138,14 @@ export function gradeFacts(forge: ForgeFacts, kept: KeptRehearsal | null): Fact[
       ? fact('watermark', true, `the code carries this forge's watermark (${forge.version})`)
       : fact('watermark', false, mark ? `the code's watermark names another forge (${mark.seed_hash.slice(0, 12)}..., ${mark.version})` : 'the code carries no whole watermark');
 
-  const rehearsed = kept
-    ? fact('rehearsed', true, `the last rehearsal of this seed: ${kept.trades.length} trades on ${kept.market} ${kept.timeframe}, ${kept.window.bars} bars from ${kept.window.from} to ${kept.window.to}`)
-    : fact('rehearsed', false, 'no rehearsal of this seed is kept: rehearse it first (POST /studio/rehearse)');
+  const rehearsed = pick.kept
+    ? fact(
+        'rehearsed',
+        true,
+        `rehearsal ${pick.kept.digest} (${pick.chosen === 'named' ? 'the one named' : `the latest of this seed on ${pick.kept.market}, the rule's market`}): ` +
+          `${pick.kept.trades.length} trades on ${pick.kept.market} ${pick.kept.timeframe}, ${pick.kept.window.bars} bars from ${pick.kept.window.from} to ${pick.kept.window.to}`,
+      )
+    : fact('rehearsed', false, pick.why);
 
   return [sevenParts, stopPresent, reviewClean, scanClean, watermark, rehearsed, ...tradeFacts(script, kept)];
 }

@@ -9,10 +9,12 @@ export interface KeptTrade extends Trade {
   exit_open: number | null;
 }
 
-/** What grading reads of a principal's last rehearsal of a seed: where it ran, its costs and its trades. */
+/** What grading reads of a principal's rehearsal of a seed: which one it is, where it ran, its costs and trades. */
 export interface KeptRehearsal {
   /** The seed hash. */
   id: string;
+  /** sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answered, which name it. */
+  digest: string;
   market: Market;
   timeframe: Timeframe;
   window: Rehearsal['window'];
@@ -21,9 +23,10 @@ export interface KeptRehearsal {
 }
 
 /** The rehearsal as grading keeps it, each trade with the open of its exit bar read from the bars it ran over. */
-export function keptOf(seed: string, r: Rehearsal, bars: Bars): KeptRehearsal {
+export function keptOf(seed: string, digest: string, r: Rehearsal, bars: Bars): KeptRehearsal {
   return {
     id: seed,
+    digest,
     market: r.market,
     timeframe: r.timeframe,
     window: r.window,
@@ -32,5 +35,33 @@ export function keptOf(seed: string, r: Rehearsal, bars: Bars): KeptRehearsal {
       const i = barAt(bars.t, trade.exit_t);
       return { ...trade, exit_open: i >= 0 ? bars.o[i]! : null };
     }),
+  };
+}
+
+/**
+ * How a grade or score came to the rehearsal it judges: named by its digest (the studio names the one its record
+ * holds), or, with none named, the latest rehearsal of the seed on the rule's own market (the market its words
+ * name; a rehearsal moved to another market is judged only when named).
+ */
+export type Chosen = 'named' | 'latest_on_rule_market';
+
+export type ToJudge = { kept: KeptRehearsal; chosen: Chosen } | { kept: null; why: string };
+
+/**
+ * The rehearsal to judge among a seed's kept rehearsals (oldest first): the one `digest` names (null when it is not
+ * kept), else the latest on `market`, else none and why.
+ */
+export function pickRehearsal(kept: readonly KeptRehearsal[], market: Market, digest: string | null): ToJudge | null {
+  if (digest !== null) {
+    const named = kept.find((r) => r.digest === digest);
+    return named ? { kept: named, chosen: 'named' } : null;
+  }
+  const own = kept.filter((r) => r.market === market).at(-1);
+  if (own) return { kept: own, chosen: 'latest_on_rule_market' };
+  if (kept.length === 0) return { kept: null, why: 'no rehearsal of this seed is kept: rehearse it first (POST /studio/rehearse)' };
+  const elsewhere = [...new Set(kept.map((r) => r.market))].join(', ');
+  return {
+    kept: null,
+    why: `no rehearsal of this seed on ${market}, the rule's market, is kept (only on ${elsewhere}): rehearse it on ${market}, or name the rehearsal to judge by its rehearsal_digest`,
   };
 }

@@ -25,26 +25,34 @@ export const TRADES_SHOWN = 12;
 
 const words = (text: string) => `The trader's words:\n<<<\n${text}\n>>>`;
 const question = (q: ClosedQuestion) => `Question (${q.id}): ${q.text}\nAnswer yes, partly or no.`;
-const asked = (context: string, q: ClosedQuestion): ChatMessage[] => [
+/** One closed question after its context: the fixed instruction, then the context and the question. */
+export const questionMessages = (context: string, q: ClosedQuestion): ChatMessage[] => [
   { role: 'system', content: INSTRUCTION },
   { role: 'user', content: `${context}\n\n${question(q)}` },
 ];
 const scriptShown = (script: Script) => `The rule as the deck forged it (script.v1, JSON):\n${JSON.stringify(script, null, 2)}`;
+const codeShown = (codeInWords: string) =>
+  `What the forged code does, in plain words (rendered from its decider IR, the code's own source):\n${codeInWords.trimEnd()}`;
 
-/** A grade's question: the words against the script the forge compiled. */
-export const gradeMessages = (text: string, script: Script, q: ClosedQuestion): ChatMessage[] => asked(`${words(text)}\n\n${scriptShown(script)}`, q);
+/**
+ * What a grade shows the grader before its question: the words, the script the forge compiled and what the code
+ * does in plain words (inWords of its decider IR), so the grader can judge the code's fidelity, not the script's
+ * alone. The same for every question of the decision; the receipt keeps its digest.
+ */
+export const gradeContext = (text: string, script: Script, codeInWords: string): string =>
+  `${words(text)}\n\n${scriptShown(script)}\n\n${codeShown(codeInWords)}`;
 
 /** A parts question: the words against the deck's reading of one part and the words it cites. */
 export function partMessages(text: string, reading: RuleReading, part: PartName, q: ClosedQuestion): ChatMessage[] {
   const p = reading[part];
   const cited = p.spans.map((s) => `"${s.text}"`).join(', ');
-  return asked(`${words(text)}\n\nThe deck read the ${part} as (JSON):\n${JSON.stringify(p.value, null, 2)}\nciting the words: ${cited}`, q);
+  return questionMessages(`${words(text)}\n\nThe deck read the ${part} as (JSON):\n${JSON.stringify(p.value, null, 2)}\nciting the words: ${cited}`, q);
 }
 
 const iso = (t: number) => new Date(t * 1000).toISOString().slice(0, 16).replace('T', ' ');
 
-/** A rehearsed question: the words, the script, and the rehearsal's first trades in plain lines (UTC). */
-export function rehearsedMessages(text: string, script: Script, kept: KeptRehearsal, q: ClosedQuestion): ChatMessage[] {
+/** What a rehearsed question shows: the grade's context, then the rehearsal's first trades in plain lines (UTC). */
+export function rehearsedContext(text: string, script: Script, codeInWords: string, kept: KeptRehearsal): string {
   const shown = kept.trades.slice(0, TRADES_SHOWN).map(
     (t, i) =>
       `${i + 1}. ${t.side}: entered ${iso(t.entry_t)} UTC at ${t.entry}, stop ${t.stop} (${Math.abs(t.entry - t.stop).toPrecision(6)} away), ` +
@@ -53,5 +61,5 @@ export function rehearsedMessages(text: string, script: Script, kept: KeptRehear
   const trades =
     `The rule rehearsed on ${kept.market} ${kept.timeframe} bars from ${iso(kept.window.from)} to ${iso(kept.window.to)} UTC: ` +
     `${kept.trades.length} trades; the first ${shown.length}:\n${shown.join('\n')}`;
-  return asked(`${words(text)}\n\n${scriptShown(script)}\n\n${trades}`, q);
+  return `${gradeContext(text, script, codeInWords)}\n\n${trades}`;
 }

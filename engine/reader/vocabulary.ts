@@ -1,6 +1,6 @@
 import type { Market } from '../markets.js';
 import type { CmpOp, Ctx, ZoneWord } from './lexemes.js';
-import type { Session, Zone } from './schema.js';
+import type { LevelOp, LineOp, Session, Zone } from './schema.js';
 
 /**
  * The fixed words and phrases the reader knows, with what each means (VOCABULARY.md is the same list in prose).
@@ -252,3 +252,21 @@ export const DURATION_UNITS: ReadonlyMap<string, 'bars' | 'minutes' | 'hours'> =
   ...['minute', 'minutes', 'min', 'mins'].map((w) => [w, 'minutes'] as const),
   ...['hour', 'hours', 'hr', 'hrs'].map((w) => [w, 'hours'] as const),
 ]);
+
+/**
+ * What each comparison makes the code test: the definitions VOCABULARY.md states, word for word, and the words the
+ * plain-words rendering of a decider (engine/decider/plain.ts) shows a grader. {a} and {b} are the two sides of a
+ * line comparison, {level} a level, {top} and {bottom} its edges (one price for a level; a zone's top and bottom).
+ * Every test is made at a bar's close, on that bar and the bar before it.
+ */
+export const CONDITION_MEANINGS: Readonly<Record<LineOp | LevelOp, string>> = {
+  above: "{a} is above {b} at the bar's close",
+  below: "{a} is below {b} at the bar's close",
+  crosses_above: "{a} crosses above {b}: at or below it at the close of the bar before, above it at this bar's close",
+  crosses_below: "{a} crosses below {b}: at or above it at the close of the bar before, below it at this bar's close",
+  crosses: "{a} crosses {b} either way: on the other side of it at this bar's close from the close of the bar before",
+  breaks_above: "the bar's high goes above {top}, where the high of the bar before had not",
+  breaks_below: "the bar's low goes below {bottom}, where the low of the bar before had not",
+  breaks: "the bar's high goes above {top} or its low goes below {bottom}, where the bar before's had not",
+  touches: "the bar's range, low to high, reaches {level}",
+};

@@ -72,7 +72,7 @@ export const STATES: Readonly<Record<StudioState, StateInfo>> = {
     done: ['read', 'forge', 'rehearse'],
     holds: ['read', 'forge', 'rehearse'],
     next: 'grade',
-    means: 'The forge is rehearsed over the tape; the digest names the envelope (another rehearsal replaces it). Grade its fidelity to the words next.',
+    means: 'The forge is rehearsed over the tape; the digest names the envelope, the one the grade will judge (another rehearse move replaces it; a rehearsal made outside the studio does not). Grade its fidelity to the words next.',
   },
   graded: {
     done: ['read', 'forge', 'rehearse', 'grade'],

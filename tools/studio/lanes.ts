@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noteUnsaid } from '../../engine/decider/index.js';
 import { readRule, type RuleReading } from '../../engine/reader/index.js';
 import { modelLaneFor } from '../../upstream/reader/funding.js';
 import type { Ctx } from '../context.js';
@@ -26,14 +27,15 @@ const modelLane = (ctx: Ctx) =>
 /**
  * Reads the words with the chosen lane. The embedded lane is the engine's reader; the model lane's reading is
  * accepted whole (schema and citations) or refused, and an accepted one is recorded on the meter as read_model.
+ * Either reading carries the notes of what the forge would add that the words leave unsaid (noteUnsaid).
  */
 export async function readWith(ctx: Ctx, text: string, lane: LaneId): Promise<RuleReading> {
-  if (lane === 'embedded') return engineStep('the reader', () => readRule(text));
+  if (lane === 'embedded') return engineStep('the reader', () => noteUnsaid(readRule(text)));
   const open = modelLane(ctx);
   if ('refusal' in open) throw open.refusal;
   const reading = await open.reader.read(text);
   await ctx.store.spend.record({ principal_id: ctx.principal!.id, action: 'read_model', units: unitsFor(ctx.offer.plans, 'read_model') }, ctx.clock());
-  return reading;
+  return noteUnsaid(reading);
 }
 
 export const forgeLanes = defineTool({

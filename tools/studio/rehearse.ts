@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { keptOf } from '../../engine/grade/index.js';
+import { keptOf, sha256 } from '../../engine/grade/index.js';
 import { MARKETS } from '../../engine/markets.js';
 import { MAX_FOLDS } from '../../engine/stepper/index.js';
 import { defineTool } from '../define.js';
@@ -9,13 +9,20 @@ import { myForge, SeedHash } from './forge-read.js';
 import { meterSteps, stepOver } from './stepper.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './window.js';
 
+/**
+ * A rehearsal's name: sha256 of its JSON answer, the very bytes POST /studio/rehearse answers for it. Grades and
+ * scores name the rehearsal they judge by it, and the studio record keeps it.
+ */
+export const rehearsalDigest = (answer: unknown): string => sha256(JSON.stringify(answer));
+export const RehearsalDigest = z.string().regex(/^[0-9a-f]{64}$/, 'a rehearsal digest: 64 lowercase hex digits, sha256 of the rehearsal\'s JSON answer');
+
 export const rehearseTool = defineTool({
   name: 'rehearse',
   title: 'Rehearse a forge',
   description:
     `Rehearses your forge (by seed_hash, within its two hours) over the tape: hours (default ${DEFAULT_HOURS}) counted back from to (unix seconds) or, without it, from the newest bar the tape holds for the market, so archived history can be rehearsed. ` +
     'The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), the seeded random null it is weighed against (matched random-entry runs, the rule\'s percentile and p = (k+1)/(N+1)), walk-forward folds when asked, and a summary that calls it evidence about the past, never a forecast. ' +
-    'The same seed and window give the same envelope, byte for byte.',
+    'The same seed and window give the same envelope, byte for byte; its sha256 (of the answer\'s JSON) names it: grade and score take it as rehearsal_digest.',
   input: z
     .object({
       seed_hash: SeedHash.describe('the seed_hash your forge returned'),
@@ -35,8 +42,9 @@ export const rehearseTool = defineTool({
     const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars });
     const rehearsal = stepOver(ctx, ir, forge.id, w, input.folds);
     await meterSteps(ctx, 'rehearse', rehearsal);
-    // Grading reads the last rehearsal of the seed: its trades against the rule's stop, side and ways out.
-    await ctx.store.grades.keepRehearsal(ctx.principal!.id, keptOf(forge.id, rehearsal, w.bars), ctx.clock(), forge.expires_at);
-    return { ok: true, seed_hash: forge.id, ...rehearsal };
+    const answer = { ok: true, seed_hash: forge.id, ...rehearsal };
+    // Grading judges a kept rehearsal by its digest: its trades against the rule's stop, side and ways out.
+    await ctx.store.grades.keepRehearsal(ctx.principal!.id, keptOf(forge.id, rehearsalDigest(answer), rehearsal, w.bars), ctx.clock(), forge.expires_at);
+    return answer;
   },
 });

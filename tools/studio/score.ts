@@ -4,9 +4,10 @@ import {
   partFacts,
   partMessages,
   partQuestion,
+  questionMessages,
   REHEARSED_QUESTIONS,
+  rehearsedContext,
   rehearsedFacts,
-  rehearsedMessages,
   RUBRIC_VERSION,
   scoreOf,
   sha256,
@@ -15,13 +16,13 @@ import {
   type Fact,
 } from '../../engine/grade/index.js';
 import { citationProblems, PARTS, readRule, type PartName } from '../../engine/reader/index.js';
-import { STAGES, type GraderPart, type ScoreEntry, type Stage } from '../../store/grades.js';
+import { STAGES, type GraderPart, type JudgedRehearsal, type ScoreEntry, type Shown, type Stage } from '../../store/grades.js';
 import { GraderKey } from '../../upstream/grader/funding.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError } from '../errors.js';
 import { myForge, SeedHash } from './forge-read.js';
-import { receiptOf, spendDecision } from './grade.js';
+import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from './grade.js';
 import { RuleWords, withinWordsCap } from './words.js';
 
 interface Judged {
@@ -32,6 +33,8 @@ interface Judged {
   /** Points: one per question the stage has. */
   n: number;
   spent: { grader: GraderPart; trial_pings_left: number | null } | null;
+  /** Stage rehearsed: the rehearsal judged, and what the grader was shown of it (null when not asked). */
+  judged?: { rehearsal: JudgedRehearsal; shown: Shown | null };
 }
 
 const PART_QUESTIONS = PARTS.map(partQuestion);
@@ -48,18 +51,28 @@ async function judgeParts(ctx: Ctx, text: string | undefined, ownKey: string | n
   return { stage: 'parts', subject: { words_sha256: sha256(words) }, facts, questions: PART_QUESTIONS, n: PARTS.length, spent };
 }
 
-/** Stage rehearsed: the last rehearsal of your forge against the words; a failed fact scores the stage 0 unasked. */
-async function judgeRehearsed(ctx: Ctx, seed: string | undefined, ownKey: string | null): Promise<Judged> {
+/**
+ * Stage rehearsed: a rehearsal of your forge against the words (the one named, else the latest on the rule's own
+ * market; 409 when there is none to judge); a failed fact scores the stage 0 unasked.
+ */
+async function judgeRehearsed(ctx: Ctx, seed: string | undefined, digest: string | undefined, ownKey: string | null): Promise<Judged> {
   if (seed === undefined) throw badInput([{ field: 'seed_hash', message: 'stage rehearsed scores the rehearsal of a forge: send its seed_hash' }]);
   const forge = myForge(ctx, seed);
-  const kept = ctx.store.grades.rehearsal(ctx.principal!.id, forge.id, ctx.clock());
-  if (!kept) throw new DeckError(409, 'not_rehearsed', 'the rehearsed stage needs a rehearsal first: POST /studio/rehearse with this seed_hash', { seed_hash: forge.id });
+  const pick = rehearsalToJudge(ctx, forge, digest);
+  if (!pick.kept) throw new DeckError(409, 'not_rehearsed', `the rehearsed stage needs a rehearsal first: ${pick.why}`, { seed_hash: forge.id });
+  const kept = pick.kept;
   const facts = rehearsedFacts(forge.script, kept);
-  const spent = facts.every((f) => f.held)
-    ? await spendDecision(ctx, ownKey, 'score', REHEARSED_QUESTIONS, (q) => rehearsedMessages(forge.intent, forge.script, kept, q))
-    : null;
-  const subject = { seed_hash: forge.id, words_sha256: sha256(forge.intent) };
-  return { stage: 'rehearsed', subject, facts, questions: REHEARSED_QUESTIONS, n: REHEARSED_QUESTIONS.length, spent };
+  let shown: Shown | null = null;
+  let spent: Judged['spent'] = null;
+  if (facts.every((f) => f.held)) {
+    const code = codeInWordsOf(forge);
+    const context = rehearsedContext(forge.intent, forge.script, code, kept);
+    spent = await spendDecision(ctx, ownKey, 'score', REHEARSED_QUESTIONS, (q) => questionMessages(context, q));
+    shown = shownOf(context, code);
+  }
+  const subject = { seed_hash: forge.id, rehearsal_digest: kept.digest, words_sha256: sha256(forge.intent) };
+  const judged = { rehearsal: judgedOf(kept, pick.chosen), shown };
+  return { stage: 'rehearsed', subject, facts, questions: REHEARSED_QUESTIONS, n: REHEARSED_QUESTIONS.length, spent, judged };
 }
 
 export const score = defineTool({
@@ -68,13 +81,14 @@ export const score = defineTool({
   description:
     `Scores a stage under ${RUBRIC_VERSION}: facts first, by code, then closed questions to the grader (yes / partly / no, each a distribution), then code composes a score of k points out of n, recorded for calibration. ` +
     'Stage parts (text): the deck reads the words into seven parts; each part read is asked about (does the reading say what the words say), a part missing or ambiguous scores 0 unasked; n = 7. ' +
-    'Stage rehearsed (seed_hash): the last rehearsal of your forge; its trades must obey the stop, sides and ways out of the rule, then four questions about the trades against the words; n = 4; 409 when the forge has no rehearsal. ' +
+    'Stage rehearsed (seed_hash, rehearsal_digest?): the rehearsal of your forge named by rehearsal_digest, else its latest on the rule\'s own market; its trades must obey the stop, sides and ways out of the rule, then four questions about the trades against the words (shown with the script and the code in plain words); n = 4; 409 when there is no rehearsal to judge, 404 when the one named is not kept. ' +
     'Funded as grading is (grader_key, house, plan, trial ping); 402 names what would fund it; 503 with no grader lane. The words leave the deck only to the grader.',
   input: z
     .object({
       stage: z.enum(STAGES).optional().describe('required: parts or rehearsed (a body without it is 400)'),
       text: RuleWords.optional().describe('stage parts: the rule in plain words'),
       seed_hash: SeedHash.optional().describe('stage rehearsed: the seed_hash of your forge'),
+      rehearsal_digest: RehearsalToJudge.describe('stage rehearsed: the rehearsal to judge, by its digest; default: the latest rehearsal of this seed on the rule\'s own market'),
       grader_key: GraderKey.optional(),
     })
     .strict(),
@@ -85,7 +99,7 @@ export const score = defineTool({
       throw new DeckError(400, 'bad_input', 'stage: required, parts or rehearsed', { problems: [{ field: 'stage', message: 'required: parts or rehearsed' }] });
     }
     const ownKey = input.grader_key ?? null;
-    const j = input.stage === 'parts' ? await judgeParts(ctx, input.text, ownKey) : await judgeRehearsed(ctx, input.seed_hash, ownKey);
+    const j = input.stage === 'parts' ? await judgeParts(ctx, input.text, ownKey) : await judgeRehearsed(ctx, input.seed_hash, input.rehearsal_digest, ownKey);
     const answers: Answered[] | null = j.spent?.grader.answers ?? null;
     const { score: points, reasons } = scoreOf(j.n, j.facts, answers, j.questions);
     const entry: ScoreEntry = {
@@ -93,8 +107,10 @@ export const score = defineTool({
       rubric: RUBRIC_VERSION,
       stage: j.stage,
       subject: j.subject,
+      ...(j.judged ? { rehearsal: j.judged.rehearsal } : {}),
       facts: j.facts,
       grader: j.spent?.grader ?? null,
+      ...(j.judged ? { shown: j.judged.shown } : {}),
       score: points,
       reasons,
       decision_digest: decisionDigest({ rubric: RUBRIC_VERSION, subject: { stage: j.stage, ...j.subject }, facts: j.facts, answers, outcome: points }),

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { expectedBars } from '../../engine/calendar.js';
 import { MARKETS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
@@ -12,7 +11,7 @@ import { DeckError } from '../errors.js';
 import { int } from '../schemas.js';
 import { forge } from './forge.js';
 import { imageAttach } from './image.js';
-import { rehearseTool } from './rehearse.js';
+import { rehearsalDigest, rehearseTool } from './rehearse.js';
 import { DEFAULT_STRATEGY, stateOf, Strategy } from './state-read.js';
 import { DEFAULT_HOURS, Hours } from './window.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from './words.js';
@@ -70,12 +69,12 @@ const EVIDENCE: Readonly<Record<Gate, 'reading' | 'seed' | 'rehearsal' | 'grade'
 /** What the machine reads of the grade tool's answer: its decision. The whole answer is kept as the receipt. */
 const GradeDecision = z.looseObject({ decision: z.enum(['accept', 'revise', 'reject']) });
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-// Every state but blank holds words (only the words move leaves blank), and forged and every later state hold the
-// seed: the table lets read and forge run only from the former, rehearse and grade only from the latter.
+// Every state but blank holds words (only the words move leaves blank), forged and every later state hold the
+// seed, and rehearsed the rehearsal: the table lets read and forge run only from the first, rehearse only from the
+// second, grade only from rehearsed.
 const wordsOf = (r: StudioRecord): string => r.words!;
 const seedOf = (r: StudioRecord): string => r.seed!.seed_hash;
+const rehearsalOf = (r: StudioRecord): string => r.rehearsal!.digest;
 
 /** Each action: the tool its REST route calls, called as the principal, so its refusals are that tool's own. */
 const MOVES: Readonly<Record<StudioAction, (ctx: Ctx, r: StudioRecord, move: MoveInput) => Promise<Moved>>> = {
@@ -107,7 +106,7 @@ const MOVES: Readonly<Record<StudioAction, (ctx: Ctx, r: StudioRecord, move: Mov
     const end = to !== undefined ? Math.floor(to / len) * len : got.window.to;
     const span = (hours ?? DEFAULT_HOURS) * 3600;
     const rehearsal = {
-      digest: sha256(JSON.stringify(got)),
+      digest: rehearsalDigest(got),
       market: got.market,
       timeframe: got.timeframe,
       asked: { from: end - span, to: end, hours: hours ?? DEFAULT_HOURS, folds: folds ?? null },
@@ -118,7 +117,9 @@ const MOVES: Readonly<Record<StudioAction, (ctx: Ctx, r: StudioRecord, move: Mov
     return { change: { rehearsal }, answer: got };
   },
   async grade(ctx, r, move) {
-    const answer = await grade.call(ctx, { seed_hash: seedOf(r), ...(move.grader_key ? { grader_key: move.grader_key } : {}) });
+    // The grade judges the rehearsal the record holds, by its digest, whatever was rehearsed since outside the studio.
+    const judged = { seed_hash: seedOf(r), rehearsal_digest: rehearsalOf(r) };
+    const answer = await grade.call(ctx, { ...judged, ...(move.grader_key ? { grader_key: move.grader_key } : {}) });
     const read = GradeDecision.safeParse(answer);
     if (!read.success) throw new DeckError(500, 'engine_failed', 'the grade answered no decision the studio machine can read (accept, revise or reject)', { step: 'the grade' });
     const { decision } = read.data;
