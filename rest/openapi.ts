@@ -66,6 +66,7 @@ function operationOf(tool: Tool, components: Record<string, Schema>) {
       : {};
   return {
     operationId: tool.name,
+    ...(rest.tag ? { tags: [rest.tag] } : {}),
     summary: tool.title,
     description: tool.description,
     security: securityOf(tool.access),

@@ -22,6 +22,8 @@ export interface RestBinding {
   maxBody?: number;
   /** The result carries a session to set as the deck_session cookie, or the call ends the session. */
   cookie?: 'set' | 'clear';
+  /** The OpenAPI tag the route is listed under (the spec's tags: skills, book, records, plane, chat, agent, typed, ...). */
+  tag?: string;
 }
 
 export interface ToolSpec<I extends z.ZodObject, O> {
