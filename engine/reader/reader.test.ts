@@ -96,7 +96,22 @@ describe('numbers and indicators', () => {
     const entry = part('short when RSI crosses below 70', 'entry');
     expect(entry.value!.triggers[0]!.when).toEqual({ op: 'crosses_below', left: { kind: 'rsi', n: null }, right: { kind: 'constant', value: 70 } });
     expect(entry.note).toMatch(/RSI/);
-    expect(value('stop 2 ATR', 'stop')).toEqual({ kind: 'distance', distance: { unit: 'atr', n: 2, period: null } });
+    expect(entry.status).toBe('read');
+  });
+
+  it("take an ATR's documented length, 14, when the words give none, and name the default", () => {
+    const stop = part('stop 2 ATR', 'stop');
+    expect(stop).toMatchObject({
+      status: 'defaulted',
+      value: { kind: 'distance', distance: { unit: 'atr', n: 2, period: 14 } },
+      defaults: [{ path: '.distance.period', rule: 'atr_length' }],
+      spans: [{ text: 'stop 2 ATR' }],
+    });
+    expect(stop.note).toMatch(/ATR length/);
+    const entry = part('buy when the ATR is above 5 and RSI(2) is below 10', 'entry');
+    expect(entry).toMatchObject({ status: 'defaulted', defaults: [{ path: '.triggers[0].when.args[0].left.n', rule: 'atr_length' }] });
+    // An ATR whose length the words give is read, not defaulted.
+    expect(part('stop 2 ATR(10)', 'stop').status).toBe('read');
   });
 
   it('leave "MA" ambiguous between simple and exponential, wherever it stands', () => {

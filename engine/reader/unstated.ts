@@ -1,16 +1,16 @@
 /**
- * Lengths a value leaves unstated (an RSI, EMA or ATR without its length, an opening range without its minutes),
- * as a note for the part: the reader never fills one in, and says which are missing.
+ * Lengths a value leaves unstated (an RSI, EMA or SMA without its length, an opening range without its minutes),
+ * as a note for the part: the reader never fills one in, and says which are missing. An ATR's length has a
+ * documented default (defaults.ts), which says so itself.
  */
 
-const NAMES: Readonly<Record<string, string>> = { ema: 'EMA', sma: 'SMA', rsi: 'RSI', atr: 'ATR', opening_range: 'opening range' };
+const NAMES: Readonly<Record<string, string>> = { ema: 'EMA', sma: 'SMA', rsi: 'RSI', opening_range: 'opening range' };
 
 function walk(v: unknown, out: Set<string>): void {
   if (Array.isArray(v)) v.forEach((x) => walk(x, out));
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return;
   const o = v as Record<string, unknown>;
   if (typeof o.kind === 'string' && NAMES[o.kind] && (o.n === null || o.minutes === null)) out.add(NAMES[o.kind]!);
-  if (o.unit === 'atr' && o.period === null) out.add('ATR');
   for (const x of Object.values(o)) walk(x, out);
 }
 
