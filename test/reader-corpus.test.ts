@@ -32,6 +32,7 @@ function hasNumber(hay: string, n: number): boolean {
   if (new RegExp(`(?<![\\d.])${String(n).replace('.', '\\.')}(?![\\d])`).test(hay)) return true;
   if (n === 0.5 && hasWord(hay, 'half')) return true;
   if (n === 1 && hasAny(hay, ['a', 'an'])) return true;
+  if (n === 60 && hasAny(hay, ['hour', 'hourly'])) return true;
   const w = WORDS[n];
   return w !== undefined && (hasWord(hay, w) || hasWord(hay, w.replace('-', ' ')));
 }
@@ -55,10 +56,10 @@ const MARKET_WORDS: Readonly<Record<string, readonly string[]>> = {
   SOL: ['sol', 'solana'],
 };
 const TIMEFRAME_WORDS: Readonly<Record<string, readonly string[]>> = {
-  '15s': ['15s', '15 s', '15 sec', '15 second'],
-  '1m': ['1m', '1 min', '1 minute', 'one minute'],
-  '5m': ['5m', '5 min', '5 minute', '5-minute'],
-  '1h': ['1h', '1 hour', 'hourly'],
+  '15s': ['15s', '15 s', '15 sec', '15 second', 'fifteen second'],
+  '1m': ['1m', '1 min', '1 minute', 'one minute', 'minute'],
+  '5m': ['5m', '5 min', '5 minute', '5-minute', 'five minute', 'five-minute', 'five-min'],
+  '1h': ['1h', '1 hour', 'hourly', 'hour', 'one-hour', 'sixty minute', '1-hr'],
 };
 const LONG = ['long', 'buy', 'fade the drop'];
 const SHORT = ['short', 'shorts', 'sell short', 'fade rallies'];
@@ -79,15 +80,16 @@ const OPERAND_WORDS: Readonly<Record<string, readonly string[]>> = {
   highest: ['high'],
   lowest: ['low'],
   prior_day: ['prior day', 'yesterday'],
-  opening_range: ['opening range', 'or'],
+  opening_range: ['opening range', 'or', 'first', 'opening'],
   mark: ['my level', 'my zone'],
-  bar: ['bar'],
+  bar: ['bar', 'candle'],
 };
 const UNIT_WORDS: Readonly<Record<string, readonly string[]>> = {
   points: ['point', 'points', 'pts'],
   ticks: ['tick', 'ticks'],
   percent: ['%', 'percent'],
-  atr: ['atr'],
+  atr: ['atr', 'atrs'],
+  usd: ['$', 'dollar', 'dollars', 'usd'],
   r: ['r', 'risk reward'],
 };
 const TIME_EXIT_WORDS: Readonly<Record<string, readonly string[]>> = {
@@ -104,7 +106,7 @@ function claims(part: PartName, value: unknown): { what: string; holds: (hay: st
   if (part === 'market') any(String(value), MARKET_WORDS[String(value)]!);
   else if (part === 'timeframe') any(String(value), TIMEFRAME_WORDS[String(value)]!);
   else if (part === 'side') {
-    if (value === 'both') out.push({ what: 'both', holds: (h) => hasWord(h, 'both') || (hasAny(h, LONG) && (hasAny(h, SHORT) || hasWord(h, 'vice versa'))) });
+    if (value === 'both') out.push({ what: 'both', holds: (h) => hasAny(h, ['both', 'either', 'whichever']) || (hasAny(h, LONG) && (hasAny(h, SHORT) || hasWord(h, 'vice versa'))) });
     else any(String(value), value === 'long' ? LONG : SHORT);
   } else if (part === 'session') {
     const s = value as { kind: string; zone?: Zone; windows?: { from: string; to: string }[] };

@@ -452,6 +452,15 @@ function saysNumber(text: string, words: string): boolean {
   return tokens.some((_, i) => readNumber(tokens, i)?.value === n);
 }
 
+/** Whether a span says a length in minutes: in minutes, or in whole hours ("the first hour", "the 2-hour range"). */
+function saysMinutes(text: string, minutes: string): boolean {
+  if (saysNumber(text, minutes)) return true;
+  const hours = Number(minutes) / 60;
+  if (!Number.isInteger(hours) || !tokenize(text).some((t) => t.kind === 'word' && HOUR_WORDS.has(t.norm))) return false;
+  return hours === 1 || saysNumber(text, String(hours));
+}
+const HOUR_WORDS = new Set(['hour', 'hours', 'hourly', 'hr', 'hrs', 'h']);
+
 /** Scans generated code against the rule it was forged from. */
 export function scan(code: string, source: ScanSource): Scan {
   const byScript = 'script' in source;
@@ -506,7 +515,7 @@ export function scan(code: string, source: ScanSource): Scan {
     }
     // A number must be said by the words the part cites: a reading that cites real words but carries another
     // number (as a model lane might) has invented it.
-    const saying = spans.filter((s) => saysNumber(s.text, fact.words!));
+    const saying = spans.filter((s) => (fact.path.endsWith('.minutes') ? saysMinutes : saysNumber)(s.text, fact.words!));
     if (saying.length === 0) {
       invented.push({ line, token: tokenText, kind: r.kind, message: `the reading's ${fact.part} says ${fact.words}, which none of the words it cites say` });
       return;
