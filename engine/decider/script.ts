@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MARKET_SPECS, type Market } from '../markets.js';
+import type { Market } from '../markets.js';
 import {
   EntrySchema,
   ExitSchema,
@@ -15,7 +15,7 @@ import {
   type Status,
   isSettled,
 } from '../reader/schema.js';
-import { CASH } from '../reader/vocabulary.js';
+import { defaultSession } from '../reader/defaults.js';
 
 /**
  * The script block (script.v1): a rule stated as data rather than prose. A caller may bring one to POST /forge and
@@ -97,8 +97,7 @@ export function scriptOfReading(reading: RuleReading): ScriptOfReading {
 }
 
 /**
- * The session a trial runs when its caller names none: the cash session (09:30–16:00 New York) for NQ, ES and YM,
- * around the clock for the crypto markets.
+ * The session a trial runs when its caller names none: the market's documented default, as the reader's (the cash
+ * session, 09:30–16:00 New York, for NQ, ES and YM; around the clock for the crypto markets).
  */
-export const trialSession = (market: Market, given?: Session): Session =>
-  given ?? (MARKET_SPECS[market].kind === 'cme' ? CASH : { kind: 'always' });
+export const trialSession = (market: Market, given?: Session): Session => given ?? defaultSession(market).session;
