@@ -158,6 +158,26 @@ describe('workflow_read with lane model', () => {
     expect((await read(deck.url, plan, { text: RULE, lane: 'model' })).body).toMatchObject({ status: 502, problems: ['the answer is not JSON'] });
   });
 
+  it('completes a reading by the documented defaults as the embedded reader does, and refuses a default its rule does not give', async () => {
+    const text = 'ES 5m: buy when price crosses above VWAP, stop 2 ATR, target 2R.';
+    const embedded = readRule(text);
+    expect(embedded.stop.status).toBe('defaulted');
+    // The lane answers what the words state and no more: no session, an ATR without its length.
+    lane.answer = altered((r) => ({
+      ...r,
+      session: { status: 'missing', value: null, spans: [] },
+      stop: { status: 'read', value: { kind: 'distance', distance: { unit: 'atr', n: 2, period: null } }, spans: r.stop.spans },
+    }));
+    const completed = await read(deck.url, plan, { text, lane: 'model' });
+    expect(completed.isError).toBe(false);
+    expect(completed.body.parts).toEqual(embedded);
+    // A lane that passes its own number off as the default is refused whole.
+    lane.answer = altered((r) => ({ ...r, stop: { ...r.stop, value: { kind: 'distance', distance: { unit: 'atr', n: 2, period: 10 } } } }));
+    const claimed = await read(deck.url, plan, { text, lane: 'model' });
+    expect(claimed.body).toMatchObject({ status: 502, error: 'model_reading_refused' });
+    expect(claimed.body.problems).toEqual(["stop.defaults.0: atr_length puts 14 as an ATR's length, not at .distance.period"]);
+  });
+
   it('refuses a reading the model declines to give', async () => {
     lane.mode = 'refuse';
     const got = await read(deck.url, plan, { text: RULE, lane: 'model' });

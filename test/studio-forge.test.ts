@@ -97,6 +97,31 @@ describe('POST /forge', () => {
     expect(res.body.message).toMatch(/stop is missing/);
   });
 
+  it('forges a rule that states no session or no ATR length on the documented defaults, each traced to its rule', async () => {
+    const crypto = await forgeAs(house, { intent: 'BTC 1m: go long when the close crosses above the 20 EMA. Stop 1.5 ATR(14) below entry. Take profit at 2R.' });
+    expect(crypto.status).toBe(200);
+    expect(crypto.body.script).toMatchObject({ market: 'BTC', session: { kind: 'always' } });
+    expect(crypto.body.scan).toMatchObject({ clean: true, invented: [] });
+    const futures = await forgeAs(house, { intent: 'NQ 5m: buy when price crosses above VWAP, stop 1 ATR, target 2R.' });
+    expect(futures.status).toBe(200);
+    expect(futures.body.script).toMatchObject({
+      session: { kind: 'windows', zone: 'America/New_York', windows: [{ from: '09:30', to: '16:00' }] },
+      stop: { kind: 'distance', distance: { unit: 'atr', n: 1, period: 14 } },
+    });
+    expect(futures.body.scan).toMatchObject({ clean: true, invented: [] });
+    const traced = futures.body.scan.traced as { token: string; from: { default?: string } }[];
+    const rules = (token: string) => new Set(traced.filter((t) => t.token === token).map((t) => t.from.default));
+    expect(rules('atr_14')).toEqual(new Set(['atr_length']));
+    expect(rules('session_gate')).toEqual(new Set(['session_futures']));
+    // With no market read there is no default to take: the session stays missing.
+    const marketless = await forgeAs(house, { intent: 'On the 5m chart buy when price crosses above VWAP, stop 10 points, target 2R.' });
+    expect(marketless.status).toBe(422);
+    expect(marketless.body.parts).toEqual([
+      { part: 'market', status: 'missing' },
+      { part: 'session', status: 'missing' },
+    ]);
+  });
+
   it('refuses a script block by the path that fails its shape, and a script the forge cannot run by its part', async () => {
     const { script } = await onboardScript('ema-cross');
     const badShape = await forgeAs(house, { intent: 'x', script: { ...script, market: 'XAU' } });
@@ -351,6 +376,11 @@ describe('the workflow_read tool', () => {
       expect(parts.stop!.value).toEqual({ kind: 'distance', distance: { unit: 'atr', n: 2, period: 14 } });
       const cited = parts.stop!.spans.map((s) => EMA_CROSS.slice(s.from, s.to)).join(' ');
       expect(cited).toMatch(/2 ATR\(14\)/);
+      // Around the clock is said; a rule that says nothing of the session takes its market's default, and says so.
+      expect(parts.session).toMatchObject({ status: 'read', value: { kind: 'always' } });
+      const quiet = await legacy.callTool({ name: 'workflow_read', arguments: { text: 'ES 5m: buy above VWAP, stop 4 points, target 2R.' } });
+      const read = (quiet.structuredContent as { parts: Record<string, { status: string; defaults?: unknown; note?: string }> }).parts;
+      expect(read.session).toMatchObject({ status: 'defaulted', defaults: [{ path: '', rule: 'session_futures' }], note: expect.stringMatching(/cash session/) });
     } finally {
       await legacy.close();
       await modern.close();

@@ -20,8 +20,10 @@ const HOUSE_KEY = `sk-house-${'h'.repeat(32)}`;
 const OWN_KEY = `sk-own-${'o'.repeat(32)}`;
 const PARTS = ['market', 'timeframe', 'session', 'side', 'entry', 'stop', 'exit'];
 const NO = { yes: 0.05, partly: 0.1, no: 0.85 };
-/** Six parts read; the session is missing. */
+/** Six parts read; the session is not stated, so it takes the documented default (any time, for crypto). */
 const NO_SESSION = 'ETH on the 5 minute chart. Buy a break of the prior day high. Stop at the prior day low. Trail by 2 ATR(14).';
+/** Six parts settled; the stop is missing. */
+const NO_STOP = 'ETH on the 5 minute chart. Buy a break of the prior day high. Trail by 2 ATR(14).';
 
 type Who = Awaited<ReturnType<typeof signedIn>>;
 
@@ -107,15 +109,26 @@ describe('stage parts', () => {
 
   it('scores a part not read 0 without asking about it', async () => {
     const asked = grader.requests.length;
-    const { body } = await score(deck.url, house, { stage: 'parts', text: NO_SESSION });
-    expect(failed(body.facts)).toEqual(['session']);
+    const { body } = await score(deck.url, house, { stage: 'parts', text: NO_STOP });
+    expect(failed(body.facts)).toEqual(['stop']);
     expect(body.score).toEqual({ k: 6, n: 7, value: 0.8571 });
     expect(grader.requests.length - asked).toBe(6);
-    expect(body.reasons[0]).toBe('session: missing');
+    expect(body.reasons[0]).toBe('stop: missing');
     expect(body.facts[0]).toEqual({ name: 'market', held: true, detail: 'read, citing characters 0-3' });
     // The score ledger keeps the words only as their digest: not whole, nor a part of them.
     const ledger = await readFile(join(deck.dataDir, 'scores.jsonl'), 'utf8');
-    for (const quoted of [NO_SESSION, 'Buy a break of the prior day high', words]) expect(ledger).not.toContain(quoted);
+    for (const quoted of [NO_STOP, 'Buy a break of the prior day high', words]) expect(ledger).not.toContain(quoted);
+  });
+
+  it('asks about a part a documented default completed, showing the grader the default it took', async () => {
+    const asked = grader.requests.length;
+    const { body } = await score(deck.url, house, { stage: 'parts', text: NO_SESSION });
+    expect(failed(body.facts)).toEqual([]);
+    expect(body.facts.find((f: { name: string }) => f.name === 'session')).toEqual({ name: 'session', held: true, detail: 'defaulted by session_crypto, citing characters 0-3' });
+    const session = grader.requests.slice(asked).find((r) => r.id === 'session')!;
+    expect(session.body.messages[1]!.content).toContain('the deck filled in, by its documented defaults:\n- all of it: BTC, ETH and SOL trade around the clock');
+    const stop = grader.requests.slice(asked).find((r) => r.id === 'stop')!;
+    expect(stop.body.messages[1]!.content).not.toContain('documented defaults');
   });
 
   it('scores a part the grader says the reading gets wrong 0', async () => {

@@ -213,6 +213,14 @@ describe('GET and POST /studio/state', () => {
     expect(whole.view).toMatchObject({ state: 'read', done: ['read'] });
   });
 
+  it('reads words whose session takes the market\'s documented default as read: the record says the part is defaulted', async () => {
+    const words = 'BTC 1m: go long when the close crosses above the 20 EMA. Stop 1.5 ATR(14) below entry. Take profit at 2R.';
+    const got = await walk('defaulted', [{ action: 'words', text: words }, { action: 'read' }]);
+    expect(got.view).toMatchObject({ state: 'read', next: 'forge', done: ['read'] });
+    expect(got.coverage.read).toMatchObject({ earned: true, rests_on: { parts: { session: 'defaulted', entry: 'read', stop: 'read' } } });
+    expect(got.record.reading.session).toMatchObject({ status: 'defaulted', value: { kind: 'always' }, defaults: [{ path: '', rule: 'session_crypto' }] });
+  });
+
   it('refuses words over the 4,000-character cap with 413 and takes them at the cap', async () => {
     const strategy = 'long-words';
     const over = await act({ strategy, action: 'words', text: 'a'.repeat(4001) });

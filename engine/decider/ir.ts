@@ -1,4 +1,4 @@
-import { MARKET_SPECS, TIMEFRAME_SECONDS, type Market, type Timeframe } from '../markets.js';
+import { MARKET_SPECS, pointsOfDollars, TIMEFRAME_SECONDS, type Market, type Timeframe } from '../markets.js';
 import type {
   Condition,
   LevelOp,
@@ -22,8 +22,9 @@ import type { Script } from './script.js';
  * - conditions: the reader's condition trees with each operand turned into a reference: a bar field, a series id,
  *   a constant, the signal or previous bar, a zone (two references) or the trader's marks. Undirected operators
  *   (crosses, breaks) in a trigger are turned to its side; and/or arguments are flattened and sorted.
- * - stop, breakeven, target, trail: distances in the units the stepper uses: price (points, and ticks times the
- *   market's tick), fraction (percent / 100, of the entry or of the level), atr (a multiple of an ATR series) and r.
+ * - stop, breakeven, target, trail: distances in the units the stepper uses: price (points, ticks times the
+ *   market's tick, and dollars over the dollars a point of one contract or coin is worth), fraction (percent / 100,
+ *   of the entry or of the level), atr (a multiple of an ATR series) and r.
  * - time exits: bars, seconds (minutes and hours), or a clock series (a clock time, the session's close).
  * - the machine: its states and transitions, only those this rule can reach.
  * Refusals (a length the words did not give, a stop on the wrong side of the trade, ...) are DeciderRefusal,
@@ -201,6 +202,11 @@ class Resolver {
         return { unit: 'fraction', value: d.n / 100 };
       case 'atr':
         return { unit: 'atr', mult: d.n, series: this.atr(d.period, part) };
+      case 'usd': {
+        const value = pointsOfDollars(this.script.market, d.n, d.micro === true);
+        if (value === null) throw new DeciderRefusal(part, `a micro contract is a futures contract; ${this.script.market} has none`);
+        return { unit: 'price', value };
+      }
     }
   }
 

@@ -33,6 +33,12 @@ describe('the script block', () => {
     expect(out).toEqual({ ok: true, script });
   });
 
+  it('takes a part a documented default completed as it takes a read one', () => {
+    const reading = readingOf(script);
+    reading.session = { status: 'defaulted', value: CASH, spans: [{ from: 0, to: 2, text: 'NQ' }], defaults: [{ path: '', rule: 'session_futures' }] };
+    expect(scriptOfReading(RuleReadingSchema.parse(reading))).toEqual({ ok: true, script: { ...script, session: CASH } });
+  });
+
   it('refuses a reading with a part missing or ambiguous, naming each such part', () => {
     const reading = readingOf(script);
     reading.stop = { status: 'missing', value: null, spans: [] };

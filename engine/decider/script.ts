@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MARKET_SPECS, type Market } from '../markets.js';
+import type { Market } from '../markets.js';
 import {
   EntrySchema,
   ExitSchema,
@@ -13,8 +13,9 @@ import {
   type RuleReading,
   type Session,
   type Status,
+  isSettled,
 } from '../reader/schema.js';
-import { CASH } from '../reader/vocabulary.js';
+import { defaultSession } from '../reader/defaults.js';
 
 /**
  * The script block (script.v1): a rule stated as data rather than prose. A caller may bring one to POST /forge and
@@ -35,7 +36,8 @@ import { CASH } from '../reader/vocabulary.js';
  *              opening_range high/low/range of n minutes, the trader's marks, the signal or previous bar's
  *              high/low, and constants
  *   stop       { kind: "distance", distance } or { kind: "level", where: at | below | above, level, offset? }, with
- *              an optional breakeven distance; distances in points, ticks, percent or atr (n and period)
+ *              an optional breakeven distance; distances in points, ticks, percent, atr (n and period) or usd (n
+ *              dollars on one contract or coin; micro: true for a micro contract, a tenth of the E-mini's)
  *   exit       at least one of target (distance, R included, or level), trail (distance or level), time (bars,
  *              minutes, hours, clock, session_close) and when (a condition)
  *
@@ -59,17 +61,20 @@ export type Script = z.infer<typeof ScriptSchema>;
 /** A part that keeps a reading from becoming a script. */
 export interface PartRefusal {
   part: PartName;
-  status: Exclude<Status, 'read'>;
+  status: Exclude<Status, 'read' | 'defaulted'>;
 }
 
 export type ScriptOfReading = { ok: true; script: Script } | { ok: false; refused: PartRefusal[]; message: string };
 
-/** The script a reading states, or every part that is missing or ambiguous, in the order of the seven parts. */
+/**
+ * The script a reading states (its parts read, or completed by a documented default), or every part that is
+ * missing or ambiguous, in the order of the seven parts.
+ */
 export function scriptOfReading(reading: RuleReading): ScriptOfReading {
   const refused: PartRefusal[] = [];
   for (const part of PARTS) {
     const { status } = reading[part];
-    if (status !== 'read') refused.push({ part, status });
+    if (!isSettled(status)) refused.push({ part, status: status as PartRefusal['status'] });
   }
   if (refused.length > 0) {
     const message = `a script needs all seven parts read: ${refused.map((r) => `${r.part} is ${r.status}`).join(', ')}`;
@@ -92,8 +97,7 @@ export function scriptOfReading(reading: RuleReading): ScriptOfReading {
 }
 
 /**
- * The session a trial runs when its caller names none: the cash session (09:30–16:00 New York) for NQ, ES and YM,
- * around the clock for the crypto markets.
+ * The session a trial runs when its caller names none: the market's documented default, as the reader's (the cash
+ * session, 09:30–16:00 New York, for NQ, ES and YM; around the clock for the crypto markets).
  */
-export const trialSession = (market: Market, given?: Session): Session =>
-  given ?? (MARKET_SPECS[market].kind === 'cme' ? CASH : { kind: 'always' });
+export const trialSession = (market: Market, given?: Session): Session => given ?? defaultSession(market).session;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { editLine, forged, insertAfter, lineWith, VARIETY, wholeRules } from '../../test/support/forged.js';
-import type { Span } from '../reader/index.js';
+import { scriptOfReading } from '../decider/index.js';
+import { readRule, type Span } from '../reader/index.js';
 import { ScanSchema, scan, type Scan, type ScanSource } from './scan.js';
 
 const rules = wholeRules();
@@ -37,6 +38,62 @@ describe('a reading that cites real words but carries another number', () => {
     const changed = forged({ ...nq.script, stop: reading.stop.value });
     const found = inventedAt(scan(changed.code, { text: nq.text, parts: reading }), lineWith(changed.code, 'const stop = '));
     expect(found.message).toMatch(/says 12, which none of the words it cites say/);
+  });
+});
+
+describe('a value a documented default supplied', () => {
+  const dflt = rule('NQ 5m: buy when price crosses above VWAP, stop 1 ATR, target 2R.');
+  const defaultOf = (sc: Scan, line: number, token: string) => sc.traced.find((x) => x.line === line && x.token === token)?.from;
+
+  it('is traced to its rule, not to the words: the session of a futures rule, the length of an ATR', () => {
+    expect(dflt.reading.stop.status).toBe('defaulted');
+    const s = scan(dflt.code, dflt.source);
+    expect(s).toMatchObject({ clean: true, invented: [] });
+    expect(defaultOf(s, lineWith(dflt.code, 'const stop = '), 'atr_14')).toEqual({ default: 'atr_length' });
+    expect(defaultOf(s, lineWith(dflt.code, 's.session_gate[i]'), 'session_gate')).toEqual({ default: 'session_futures' });
+    // the multiple is the words' own
+    expect(spanTexts(s, lineWith(dflt.code, 'const stop = '), '1')).toEqual(['stop 1 ATR']);
+  });
+
+  it('is invented when the reading does not name the default: a read part claiming the length of 14', () => {
+    const { defaults: _, ...stop } = dflt.reading.stop;
+    const reading = { ...dflt.reading, stop: { ...stop, status: 'read' as const } };
+    const s = scan(dflt.code, { text: dflt.text, parts: reading });
+    expect(s.clean).toBe(false);
+    expect(new Set(s.invented.map((x) => `${x.token}: ${x.message}`))).toEqual(new Set(["atr_14: the reading's stop says 14, which none of the words it cites say"]));
+  });
+
+  it('is traced to the words when they say it too', () => {
+    // the entry's ATR takes the default and comes first; the stop says 14 itself
+    const text = 'ES 5m: buy when the ATR is above 5 and price crosses above VWAP, stop 2 ATR(14), target 2R.';
+    const reading = readRule(text);
+    expect(reading.entry.status).toBe('defaulted');
+    const got = scriptOfReading(reading);
+    if (!got.ok) throw new Error(got.message);
+    const { code } = forged(got.script);
+    const s = scan(code, { text, parts: reading });
+    expect(s.clean).toBe(true);
+    const traces = s.traced.filter((t) => t.token === 'atr_14').map((t) => t.from);
+    expect(traces.length).toBeGreaterThan(0);
+    for (const from of traces) expect(from).toEqual({ spans: [{ from: 65, to: 79, text: 'stop 2 ATR(14)' }] });
+  });
+});
+
+describe('a distance in dollars, or of "an" ATR', () => {
+  it('is traced to the words that say the dollars, placed as points of the contract', () => {
+    const usd = rule('NQ 1m: buy when price crosses above the 9 EMA, $250 stop, $500 target.');
+    const s = scan(usd.code, usd.source);
+    expect(s.clean).toBe(true);
+    expect(usd.code).toContain('12.5');
+    expect(spanTexts(s, lineWith(usd.code, 'const stop = '), '12.5')).toEqual(['$250 stop']);
+    expect(spanTexts(s, lineWith(usd.code, 'st.target = '), '25')).toEqual(['$500 target']);
+  });
+
+  it('reads "an ATR" as one ATR', () => {
+    const an = rule('SOL 1m short when the 5 EMA crosses below the 13 EMA, stop 0.4%, trail by an ATR.');
+    const s = scan(an.code, an.source);
+    expect(s.clean).toBe(true);
+    expect(spanTexts(s, lineWith(an.code, 'const trail = '), '1')).toEqual(['trail by an ATR']);
   });
 });
 

@@ -3,11 +3,15 @@ import { PHASE, WHY } from '../decider/contract.js';
 import type { Script } from '../decider/script.js';
 import { readNumber } from '../reader/numbers.js';
 import { tokenize } from '../reader/tokens.js';
-import { MARKET_SPECS, MARKETS, TIMEFRAME_SECONDS, isMarket, isTimeframe, type Market } from '../markets.js';
+import { MARKET_SPECS, MARKETS, TIMEFRAME_SECONDS, isMarket, isTimeframe, pointsOfDollars, type Market } from '../markets.js';
 import {
+  DEFAULT_RULES,
   PARTS,
   SpanSchema,
+  isSettled,
   type Condition,
+  type Default,
+  type DefaultRule,
   type Operand,
   type PartName,
   type RuleReading,
@@ -20,12 +24,14 @@ import { readCode, type CodeModel, type Token } from './code.js';
 
 /**
  * The forge's scan: every number, indicator, market, time and side the generated code carries because of the rule
- * is traced to the words it came from (the reading's spans) or, when the caller brought a script block, to the
- * script's JSON path; anything else is invented.
+ * is traced to the words it came from (the reading's spans), to the documented default a defaulted part names for
+ * it (an unstated session, an ATR's unstated length), or, when the caller brought a script block, to the script's
+ * JSON path; anything else is invented.
  *
  * What the code carries because of the rule, and how each is traced:
  * - numbers: condition and level constants; stop, offset, target, trail and breakeven distances (points as
- *   written, ticks times the market's tick, percent over 100, ATR multiples, R); a bars exit (the code holds to
+ *   written, ticks times the market's tick, dollars over a point's dollars, percent over 100, ATR multiples, R);
+ *   a bars exit (the code holds to
  *   f + n - 1); minutes and hours exits in seconds; the bar length TF (the timeframe).
  * - indicators: every series the code reads or declares (ema_9, rsi_14, atr_14, vwap, highest_10, prior_day_high,
  *   opening_range_30_high, and the trader's marks), each with its length.
@@ -51,8 +57,11 @@ import { readCode, type CodeModel, type Token } from './code.js';
 export const SCAN_KINDS = ['number', 'indicator', 'market', 'time', 'side'] as const;
 export type ScanKind = (typeof SCAN_KINDS)[number];
 
-/** Where a token came from: the words (spans of the text) or a script block's JSON path ($.entry.triggers[0]...). */
-export type Trace = { spans: Span[] } | { script: string };
+/**
+ * Where a token came from: the words (spans of the text), a documented default the reading names (DEFAULT_WORDS
+ * says each), or a script block's JSON path ($.entry.triggers[0]...).
+ */
+export type Trace = { spans: Span[] } | { default: DefaultRule } | { script: string };
 
 export interface Traced {
   line: number;
@@ -81,7 +90,14 @@ const token = { line: z.number().int().min(1), token: z.string().min(1), kind: z
 export const ScanSchema: z.ZodType<Scan> = z.strictObject({
   clean: z.boolean(),
   traced: z.array(
-    z.strictObject({ ...token, from: z.union([z.strictObject({ spans: z.array(SpanSchema) }), z.strictObject({ script: z.string().min(1) })]) }),
+    z.strictObject({
+      ...token,
+      from: z.union([
+        z.strictObject({ spans: z.array(SpanSchema) }),
+        z.strictObject({ default: z.enum(DEFAULT_RULES) }),
+        z.strictObject({ script: z.string().min(1) }),
+      ]),
+    }),
   ),
   invented: z.array(z.strictObject({ ...token, message: z.string().min(1) })),
 });
@@ -97,6 +113,8 @@ interface Fact {
   words: string | null;
   /** Put in by the IR from the deck's market table, not by the words: neither traced nor invented. */
   exempt?: true;
+  /** The documented default that supplied it, when the words leave it unstated. */
+  default?: DefaultRule;
 }
 
 /** What a distance places. */
@@ -112,13 +130,24 @@ class Catalog {
   constructor(
     readonly market: Market | null,
     private readonly values: Partial<Record<PartName, unknown>>,
+    private readonly defaults: Partial<Record<PartName, readonly Default[]>> = {},
   ) {
     this.tick = market ? MARKET_SPECS[market].tick : null;
     for (const part of PARTS) if (values[part] !== undefined && values[part] !== null) this.part(part, values[part]);
   }
 
+  /** The default that supplied the value at the path (a default at a path covers everything under it). */
+  private defaultAt(part: PartName, path: string): DefaultRule | undefined {
+    const under = (d: Default) => path === d.path || path.startsWith(`${d.path}.`) || path.startsWith(`${d.path}[`);
+    return (this.defaults[part] ?? []).find(under)?.rule;
+  }
+
+  /** The first fact of a key stands, unless it came from a default and the words say it too. */
   private add(key: string, kind: ScanKind, part: PartName, path: string, words: string | null, exempt?: true): void {
-    if (!this.facts.has(key)) this.facts.set(key, { kind, part, path, words, ...(exempt ? { exempt } : {}) });
+    const rule = this.defaultAt(part, path);
+    const had = this.facts.get(key);
+    if (had && !(had.default !== undefined && rule === undefined)) return;
+    this.facts.set(key, { kind, part, path, words, ...(exempt ? { exempt } : {}), ...(rule ? { default: rule } : {}) });
   }
 
   private operand(o: Operand, part: PartName, path: string): void {
@@ -189,6 +218,11 @@ class Catalog {
       case 'r':
         this.add(`distance.r.${role}:${d.n}`, 'number', part, n, String(d.n));
         return;
+      case 'usd': {
+        const points = this.market ? pointsOfDollars(this.market, d.n, d.micro === true) : null;
+        if (points !== null) this.add(`distance.price.${role}:${points}`, 'number', part, n, String(d.n));
+        return;
+      }
     }
   }
 
@@ -406,24 +440,41 @@ function said(key: string): string {
 const mentions = (text: string, words: string): boolean =>
   new RegExp(`(?<![\\d.])${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\d])`).test(text);
 
-/** Whether a span says the number, in digits or in words ("nine", "one and a half"), as the reader reads numbers. */
+/**
+ * Whether a span says the number, in digits or in words ("nine", "one and a half"), as the reader reads numbers;
+ * one may also be "a" or "an" before its unit ("a tick", "an ATR").
+ */
 function saysNumber(text: string, words: string): boolean {
   if (mentions(text, words)) return true;
   const tokens = tokenize(text);
   const n = Number(words);
+  if (n === 1 && tokens.some((t) => t.kind === 'word' && (t.norm === 'a' || t.norm === 'an'))) return true;
   return tokens.some((_, i) => readNumber(tokens, i)?.value === n);
 }
+
+/** Whether a span says a length in minutes: in minutes, or in whole hours ("the first hour", "the 2-hour range"). */
+function saysMinutes(text: string, minutes: string): boolean {
+  if (saysNumber(text, minutes)) return true;
+  const hours = Number(minutes) / 60;
+  if (!Number.isInteger(hours) || !tokenize(text).some((t) => t.kind === 'word' && HOUR_WORDS.has(t.norm))) return false;
+  return hours === 1 || saysNumber(text, String(hours));
+}
+const HOUR_WORDS = new Set(['hour', 'hours', 'hourly', 'hr', 'hrs', 'h']);
 
 /** Scans generated code against the rule it was forged from. */
 export function scan(code: string, source: ScanSource): Scan {
   const byScript = 'script' in source;
   const values: Partial<Record<PartName, unknown>> = {};
+  const defaults: Partial<Record<PartName, readonly Default[]>> = {};
   for (const part of PARTS) {
     if (byScript) values[part] = source.script[part];
-    else if (source.parts[part].status === 'read') values[part] = source.parts[part].value;
+    else if (isSettled(source.parts[part].status)) {
+      values[part] = source.parts[part].value;
+      defaults[part] = source.parts[part].defaults ?? [];
+    }
   }
   const market = typeof values.market === 'string' && isMarket(values.market) ? values.market : null;
-  const catalog = new Catalog(market, values);
+  const catalog = new Catalog(market, values, defaults);
   const m = readCode(code);
   const traced: Traced[] = [];
   const invented: Invented[] = [];
@@ -448,6 +499,10 @@ export function scan(code: string, source: ScanSource): Scan {
       traced.push({ line, token: tokenText, kind: r.kind, from: { script: `$.${fact.part}${fact.path}` } });
       return;
     }
+    if (fact.default !== undefined) {
+      traced.push({ line, token: tokenText, kind: r.kind, from: { default: fact.default } });
+      return;
+    }
     const spans = source.parts[fact.part].spans.filter((s) => source.text.slice(s.from, s.to) === s.text);
     if (spans.length === 0) {
       invented.push({ line, token: tokenText, kind: r.kind, message: `the reading's ${fact.part} cites no words of the text for ${said(r.key)}` });
@@ -460,7 +515,7 @@ export function scan(code: string, source: ScanSource): Scan {
     }
     // A number must be said by the words the part cites: a reading that cites real words but carries another
     // number (as a model lane might) has invented it.
-    const saying = spans.filter((s) => saysNumber(s.text, fact.words!));
+    const saying = spans.filter((s) => (fact.path.endsWith('.minutes') ? saysMinutes : saysNumber)(s.text, fact.words!));
     if (saying.length === 0) {
       invented.push({ line, token: tokenText, kind: r.kind, message: `the reading's ${fact.part} says ${fact.words}, which none of the words it cites say` });
       return;

@@ -129,7 +129,7 @@ export function gradeFacts(forge: ForgeFacts, pick: ToJudge): Fact[] {
 
   const scanClean =
     forge.scan.clean && forge.scan.invented.length === 0
-      ? fact('scan_clean', true, `every one of the ${forge.scan.traced.length} values in the code is traced to the words or the script`)
+      ? fact('scan_clean', true, `every one of the ${forge.scan.traced.length} values in the code is traced to the words, the script or a documented default`)
       : fact('scan_clean', false, `the scan finds invented values: ${list(forge.scan.invented.map((x) => `${x.kind} ${x.token} on line ${x.line}`))}`);
 
   const mark = verifyWatermark(forge.code);
@@ -153,14 +153,16 @@ export function gradeFacts(forge: ForgeFacts, pick: ToJudge): Fact[] {
 // ---- score -------------------------------------------------------------------------------------------------------
 
 /**
- * The facts of a score of stage parts: each of the seven parts read (not missing, not ambiguous), then citations
- * (every span of the reading is the words it quotes). Spans are named by their character offsets, never quoted:
+ * The facts of a score of stage parts: each of the seven parts read or completed by a documented default (not
+ * missing, not ambiguous), then citations (every span of the reading is the words it quotes). Spans are named by their character offsets, never quoted:
  * facts are kept in the score ledger, which keeps the words only as their digest.
  */
 export function partFacts(reading: RuleReading, citationProblems: readonly string[]): Fact[] {
   const parts = PARTS.map((p) => {
     const part = reading[p];
-    if (part.status === 'read') return fact(p, true, `read, citing characters ${part.spans.map((s) => `${s.from}-${s.to}`).join(', ')}`);
+    const citing = `citing characters ${part.spans.map((s) => `${s.from}-${s.to}`).join(', ')}`;
+    if (part.status === 'read') return fact(p, true, `read, ${citing}`);
+    if (part.status === 'defaulted') return fact(p, true, `defaulted by ${(part.defaults ?? []).map((d) => d.rule).join(', ')}, ${citing}`);
     if (part.status === 'ambiguous') return fact(p, false, `ambiguous: ${part.readings?.length ?? 0} readings compete`);
     return fact(p, false, 'missing');
   });

@@ -1,4 +1,5 @@
 import type { Script } from '../decider/index.js';
+import { DEFAULT_WORDS } from '../reader/defaults.js';
 import type { PartName, RuleReading } from '../reader/schema.js';
 import type { KeptRehearsal } from './kept.js';
 import type { ClosedQuestion } from './questions.js';
@@ -42,11 +43,16 @@ const codeShown = (codeInWords: string) =>
 export const gradeContext = (text: string, script: Script, codeInWords: string): string =>
   `${words(text)}\n\n${scriptShown(script)}\n\n${codeShown(codeInWords)}`;
 
-/** A parts question: the words against the deck's reading of one part and the words it cites. */
+/**
+ * A parts question: the words against the deck's reading of one part and the words it cites, with each documented
+ * default that completed it (where in the value, and the rule in words).
+ */
 export function partMessages(text: string, reading: RuleReading, part: PartName, q: ClosedQuestion): ChatMessage[] {
   const p = reading[part];
   const cited = p.spans.map((s) => `"${s.text}"`).join(', ');
-  return questionMessages(`${words(text)}\n\nThe deck read the ${part} as (JSON):\n${JSON.stringify(p.value, null, 2)}\nciting the words: ${cited}`, q);
+  const filled = (p.defaults ?? []).map((d) => `\n- ${d.path === '' ? 'all of it' : d.path}: ${DEFAULT_WORDS[d.rule]}`).join('');
+  const defaults = filled ? `\nThe words leave some of it unstated; the deck filled in, by its documented defaults:${filled}` : '';
+  return questionMessages(`${words(text)}\n\nThe deck read the ${part} as (JSON):\n${JSON.stringify(p.value, null, 2)}\nciting the words: ${cited}${defaults}`, q);
 }
 
 const iso = (t: number) => new Date(t * 1000).toISOString().slice(0, 16).replace('T', ' ');

@@ -1,9 +1,10 @@
+import { defaultProblems } from './defaults.js';
 import { PARTS, RuleReadingSchema, type RuleReading, type Span } from './schema.js';
 
 /**
- * Whether a reading (from any lane) holds to the text it claims to read: it passes the reading schema, and every
- * span of every part and reading is a stretch of the text with exactly that text. A reading with problems is
- * refused; the embedded reader's readings have none.
+ * Whether a reading (from any lane) holds to the text it claims to read: it passes the reading schema, every
+ * span of every part and reading is a stretch of the text with exactly that text, and every default it claims is
+ * what its documented rule gives. A reading with problems is refused; the embedded reader's readings have none.
  */
 export function citationProblems(text: string, reading: unknown): string[] {
   const parsed = RuleReadingSchema.safeParse(reading);
@@ -18,5 +19,5 @@ export function citationProblems(text: string, reading: unknown): string[] {
     r[p].spans.forEach((s, i) => check(`${p}.spans.${i}`, s));
     (r[p].readings ?? []).forEach((reading, k) => reading.spans.forEach((s, i) => check(`${p}.readings.${k}.spans.${i}`, s)));
   }
-  return problems;
+  return [...problems, ...defaultProblems(r)];
 }

@@ -34,11 +34,16 @@ function breakOf(level: OperandLex): LevelOp {
   return high ? 'breaks_above' : low ? 'breaks_below' : 'breaks';
 }
 
-function leaf(op: CmpOp, left: OperandLex | null, right: OperandLex): LeafLex {
+/**
+ * One comparison. `closing`: the subject is said as the close ("the close breaks the 20 EMA"), whose break of a line
+ * or level is a cross by the close, in the direction a break of it goes.
+ */
+function leaf(op: CmpOp, left: OperandLex | null, right: OperandLex, closing = false): LeafLex {
   if (LEVEL_OPS.has(op)) {
     // "the 9 EMA breaks above the 21 EMA" is a cross: a line's subject has no bar range
-    if (left !== null && left.kind !== 'price' && op !== 'touches') {
-      const line: LineOp = op === 'breaks_above' ? 'crosses_above' : op === 'breaks_below' ? 'crosses_below' : 'crosses';
+    if (left !== null && (left.kind !== 'price' || closing) && op !== 'touches') {
+      const way = op === 'breaks' && closing ? breakOf(right) : op;
+      const line: LineOp = way === 'breaks_above' ? 'crosses_above' : way === 'breaks_below' ? 'crosses_below' : 'crosses';
       return { op: line, left, right };
     }
     return { op: op === 'breaks' ? breakOf(right) : (op as LevelOp), level: right };
@@ -124,7 +129,7 @@ export function readConditions(clause: readonly Lexeme[], taken: ReadonlySet<Lex
       i = c + 1;
       continue;
     }
-    const l = leaf(cmp.op, subject, right);
+    const l = leaf(cmp.op, subject, right, left !== null && is('operand')(left) && left.closing === true);
     push(l, [...(left ? [left] : []), cmp, rhs!], 'left' in l ? l.left : subject, c + 1);
     i = c + 2;
   }

@@ -1,4 +1,5 @@
-/** The embedded rule reader: readRule, the reading's schemas (for any lane's output) and the citation check. */
+/** The embedded rule reader: readRule, the reading's schemas (for any lane's output), the documented defaults and the citation check. */
 export { readRule } from './read.js';
 export { citationProblems } from './citations.js';
+export { DEFAULT_WORDS, withDefaults } from './defaults.js';
 export * from './schema.js';

@@ -2,9 +2,9 @@ import { readNumber, type NumberRead } from './numbers.js';
 import { phraseAt } from './phrases.js';
 import { flat, isLength, lengthAfter, norm, one, pastHyphen, skipWords, wordIn, type Read, type Recognizer } from './recognizer.js';
 import type { Token } from './tokens.js';
-import { DISTANCE_UNITS } from './vocabulary.js';
+import { DISTANCE_UNITS, MONEY_SIZING, MONEY_WORDS } from './vocabulary.js';
 
-/** Recognizers of amounts: distances in points, ticks, percent and ATR, and multiples of the risk (R). */
+/** Recognizers of amounts: distances in points, ticks, percent, ATR and dollars, and multiples of the risk (R). */
 
 /** A multiplier: a number, or "a"/"an" before the unit ("a tick below", "an ATR"). */
 function amount(tokens: readonly Token[], i: number): NumberRead | null {
@@ -50,6 +50,25 @@ export const plainDistance: Recognizer = (tokens, i) => {
   const sizing = unit === 'percent' ? phraseAt(tokens, end, 'of my|the|your|our? account|capital|equity|balance|portfolio|bankroll') : null;
   if (sizing !== null) return one({ k: 'word', norm: 'position size' }, i, sizing);
   return one({ k: 'distance', unit, n: n.value, period: null }, i, end);
+};
+
+/**
+ * Dollars: "$200", "$ 1,000", "200 dollars", "a 100 dollar stop", "10 USD". Said of a trade or a day ("risk $500
+ * per trade", "$300 a day") it is the size of the risk, which the reader does not read, not a stop.
+ */
+export const moneyDistance: Recognizer = (tokens, i) => {
+  const dollarSign = norm(tokens, i) === '$';
+  const n = readNumber(tokens, dollarSign ? i + 1 : i);
+  if (!n || n.value <= 0) return null;
+  let end = n.end;
+  if (!dollarSign) {
+    const j = pastHyphen(tokens, n.end);
+    if (!wordIn(tokens, j, MONEY_WORDS)) return null;
+    end = j + 1;
+  }
+  const sizing = phraseAt(tokens, end, MONEY_SIZING);
+  if (sizing !== null) return one({ k: 'word', norm: 'position size' }, i, sizing);
+  return one({ k: 'distance', unit: 'usd', n: n.value, period: null }, i, end);
 };
 
 const rrWords = flat(['rr', 'r : r', 'r / r', 'risk reward|rewards ratio?', 'risk to reward ratio?', 'risk / reward ratio?', 'reward to risk ratio?', 'reward : risk', 'reward / risk']);

@@ -75,10 +75,70 @@ export const openingRange: Recognizer = (tokens, i) => {
   if (orb && field === 'range') {
     return { end: j, out: [{ body: { k: 'cmp', op: 'breaks' }, t0: i, t1: j }, { body: { k: 'ref', ref: { kind: 'orb', minutes } }, t0: i, t1: j }] };
   }
+  // "the 30-minute opening range breakout": a break of it, said after it
+  if (!orb && wordIn(tokens, j, ['breakout', 'breakouts'])) {
+    return { end: j + 1, out: [{ body: { k: 'cmp', op: 'breaks' }, t0: j, t1: j + 1 }, { body: operand({ kind: 'opening_range', field, minutes }), t0: i, t1: j }] };
+  }
   return one(operand({ kind: 'opening_range', field, minutes }), i, j);
 };
 
 const BARS = ['bars', 'bar', 'candles', 'candle', 'periods', 'period'];
+const BAR_NOUNS = ['bar', 'bars', 'candle', 'candles', 'candlestick', 'candlesticks'];
+/** A first bar's size: minutes in a unit ("5m", "5-minute", "1 hour", and without a number "minute", "hour"). */
+const SIZE_UNITS: ReadonlyMap<string, number> = new Map([
+  ...['minute', 'minutes', 'min', 'mins', 'm'].map((w) => [w, 1] as const),
+  ...['hour', 'hours', 'hr', 'hrs', 'h'].map((w) => [w, 60] as const),
+]);
+const BARE_SIZES = ['minute', 'hour'];
+/** What may follow the session's first bar: "of the day", "of the cash session", "after the open", "of the UTC day". */
+const SESSION_TAIL = 'of|after|in the? cash|regular|rth|us|ny|utc|trading? day|session|open|market';
+
+/**
+ * The session's first bar: its high, its low, or all of it as a range, which is the opening range of its size:
+ * "the first 5m bar's high", "the high of the first 15-minute candle", "the opening 5-minute bar", "the first hourly
+ * candle of the day", "the first hour's low". Without a size ("the first bar's high") it is a bar of the chart's
+ * timeframe, settled with the timeframe (a ref). A size with neither bar nor high or low ("the first 30 minutes") is
+ * a session, and a bar with neither size, high, low nor session ("the first bar after the cross") is not this.
+ */
+export const firstBar: Recognizer = (tokens, i) => {
+  let j = i;
+  let field: 'high' | 'low' | null = fieldAt(tokens, j);
+  if (field) {
+    const of = phraseAt(tokens, j + 1, 'of the?');
+    if (of === null) return null;
+    j = of;
+  }
+  if (!wordIn(tokens, j, ['first', 'opening'])) return null;
+  j += 1;
+  let minutes: number | null = null;
+  const n = readNumber(tokens, j);
+  if (isLength(n)) {
+    const u = pastHyphen(tokens, n.end);
+    const per = tokens[u]?.kind === 'word' ? SIZE_UNITS.get(tokens[u]!.norm) : undefined;
+    if (per === undefined) return null;
+    minutes = n.value * per;
+    j = u + 1;
+  } else if (wordIn(tokens, j, ['hourly'])) {
+    minutes = 60;
+    j += 1;
+  } else if (wordIn(tokens, j, BARE_SIZES)) {
+    minutes = SIZE_UNITS.get(tokens[j]!.norm)!;
+    j += 1;
+  }
+  const noun = wordIn(tokens, j, BAR_NOUNS);
+  if (noun) j += 1;
+  if (!field) {
+    field = fieldAt(tokens, j);
+    if (field) j += 1;
+  }
+  const tail = phraseAt(tokens, j, SESSION_TAIL);
+  if (tail !== null) j = tail;
+  const said = noun || (minutes !== null && field !== null);
+  if (!said || (minutes === null && field === null && tail === null)) return null;
+  if (minutes === null) return one({ k: 'ref', ref: { kind: 'first_bar', field: field ?? 'range' } }, i, j);
+  if (minutes > 500) return null;
+  return one(operand({ kind: 'opening_range', field: field ?? 'range', minutes }), i, j);
+};
 
 /** "the highest high of the last 20 bars", "the 20-bar low", "the high of the past 10 candles"; "a new 20 bar high" breaks it. */
 export const extreme: Recognizer = (tokens, i) => {
@@ -156,6 +216,33 @@ export const markRefs = fromTable(
   (shape) => ({ k: 'ref', ref: { kind: 'mark', shape } }),
 );
 
+/** "its high", "that bar's low", "the high of that candle": the bar or level named before (references.ts). */
+export const thatBar = fromTable(
+  table<{ field: 'high' | 'low'; bar: boolean }>(
+    (['high', 'low'] as const).flatMap((field): [string, { field: 'high' | 'low'; bar: boolean }][] => [
+      [`its ${field}`, { field, bar: false }],
+      [`that|this|same bar|candle|candlestick ${field}`, { field, bar: true }],
+      [`${field} of that|this|same bar|candle|candlestick`, { field, bar: true }],
+      [`${field} of the same bar|candle|candlestick`, { field, bar: true }],
+    ]),
+  ),
+  (v) => ({ k: 'ref', ref: { kind: 'that', ...v } }),
+);
+
+/**
+ * The signal or previous bar without its high or low ("stop below the trigger candle"): settled by the comparison
+ * before it (references.ts). Not before its close or open, which the reader does not read.
+ */
+const wholeBars = table<'signal' | 'previous'>([
+  ['signal|entry|trigger|setup bar|candle|candlestick', 'signal'],
+  ['prior|previous|preceding bar|candle|candlestick', 'previous'],
+]);
+export const wholeBar: Recognizer = (tokens, i) => {
+  const m = wholeBars.longest(tokens, i);
+  if (!m || wordIn(tokens, m.end, ['close', 'closes', 'closing', 'open', 'opens', 'opening'])) return null;
+  return one({ k: 'ref', ref: { kind: 'bar', bar: m.value } }, i, m.end);
+};
+
 export const barOperands = fromTable(
   table<BarRef>(
     (['high', 'low'] as const).flatMap((field): [string, BarRef][] => [
@@ -224,10 +311,16 @@ export const indicator: Recognizer = (tokens, i) => {
 
 export const vwap: Recognizer = (tokens, i) => (wordIn(tokens, i, ['vwap', 'vwaps']) ? one(operand({ kind: 'vwap' }), i, i + 1) : null);
 
-const priceTable = flat(['price', 'last price', 'closing price', 'close', 'closes', 'closing']);
+const priceTable = table<boolean>([
+  ['price', false],
+  ['last price', false],
+  ['closing price', true],
+  ['close|closes|closing', true],
+]);
+/** The price at the bar's close; said as the close, it is marked so (a close that breaks a line crosses it). */
 export const price: Recognizer = (tokens, i) => {
   const m = priceTable.longest(tokens, i);
-  return m ? one(operand({ kind: 'price', field: 'close' }), i, m.end) : null;
+  return m ? one({ k: 'operand', operand: { kind: 'price', field: 'close' }, closing: m.value }, i, m.end) : null;
 };
 
 /**

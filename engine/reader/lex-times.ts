@@ -78,6 +78,9 @@ const PERIODS: ReadonlyMap<string, number> = new Map([
   ['monthly', 2_592_000],
 ]);
 
+/** Units that, said alone before a chart word, are one of themselves: "minute chart", "hour bars". */
+const BARE_UNITS = ['minute', 'min', 'hour', 'hr'];
+
 function chartWordAt(tokens: readonly Token[], i: number): number | null {
   for (const w of CHART_WORDS) {
     const end = phraseAt(tokens, i, w);
@@ -88,8 +91,9 @@ function chartWordAt(tokens: readonly Token[], i: number): number | null {
 
 /**
  * A timeframe: "5m", "M5", "15s", "1h", "hourly", "5-minute", "five minute chart", "1 min bars", "on the 5 min",
- * "ES 5 min". A number and unit with a space between is a timeframe only with a chart word after it, a lead word
- * before it (on, using, timeframe) or a market named just before it; otherwise it is a duration.
+ * "ES 5 min", "the minute chart", "hour candles". A number and unit with a space between is a timeframe only with a
+ * chart word after it, a lead word before it (on, using, timeframe) or a market named just before it; otherwise it
+ * is a duration. A minute or hour without a number is one of it, with a chart word after it.
  */
 export const timeframe: Recognizer = (tokens, i, before) => {
   const emit = (seconds: number, end: number): Read => {
@@ -106,6 +110,7 @@ export const timeframe: Recognizer = (tokens, i, before) => {
     return null;
   }
   if (wordIn(tokens, i, ['hourly'])) return emit(3600, i + 1);
+  if (wordIn(tokens, i, BARE_UNITS) && tokens[i - 1]?.kind !== 'num' && chartWordAt(tokens, i + 1) !== null) return emit(TIME_UNITS.get(tokens[i]!.norm)!, i + 1);
   const lead = (): boolean => {
     let k = i - 1;
     while (wordIn(tokens, k, ['the', 'a'])) k -= 1;

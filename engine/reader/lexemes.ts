@@ -18,17 +18,20 @@ export type OperandLex = Operand | { kind: 'ma'; n: number | null };
 export type CmpOp = LineOp | LevelOp;
 
 export type LexemeBody =
-  | { k: 'market'; market: Market }
+  /** micro: named as its micro contract (MNQ, MES, MYM), a tenth of the E-mini's dollars a point. */
+  | { k: 'market'; market: Market; micro: boolean }
   | { k: 'unserved_market' }
   | { k: 'tf'; tf: Timeframe }
   | { k: 'tf_unserved' }
   | { k: 'num'; value: number; digits: boolean }
   | { k: 'time'; clock: string }
   | { k: 'zone'; zone: ZoneWord }
-  | { k: 'operand'; operand: OperandLex }
-  /** A mention that means something only if the text says more: "the zone" (my zone, if named) or a bare "ORB". */
-  | { k: 'ref'; ref: { kind: 'mark'; shape: 'level' | 'zone' } | { kind: 'orb'; minutes: number | null } }
-  | { k: 'distance'; unit: 'points' | 'ticks' | 'percent' | 'atr' | 'r'; n: number; period: number | null }
+  /** closing: the subject said as the close ("the close breaks the 20 EMA"), which crosses a line rather than breaking it. */
+  | { k: 'operand'; operand: OperandLex; closing?: boolean }
+  /** A mention that means something only if the text says more (references.ts settles each). */
+  | { k: 'ref'; ref: Ref }
+  /** usd: dollars on one contract or coin; micro when the text names the market as its micro contract. */
+  | { k: 'distance'; unit: 'points' | 'ticks' | 'percent' | 'atr' | 'r' | 'usd'; n: number; period: number | null; micro?: boolean }
   | { k: 'duration'; n: number; unit: 'bars' | 'minutes' | 'hours' }
   | { k: 'cmp'; op: CmpOp }
   | { k: 'conj'; conj: 'and' | 'or' }
@@ -45,6 +48,20 @@ export type LexemeBody =
   /** "no new trades", "stop trading": turns the time after it around. */
   | { k: 'not' }
   | { k: 'word'; norm: string };
+
+/**
+ * - mark: "the zone", "that level" (my zone, if named); orb: a bare "ORB";
+ * - bar: the signal or previous bar without its high or low ("below the trigger candle"), which the comparison
+ *   before it settles;
+ * - first_bar: the session's first bar without its size ("the first bar's high"), which is the timeframe's;
+ * - that: "its high", "that bar's low", the bar or level named before (that_bar: a bar or candle was said).
+ */
+export type Ref =
+  | { kind: 'mark'; shape: 'level' | 'zone' }
+  | { kind: 'orb'; minutes: number | null }
+  | { kind: 'bar'; bar: 'signal' | 'previous' }
+  | { kind: 'first_bar'; field: 'high' | 'low' | 'range' }
+  | { kind: 'that'; field: 'high' | 'low'; bar: boolean };
 
 export type LexemeKind = LexemeBody['k'];
 

@@ -1,6 +1,7 @@
+import type { Market } from '../markets.js';
 import type { Lexeme } from './lexemes.js';
-import { atrDistance, plainDistance, rDistance } from './lex-amounts.js';
-import { barOperands, extreme, indicator, markRefs, marks, openingRange, otherTimeframeIndicator, price, priorDay, vwap } from './lex-operands.js';
+import { atrDistance, moneyDistance, plainDistance, rDistance } from './lex-amounts.js';
+import { barOperands, extreme, firstBar, indicator, markRefs, marks, openingRange, otherTimeframeIndicator, price, priorDay, thatBar, vwap, wholeBar } from './lex-operands.js';
 import { duration, firstOrLast, time, timeframe } from './lex-times.js';
 import { readNumber } from './numbers.js';
 import { flat, fromTable, norm, one, table, wordIn, type Out, type Recognizer } from './recognizer.js';
@@ -11,6 +12,7 @@ import {
   COMPARISONS,
   FROM_ENTRY,
   MARKET_NAMES,
+  MICRO_MARKET_NAMES,
   NAMED_SESSIONS,
   NEGATED_TRADING,
   NOT_SIDES,
@@ -33,7 +35,13 @@ const negated = fromTable(flat(NEGATED_TRADING), () => ({ k: 'not' }));
 const closeExit = fromTable(flat(CLOSE_EXITS), () => ({ k: 'close_exit' }));
 const named = fromTable(table(NAMED_SESSIONS), (v) => ({ k: 'named', session: v.session, name: v.name }));
 const zones = fromTable(table(ZONE_WORDS), (zone) => ({ k: 'zone', zone }));
-const markets = fromTable(table(MARKET_NAMES), (market) => ({ k: 'market', market }));
+const markets = fromTable(
+  table<{ market: Market; micro: boolean }>([
+    ...MARKET_NAMES.map(([p, market]) => [p, { market, micro: false }] as const),
+    ...MICRO_MARKET_NAMES.map(([p, market]) => [p, { market, micro: true }] as const),
+  ]),
+  (v) => ({ k: 'market', ...v }),
+);
 const anchors = fromTable(table(ANCHORS), (anchor) => ({ k: 'anchor', anchor }));
 const sides = fromTable(table(SIDE_WORDS), (s) => ({ k: 'side', ...s }));
 
@@ -79,6 +87,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   negated,
   closeExit,
   rDistance,
+  firstBar,
   firstOrLast,
   named,
   zones,
@@ -90,8 +99,11 @@ const RECOGNIZERS: readonly Recognizer[] = [
   priorDay,
   marks,
   markRefs,
+  thatBar,
   barOperands,
+  wholeBar,
   atrDistance,
+  moneyDistance,
   plainDistance,
   otherTimeframeIndicator,
   timeframe,
@@ -107,8 +119,8 @@ const RECOGNIZERS: readonly Recognizer[] = [
   plain,
 ];
 
-/** Marks that start a phrase of the vocabulary ("<", ">", "&" for and); any other mark is read plainly. */
-const PHRASE_MARKS = new Set(['<', '>', '&']);
+/** Marks that start a phrase of the vocabulary ("<", ">", "&" for and, "$" for dollars); any other mark is read plainly. */
+const PHRASE_MARKS = new Set(['<', '>', '&', '$']);
 
 export function lex(tokens: readonly Token[]): Lexeme[] {
   const outs: Out[] = [];

@@ -1,4 +1,5 @@
 import { place } from './clauses.js';
+import { withDefaults } from './defaults.js';
 import { readEntry } from './entry.js';
 import { readExit } from './exit.js';
 import type { Lexeme } from './lexemes.js';
@@ -14,7 +15,8 @@ import { tokenize } from './tokens.js';
 
 /**
  * Reads a trader's rule into its seven parts: pure and deterministic (the same text gives the same reading), and
- * every value comes from the words it cites. The words the reader knows are in VOCABULARY.md.
+ * every value comes from the words it cites, or from a documented default the part names (defaults.ts). The
+ * words the reader knows are in VOCABULARY.md.
  */
 export function readRule(text: string): RuleReading {
   const lx = place(resolveReferences(lex(tokenize(text))));
@@ -23,7 +25,7 @@ export function readRule(text: string): RuleReading {
   const taken = new Set<Lexeme>();
   const session = readSession(lx, text, market, taken);
   const entry = readEntry(lx, text, taken);
-  return {
+  return withDefaults({
     market,
     timeframe: readTimeframe(lx, text),
     session,
@@ -31,5 +33,5 @@ export function readRule(text: string): RuleReading {
     entry: entry.part,
     stop: readStop(lx, text),
     exit: readExit(lx, text, market, taken),
-  };
+  });
 }

@@ -96,7 +96,22 @@ describe('numbers and indicators', () => {
     const entry = part('short when RSI crosses below 70', 'entry');
     expect(entry.value!.triggers[0]!.when).toEqual({ op: 'crosses_below', left: { kind: 'rsi', n: null }, right: { kind: 'constant', value: 70 } });
     expect(entry.note).toMatch(/RSI/);
-    expect(value('stop 2 ATR', 'stop')).toEqual({ kind: 'distance', distance: { unit: 'atr', n: 2, period: null } });
+    expect(entry.status).toBe('read');
+  });
+
+  it("take an ATR's documented length, 14, when the words give none, and name the default", () => {
+    const stop = part('stop 2 ATR', 'stop');
+    expect(stop).toMatchObject({
+      status: 'defaulted',
+      value: { kind: 'distance', distance: { unit: 'atr', n: 2, period: 14 } },
+      defaults: [{ path: '.distance.period', rule: 'atr_length' }],
+      spans: [{ text: 'stop 2 ATR' }],
+    });
+    expect(stop.note).toMatch(/ATR length/);
+    const entry = part('buy when the ATR is above 5 and RSI(2) is below 10', 'entry');
+    expect(entry).toMatchObject({ status: 'defaulted', defaults: [{ path: '.triggers[0].when.args[0].left.n', rule: 'atr_length' }] });
+    // An ATR whose length the words give is read, not defaulted.
+    expect(part('stop 2 ATR(10)', 'stop').status).toBe('read');
   });
 
   it('leave "MA" ambiguous between simple and exponential, wherever it stands', () => {
@@ -261,6 +276,97 @@ describe('citations', () => {
     expect(citationProblems(text, past)[0]).toMatch(/runs past the text/);
     expect(citationProblems(text, { ...reading, market: { ...reading.market, confidence: 0.9 } }).length).toBeGreaterThan(0);
     expect(citationProblems(text, { ...reading, side: { status: 'read', value: 'long', spans: [] } }).length).toBeGreaterThan(0);
+  });
+
+  it('refuse a default that is not what its rule gives', () => {
+    const atr = 'NQ 1m, long when price crosses above VWAP, stop 2 ATR, target 2R';
+    const reading = readRule(atr);
+    expect(citationProblems(atr, reading)).toEqual([]);
+    const ten = { ...reading, stop: { ...reading.stop, value: { kind: 'distance', distance: { unit: 'atr', n: 2, period: 10 } } } };
+    expect(citationProblems(atr, ten)).toEqual(['stop.defaults.0: atr_length puts 14 as an ATR\'s length, not at .distance.period']);
+    const cash = { ...reading, session: { ...reading.session, value: { kind: 'always' } } };
+    expect(citationProblems(atr, cash)).toEqual(['session.defaults.0: session_futures is the whole session of a futures market the reading reads']);
+    const crypto = { ...reading, session: { ...reading.session, defaults: [{ path: '', rule: 'session_crypto' }] } };
+    expect(citationProblems(atr, crypto)).toHaveLength(1);
+    // A default claimed on a read part, or a defaulted part naming none, fails the schema.
+    expect(citationProblems(atr, { ...reading, exit: { ...reading.exit, defaults: [{ path: '', rule: 'atr_length' }] } }).length).toBeGreaterThan(0);
+    expect(citationProblems(atr, { ...reading, stop: { ...reading.stop, defaults: undefined } }).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the documented defaults', () => {
+  it('give an unstated session the market\'s own, citing the market, and leave it missing with no market', () => {
+    expect(part('ES 5m, buy above VWAP, stop 4 points', 'session')).toMatchObject({
+      status: 'defaulted',
+      value: ny('09:30', '16:00'),
+      defaults: [{ path: '', rule: 'session_futures' }],
+      spans: [{ text: 'ES' }],
+    });
+    expect(part('SOL 5m, buy above VWAP, stop 1%', 'session')).toMatchObject({ status: 'defaulted', value: { kind: 'always' }, defaults: [{ rule: 'session_crypto' }] });
+    expect(part('5m, buy above VWAP, stop 4 points', 'session').status).toBe('missing');
+    expect(part('NQ or ES 5m, buy above VWAP', 'session').status).toBe('missing');
+  });
+
+  it('never override what the words say of the session, or a session named that the reader cannot place', () => {
+    expect(part('ES 5m, buy above VWAP between 10:00 and 11:00 ET', 'session')).toMatchObject({ status: 'read', value: ny('10:00', '11:00') });
+    expect(part('ES 5m, buy above VWAP during the Asian session', 'session')).toMatchObject({ status: 'missing', note: expect.stringMatching(/Asian/) });
+  });
+});
+
+describe('the phrasings of stops, exits and entries', () => {
+  it('read dollars as a stop or target on one contract, the micro when named so, and dollars of a trade as sizing', () => {
+    expect(value('NQ 1m, $250 stop', 'stop')).toEqual({ kind: 'distance', distance: { unit: 'usd', n: 250 } });
+    expect(value('ES 5m, a 100 dollar stop', 'stop')).toEqual({ kind: 'distance', distance: { unit: 'usd', n: 100 } });
+    expect(value('MES 5m, stop $25, take profit 50 USD', 'exit')).toEqual({ target: { kind: 'distance', distance: { unit: 'usd', n: 50, micro: true } } });
+    expect(value('NQ 5m, risk $500 per trade, stop 10 points', 'stop')).toEqual({ kind: 'distance', distance: { unit: 'points', n: 10 } });
+    // NQ and MNQ both named: which contract the dollars are on, the words do not say.
+    expect(part('NQ or MNQ 5m, buy above VWAP, $200 stop', 'stop').status).toBe('missing');
+  });
+
+  it('settle a bar without its high or low by the side of the comparison before it, else leave it', () => {
+    expect(value('long above VWAP, stop below the trigger candle', 'stop')).toEqual({ kind: 'level', where: 'below', level: { kind: 'bar', bar: 'signal', field: 'low' } });
+    expect(value('short below VWAP, stop just above the previous candle', 'stop')).toEqual({ kind: 'level', where: 'above', level: { kind: 'bar', bar: 'previous', field: 'high' } });
+    expect(part('short below VWAP, stop past the entry candle', 'stop').status).toBe('missing');
+  });
+
+  it('read its high and that bar\'s low as the bar or level named before, and "that candle" alone as the signal bar', () => {
+    expect(value("buy the break of the prior day high, stop below its low", 'stop')).toEqual({ kind: 'level', where: 'below', level: { kind: 'prior_day', field: 'low' } });
+    expect(value("buy when a candle closes above VWAP, stop below that candle's low", 'stop')).toEqual({ kind: 'level', where: 'below', level: { kind: 'bar', bar: 'signal', field: 'low' } });
+    expect(part('buy above VWAP, stop below its low', 'stop').status).toBe('missing');
+  });
+
+  it("read the session's first bar as the opening range of its size, and only that", () => {
+    expect(trigger("buy the break of the first 5m bar's high")).toEqual({ op: 'breaks_above', level: { kind: 'opening_range', field: 'high', minutes: 5 } });
+    expect(trigger('buy above the high of the first hourly candle of the day')).toEqual({ op: 'above', left: { kind: 'price', field: 'close' }, right: { kind: 'opening_range', field: 'high', minutes: 60 } });
+    expect(trigger("ES 5m, short below the first bar's low")).toEqual({ op: 'below', left: { kind: 'price', field: 'close' }, right: { kind: 'opening_range', field: 'low', minutes: 5 } });
+    // a 15-second chart's first bar is no whole minute: its length stays unstated
+    expect(trigger("ES 15s, short below the first bar's low")).toEqual({ op: 'below', left: { kind: 'price', field: 'close' }, right: { kind: 'opening_range', field: 'low', minutes: null } });
+    expect(value('ES 1m, buy above VWAP in the first hour', 'session')).toEqual(ny('09:30', '10:30'));
+    expect(value('ES 1m, buy above VWAP in the first 30 minutes', 'session')).toEqual(ny('09:30', '10:00'));
+    expect(value('ES 1m, buy the first bar after the close crosses above VWAP', 'entry')!.triggers[0]!.when).toEqual({
+      op: 'crosses_above',
+      left: { kind: 'price', field: 'close' },
+      right: { kind: 'vwap' },
+    });
+  });
+
+  it('read a break by the close as a cross, and a break by the price as a break of the bar\'s range', () => {
+    expect(trigger('long when the close breaks above the prior day high')).toEqual({ op: 'crosses_above', left: { kind: 'price', field: 'close' }, right: { kind: 'prior_day', field: 'high' } });
+    expect(trigger('long when price breaks above the prior day high')).toEqual({ op: 'breaks_above', level: { kind: 'prior_day', field: 'high' } });
+    expect(trigger('trade a close through VWAP either way')).toEqual({ op: 'crosses', left: { kind: 'price', field: 'close' }, right: { kind: 'vwap' } });
+    expect(trigger('trade the 15 minute opening range breakout')).toEqual({ op: 'breaks', level: { kind: 'opening_range', field: 'range', minutes: 15 } });
+  });
+
+  it('read a return to a line as a touch of it', () => {
+    for (const words of ['falls back to', 'reverts to', 'is back at', 'gets back to', 'retraces to', 'comes back down to']) {
+      expect(value(`long above VWAP, exit when price ${words} the 20 EMA`, 'exit'), words).toEqual({ when: { op: 'touches', level: { kind: 'ema', n: 20 } } });
+    }
+  });
+
+  it('read a minute or an hour chart without a number', () => {
+    expect(value('ES minute chart, buy above VWAP', 'timeframe')).toBe('1m');
+    expect(value('BTC on the hour candles, buy above VWAP', 'timeframe')).toBe('1h');
+    expect(part('ES, buy above VWAP, exit after a minute', 'timeframe').status).toBe('missing');
   });
 });
 

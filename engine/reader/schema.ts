@@ -95,6 +95,8 @@ const Amount = z.number().finite().positive();
 export const StopDistanceSchema = z.discriminatedUnion('unit', [
   z.strictObject({ unit: z.enum(['points', 'ticks', 'percent']), n: Amount }),
   z.strictObject({ unit: z.literal('atr'), n: Amount, period: LengthOrUnstated }),
+  /** Dollars on one contract (the E-mini, or the micro when the words name one) or one coin. */
+  z.strictObject({ unit: z.literal('usd'), n: Amount, micro: z.literal(true).optional() }),
 ]);
 export type StopDistance = z.infer<typeof StopDistanceSchema>;
 
@@ -149,8 +151,25 @@ export const ExitSchema = z
   });
 export type Exit = z.infer<typeof ExitSchema>;
 
-export const STATUSES = ['read', 'missing', 'ambiguous'] as const;
+export const STATUSES = ['read', 'defaulted', 'missing', 'ambiguous'] as const;
 export type Status = (typeof STATUSES)[number];
+/** The statuses whose part has a value: read from the words, or completed by a documented default. */
+export const SETTLED: readonly Status[] = ['read', 'defaulted'];
+export const isSettled = (status: Status): boolean => SETTLED.includes(status);
+
+/** The documented defaults (engine/reader/defaults.ts says each in words). */
+export const DEFAULT_RULES = ['session_crypto', 'session_futures', 'atr_length'] as const;
+export type DefaultRule = (typeof DEFAULT_RULES)[number];
+
+/** Where in a part's value a default stands (a JSON path inside the value: "" is all of it), and which rule put it. */
+export interface Default {
+  path: string;
+  rule: DefaultRule;
+}
+export const DefaultSchema: z.ZodType<Default> = z.strictObject({
+  path: z.string().regex(/^(?:\.[a-z_]+|\[\d+\])*$/, 'a path inside the value, such as .distance.period'),
+  rule: z.enum(DEFAULT_RULES),
+});
 
 export interface Reading<V> {
   value: V;
@@ -158,14 +177,17 @@ export interface Reading<V> {
 }
 
 /**
- * A part: read (value, and the spans it came from), missing (value null; spans empty, or the words that named
- * something the deck does not serve, with a note) or ambiguous (value null; readings holds each competing value).
+ * A part: read (value, and the spans it came from), defaulted (a value the words leave unstated in whole or in
+ * part, completed by documented defaults, each named in defaults; spans cite the words it leans on), missing
+ * (value null; spans empty, or the words that named something the deck does not serve, with a note) or ambiguous
+ * (value null; readings holds each competing value).
  */
 export interface Part<V> {
   status: Status;
   value: V | null;
   spans: Span[];
   readings?: Reading<V>[];
+  defaults?: Default[];
   note?: string;
 }
 
@@ -176,13 +198,17 @@ const partSchema = <V>(value: z.ZodType<V>): z.ZodType<Part<V>> =>
       value: value.nullable(),
       spans: z.array(SpanSchema),
       readings: z.array(z.strictObject({ value, spans: z.array(SpanSchema).min(1) })).optional(),
+      defaults: z.array(DefaultSchema).min(1).optional(),
       note: z.string().optional(),
     })
     .superRefine((p, ctx) => {
-      if (p.status === 'read' && (p.value === null || p.spans.length === 0)) {
-        ctx.addIssue({ code: 'custom', message: 'a read part has a value and cites its words' });
+      if (isSettled(p.status) && (p.value === null || p.spans.length === 0)) {
+        ctx.addIssue({ code: 'custom', message: `a ${p.status} part has a value and cites its words` });
       }
-      if (p.status !== 'read' && p.value !== null) ctx.addIssue({ code: 'custom', message: 'only a read part has a value' });
+      if (!isSettled(p.status) && p.value !== null) ctx.addIssue({ code: 'custom', message: 'only a read or defaulted part has a value' });
+      if ((p.status === 'defaulted') !== (p.defaults !== undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'a defaulted part, and only it, names the defaults it took' });
+      }
       if ((p.status === 'ambiguous') !== (p.readings !== undefined && p.readings.length >= 2)) {
         ctx.addIssue({ code: 'custom', message: 'an ambiguous part, and only it, holds two readings or more' });
       }

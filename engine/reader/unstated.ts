@@ -1,13 +1,13 @@
 /**
- * Lengths a value leaves unstated (an RSI, EMA or ATR without its length, an opening range without its minutes),
- * as a note for the part: the reader never fills one in, and says which are missing.
+ * Lengths a value leaves unstated (an RSI, EMA or SMA without its length, an opening range without its minutes),
+ * as a note for the part: the reader never fills one in, and says which are missing. An ATR's length has a
+ * documented default (defaults.ts), which says so itself.
  */
 
 const NAMES: ReadonlyMap<string, string> = new Map([
   ['ema', 'EMA'],
   ['sma', 'SMA'],
   ['rsi', 'RSI'],
-  ['atr', 'ATR'],
   ['opening_range', 'opening range'],
 ]);
 
@@ -17,7 +17,6 @@ function walk(v: unknown, out: Set<string>): void {
   const o = v as Record<string, unknown>;
   const name = typeof o.kind === 'string' ? NAMES.get(o.kind) : undefined;
   if (name && (o.n === null || o.minutes === null)) out.add(name);
-  if (o.unit === 'atr' && o.period === null) out.add('ATR');
   for (const x of Object.values(o)) walk(x, out);
 }
 

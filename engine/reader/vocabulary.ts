@@ -7,17 +7,27 @@ import type { LevelOp, LineOp, Session, Zone } from './schema.js';
  * Phrases are written for PhraseTable: "|" between alternatives, "?" after an optional word.
  */
 
-/** Names of the six markets. Micro contracts (MNQ, MES, MYM) quote the same index at the same tick, so they read as it. */
+/** Names of the six markets. */
 export const MARKET_NAMES: readonly (readonly [string, Market])[] = [
-  ['nq', 'NQ'], ['mnq', 'NQ'], ['nasdaq', 'NQ'], ['nasdaq 100', 'NQ'], ['nasdaq futures', 'NQ'],
-  ['e mini|micro nasdaq 100?', 'NQ'], ['emini nasdaq 100?', 'NQ'], ['ndx futures|future', 'NQ'],
-  ['es', 'ES'], ['mes', 'ES'], ['s & p 500?', 'ES'], ['sp500', 'ES'], ['sp 500', 'ES'], ['e mini|micro s & p 500?', 'ES'],
+  ['nq', 'NQ'], ['nasdaq', 'NQ'], ['nasdaq 100', 'NQ'], ['nasdaq futures', 'NQ'],
+  ['e mini nasdaq 100?', 'NQ'], ['emini nasdaq 100?', 'NQ'], ['ndx futures|future', 'NQ'],
+  ['es', 'ES'], ['s & p 500?', 'ES'], ['sp500', 'ES'], ['sp 500', 'ES'], ['e mini s & p 500?', 'ES'],
   ['emini s & p 500?', 'ES'], ['spx futures|future', 'ES'], ['spoos', 'ES'], ['es futures', 'ES'],
-  ['ym', 'YM'], ['mym', 'YM'], ['dow', 'YM'], ['dow jones futures?', 'YM'], ['dow futures', 'YM'], ['e mini|micro|mini dow', 'YM'],
+  ['ym', 'YM'], ['dow', 'YM'], ['dow jones futures?', 'YM'], ['dow futures', 'YM'], ['e mini|mini dow', 'YM'],
   ['emini dow', 'YM'],
   ['btc', 'BTC'], ['xbt', 'BTC'], ['bitcoin', 'BTC'], ['btcusd|btcusdt', 'BTC'],
   ['eth', 'ETH'], ['ether', 'ETH'], ['ethereum', 'ETH'], ['ethusd|ethusdt', 'ETH'],
   ['sol', 'SOL'], ['solana', 'SOL'], ['solusd|solusdt', 'SOL'],
+];
+
+/**
+ * The micro contracts: they quote the same index at the same tick as the E-mini, so they read as its market (the
+ * tape's bars are the E-mini's); a dollar amount on one is a tenth of the E-mini's points.
+ */
+export const MICRO_MARKET_NAMES: readonly (readonly [string, Market])[] = [
+  ['mnq', 'NQ'], ['micro nasdaq 100?', 'NQ'], ['micro e mini nasdaq 100?', 'NQ'],
+  ['mes', 'ES'], ['micro s & p 500?', 'ES'], ['micro e mini s & p 500?', 'ES'],
+  ['mym', 'YM'], ['micro dow', 'YM'], ['micro e mini dow', 'YM'],
 ];
 
 /** Instruments a trader may name that the tape does not serve: read, so the reading can say so. */
@@ -78,6 +88,8 @@ export const NAMED_SESSIONS: readonly (readonly [string, { session: Session | nu
 export const COMPARISONS: readonly (readonly [string, CmpOp])[] = [
   ['close|closes|closed|closing back? above|over', 'above'],
   ['close|closes|closed|closing back? below|under|beneath', 'below'],
+  // a close through a line, either way ("a close through VWAP", "the close across the 20 EMA")
+  ['close|closes|closed|closing back? through|thru|across', 'crosses'],
   ['cross|crosses|crossed|crossing back? above|over', 'crosses_above'],
   ['cross|crosses|crossed|crossing back? up through|thru?', 'crosses_above'],
   ['rise|rises|rising|rose|move|moves|moving|moved|go|goes|going|went|push|pushes|pushing|pushed|get|gets|getting|got|pop|pops|popping|popped|climb|climbs|climbing|climbed|jump|jumps|jumped back? above|over', 'crosses_above'],
@@ -110,7 +122,12 @@ export const COMPARISONS: readonly (readonly [string, CmpOp])[] = [
   ['pullback|pullbacks to|into|toward|towards|of', 'touches'],
   ['retest|retests|retested|retesting|test|tests|tested|testing|touch|touches|touched|touching of?', 'touches'],
   ['tag|tags|tagged|tagging|tap|taps|tapped|tapping', 'touches'],
-  ['come|comes|came|coming|return|returns|returned|returning back? to|into', 'touches'],
+  ['come|comes|came|coming|return|returns|returned|returning back? up|down? to|into', 'touches'],
+  // a return to a line: "falls back to the 20 EMA", "reverts to VWAP", "is back at VWAP", "on a revisit of VWAP"
+  ['fall|falls|fell|falling|drop|drops|dropped|dropping|pull|pulls|pulled|pulling|go|goes|went|going|get|gets|got|getting|move|moves|moved|moving|trade|trades|traded|trading|slip|slips|slipped|rise|rises|rose|rising|bounce|bounces|bounced|head|heads|headed back up|down? to|into', 'touches'],
+  ['revert|reverts|reverted|reverting|retrace|retraces|retraced|retracing back? to|into', 'touches'],
+  ['revisit|revisits|revisited|revisiting of?', 'touches'],
+  ['is|are|be|being back at|to|into|on', 'touches'],
   ['dip|dips|dipped|dipping to|into', 'touches'],
   ['bounce|bounces|bounced|bouncing off|from', 'touches'],
   ['reach|reaches|reached|reaching|hit|hits|hitting', 'touches'],
@@ -143,6 +160,7 @@ export const SIDE_WORDS: readonly (readonly [string, SideWord])[] = [
   ['both long|longs and short|shorts', both],
   ['both sides|directions|ways', both],
   ['either direction|directions|side|way', both],
+  ['whichever way|direction|side', both],
   ['long|longs only', longOnly],
   ['only long|longs|buy|buys', longOnly],
   ['only go long', longOnly],
@@ -240,6 +258,11 @@ export const TIME_UNITS: ReadonlyMap<string, number> = new Map([
   ...['d', 'day', 'days'].map((w) => [w, 86_400] as const),
   ...['w', 'wk', 'week', 'weeks'].map((w) => [w, 604_800] as const),
 ]);
+
+/** Words after an amount that make it dollars ("200 dollars", "10 USD"); "$" before it does too. */
+export const MONEY_WORDS: readonly string[] = ['dollar', 'dollars', 'usd', 'bucks'];
+/** After a dollar amount, what makes it the size of a trade's risk or a day's loss, not a stop ("$500 per trade"). */
+export const MONEY_SIZING = 'per|a|each|every trade|position|day|week|month';
 
 export const DISTANCE_UNITS: ReadonlyMap<string, 'points' | 'ticks' | 'percent'> = new Map([
   ...['point', 'points', 'pt', 'pts', 'handle', 'handles'].map((w) => [w, 'points'] as const),

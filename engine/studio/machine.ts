@@ -19,7 +19,7 @@ export type Gate = (typeof GATES)[number];
 
 /** The two moves whose next state is the verdict on their tool's answer. */
 export const OUTCOMES = {
-  all_read: 'all seven parts read',
+  all_read: 'all seven parts read (or completed by a documented default)',
   unclear: 'a part missing or ambiguous',
   accepted: 'the decision is accept',
   not_accepted: 'the decision is revise or reject',
@@ -60,7 +60,7 @@ export const STATES: Readonly<Record<StudioState, StateInfo>> = {
     done: ['read'],
     holds: ['read'],
     next: 'forge',
-    means: 'All seven parts are read from the words. Forge them next.',
+    means: 'All seven parts are read from the words, or completed by a documented default the reading names. Forge them next.',
   },
   forged: {
     done: ['read', 'forge'],

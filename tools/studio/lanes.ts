@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { noteUnsaid } from '../../engine/decider/index.js';
-import { readRule, type RuleReading } from '../../engine/reader/index.js';
+import { readRule, withDefaults, type RuleReading } from '../../engine/reader/index.js';
 import { modelLaneFor } from '../../upstream/reader/funding.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
@@ -26,8 +26,9 @@ const modelLane = (ctx: Ctx) =>
 
 /**
  * Reads the words with the chosen lane. The embedded lane is the engine's reader; the model lane's reading is
- * accepted whole (schema and citations) or refused, and an accepted one is recorded on the meter as read_model.
- * Either reading carries the notes of what the forge would add that the words leave unsaid (noteUnsaid).
+ * accepted whole (schema, citations and any defaults it claims) or refused, an accepted one takes the documented
+ * defaults as the embedded reader's does, and is recorded on the meter as read_model. Either reading carries the notes
+ * of what the forge would add that the words leave unsaid (noteUnsaid).
  */
 export async function readWith(ctx: Ctx, text: string, lane: LaneId): Promise<RuleReading> {
   if (lane === 'embedded') return engineStep('the reader', () => noteUnsaid(readRule(text)));
@@ -35,7 +36,7 @@ export async function readWith(ctx: Ctx, text: string, lane: LaneId): Promise<Ru
   if ('refusal' in open) throw open.refusal;
   const reading = await open.reader.read(text);
   await ctx.store.spend.record({ principal_id: ctx.principal!.id, action: 'read_model', units: unitsFor(ctx.offer.plans, 'read_model') }, ctx.clock());
-  return noteUnsaid(reading);
+  return noteUnsaid(withDefaults(reading));
 }
 
 export const forgeLanes = defineTool({

@@ -15,7 +15,7 @@ import {
   type ClosedQuestion,
   type Fact,
 } from '../../engine/grade/index.js';
-import { citationProblems, PARTS, readRule, type PartName } from '../../engine/reader/index.js';
+import { citationProblems, isSettled, PARTS, readRule, type PartName } from '../../engine/reader/index.js';
 import { STAGES, type GraderPart, type JudgedRehearsal, type ScoreEntry, type Shown, type Stage } from '../../store/grades.js';
 import { GraderKey } from '../../upstream/grader/funding.js';
 import type { Ctx } from '../context.js';
@@ -39,14 +39,17 @@ interface Judged {
 
 const PART_QUESTIONS = PARTS.map(partQuestion);
 
-/** Stage parts: the deck's reading of the words, each part read asked about; a part not read scores 0 unasked. */
+/**
+ * Stage parts: the deck's reading of the words, each part read or defaulted asked about (a defaulted one shown with
+ * the defaults it took); a part missing or ambiguous scores 0 unasked.
+ */
 async function judgeParts(ctx: Ctx, text: string | undefined, ownKey: string | null): Promise<Judged> {
   if (text === undefined) throw badInput([{ field: 'text', message: 'stage parts scores the reading of words: send them as text' }]);
   const words = withinWordsCap(text, 'text');
   const reading = readRule(words);
   const facts = partFacts(reading, citationProblems(words, reading));
   const cited = facts.find((f) => f.name === 'citations')!.held;
-  const asked = cited ? PART_QUESTIONS.filter((q) => reading[q.id as PartName].status === 'read') : [];
+  const asked = cited ? PART_QUESTIONS.filter((q) => isSettled(reading[q.id as PartName].status)) : [];
   const spent = asked.length ? await spendDecision(ctx, ownKey, 'score', asked, (q) => partMessages(words, reading, q.id as PartName, q)) : null;
   return { stage: 'parts', subject: { words_sha256: sha256(words) }, facts, questions: PART_QUESTIONS, n: PARTS.length, spent };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { expectedBars } from '../../engine/calendar.js';
 import { MARKETS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
-import { PARTS, type RuleReading } from '../../engine/reader/index.js';
+import { isSettled, PARTS, type RuleReading } from '../../engine/reader/index.js';
 import type { Rehearsal } from '../../engine/stepper/index.js';
 import { arrive, isMove, machineMarkdown, STATES, STUDIO_ACTIONS, viewOf, type Gate, type Outcome, type StudioAction } from '../../engine/studio/machine.js';
 import type { StudioRecord } from '../../store/studio.js';
@@ -90,7 +90,7 @@ const MOVES: Readonly<Record<StudioAction, (ctx: Ctx, r: StudioRecord, move: Mov
   },
   async read(ctx, r) {
     const got = (await workflowRead.call(ctx, { text: wordsOf(r) })) as { parts: RuleReading };
-    const outcome = PARTS.every((p) => got.parts[p].status === 'read') ? 'all_read' : 'unclear';
+    const outcome = PARTS.every((p) => isSettled(got.parts[p].status)) ? 'all_read' : 'unclear';
     return { change: { reading: got.parts }, outcome, answer: got };
   },
   async forge(ctx, r) {

@@ -24,6 +24,7 @@ export const READER_PROMPT = [
   'Each part is { "status", "value", "spans" }, with "readings" and "note" only where they apply:',
   '- "read": value is set and spans cite the words it came from (at least one span).',
   '- "missing": value is null and spans is empty, or cites the words that named something not served, with a note saying so.',
+  '- "defaulted": not yours to answer. The deck itself completes a reading by its documented defaults (an unstated session, an ATR\'s unstated length) after you answer.',
   '- "ambiguous": value is null and readings lists two competing { "value", "spans" } or more, each citing its words.',
   'Never fill in what the words do not state: a part the words do not give is missing, and a length they do not give is null.',
   '',
