@@ -160,7 +160,8 @@ describe('workflow_read with lane model', () => {
 
   it('completes a reading by the documented defaults as the embedded reader does, and refuses a default its rule does not give', async () => {
     const text = 'ES 5m: buy when price crosses above VWAP, stop 2 ATR, target 2R.';
-    const embedded = readRule(text);
+    // The embedded lane as the deck serves it: the engine's reading with the notes of what the forge adds.
+    const embedded = (await read(deck.url, plan, { text, lane: 'embedded' })).body.parts as RuleReading;
     expect(embedded.stop.status).toBe('defaulted');
     // The lane answers what the words state and no more: no session, an ATR without its length.
     lane.answer = altered((r) => ({
