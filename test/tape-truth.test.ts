@@ -192,7 +192,7 @@ describe('a venue that holds part of a window, or none of a market', () => {
   });
 });
 
-describe('npm run tape -- import checks the bars are the timeframe apart', () => {
+describe('npm run tape -- import', () => {
   it('refuses hourly bars imported as 5m, saying what they look like, and imports nothing', async () => {
     const data = await mkdtemp(join(tmpdir(), 'deck-spacing-'));
     const refused = await runCli('tape', ['import', sharedTape('SOL-1h'), '--market', 'SOL', '--tf', '5m'], data);
