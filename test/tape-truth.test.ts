@@ -157,6 +157,18 @@ describe('a venue that holds part of a window, or none of a market', () => {
     expect(served.body.coverage).toMatchObject({ measured: true, built_from: { tf: '1m' } });
   });
 
+  it('serves a replay session closed bars only, never the bar still forming', async () => {
+    // The real SOL minutes moved on in time so that the venue's newest bar opens this very minute.
+    const sol = tapeRows('SOL-1m').slice(-30);
+    const minute = Math.floor(Date.now() / 1000 / M) * M;
+    const shift = minute - sol.at(-1)![0];
+    series['SOL/1m'] = sol.map(([t, ...rest]) => [t + shift, ...rest] as (typeof sol)[number]);
+    const now = Math.floor(Date.now() / 1000);
+    const { body } = await candles(`SOL/1m?from=${minute - 10 * M}&to=${now}&session=live-1`);
+    expect(body.candles.at(-1).t).toBe(minute - M);
+    expect(body.coverage).toMatchObject({ sealed: false, unmeasured: { bars: now > minute ? 1 : 0 } });
+  });
+
   it('records each tape read on the meter by the bars it served; a plate pays for its own bars', async () => {
     const who = await signedIn(deck.url, 'metered');
     const tapeEntries = async () => (await Ledger.open<Spend>(deck.dataDir, 'meter')).all.filter((e) => e.entry.action === 'tape').map((e) => e.entry);

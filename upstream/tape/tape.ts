@@ -55,9 +55,9 @@ export class Tape {
   ) {}
 
   /**
-   * Rows of one timeframe and the history held around them, from the archive, or from the venue (kept as they
-   * arrive, closed bars only). What the venue answers is read back from the archive unless `fresh`, so a kept bar
-   * never changes under a later answer.
+   * Rows of one timeframe and the history held around them, from the archive, or from the venue (its closed bars,
+   * kept as they arrive). What the venue answers is read back from the archive unless `fresh`, so a kept bar never
+   * changes under a later answer; a bar still forming is never served, fresh or not.
    */
   private async rows(market: Market, tf: Timeframe, from: number, to: number, source: 'archive' | 'venue' | 'fresh'): Promise<Kept> {
     if (source === 'archive') return this.archive.read(market, tf, from, to);
@@ -66,7 +66,7 @@ export class Tape {
     const len = TIMEFRAME_SECONDS[tf];
     const closed = sent.filter((r) => r[0] + len <= now);
     const vouched = vouchedBy(closed, len, from, now);
-    if (source === 'fresh') return { rows: sent, held: vouched ? [vouched] : [] };
+    if (source === 'fresh') return { rows: closed, held: vouched ? [vouched] : [] };
     await this.archive.keep(market, tf, closed, vouched);
     return this.archive.read(market, tf, from, to);
   }
