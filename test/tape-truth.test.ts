@@ -173,23 +173,31 @@ describe('a venue that holds part of a window, or none of a market', () => {
     const who = await signedIn(deck.url, 'metered');
     const tapeEntries = async () => (await Ledger.open<Spend>(deck.dataDir, 'meter')).all.filter((e) => e.entry.action === 'tape').map((e) => e.entry);
     const before = (await tapeEntries()).length;
-    const spent = async () => (await call(`${deck.url}/meter`, { headers: who.bearer })).body.spent;
-    expect(await spent()).toBe(0);
+    // The record is written as the answer goes out: the meter shows it once it is on disk, a moment later.
+    const spent = async (expected: number) => {
+      let now = NaN;
+      for (const start = Date.now(); Date.now() - start < 5000; await new Promise((r) => setTimeout(r, 20))) {
+        now = (await call(`${deck.url}/meter`, { headers: who.bearer })).body.spent;
+        if (now === expected) break;
+      }
+      return now;
+    };
+    expect(await spent(0)).toBe(0);
 
     const day = `BTC/1m?from=${BTC_DAY}&to=${BTC_DAY + D}`;
     expect((await call(`${deck.url}/timetravel/candles/${day}`, { headers: who.bearer })).body.candles).toHaveLength(1440);
-    expect(await spent()).toBe(2); // 0 units and 1 per 1,000 bars, rounded up
+    expect(await spent(2)).toBe(2); // 0 units and 1 per 1,000 bars, rounded up
     await call(`${deck.url}/timetravel/candles/${day}`, { headers: who.bearer }); // sealed now: still a read
-    expect(await spent()).toBe(4);
+    expect(await spent(4)).toBe(4);
     const mcp = await call(`${deck.url}/mcp/candles`, {
       body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tape', arguments: { market: 'BTC', tf: '1m', from: BTC_DAY, to: BTC_DAY + H } } },
       headers: { ...who.bearer, accept: 'application/json, text/event-stream' },
     });
     expect(mcp.body.result.structuredContent.candles).toHaveLength(60);
-    expect(await spent()).toBe(5);
+    expect(await spent(5)).toBe(5);
     const refused = await call(`${deck.url}/timetravel/candles/BTC/1m?from=${BTC_DAY}&to=${BTC_DAY}`, { headers: who.bearer });
     expect(refused.status).toBe(422);
-    expect(await spent()).toBe(5);
+    expect(await spent(5)).toBe(5);
 
     const iso = (t: number) => new Date(t * 1000).toISOString();
     const plate = await call(`${deck.url}/plates`, { body: { market: 'BTC', tf: '1h', from: iso(BTC_DAY), to: iso(BTC_DAY + D) }, headers: who.bearer });

@@ -70,7 +70,7 @@ export const tape = defineTool({
   rest: { method: 'GET', path: '/timetravel/candles/:market/:tf', errors: [502, 503] },
   async run(ctx, input) {
     const answer = await readCandles(ctx, input);
-    await meterTapeRead(ctx, coverageIn(answer.bytes).bars);
+    meterTapeRead(ctx, coverageIn(answer.bytes).bars);
     return answer;
   },
 });
