@@ -169,6 +169,19 @@ describe('a venue that holds part of a window, or none of a market', () => {
     expect(body.coverage).toMatchObject({ sealed: false, unmeasured: { bars: now > minute ? 1 : 0 } });
   });
 
+  it('keeps what the venue sent a replay session in the archive', async () => {
+    const path = `BTC/1m?from=${BTC_DAY + 2 * D}&to=${BTC_DAY + 2 * D + H}`;
+    expect((await candles(`${path}&session=replay-2`)).body.candles).toHaveLength(60);
+    venue.mode = 'error';
+    try {
+      const kept = await candles(path);
+      expect(kept.status).toBe(200);
+      expect(kept.body.coverage).toMatchObject({ source: 'archive', bars: 60, complete: true, sealed: true });
+    } finally {
+      venue.mode = 'up';
+    }
+  });
+
   it('records each tape read on the meter by the bars it served; a plate pays for its own bars', async () => {
     const who = await signedIn(deck.url, 'metered');
     const tapeEntries = async () => (await Ledger.open<Spend>(deck.dataDir, 'meter')).all.filter((e) => e.entry.action === 'tape').map((e) => e.entry);

@@ -66,9 +66,8 @@ export class Tape {
     const len = TIMEFRAME_SECONDS[tf];
     const closed = sent.filter((r) => r[0] + len <= now);
     const vouched = vouchedBy(closed, len, from, now);
-    if (source === 'fresh') return { rows: closed, held: vouched ? [vouched] : [] };
     await this.archive.keep(market, tf, closed, vouched);
-    return this.archive.read(market, tf, from, to);
+    return source === 'fresh' ? { rows: closed, held: vouched ? [vouched] : [] } : this.archive.read(market, tf, from, to);
   }
 
   /**
