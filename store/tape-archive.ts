@@ -31,7 +31,7 @@ export interface Kept {
 }
 
 /** Spans in time order, overlapping or touching ones joined. */
-export function mergeSpans(spans: readonly Span[]): Span[] {
+function mergeSpans(spans: readonly Span[]): Span[] {
   const out: Span[] = [];
   for (const s of [...spans].sort((a, b) => a.from - b.from)) {
     const last = out.at(-1);
