@@ -57,7 +57,7 @@ async function answerOf(url: string, shot: Shot): Promise<string> {
 
 /** Fills an archive with the real BTC 1m month, as `npm run tape -- import` would, before the deck opens it. */
 async function archiveTape(dataDir: string): Promise<void> {
-  await new TapeArchive(dataDir).keep('BTC', '1m', tuplesFromBars(tapeFile('BTC-1m')));
+  await new TapeArchive(dataDir).import('BTC', '1m', tuplesFromBars(tapeFile('BTC-1m')));
 }
 
 /**

@@ -11,6 +11,8 @@ import {
   issueAll,
   lookbackBars,
   scoreEnvelope,
+  SUPERSEDED_WHY,
+  supersedes,
   type Envelope,
   type Pair,
   type Score,
@@ -48,7 +50,8 @@ async function archivedStretch(dataDir: string, pair: Pair): Promise<{ from: num
 /**
  * Walk-forward issuance over the archived tape: an envelope at the close of every bar in [from, to), each from the
  * bars closed by then (as the deck would have issued it on demand), appended to the pair's ledger unless its
- * issued_t is there already; then every envelope of the pair the bars can score is scored.
+ * issued_t is there already. One there already that read a last bar which had not closed is superseded (an entry
+ * appended, the chain untouched). Then every envelope of the pair the bars can score is scored.
  */
 async function backfill(pair: Pair, window: { from?: number; to?: number }): Promise<number> {
   const started = performance.now();
@@ -74,6 +77,12 @@ async function backfill(pair: Pair, window: { from?: number; to?: number }): Pro
   const walk = issueAll(bars, pair, from, to, DEFAULT_OPTIONS, (e) => issued.push(e));
   const book = await new Forecasts(dataDir).book(pair);
   const added = await book.append(issued, Date.now());
+  // One recorded from a bar that had not closed is superseded by what the closed bars give (an entry appended).
+  const stale = issued.filter((e) => {
+    const recorded = book.recorded(e.issued_t);
+    return recorded !== null && supersedes(e, recorded);
+  });
+  const replaced = await book.replace(stale, SUPERSEDED_WHY, Date.now());
   const scores: Score[] = [];
   for (const e of book.unscored(() => true, Infinity)) {
     const s = scoreEnvelope(e, bars);
@@ -85,7 +94,8 @@ async function backfill(pair: Pair, window: { from?: number; to?: number }): Pro
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   process.stdout.write(
     `${pair.market} ${pair.tf} ${iso(from)} to ${iso(to)}: ${bars.length} bars read; ${walk.issues.length} envelopes issued walk-forward, ` +
-      `${added} new, ${walk.issues.length - added} already there; ${walk.unissued} bars with none (warming up or flat); ${scored} newly scored; ${seconds} s\n` +
+      `${added} new, ${walk.issues.length - added - replaced} already there; ${walk.unissued} bars with none (warming up or flat); ` +
+      `${replaced} replaced (issued from a bar that had not closed); ${scored} newly scored; ${seconds} s\n` +
       `calibration: n ${calibration.n}, ece ${calibration.ece ?? 'none'}, coverage ${calibration.coverage ?? 'none'}: ${draw}, ${label}\n`,
   );
   return 0;

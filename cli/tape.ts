@@ -2,11 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { readConfig } from '../config/env.js';
-import { MARKETS, TIMEFRAMES } from '../engine/markets.js';
-import { TapeArchive } from '../store/tape-archive.js';
 import { readBarsCsv, tuplesFromBars } from '../engine/bars.js';
-import { TIMEFRAME_SECONDS } from '../engine/markets.js';
-
+import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../engine/markets.js';
+import { lengthWords, typicalSpacing } from '../engine/spacing.js';
+import { TapeArchive } from '../store/tape-archive.js';
 
 const USAGE = 'usage: npm run tape -- import <file.csv> --market BTC --tf 1m   (header t,o,h,l,c,v; t in unix seconds UTC)';
 
@@ -25,9 +24,14 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${file}: ${read.refused.length} bad line(s), nothing imported\n  ${lines.join('\n  ')}\n`);
     return 1;
   }
+  // Every t on the grid is not enough: hourly bars sit on the 5m grid too. The bars must be tf apart, as a rule.
+  const spacing = typicalSpacing(read.bars.t);
+  if (spacing !== null && spacing !== TIMEFRAME_SECONDS[tf.data]) {
+    process.stderr.write(`${file}: the bars are ${lengthWords(spacing)} apart (most common spacing ${spacing} s), not ${tf.data}; nothing imported\n`);
+    return 1;
+  }
   const rows = tuplesFromBars(read.bars);
-  const archive = new TapeArchive(readConfig().dataDir);
-  const added = await archive.keep(market.data, tf.data, rows);
+  const added = await new TapeArchive(readConfig().dataDir).import(market.data, tf.data, rows);
   process.stdout.write(`${file}: ${rows.length} bars read, ${added} new kept for ${market.data} ${tf.data}\n`);
   return 0;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tapeFile } from '../test/support/tape-file.js';
 import type { Bars } from './bars.js';
-import { coverage } from './coverage.js';
+import { coverage, isFinal } from './coverage.js';
 import { resample } from './resample.js';
 
 const utc = (s: string): number => Date.parse(`${s}Z`) / 1000;
@@ -108,6 +108,33 @@ describe('coverage by hand', () => {
     const c = coverage({ market: 'BTC', tf: '5m', from, to, times: built.bars.t, held: [{ from, to }], built: { tf: '1m', ...built } });
     expect(c.built_from).toEqual({ tf: '1m', partial: 2 });
     expect(c.missing).toEqual({ spans: [{ from: from + 300, to: from + 600 }], bars: 1 });
+  });
+});
+
+describe('what a source that ends inside a bar measured', () => {
+  const from = utc('2025-03-20T12:00');
+  const to = utc('2025-03-20T12:35');
+  /** The 5m bars 12:00 to 12:25 served; the source (1m bars) ends at 12:32, two minutes into the 12:30 bar. */
+  const times = grid(from, from + 1800, 300);
+  const c = coverage({ market: 'BTC', tf: '5m', from, to, times, held: [{ from, to: utc('2025-03-20T12:32') }] });
+
+  it('reads the bar it ends inside as unmeasured, not missing: nobody knows how it closed', () => {
+    expect(c.unmeasured).toEqual({ spans: [{ from: utc('2025-03-20T12:30'), to }], bars: 1 });
+    expect(c.missing.bars).toBe(0);
+    expect(c).toMatchObject({ measured: true, complete: false });
+  });
+
+  it('calls final only a window whose every expected bar was measured', () => {
+    expect(isFinal(c)).toBe(false);
+    const whole = coverage({ market: 'BTC', tf: '5m', from, to, times: grid(from, to, 300), held: [{ from, to }] });
+    expect(isFinal(whole)).toBe(true);
+    // A bar known absent (the source held that stretch) is measured: final, though not complete.
+    const hole = coverage({ market: 'BTC', tf: '5m', from, to, times: times.filter((t) => t !== from + 600), held: [{ from, to }] });
+    expect(hole).toMatchObject({ complete: false, missing: { bars: 2 } });
+    expect(isFinal(hole)).toBe(true);
+    // Nothing held at all: nothing is final, not even a weekend.
+    const weekend = coverage({ market: 'NQ', tf: '1h', from: utc('2024-01-13T00:00'), to: utc('2024-01-14T00:00'), times: [], held: [] });
+    expect(isFinal(weekend)).toBe(false);
   });
 });
 

@@ -10,9 +10,11 @@ import { TIMEFRAME_SECONDS, type Market, type Timeframe } from './markets.js';
  *   expected      bars the calendar expects: opening in the window, the whole bar in open-market time
  *   closed        the market's halts in the window (weekend, daily break) and their total seconds; closed time
  *                 is never missing
- *   missing       expected bars absent where the source held history, as runs [first open, last open + tf)
- *   unmeasured    expected bars where the source held no history (a venue that keeps a week cannot say what
- *                 happened before it), as runs like missing
+ *   missing       expected bars absent where the source held history for the whole bar, as runs
+ *                 [first open, last open + tf)
+ *   unmeasured    expected bars where the source held no history, or not for the whole bar (a venue that keeps a
+ *                 week cannot say what happened before it; an archive that ends inside a bar cannot say how it
+ *                 closed), as runs like missing
  *   unexpected    bars served that the calendar does not expect (inside a halt, off the bar grid or outside
  *                 the window), e.g. an older exchange schedule's extra minutes
  *   built_from    when the bars were built from finer ones: that timeframe, and how many served bars were built
@@ -80,7 +82,8 @@ export function coverage(input: CoverageInput): Coverage {
       continue;
     }
     while (h < held.length && held[h]!.to <= t) h++;
-    const isHeld = h < held.length && held[h]!.from <= t;
+    // Measured only where the source holds history for the whole bar: a stretch ending inside it says nothing of its close.
+    const isHeld = h < held.length && held[h]!.from <= t && t + len <= held[h]!.to;
     (isHeld ? missing : unmeasured).add(t);
   }
 
@@ -104,3 +107,10 @@ export function coverage(input: CoverageInput): Coverage {
     complete: measured && missing.bars === 0 && unmeasured.bars === 0,
   };
 }
+
+/**
+ * Whether an answer can never change: the source held history for every expected bar of the window (each one is
+ * served or known absent) and for some of it. Only such a past window is sealed; one with an unmeasured stretch
+ * is answered afresh until its bars arrive.
+ */
+export const isFinal = (c: Pick<Coverage, 'measured' | 'unmeasured'>): boolean => c.measured && c.unmeasured.bars === 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tapeFile } from '../test/support/tape-file.js';
 import { barsFromRows, barsToRows, type Bars, type BarRow } from './bars.js';
-import { resample } from './resample.js';
+import { resample, wholeBuckets } from './resample.js';
 
 const utc = (s: string): number => Date.parse(`${s}Z`) / 1000;
 const at = (b: Bars, t: number): BarRow & { i: number } => {
@@ -59,6 +59,45 @@ describe('resample by hand', () => {
     expect(() => resample(oneMinute, 60, 60)).toThrow(RangeError);
     const shuffled = barsFromRows([barsToRows(oneMinute)[3]!, barsToRows(oneMinute)[0]!]);
     expect(() => resample(shuffled, 60, 300)).toThrow(/time order/);
+  });
+});
+
+describe('the whole built bars', () => {
+  const t0 = utc('2025-03-20T12:00');
+  /** 1m bars from 12:00 to 12:31: the source ends two minutes into the 12:30 bar. */
+  const minutes = barsFromRows(Array.from({ length: 32 }, (_, i) => ({ t: t0 + 60 * i, o: 10 + i, h: 11 + i, l: 9 + i, c: 10.5 + i, v: 1 })));
+
+  it('leaves out the bar the source stops inside: 12:30 from 2 of 5 minutes is not a closed bar', () => {
+    const all = resample(minutes, 60, 300);
+    expect(all.bars.t.at(-1)).toBe(t0 + 1800);
+    expect(all.sources.at(-1)).toBe(2);
+    const whole = wholeBuckets(all, 300, t0, [{ from: t0, to: t0 + 32 * 60 }]);
+    expect([...whole.bars.t]).toEqual(Array.from({ length: 6 }, (_, i) => t0 + 300 * i));
+    expect([...whole.sources]).toEqual([5, 5, 5, 5, 5, 5]);
+    expect(barsToRows(whole.bars).at(-1)).toEqual({ t: t0 + 1500, o: 35, h: 40, l: 34, c: 39.5, v: 5 });
+  });
+
+  it('keeps that bar once the source holds history past it, thin or not', () => {
+    const whole = wholeBuckets(resample(minutes, 60, 300), 300, t0, [{ from: t0, to: t0 + 40 * 60 }]);
+    expect(whole.bars.t.at(-1)).toBe(t0 + 1800);
+    expect(whole.sources.at(-1)).toBe(2);
+  });
+
+  it('leaves out a bucket opening before the window, which its bars only partly fill', () => {
+    const from = t0 + 120;
+    const inWindow = barsFromRows(barsToRows(minutes).filter((r) => r.t >= from));
+    const whole = wholeBuckets(resample(inWindow, 60, 300), 300, from, [{ from, to: t0 + 1800 }]);
+    expect(whole.bars.t[0]).toBe(t0 + 300);
+    expect(whole.bars.length).toBe(5);
+  });
+
+  it('leaves out a bucket straddling a stretch the source holds no history for', () => {
+    const held = [
+      { from: t0, to: t0 + 13 * 60 },
+      { from: t0 + 20 * 60, to: t0 + 32 * 60 },
+    ];
+    const whole = wholeBuckets(resample(minutes, 60, 300), 300, t0, held);
+    expect([...whole.bars.t]).toEqual([t0, t0 + 300, t0 + 1200, t0 + 1500]);
   });
 });
 

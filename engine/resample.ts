@@ -1,4 +1,5 @@
 import { allocBars, type Bars } from './bars.js';
+import type { Span } from './calendar.js';
 
 /** Coarser bars built from finer ones, with how many finer bars went into each. */
 export interface Resampled {
@@ -55,4 +56,28 @@ export function resample(src: Bars, srcSeconds: number, outSeconds: number): Res
     sources[j]!++;
   }
   return { bars: out, sources, perBar: outSeconds / srcSeconds };
+}
+
+/**
+ * The built bars that are whole: opening at or after `from`, with their whole span inside the stretches the source
+ * holds history for (`held`, in time order, not overlapping). A bucket the source's history stops inside is a bar
+ * still forming, or one whose end the source has not seen yet: it is not a closed bar, so it is left out, never
+ * served or read as one. A bucket wholly held keeps its thin bars (a hole in the finer bars), as `sources` counts.
+ */
+export function wholeBuckets(r: Resampled, outSeconds: number, from: number, held: readonly Span[]): Resampled {
+  const keep: number[] = [];
+  let h = 0;
+  for (let i = 0; i < r.bars.length; i++) {
+    const t = r.bars.t[i]!;
+    while (h < held.length && held[h]!.to <= t) h++;
+    if (t >= from && h < held.length && held[h]!.from <= t && t + outSeconds <= held[h]!.to) keep.push(i);
+  }
+  if (keep.length === r.bars.length) return r;
+  const bars = allocBars(keep.length);
+  const sources = new Int32Array(keep.length);
+  keep.forEach((i, j) => {
+    for (const f of ['t', 'o', 'h', 'l', 'c', 'v'] as const) bars[f][j] = r.bars[f][i]!;
+    sources[j] = r.sources[i]!;
+  });
+  return { bars, sources, perBar: r.perBar };
 }

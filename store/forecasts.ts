@@ -2,14 +2,20 @@ import PQueue from 'p-queue';
 import { calibrate, type Calibration, type Envelope, type Pair, type Score } from '../engine/forecast/index.js';
 import { Ledger } from './ledger.js';
 
-/** One issuing act: the envelopes it issued (one on demand, up to ENVELOPES_PER_ENTRY per entry in a backfill). */
+/**
+ * One issuing act: the envelopes it issued (one on demand, up to PER_ENTRY per entry in a backfill). An entry with
+ * `replaces` supersedes the envelopes recorded before at the same issued_t, for the reason it states; the replaced
+ * ones stay in the chain, as issued.
+ */
 interface Issued {
   envelopes: Envelope[];
+  replaces?: string;
 }
 
-/** One scoring pass: the scores it measured. */
+/** One scoring pass: the scores it measured; `withdrawn` names envelopes whose score no longer stands (replaced). */
 interface Scored {
   scores: Score[];
+  withdrawn?: number[];
 }
 
 /**
@@ -56,8 +62,14 @@ export class ForecastBook {
     private readonly issued: Ledger<Issued>,
     private readonly scoring: Ledger<Scored>,
   ) {
-    for (const e of issued.all) this.index(e.entry.envelopes);
-    for (const e of scoring.all) for (const s of e.entry.scores) if (!this.scored.has(s.issued_t)) this.scored.set(s.issued_t, s);
+    for (const e of issued.all) {
+      if (e.entry.replaces) this.put(e.entry.envelopes);
+      else this.index(e.entry.envelopes);
+    }
+    for (const e of scoring.all) {
+      for (const t of e.entry.withdrawn ?? []) this.scored.delete(t);
+      for (const s of e.entry.scores) if (!this.scored.has(s.issued_t)) this.scored.set(s.issued_t, s);
+    }
   }
 
   static async open(dir: string, pair: Pair): Promise<ForecastBook> {
@@ -86,8 +98,13 @@ export class ForecastBook {
   }
 
   has(issuedT: number): boolean {
+    return this.recorded(issuedT) !== null;
+  }
+
+  /** The envelope recorded at exactly issuedT, or null. */
+  recorded(issuedT: number): Envelope | null {
     const i = upperBound(this.times, issuedT) - 1;
-    return i >= 0 && this.times[i] === issuedT;
+    return i >= 0 && this.times[i] === issuedT ? this.envelopes[i]! : null;
   }
 
   /** Envelopes with from <= issued_t <= to, oldest first, at most `cap`; `more` when others are left. */
@@ -108,6 +125,27 @@ export class ForecastBook {
     // New bars were read to issue them: what could not be scored before may be scorable now.
     if (news.length) this.aside.clear();
     return news.length;
+  }
+
+  /**
+   * Supersedes recorded envelopes with the ones given (same issued_t), saying why: their scores are withdrawn first
+   * (so a crash between the two appends leaves at worst the old envelope to be scored again), then one entry
+   * records the replacements. Nothing is rewritten: the chain keeps what was issued and what replaced it. Answers
+   * how many were replaced; an envelope not recorded is not replaced.
+   */
+  async replace(envelopes: readonly Envelope[], why: string, at: number): Promise<number> {
+    const olds = envelopes.filter((e) => this.has(e.issued_t));
+    const withdrawn = olds.map((e) => e.issued_t).filter((t) => this.scored.has(t));
+    if (withdrawn.length) {
+      await this.scoring.append({ scores: [], withdrawn }, at);
+      for (const t of withdrawn) this.scored.delete(t);
+    }
+    for (const chunk of chunks(olds)) {
+      await this.issued.append({ envelopes: chunk, replaces: why }, at);
+      this.put(chunk);
+    }
+    if (olds.length) this.aside.clear();
+    return olds.length;
   }
 
   /** Envelopes not yet scored and not set aside whose outcome is due by `due(e)`, oldest first, at most `cap`. */
@@ -138,6 +176,15 @@ export class ForecastBook {
   /** Measured calibration from the scores known by t (scored_t <= t). */
   calibration(asOf = Infinity): Calibration {
     return calibrate([...this.scored.values()], asOf);
+  }
+
+  /** Puts envelopes in the place of those recorded at their issued_t (one not recorded is added). */
+  private put(envelopes: readonly Envelope[]): void {
+    for (const e of envelopes) {
+      const i = upperBound(this.times, e.issued_t) - 1;
+      if (i >= 0 && this.times[i] === e.issued_t) this.envelopes[i] = e;
+      else this.index([e]);
+    }
   }
 
   /** Adds envelopes to the index, keeping it sorted by issued_t (a backfill may fill in before what is there). */

@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TextFile } from 'lowdb/node';
 
@@ -42,6 +42,16 @@ export class Seals {
     const bytes = await readFile(this.path(key)).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
     if (bytes) this.remember(key, bytes);
     return bytes;
+  }
+
+  /** Withdraws a seal (one kept under an older sealing rule that the current one would not have made). */
+  async drop(key: string): Promise<void> {
+    const bytes = this.memory.get(key);
+    if (bytes) {
+      this.memory.delete(key);
+      this.held -= bytes.length;
+    }
+    await unlink(this.path(key)).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
   }
 
   /**

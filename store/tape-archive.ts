@@ -1,84 +1,195 @@
-import { readdir } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { join } from 'node:path';
+import type { Span } from '../engine/calendar.js';
+import { TIMEFRAME_SECONDS, type Timeframe } from '../engine/markets.js';
 import type { CandleRow } from '../upstream/tape/wire.js';
-import { JsonFile } from './json-file.js';
 
 const DAY_S = 86_400;
 const dayOf = (t: number) => new Date(Math.floor(t / DAY_S) * DAY_S * 1000).toISOString().slice(0, 10);
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+
+/** A lock older than this was left by a writer that died: it is taken over. */
+const STALE_LOCK_MS = 30_000;
+const LOCK_WAIT_MS = 10_000;
 
 interface DayDoc {
   rows: CandleRow[];
+  /**
+   * The stretches of the day a source vouched for: a venue's answer (its window inside its retention, else from its
+   * first to its last bar), an imported file (its first to its last bar). An expected bar absent inside them is
+   * known to be absent; outside them nothing is known. A day written before this was kept reads as the stretch
+   * from its first to its last bar.
+   */
+  held?: Span[];
 }
+
+/** What the archive keeps of a window: the bars, and the stretches of history it holds around them. */
+export interface Kept {
+  rows: CandleRow[];
+  held: Span[];
+}
+
+/** Spans in time order, overlapping or touching ones joined. */
+function mergeSpans(spans: readonly Span[]): Span[] {
+  const out: Span[] = [];
+  for (const s of [...spans].sort((a, b) => a.from - b.from)) {
+    const last = out.at(-1);
+    if (last && s.from <= last.to) last.to = Math.max(last.to, s.to);
+    else if (s.to > s.from) out.push({ ...s });
+  }
+  return out;
+}
+
+/** What tells one version of a file from another: a rename makes a new inode, a write a new size or time. */
+const signature = (st: Stats) => `${st.ino}/${st.size}/${st.mtimeMs}`;
+
+const sameSpans = (a: readonly Span[], b: readonly Span[]) => a.length === b.length && a.every((s, i) => s.from === b[i]!.from && s.to === b[i]!.to);
 
 /**
  * Every bar the deck has once seen, kept per market, timeframe and UTC day (tape/<market>/<tf>/<day>.json).
+ * The files are the truth, not this process's copy of them: another process (an import) may write them while the
+ * deck runs, so a day is read again whenever its file changed (inode, size or modification time) since it was
+ * last read, at the cost of one stat per day file a read touches. Writers take a lock file beside the day, read
+ * it afresh, add and write it whole (write-then-rename), so two processes never lose each other's bars.
  * The past does not change: a bar already kept is never overwritten by a later answer.
  */
 export class TapeArchive {
-  private readonly days = new Map<string, Promise<JsonFile<DayDoc>>>();
+  private readonly files = new Map<string, { sig: string; doc: DayDoc }>();
+  private readonly writing = new Map<string, Promise<unknown>>();
 
   constructor(private readonly dir: string) {}
 
-  private day(market: string, tf: string, day: string): Promise<JsonFile<DayDoc>> {
-    const key = `${market}/${tf}/${day}`;
-    let file = this.days.get(key);
-    if (!file) {
-      file = JsonFile.open<DayDoc>(join(this.dir, 'tape', market, tf), day, () => ({ rows: [] }));
-      this.days.set(key, file);
-    }
-    return file;
+  private folder(market: string, tf: string) {
+    return join(this.dir, 'tape', market, tf);
+  }
+
+  /** A day as its file holds it now. */
+  private async day(market: string, tf: Timeframe, day: string): Promise<DayDoc> {
+    const path = join(this.folder(market, tf), `${day}.json`);
+    const st = await stat(path).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
+    if (!st) return { rows: [] };
+    const sig = signature(st);
+    const hit = this.files.get(path);
+    if (hit?.sig === sig) return hit.doc;
+    const doc = JSON.parse(await readFile(path, 'utf8')) as DayDoc;
+    this.files.set(path, { sig, doc });
+    return doc;
+  }
+
+  private heldOf(doc: DayDoc, tf: Timeframe): Span[] {
+    if (doc.held) return doc.held;
+    const { rows } = doc;
+    return rows.length ? [{ from: rows[0]![0], to: rows[rows.length - 1]![0] + TIMEFRAME_SECONDS[tf] }] : [];
   }
 
   private *daysIn(from: number, to: number): Generator<string> {
     for (let d = Math.floor(from / DAY_S) * DAY_S; d < to; d += DAY_S) yield dayOf(d);
   }
 
-  /** The kept bars with from <= t < to, in time order. */
-  async read(market: string, tf: string, from: number, to: number): Promise<CandleRow[]> {
-    const out: CandleRow[] = [];
+  /** The kept bars with from <= t < to, in time order, and the held stretches of the days they fall in. */
+  async read(market: string, tf: Timeframe, from: number, to: number): Promise<Kept> {
+    const rows: CandleRow[] = [];
+    const held: Span[] = [];
     for (const day of this.daysIn(from, to)) {
-      for (const row of (await this.day(market, tf, day)).data.rows) if (row[0] >= from && row[0] < to) out.push(row);
+      const doc = await this.day(market, tf, day);
+      for (const row of doc.rows) if (row[0] >= from && row[0] < to) rows.push(row);
+      held.push(...this.heldOf(doc, tf));
     }
-    return out;
+    return { rows, held: mergeSpans(held) };
   }
 
   /**
    * The newest bar kept for a market and timeframe, or null when none is: the last row of the latest day file that
    * holds one (days are named YYYY-MM-DD, so their names sort as their dates).
    */
-  async newest(market: string, tf: string): Promise<CandleRow | null> {
-    const names = await readdir(join(this.dir, 'tape', market, tf)).catch(() => [] as string[]);
+  async newest(market: string, tf: Timeframe): Promise<CandleRow | null> {
+    const names = await readdir(this.folder(market, tf)).catch(() => [] as string[]);
     const days = names.filter((n) => /^\d{4}-\d{2}-\d{2}\.json$/.test(n)).map((n) => n.slice(0, 10));
     for (const day of days.sort().reverse()) {
-      const rows = (await this.day(market, tf, day)).data.rows;
+      const { rows } = await this.day(market, tf, day);
       if (rows.length > 0) return rows[rows.length - 1]!;
     }
     return null;
   }
 
-  /** Keeps bars not yet kept (first seen wins); answers how many were new. */
-  async keep(market: string, tf: string, rows: readonly CandleRow[]): Promise<number> {
-    const byDay = new Map<string, CandleRow[]>();
+  /**
+   * Keeps bars not yet kept (first seen wins) and the stretch their source vouched for (`vouched`, which holds
+   * them); answers how many bars were new.
+   */
+  async keep(market: string, tf: Timeframe, rows: readonly CandleRow[], vouched: Span | null): Promise<number> {
+    const days = new Map<string, CandleRow[]>();
+    if (vouched) for (const day of this.daysIn(vouched.from, vouched.to)) days.set(day, []);
     for (const row of rows) {
       const day = dayOf(row[0]);
-      const list = byDay.get(day);
+      const list = days.get(day);
       if (list) list.push(row);
-      else byDay.set(day, [row]);
+      else days.set(day, [row]);
     }
     let added = 0;
-    for (const [day, fresh] of byDay) {
-      const file = await this.day(market, tf, day);
-      const known = new Set(file.data.rows.map((r) => r[0]));
-      const news = fresh.filter((r) => !known.has(r[0]));
-      if (news.length === 0) continue;
-      added += await file.update((d) => {
-        const seen = new Set(d.rows.map((r) => r[0]));
-        const add = news.filter((r) => !seen.has(r[0]));
-        d.rows.push(...add);
-        d.rows.sort((a, b) => a[0] - b[0]);
-        return add.length;
+    for (const [day, fresh] of days) {
+      const start = dayStart(day);
+      const span = vouched && { from: Math.max(vouched.from, start), to: Math.min(vouched.to, start + DAY_S) };
+      added += await this.update(market, tf, day, (doc) => {
+        const seen = new Set(doc.rows.map((r) => r[0]));
+        const news = fresh.filter((r) => !seen.has(r[0]) && seen.add(r[0]));
+        const held = mergeSpans([...this.heldOf(doc, tf), ...(span && span.to > span.from ? [span] : [])]);
+        if (news.length === 0 && sameSpans(held, this.heldOf(doc, tf))) return null;
+        return { doc: { rows: [...doc.rows, ...news].sort((a, b) => a[0] - b[0]), held }, added: news.length };
       });
     }
     return added;
+  }
+
+  /** Keeps an imported file's bars: the file vouches for the stretch from its first bar to the close of its last. */
+  import(market: string, tf: Timeframe, rows: readonly CandleRow[]): Promise<number> {
+    const vouched = rows.length ? { from: rows[0]![0], to: rows[rows.length - 1]![0] + TIMEFRAME_SECONDS[tf] } : null;
+    return this.keep(market, tf, rows, vouched);
+  }
+
+  /** Reads a day afresh under its lock and writes what `change` makes of it (null: nothing to write). */
+  private update(market: string, tf: Timeframe, day: string, change: (doc: DayDoc) => { doc: DayDoc; added: number } | null): Promise<number> {
+    const folder = this.folder(market, tf);
+    const path = join(folder, `${day}.json`);
+    const work: Promise<number> = (this.writing.get(path) ?? Promise.resolve())
+      .catch(() => {})
+      .then(async () => {
+        await mkdir(folder, { recursive: true });
+        const release = await lock(join(folder, `.${day}.json.lock`));
+        try {
+          const next = change(await this.day(market, tf, day));
+          if (!next) return 0;
+          const tmp = join(folder, `.${day}.json.${process.pid}.tmp`);
+          await writeFile(tmp, JSON.stringify(next.doc));
+          await rename(tmp, path);
+          // Under the lock nobody else writes the day, so the file just written is the one this stat sees.
+          this.files.set(path, { sig: signature(await stat(path)), doc: next.doc });
+          return next.added;
+        } finally {
+          await release();
+        }
+      })
+      .finally(() => {
+        if (this.writing.get(path) === work) this.writing.delete(path);
+      });
+    this.writing.set(path, work);
+    return work;
+  }
+}
+
+/** Takes a lock file (created exclusively), waiting while another live writer holds it; answers its release. */
+async function lock(path: string): Promise<() => Promise<void>> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      await (await open(path, 'wx')).close();
+      return () => unlink(path).catch(() => {});
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const held = await stat(path).catch(() => null);
+    if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS) await unlink(path).catch(() => {});
+    else if (Date.now() - started > LOCK_WAIT_MS) throw new Error(`${path}: another writer holds the archive day`);
+    else await new Promise((r) => setTimeout(r, 20));
   }
 }

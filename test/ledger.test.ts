@@ -51,6 +51,24 @@ describe('the hash-chained ledger', () => {
     expect(reopened.verify()).toBeNull();
   });
 
+  it('refuses every append of a write that failed, and chains the next ones on what is on disk', async () => {
+    const ledger = await ledgerOf(2);
+    const kept = await readFile(ledgerFile());
+    // The file cannot be opened for appending (a directory stands in its place): the whole batch is refused.
+    await unlink(ledgerFile());
+    await mkdir(ledgerFile());
+    const refused = await Promise.allSettled([3, 4, 5].map((u) => ledger.append({ who: 'ada', units: u }, 1_700_000_000_000 + u)));
+    expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(ledger.all).toHaveLength(2);
+    await rm(ledgerFile(), { recursive: true });
+    await writeFile(ledgerFile(), kept);
+    const made = await Promise.all([6, 7, 8].map((u) => ledger.append({ who: 'ada', units: u }, 1_700_000_000_000 + u)));
+    expect(made.map((e) => e.seq)).toEqual([3, 4, 5]);
+    const reopened = await Ledger.open<Spend>(dir, 'meter');
+    expect(reopened.all.map((e) => e.entry.units)).toEqual([1, 2, 6, 7, 8]);
+    expect(reopened.verify()).toBeNull();
+  });
+
   it('finds a tampered entry, and a re-hashed one by the broken link after it', async () => {
     await ledgerOf(3);
     const lines = await linesOf(ledgerFile());

@@ -65,4 +65,5 @@ export {
   type Unissuable,
 } from './issuer.js';
 export { scoreEnvelope, type Score } from './score.js';
+export { supersedes, SUPERSEDED_WHY } from './supersede.js';
 export { issueAll, type Walk } from './walk.js';

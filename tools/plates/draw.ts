@@ -6,8 +6,7 @@ import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js'
 import { MAX_PLATE_BARS, PlateError, plateLoadFrom, renderPlate, type Plate } from '../../engine/plate/index.js';
 import type { Ctx } from '../context.js';
 import { badInput, DeckError } from '../errors.js';
-import { JsonBytes } from '../define.js';
-import { tape } from '../tape/tape.js';
+import { readCandles } from '../tape/tape.js';
 
 export const PlateRequest = z
   .object({
@@ -50,7 +49,7 @@ export async function drawPlate(ctx: Ctx, input: z.output<typeof PlateRequest>):
   if ((to - from) / len > MAX_PLATE_BARS) throw badInput([{ field: 'to', message: `at most ${MAX_PLATE_BARS} ${input.tf} bars on one plate` }]);
   const specs = specsOf(input.indicators ?? []);
   const start = plateLoadFrom(input.market, input.tf, from, specs);
-  const got = (await tape.call(ctx, { market: input.market, tf: input.tf, from: start, to })) as JsonBytes;
+  const got = await readCandles(ctx, { market: input.market, tf: input.tf, from: start, to });
   const { candles } = JSON.parse(got.bytes.toString('utf8')) as { candles: BarRow[] };
   const marks = ctx.store.marks
     .list(ctx.principal!.id)

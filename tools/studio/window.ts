@@ -3,10 +3,9 @@ import { barsFromRows, type Bars, type BarRow } from '../../engine/bars.js';
 import { warmStart } from '../../engine/calendar.js';
 import { TIMEFRAME_SECONDS, TIMEFRAMES, type Market, type Timeframe } from '../../engine/markets.js';
 import type { Ctx } from '../context.js';
-import type { JsonBytes } from '../define.js';
 import { badInput, DeckError, notConfigured } from '../errors.js';
 import { int } from '../schemas.js';
-import { MAX_BARS, tape } from '../tape/tape.js';
+import { MAX_BARS, readCandles } from '../tape/tape.js';
 
 /** A trial or rehearsal looks back a week unless told otherwise (the venue keeps about seven days). */
 export const DEFAULT_HOURS = 168;
@@ -82,7 +81,7 @@ export async function windowBars(
   const rows: BarRow[] = [];
   for (let a = start; a < w.to; a += MAX_BARS * len) {
     const b = Math.min(w.to, a + MAX_BARS * len);
-    const got = (await tape.call(ctx, { market: w.market, tf: w.tf, from: a, to: b, ...(w.session ? { session: w.session } : {}) })) as JsonBytes;
+    const got = await readCandles(ctx, { market: w.market, tf: w.tf, from: a, to: b, ...(w.session ? { session: w.session } : {}) });
     rows.push(...(JSON.parse(got.bytes.toString('utf8')) as { candles: BarRow[] }).candles);
   }
   const trading = rows.filter((r) => r.t >= from).length;

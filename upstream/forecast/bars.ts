@@ -1,18 +1,16 @@
 import type { Bars } from '../../engine/bars.js';
 import { expectedBars } from '../../engine/calendar.js';
-import { coverage } from '../../engine/coverage.js';
 import type { Pair } from '../../engine/forecast/index.js';
-import type { Tape, TapeWindow } from '../tape/tape.js';
+import { knownWhole, type Tape } from '../tape/tape.js';
 
 /**
- * The bars of a pair in [from, to) through the deck's tape: from the archive when it holds every open-market bar of
- * the window, else from the venue (whose answer the archive keeps, first seen wins). `fresh` (a replay session)
- * reads the venue as it answers now.
+ * The bars of a pair in [from, to) through the deck's tape, whole bars only: from the archive when it knows every
+ * open-market bar of the window (kept or known absent), else from the venue (whose answer the archive keeps, first
+ * seen wins). `fresh` (a replay session) reads the venue as it answers now.
  */
 export async function pairBars(tape: Tape, pair: Pair, from: number, to: number, fresh: boolean): Promise<Bars> {
   const { market, tf } = pair;
-  const whole = (w: TapeWindow) => coverage({ market, tf, from, to, times: w.bars.t, held: [{ from, to }] }).missing.bars === 0;
-  return (await tape.window(market, tf, from, to, fresh, whole)).bars;
+  return (await tape.window(market, tf, from, to, fresh, knownWhole(market, tf, from, to))).bars;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { barsFromTuples, type Bars } from '../../engine/bars.js';
-import type { Span } from '../../engine/calendar.js';
+import { expectedBars, type Span } from '../../engine/calendar.js';
+import { coverage } from '../../engine/coverage.js';
 import { TIMEFRAME_SECONDS, type Market, type Timeframe } from '../../engine/markets.js';
-import { resample } from '../../engine/resample.js';
-import type { TapeArchive } from '../../store/tape-archive.js';
+import { resample, wholeBuckets } from '../../engine/resample.js';
+import type { Kept, TapeArchive } from '../../store/tape-archive.js';
 import { notConfigured } from '../../tools/errors.js';
 import { TimeframeNotServed, type VenueTape } from './venue.js';
 import type { CandleRow } from './wire.js';
@@ -21,13 +22,30 @@ export interface TapeWindow {
   built?: { tf: Timeframe; sources: Int32Array; perBar: number };
 }
 
-const spanOf = (rows: readonly CandleRow[], len: number): Span[] =>
-  rows.length ? [{ from: rows[0]![0], to: rows[rows.length - 1]![0] + len }] : [];
+/**
+ * The stretch a venue's answer for [from, to) vouches for, from its closed bars: inside the venue's retention it
+ * holds the window from `from` (an absent bar there is absent), older than that only from its first bar; either
+ * way up to the close of its last closed bar, since a venue that has not printed a bar yet says nothing of it.
+ */
+function vouchedBy(closed: readonly CandleRow[], len: number, from: number, now: number): Span | null {
+  if (closed.length === 0) return null;
+  return { from: from >= now - VENUE_RETENTION_S ? from : closed[0]![0], to: closed[closed.length - 1]![0] + len };
+}
+
+/**
+ * Whether a window's bars are the whole of what can be known of it: every bar the calendar expects is served or
+ * known absent (the source held that stretch). The archive answers such a window alone, without the venue.
+ */
+export const knownWhole =
+  (market: Market, tf: Timeframe, from: number, to: number) =>
+  (w: TapeWindow): boolean =>
+    coverage({ market, tf, from, to, times: w.bars.t, held: w.held }).unmeasured.bars === 0;
 
 /**
  * Where candles come from: the archive of every bar once seen, and the venue's open tape when configured.
- * A past window the archive holds whole is answered from it; otherwise the venue is asked and what it answers
- * is kept (closed bars only, first seen wins). A timeframe the venue or the archive lacks is built from a finer one.
+ * A past window the archive knows whole is answered from it; otherwise the venue is asked and what it answers
+ * is kept (closed bars only, first seen wins, with the stretch it vouched for). A timeframe the venue or the
+ * archive lacks is built from a finer one, whole bars only.
  */
 export class Tape {
   constructor(
@@ -37,49 +55,59 @@ export class Tape {
   ) {}
 
   /**
-   * Rows of one timeframe from the archive, or from the venue (kept as they arrive, closed bars only). What the
-   * venue answers is read back from the archive unless `fresh`, so a kept bar never changes under a later answer.
+   * Rows of one timeframe and the history held around them, from the archive, or from the venue (its closed bars,
+   * kept as they arrive). What the venue answers is read back from the archive unless `fresh`, so a kept bar never
+   * changes under a later answer; a bar still forming is never served, fresh or not.
    */
-  private async rows(market: Market, tf: Timeframe, from: number, to: number, source: 'archive' | 'venue' | 'fresh'): Promise<CandleRow[]> {
+  private async rows(market: Market, tf: Timeframe, from: number, to: number, source: 'archive' | 'venue' | 'fresh'): Promise<Kept> {
     if (source === 'archive') return this.archive.read(market, tf, from, to);
-    const rows = await this.venue!.candles(market, tf, from, to);
+    const sent = await this.venue!.candles(market, tf, from, to);
     const now = this.clock() / 1000;
-    await this.archive.keep(market, tf, rows.filter((r) => r[0] + TIMEFRAME_SECONDS[tf] <= now));
-    return source === 'fresh' ? rows : this.archive.read(market, tf, from, to);
+    const len = TIMEFRAME_SECONDS[tf];
+    const closed = sent.filter((r) => r[0] + len <= now);
+    const vouched = vouchedBy(closed, len, from, now);
+    await this.archive.keep(market, tf, closed, vouched);
+    return source === 'fresh' ? { rows: closed, held: vouched ? [vouched] : [] } : this.archive.read(market, tf, from, to);
   }
 
-  /** The timeframe asked for, or the first finer one the source has (the archive) or serves (the venue), resampled. */
+  /**
+   * The timeframe asked for, or the first finer one the source has (the archive) or serves (the venue), built into
+   * whole bars: a bar the source's history stops inside has not closed as far as anyone here knows, so it is left out.
+   */
   private async gather(market: Market, tf: Timeframe, from: number, to: number, source: 'archive' | 'venue' | 'fresh') {
+    const len = TIMEFRAME_SECONDS[tf];
     for (const have of [tf, ...FINER[tf]]) {
-      const rows = await this.rows(market, have, from, to, source).catch((e: unknown) => (e instanceof TimeframeNotServed ? null : Promise.reject(e)));
-      if (rows === null || (source === 'archive' && rows.length === 0)) continue;
-      const len = TIMEFRAME_SECONDS[have];
-      if (have === tf) return { bars: barsFromTuples(rows), rows, len };
-      const built = resample(barsFromTuples(rows), len, TIMEFRAME_SECONDS[tf]);
-      return { bars: built.bars, rows, len, built: { tf: have, sources: built.sources, perBar: built.perBar } };
+      // A built bar needs every finer bar of its span: read on to the close of the bar that opens before `to`.
+      const until = have === tf ? to : Math.max(to, Math.min(Math.ceil(to / len) * len, Math.floor(this.clock() / 1000)));
+      const got = await this.rows(market, have, from, until, source).catch((e: unknown) => (e instanceof TimeframeNotServed ? null : Promise.reject(e)));
+      if (got === null || (source === 'archive' && got.rows.length === 0 && !got.held.some((s) => s.to > from && s.from < until))) continue;
+      if (have === tf) return { bars: barsFromTuples(got.rows), held: got.held };
+      const built = wholeBuckets(resample(barsFromTuples(got.rows), TIMEFRAME_SECONDS[have], len), len, from, got.held);
+      return { bars: built.bars, held: got.held, built: { tf: have, sources: built.sources, perBar: built.perBar } };
     }
-    return { bars: barsFromTuples([]), rows: [] as CandleRow[], len: TIMEFRAME_SECONDS[tf] };
+    // Nothing held and nothing served (a venue that serves none of the timeframes): nothing is measured.
+    return { bars: barsFromTuples([]), held: [] as Span[] };
   }
 
   /**
    * The bars of [from, to). `fresh` (a replay session) asks the venue and never answers from the archive.
-   * `wholeFromArchive` decides whether the archive's bars are the whole past window.
+   * `wholeFromArchive` decides whether the archive's bars are the whole past window (knownWhole, as a rule).
+   * With no venue the archive answers alone; it is 503 only when it knows nothing of a window where the calendar
+   * expects bars (a window of closed market is answered: nothing was expected).
    */
   async window(market: Market, tf: Timeframe, from: number, to: number, fresh: boolean, wholeFromArchive: (w: TapeWindow) => boolean): Promise<TapeWindow> {
     if (!fresh) {
-      const kept = await this.gather(market, tf, from, to, 'archive');
-      const w: TapeWindow = { bars: kept.bars, source: 'archive', held: spanOf(kept.rows, kept.len), ...(kept.built ? { built: kept.built } : {}) };
+      const w: TapeWindow = { ...(await this.gather(market, tf, from, to, 'archive')), source: 'archive' };
+      if (wholeFromArchive(w)) return w;
       if (!this.venue) {
-        if (kept.rows.length === 0) throw notConfigured('the venue tape', 'DECK_TAPE_URL (or import bars with npm run tape -- import)');
+        const knows = w.held.some((s) => s.to > from && s.from < to);
+        if (!knows && expectedBars(market, TIMEFRAME_SECONDS[tf], from, to).length > 0) {
+          throw notConfigured('the venue tape', 'DECK_TAPE_URL (or import bars with npm run tape -- import)');
+        }
         return w;
       }
-      if (kept.rows.length > 0 && wholeFromArchive(w)) return w;
     }
     if (!this.venue) throw notConfigured('the venue tape', 'DECK_TAPE_URL');
-    const got = await this.gather(market, tf, from, to, fresh ? 'fresh' : 'venue');
-    const now = this.clock() / 1000;
-    // Inside its retention the venue holds the whole window it answered for; older than that, only what it sent.
-    const held = from >= now - VENUE_RETENTION_S ? [{ from, to: Math.min(to, now) }] : spanOf(got.rows, got.len);
-    return { bars: got.bars, source: 'venue', held, ...(got.built ? { built: got.built } : {}) };
+    return { ...(await this.gather(market, tf, from, to, fresh ? 'fresh' : 'venue')), source: 'venue' };
   }
 }

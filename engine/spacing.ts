@@ -1,0 +1,29 @@
+/**
+ * How far apart a series' bars are. The typical gap is the most common one between consecutive open times (the
+ * smaller on a tie): a market's halts (a weekend, a daily break) and the holes in its data make some gaps longer,
+ * but fewer than the bar length's, so neither they nor a thin stretch can pass for the bar length as a median can.
+ */
+export function typicalSpacing(t: ArrayLike<number>): number | null {
+  const counts = new Map<number, number>();
+  for (let i = 1; i < t.length; i++) {
+    const gap = t[i]! - t[i - 1]!;
+    counts.set(gap, (counts.get(gap) ?? 0) + 1);
+  }
+  let best: number | null = null;
+  let most = 0;
+  for (const [gap, n] of counts) {
+    if (n > most || (n === most && gap < best!)) {
+      best = gap;
+      most = n;
+    }
+  }
+  return best;
+}
+
+/** A length in seconds as the timeframes write it: 15s, 5m, 1h, 2d; a length that is no whole unit in seconds. */
+export function lengthWords(seconds: number): string {
+  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60]] as const) {
+    if (seconds >= size && seconds % size === 0) return `${seconds / size}${unit}`;
+  }
+  return `${seconds}s`;
+}

@@ -1,0 +1,31 @@
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { BARS_CSV_HEADER, type BarTuple } from '../../engine/bars.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** Runs one of the deck's command-line tools (npm run tape / npm run forecast) on a data directory, as an operator does. */
+export async function runCli(tool: 'tape' | 'forecast', args: string[], dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', `cli/${tool}.ts`, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DECK_DATA: dataDir },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+}
+
+/** Writes bars as a CSV file with the shared tape's header (t,o,h,l,c,v); answers its path. */
+export async function writeCsv(dir: string, name: string, rows: readonly BarTuple[]): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, `${BARS_CSV_HEADER}\n${rows.map((r) => r.join(',')).join('\n')}\n`);
+  return path;
+}
+
+/** The path of a file of the shared tape beside the repository (as tapeFile reads it). */
+export const sharedTape = (name: string): string => join(ROOT, '..', 'shared', 'tape', `${name}.csv`);
