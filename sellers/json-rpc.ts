@@ -32,9 +32,10 @@ export const rpcError = (id: RequestId | null, code: number, message: string, da
 export type RpcErrorAnswer = ReturnType<typeof rpcError>;
 export type Reply = JSONRPCMessage | RpcErrorAnswer;
 
+/** A message's id when it is one JSON-RPC allows (a string or an integer), else null. */
 export const idOf = (m: unknown): RequestId | null => {
   const id = (m as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
 };
 
 /** A value in a few words, never echoing more than a short scalar of it. */

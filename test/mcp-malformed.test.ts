@@ -182,8 +182,8 @@ describe.each(PATHS)('bodies the endpoint cannot read on %s', (path) => {
   });
 
   it('a content-encoding the deck does not read: HTTP 415 with -32600 naming it', async () => {
-    const a = await rpc(at(), JSON.stringify(request('ping')), { 'content-encoding': 'zstd' });
+    const a = await rpc(at(), JSON.stringify(request('ping')), { 'content-encoding': 'compress' });
     expect(a.status).toBe(415);
-    expect(a.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('zstd') } });
+    expect(a.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('compress') } });
   });
 });
