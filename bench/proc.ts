@@ -2,13 +2,19 @@ import { readFile } from 'node:fs/promises';
 
 // What the kernel says about a process under test: measures that hold when other work shares the machine.
 
-/** Resident memory in MiB (VmRSS). */
-export async function residentMiB(pid: number): Promise<number> {
+/** A memory line of /proc/<pid>/status (VmRSS, VmHWM, ...) in MiB. */
+async function statusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status)?.[1];
-  if (!kb) throw new Error(`no VmRSS for process ${pid}`);
+  const kb = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(status)?.[1];
+  if (!kb) throw new Error(`no ${field} for process ${pid}`);
   return Number(kb) / 1024;
 }
+
+/** Resident memory in MiB (VmRSS). */
+export const residentMiB = (pid: number): Promise<number> => statusMiB(pid, 'VmRSS');
+
+/** The most resident memory the process has held so far, in MiB (VmHWM). */
+export const peakResidentMiB = (pid: number): Promise<number> => statusMiB(pid, 'VmHWM');
 
 /** Milliseconds of CPU (user and system, every thread) the process has used so far. */
 export async function cpuMs(pid: number): Promise<number> {
@@ -18,3 +24,4 @@ export async function cpuMs(pid: number): Promise<number> {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+

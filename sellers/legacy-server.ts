@@ -9,11 +9,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../tools/context.js';
 import { listingFor, type McpEndpoint } from './endpoints.js';
+import { KEY_REQUIRED, UNKNOWN_TOOL } from './json-rpc.js';
 import { MuxTransport } from './mux-transport.js';
 import { callOnEndpoint, joinStep } from './tool-call.js';
-
-export const KEY_REQUIRED = -32001;
-export const UNKNOWN_TOOL = -32602;
 
 /** A JSON-RPC error sent as written: the SDK's McpError would put "MCP error <code>: " before the message. */
 class Refusal extends Error {

@@ -1,27 +1,30 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
-import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../tools/context.js';
 import { contextOf } from '../rest/credential.js';
 import { resting } from '../tools/identity/login-throttle.js';
 import { bodyFailure } from '../rest/errors.js';
 import { originAllowed, ownOrigin } from '../rest/origin.js';
+import { MAX_BATCH_MESSAGES, MIB, runBatch, tooManyMessages } from './batch.js';
 import { DECK_ENDPOINT, SELLER_ENDPOINTS, type McpEndpoint } from './endpoints.js';
-import { KEY_REQUIRED, legacyServer, type LegacyServer } from './legacy-server.js';
+import {
+  checkMessage,
+  idOf,
+  INVALID_REQUEST,
+  KEY_REQUIRED,
+  LEGACY_REQUESTS,
+  PARSE_ERROR,
+  rpcError,
+  TOOL_REQUESTS,
+  type Reply,
+} from './json-rpc.js';
+import { legacyServer, type LegacyServer } from './legacy-server.js';
 import { modernBridge } from './modern-bridge.js';
 import { SELLER_IDS } from './sellers.js';
 
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
 /** The client's address rests under the login throttle (HTTP 429 with Retry-After; error.data.retry_after_s). */
 const RESTING = -32005;
-
-const rpcError = (id: RequestId | null, code: number, message: string, data?: unknown) => ({
-  jsonrpc: '2.0' as const,
-  id,
-  error: { code, message, ...(data !== undefined ? { data } : {}) },
-});
-
-type Reply = JSONRPCMessage | ReturnType<typeof rpcError>;
+/** The largest body the MCP endpoints read. */
+const MAX_BODY_BYTES = 4 * MIB;
 
 const PROTOCOL_META = 'io.modelcontextprotocol/protocolVersion';
 /** The first protocol of the era whose requests carry their own envelope in _meta. */
@@ -31,11 +34,6 @@ const MODERN_PROTOCOL = '2026-07-28';
 const claimsModern = (m: unknown): boolean =>
   typeof (m as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta?.[PROTOCOL_META] === 'string';
 
-const idOf = (m: unknown): RequestId | null => {
-  const id = (m as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-};
-
 export const AUTH_RULE =
   'initialize, ping, tools/list, notifications, prompts/list, resources/list and resources/templates/list answer without a key; ' +
   'so do the keyless tools. Every other tools/call needs "Authorization: Bearer <deck_session value or key>" or the deck_session cookie.';
@@ -44,7 +42,7 @@ export const AUTH_RULE =
 export async function mcpRouter(s: Services, version: string): Promise<Router> {
   const servers = new Map<McpEndpoint, LegacyServer>();
   for (const e of [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]) servers.set(e, await legacyServer(e, version));
-  const modern = modernBridge(s.urls.base, version);
+  const modernAnswer = modernBridge(s.urls.base, version);
   // Browser Origins allowed here: DECK_ORIGINS, or the deck's own when it is not set.
   const origins = s.config.origins ?? [ownOrigin(s)];
 
@@ -91,7 +89,12 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];
     if (messages.length === 0) {
-      res.status(400).json(rpcError(null, INVALID_REQUEST, 'an empty batch'));
+      res.status(400).json(rpcError(null, INVALID_REQUEST, 'an empty batch: send at least one JSON-RPC message'));
+      return;
+    }
+    // Counted before anything else is done for the batch, the bearer's check included.
+    if (messages.length > MAX_BATCH_MESSAGES) {
+      res.status(413).json(tooManyMessages(messages.length));
       return;
     }
     const { ctx, refused, restingS } = await contextOf(s, req, true);
@@ -108,18 +111,29 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
       return;
     }
     const header = req.headers['mcp-protocol-version'];
-    if (messages.some(claimsModern) || (typeof header === 'string' && header >= MODERN_PROTOCOL)) return modern(req, res, ctx, e, body);
+    const modern = messages.some(claimsModern) || (typeof header === 'string' && header >= MODERN_PROTOCOL);
     const server = servers.get(e)!;
-    const answers = await Promise.all(
-      messages.map((m): Promise<Reply | null> | Reply => {
-        const parsed = JSONRPCMessageSchema.safeParse(m);
-        if (!parsed.success) return rpcError(idOf(m), INVALID_REQUEST, 'not a JSON-RPC 2.0 message');
-        return server.dispatch(parsed.data, ctx);
-      }),
-    );
-    const replies = answers.filter((a): a is Reply => a !== null);
+    if (!batch) {
+      // A lone message that is not JSON-RPC is a bad request; one whose params are malformed is answered as a call.
+      const checked = checkMessage(body, modern ? TOOL_REQUESTS : LEGACY_REQUESTS);
+      if (!checked.ok) {
+        res.status(checked.refusal.error.code === INVALID_REQUEST ? 400 : 200).json(checked.refusal);
+        return;
+      }
+      if (modern) return modernAnswer(req, res, ctx, e, body);
+      const reply = await server.dispatch(checked.message, ctx);
+      if (reply === null) res.status(202).end();
+      else res.json(reply);
+      return;
+    }
+    // Protocol 2026-07-28 has no batches: the 2.x line refuses them in its own words.
+    if (modern) return modernAnswer(req, res, ctx, e, body);
+    const replies = await runBatch(messages, (m) => {
+      const checked = checkMessage(m, LEGACY_REQUESTS);
+      return checked.ok ? server.dispatch(checked.message, ctx) : checked.refusal;
+    });
     if (replies.length === 0) res.status(202).end();
-    else res.json(batch ? replies : replies[0]);
+    else res.type('application/json').send(`[${replies.join(',')}]`);
   };
 
   // A body that cannot be read is a JSON-RPC error with the REST refusal's status, never an HTML page or the REST
@@ -128,11 +142,12 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
     const failure = bodyFailure(err, req);
     if (!failure) return next(err);
     const code = failure.status === 400 ? PARSE_ERROR : INVALID_REQUEST;
-    res.status(failure.status).json(rpcError(null, code, code === PARSE_ERROR ? `Parse error: ${failure.message}` : failure.message));
+    const message = failure.status === 413 ? `the body is over the MCP endpoints' cap of ${MAX_BODY_BYTES / MIB} MiB` : failure.message;
+    res.status(failure.status).json(rpcError(null, code, code === PARSE_ERROR ? `Parse error: ${message}` : message));
   };
 
   const router = express.Router();
-  const json = express.json({ type: () => true, limit: '4mb', strict: false });
+  const json = express.json({ type: () => true, limit: MAX_BODY_BYTES, strict: false });
   router.get(['/mcp', '/mcp/:seller'], describe);
   router.post(['/mcp', '/mcp/:seller'], admit, json, handle, parseFailure);
   return router;

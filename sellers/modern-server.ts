@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Ctx } from '../tools/context.js';
 import { listingFor, type McpEndpoint } from './endpoints.js';
-import { KEY_REQUIRED, UNKNOWN_TOOL } from './legacy-server.js';
+import { KEY_REQUIRED, UNKNOWN_TOOL } from './json-rpc.js';
 import { callOnEndpoint, joinStep } from './tool-call.js';
 
 /** The single input request a keyless call of a gated tool asks for: the join page, in URL mode. */

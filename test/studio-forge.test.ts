@@ -200,8 +200,8 @@ describe('POST /forge', () => {
 
 describe('one cast at a time', () => {
   it('refuses a second forge while one is casting for the principal (429), and casts again after', async () => {
-    // Both calls of one batch reach the deck in the same turn of the event loop; the first cast then waits for its
-    // record to be written to disk, which takes a later turn, so the second always finds the first still running.
+    // The calls of one batch start one turn of the event loop apart; by then the first cast is waiting for its record
+    // to be written to disk, which takes later turns, so the second always finds the first still running.
     const batch = [1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'forge', arguments: { intent: EMA_CROSS } } }));
     const answer = await rpc(`${deck.url}/mcp/studio`, batch, house.bearer);
     const results = (answer.body as { id: number; result: { isError?: boolean; structuredContent: Record<string, unknown> } }[]).sort((a, b) => a.id - b.id);

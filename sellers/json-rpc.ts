@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  JSONRPCErrorResponseSchema,
+  JSONRPCMessageSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+  JSONRPCResultResponseSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+
+// What a message to the MCP endpoints must be before either SDK line sees it, and the words for what it is not.
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const INVALID_PARAMS = -32602;
+export const UNKNOWN_TOOL = INVALID_PARAMS;
+export const KEY_REQUIRED = -32001;
+
+export const rpcError = (id: RequestId | null, code: number, message: string, data?: unknown) => ({
+  jsonrpc: '2.0' as const,
+  id,
+  error: { code, message, ...(data !== undefined ? { data } : {}) },
+});
+export type RpcErrorAnswer = ReturnType<typeof rpcError>;
+export type Reply = JSONRPCMessage | RpcErrorAnswer;
+
+/** A message's id when it is one JSON-RPC allows (a string or an integer), else null. */
+export const idOf = (m: unknown): RequestId | null => {
+  const id = (m as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
+};
+
+/** A value in a few words, never echoing more than a short scalar of it. */
+function what(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  if ((typeof v === 'string' && v.length <= 40) || typeof v === 'number' || typeof v === 'boolean') return JSON.stringify(v);
+  return `a ${typeof v}`;
+}
+
+const KINDS: Record<string, string> = {
+  object: 'an object',
+  record: 'an object',
+  array: 'an array',
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'a boolean',
+};
+
+/** zod's issues in the words a caller reads: what the field should be, and what it was. */
+const inWords: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${KINDS[issue.expected] ?? issue.expected}, ${issue.input === undefined ? 'but it is missing' : `got ${what(issue.input)}`}`;
+    case 'invalid_value':
+      return `expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, got ${what(issue.input)}`;
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+    case 'invalid_union': {
+      // A value none of a few plain types took (a request id, a progress token): name the types.
+      const kinds = issue.errors.map((branch) => (branch.length === 1 && branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0 ? branch[0]!.expected : null));
+      if (kinds.some((k) => k === null)) return undefined;
+      return `expected ${[...new Set(kinds.map((k) => KINDS[k!] ?? k!))].join(' or ')}, got ${what(issue.input)}`;
+    }
+    default:
+      return undefined;
+  }
+};
+
+/** Every problem of a value against a schema, each naming its field ("params.arguments: expected an object, got null"). */
+function problemsIn(schema: z.ZodType, value: unknown): string | null {
+  const parsed = schema.safeParse(value, { error: inWords });
+  if (parsed.success) return null;
+  return parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+}
+
+/** Why a value the SDK does not take as a JSON-RPC 2.0 message is not one, naming the field. */
+function whyNotJsonRpc(m: unknown): string {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return `a JSON-RPC message is an object, not ${what(m)}`;
+  // Explained against the kind of message it looks most like.
+  const like = 'method' in m ? ('id' in m ? JSONRPCRequestSchema : JSONRPCNotificationSchema) : 'error' in m ? JSONRPCErrorResponseSchema : 'result' in m ? JSONRPCResultResponseSchema : JSONRPCRequestSchema;
+  return problemsIn(like, m) ?? 'not a JSON-RPC 2.0 message';
+}
+
+/** The SDK schemas of some requests, by method. */
+const byMethod = (schemas: readonly (z.ZodObject & { shape: { method: z.ZodLiteral<string> } })[]): ReadonlyMap<string, z.ZodType> =>
+  new Map(schemas.map((s) => [s.shape.method.value, s]));
+
+/**
+ * The requests both SDK lines serve on every endpoint. The params the deck's handlers read there (a tool's name and
+ * arguments, a list's cursor) are the same in both eras, so both are checked with the schemas the long-lived 1.32
+ * server parses with, and a malformed call is answered in the same words whichever line serves it. What only
+ * protocol 2026-07-28 carries (its _meta envelope, requestState, inputResponses) the 2.x line checks itself.
+ */
+export const TOOL_REQUESTS = byMethod([
+  ListToolsRequestSchema,
+  CallToolRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+]);
+
+/** The requests the 1.32 line serves: the tool requests, and the handshake and ping only 2025-era clients send. */
+export const LEGACY_REQUESTS: ReadonlyMap<string, z.ZodType> = new Map([...TOOL_REQUESTS, ...byMethod([InitializeRequestSchema, PingRequestSchema])]);
+
+/** A message checked before an SDK line sees it: a JSON-RPC message, or the answer refusing it. */
+export type Checked = { ok: true; message: JSONRPCMessage } | { ok: false; refusal: RpcErrorAnswer };
+
+/**
+ * Checks one message: not JSON-RPC 2.0 is -32600, a request of a served method whose params fail the method's
+ * schema is -32602 (an SDK would answer -32603 with the schema's raw report); each names the field.
+ */
+export function checkMessage(m: unknown, requests: ReadonlyMap<string, z.ZodType>): Checked {
+  const parsed = JSONRPCMessageSchema.safeParse(m);
+  if (!parsed.success) return { ok: false, refusal: rpcError(idOf(m), INVALID_REQUEST, whyNotJsonRpc(m)) };
+  const message = parsed.data;
+  const schema = 'method' in message && 'id' in message ? requests.get(message.method) : undefined;
+  const problems = schema ? problemsIn(schema, message) : null;
+  if (problems) return { ok: false, refusal: rpcError(idOf(m), INVALID_PARAMS, problems) };
+  return { ok: true, message };
+}
