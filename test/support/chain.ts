@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Contract, ContractFactory, FetchRequest, HDNodeWallet, JsonRpcProvider, Network, type InterfaceAbi, type Signer } from 'ethers';
 import compiled from '../fixtures/contracts/compiled.json' with { type: 'json' };
 
 const require = createRequire(import.meta.url);
+const ROOT = join(import.meta.dirname, '..', '..');
 
 /** anvil's dev accounts come from this mnemonic, each funded with 10,000 ether. */
 const MNEMONIC = 'test test test test test test test test test test test junk';
@@ -84,4 +87,31 @@ export async function startChain(): Promise<LocalChain> {
       await exited;
     },
   };
+}
+
+/**
+ * A plans file (the operator's catalogue) for a test: the repository's own, changed by `change`, written to a new
+ * temporary directory. Answers its path.
+ */
+export async function plansFile(change: (plans: PlansJson) => void): Promise<string> {
+  const plans = JSON.parse(await readFile(join(ROOT, 'config', 'plans.json'), 'utf8')) as PlansJson;
+  change(plans);
+  const path = join(await mkdtemp(join(tmpdir(), 'deck-plans-')), 'plans.json');
+  await writeFile(path, JSON.stringify(plans));
+  return path;
+}
+
+/** Pays plans on one chain only (the house's spot chain is then that chain too). */
+export function onlyChain(plans: PlansJson, chain: Record<string, unknown> & { id: string }): void {
+  plans.chains = [chain];
+  if (plans.spot) plans.spot.chain = chain.id;
+}
+
+/** The plans file as JSON (the fields tests change). */
+export interface PlansJson {
+  chains: Record<string, unknown>[];
+  treasury: string | null;
+  holder: { allowance_per_nft: number; max_nfts: number } | null;
+  spot: { chain: string; administrators: string[] } | null;
+  [key: string]: unknown;
 }

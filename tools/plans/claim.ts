@@ -81,11 +81,11 @@ export const planClaim = defineTool({
     if (!same(p.wallet, payment.payer)) {
       const message = planClaimMessage(p.agent_id, chain.id, tx);
       if (!input.payer_signature_hex) {
-        throw refuse('payer_unproven', `the payer ${payment.payer} is not the wallet you joined with: send payer_signature_hex, its personal signature of the claim message`, { payer: payment.payer, message });
+        throw refuse('payer_unproven', `the payer ${payment.payer} is not the wallet you joined with: send payer_signature_hex, its personal signature of the claim message`, { payer: payment.payer, sign: message });
       }
       const signer = signerOf(message, input.payer_signature_hex);
       if (!same(signer, payment.payer)) {
-        throw refuse('payer_unproven', `payer_signature_hex was signed by ${signer ?? 'no address (it does not parse)'}, not by the payer ${payment.payer}`, { payer: payment.payer, message });
+        throw refuse('payer_unproven', `payer_signature_hex was signed by ${signer ?? 'no address (it does not parse)'}, not by the payer ${payment.payer}`, { payer: payment.payer, sign: message });
       }
       proof = 'payer_signature';
     }

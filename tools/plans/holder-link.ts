@@ -35,7 +35,7 @@ export const holderLink = defineTool({
     const signer = signerOf(holderMessage(p.agent_id, input.day), input.signature_hex);
     if (signer !== wallet) {
       throw new DeckError(422, 'wallet_unproven', `signature_hex was signed by ${signer ?? 'no address (it does not parse)'}, not by ${wallet}`, {
-        message: holderMessage(p.agent_id, input.day),
+        sign: holderMessage(p.agent_id, input.day),
       });
     }
     const elsewhere = (holder: string | null) => {
