@@ -1,23 +1,20 @@
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Contract, HDNodeWallet } from 'ethers';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { holderMessage } from '../engine/plans/messages.js';
 import { closedPort } from './fixtures/rpc.js';
-import { CAIP2, onlyChain, plansFile, startChain, type LocalChain } from './support/chain.js';
-import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { CAIP2, onlyChain, plansFile } from './support/chain.js';
+import { chainDeck } from './support/chain-deck.js';
+import { signedIn, testDeck } from './support/deck.js';
 import { call } from './support/http.js';
 
 // Holder standing against a real local chain: an ERC-721 pass minted to real wallets, counted with balanceOf,
 // and HOLDER_MESSAGE signed by them. The plans file's holder rule: 200 units a day per NFT, up to 5 NFTs.
-let chain: LocalChain;
 let pass: Contract;
 let holder: HDNodeWallet;
 let whale: HDNodeWallet;
 let nobody: HDNodeWallet;
-let plans: string;
-let deck: TestDeck;
-let snapshot: string;
 
 const today = () => new Date().toISOString().slice(0, 10);
 const entry = (collection: string | null, rpc: string) => ({
@@ -29,34 +26,21 @@ const entry = (collection: string | null, rpc: string) => ({
   collection,
 });
 
-beforeAll(async () => {
-  chain = await startChain();
-  [, , , holder, whale, nobody] = chain.accounts as HDNodeWallet[] as [HDNodeWallet, HDNodeWallet, HDNodeWallet, HDNodeWallet, HDNodeWallet, HDNodeWallet];
-  pass = await chain.deploy('Pass');
+const on = chainDeck(async (local) => {
+  [, , , holder, whale, nobody] = local.accounts as [HDNodeWallet, HDNodeWallet, HDNodeWallet, HDNodeWallet, HDNodeWallet, HDNodeWallet];
+  pass = await local.deploy('Pass');
   for (const [to, n] of [[holder, 2], [whale, 7]] as const) for (let i = 0; i < n; i++) await (await pass.getFunction('mint')(to.address)).wait();
   const collection = await pass.getAddress();
-  plans = await plansFile((p) => {
-    onlyChain(p, entry(collection, chain.rpc));
+  return plansFile((p) => {
+    onlyChain(p, entry(collection, local.rpc));
     p.holder = { allowance_per_nft: 200, max_nfts: 5 };
   });
-});
-afterAll(async () => {
-  await chain.stop();
-  await rm(dirname(plans), { recursive: true, force: true });
-});
-beforeEach(async () => {
-  snapshot = await chain.snapshot();
-  deck = await testDeck({ DECK_PLANS: plans });
-});
-afterEach(async () => {
-  await deck.stop();
-  await chain.revert(snapshot);
 });
 
 /** A principal signed in, with its agent_id. */
 async function principal(name: string) {
-  const who = await signedIn(deck.url, name);
-  const agentId = (await call(`${deck.url}/me`, { headers: who.bearer })).body.principal.agent_id as string;
+  const who = await signedIn(on.deck.url, name);
+  const agentId = (await call(`${on.deck.url}/me`, { headers: who.bearer })).body.principal.agent_id as string;
   return { ...who, agentId };
 }
 
@@ -64,34 +48,34 @@ async function principal(name: string) {
 async function link(who: { bearer: Record<string, string>; agentId: string }, wallet: HDNodeWallet, o: { signer?: HDNodeWallet; day?: string } = {}) {
   const day = o.day ?? today();
   const signature_hex = await (o.signer ?? wallet).signMessage(holderMessage(who.agentId, day));
-  return call(`${deck.url}/plans/holder`, { body: { wallet_hex: wallet.address, day, signature_hex }, headers: who.bearer });
+  return call(`${on.deck.url}/plans/holder`, { body: { wallet_hex: wallet.address, day, signature_hex }, headers: who.bearer });
 }
 
 describe('GET and POST /plans/holder', () => {
   it('reads no standing before a link, with the exact message to sign today', async () => {
     const alice = await principal('alice');
-    const { status, body } = await call(`${deck.url}/plans/holder`, { headers: alice.bearer });
+    const { status, body } = await call(`${on.deck.url}/plans/holder`, { headers: alice.bearer });
     expect(status).toBe(200);
     expect(body).toEqual({
       ok: true,
       holder: { day: today(), wallet: null, nfts: 0, allowance: 0, used: 0, remaining: 0 },
       message: `the deck: holder standing\nagent_id: ${alice.agentId}\nday: ${today()}`,
     });
-    expect((await call(`${deck.url}/plans/holder`)).status).toBe(401);
+    expect((await call(`${on.deck.url}/plans/holder`)).status).toBe(401);
   });
 
   it('links a holder for today: its NFTs add allowance_per_nft each to the meter, spent first', async () => {
     const alice = await principal('alice');
     const { status, body } = await link(alice, holder);
     expect(status).toBe(200);
-    const head = await chain.provider.getBlockNumber();
+    const head = await on.chain.provider.getBlockNumber();
     expect(body.link).toMatchObject({ day: today(), wallet: holder.address, chain: CAIP2, collection: await pass.getAddress(), nfts: 2, block: head });
     expect(body.holder).toEqual({ day: today(), wallet: holder.address, nfts: 2, allowance: 400, used: 0, remaining: 400 });
-    expect((await call(`${deck.url}/meter`, { headers: alice.bearer })).body).toMatchObject({ allowance: 500, holder: 400, balance: 500 });
+    expect((await call(`${on.deck.url}/meter`, { headers: alice.bearer })).body).toMatchObject({ allowance: 500, holder: 400, balance: 500 });
 
-    await call(`${deck.url}/meter`, { body: { action: 'forge' }, headers: alice.bearer });
-    expect((await call(`${deck.url}/plans/holder`, { headers: alice.bearer })).body.holder).toMatchObject({ allowance: 400, used: 10, remaining: 390 });
-    expect((await call(`${deck.url}/plans`, { headers: alice.bearer })).body.mine.usage).toMatchObject({ allowance: 500, spent: 10, balance: 490 });
+    await call(`${on.deck.url}/meter`, { body: { action: 'forge' }, headers: alice.bearer });
+    expect((await call(`${on.deck.url}/plans/holder`, { headers: alice.bearer })).body.holder).toMatchObject({ allowance: 400, used: 10, remaining: 390 });
+    expect((await call(`${on.deck.url}/plans`, { headers: alice.bearer })).body.mine.usage).toMatchObject({ allowance: 500, spent: 10, balance: 490 });
   });
 
   it('counts at most max_nfts of them', async () => {
@@ -113,7 +97,7 @@ describe('GET and POST /plans/holder', () => {
     const r = await link(bob, holder);
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ ok: false, error: 'wallet_linked_elsewhere' });
-    expect((await call(`${deck.url}/plans/holder`, { headers: bob.bearer })).body.holder.allowance).toBe(0);
+    expect((await call(`${on.deck.url}/plans/holder`, { headers: bob.bearer })).body.holder.allowance).toBe(0);
   });
 
   it('refuses a stale day, naming day', async () => {
@@ -138,7 +122,7 @@ describe('GET and POST /plans/holder', () => {
     const r = await link(alice, nobody);
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ error: 'not_a_holder' });
-    expect((await call(`${deck.url}/meter`, { headers: alice.bearer })).body.allowance).toBe(100);
+    expect((await call(`${on.deck.url}/meter`, { headers: alice.bearer })).body.allowance).toBe(100);
   });
 });
 
@@ -156,7 +140,7 @@ describe('POST /plans/holder without a collection to read', () => {
   };
 
   it('is 503 naming chains[].collection when no chain names one', async () => {
-    const r = await deckWith(null, chain.rpc);
+    const r = await deckWith(null, on.chain.rpc);
     expect(r.status).toBe(503);
     expect(r.body.message).toContain('chains[].collection');
   });

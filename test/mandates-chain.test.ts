@@ -1,24 +1,21 @@
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TypedDataEncoder, type Contract, type HDNodeWallet } from 'ethers';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../store/ledger.js';
 import { closedPort } from './fixtures/rpc.js';
-import { CAIP2, CHAIN_ID, onlyChain, plansFile, startChain, type LocalChain } from './support/chain.js';
-import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { CAIP2, CHAIN_ID, onlyChain, plansFile } from './support/chain.js';
+import { chainDeck } from './support/chain-deck.js';
+import { signedIn, testDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
 
 // POST /me/mandates against a real local chain: EIP-712 mandates signed by real wallets, and a vault contract whose
 // mandateHash() the deck reads. The house's spot chain is the local chain; its one spot administrator is `admin`.
-let chain: LocalChain;
 let admin: HDNodeWallet;
 let outsider: HDNodeWallet;
 let vault: Contract;
-let plans: string;
-let deck: TestDeck;
 let bearer: Record<string, string>;
-let snapshot: string;
 
 const MANDATE_TYPES = {
   Mandate: [
@@ -43,33 +40,25 @@ async function mandate(signer: HDNodeWallet, o: { chainId?: number; vault?: stri
   return { typed_data, hash: TypedDataEncoder.hash(domain, MANDATE_TYPES, message) };
 }
 
-const post = (body: unknown) => call(`${deck.url}/me/mandates`, { body, headers: bearer });
+/** The local chain, the house's spot chain here, read at `rpc`. */
+const spotChain = (rpc: string | null) => ({ id: CAIP2, name: 'Local', token: 'USDC', token_address: '0x0000000000000000000000000000000000000001', rpc });
 
-beforeAll(async () => {
-  chain = await startChain();
-  admin = chain.accounts[6]!;
-  outsider = chain.accounts[7]!;
-  vault = await chain.deploy('Vault', admin);
-  plans = await plansFile((p) => {
-    onlyChain(p, { id: CAIP2, name: 'Local', token: 'USDC', token_address: '0x0000000000000000000000000000000000000001', rpc: chain.rpc });
+const on = chainDeck(async (local) => {
+  admin = local.accounts[6]!;
+  outsider = local.accounts[7]!;
+  vault = await local.deploy('Vault', admin);
+  return plansFile((p) => {
+    onlyChain(p, spotChain(local.rpc));
     p.spot = { chain: CAIP2, administrators: [admin.address] };
   });
 });
-afterAll(async () => {
-  await chain.stop();
-  await rm(dirname(plans), { recursive: true, force: true });
-});
 beforeEach(async () => {
-  snapshot = await chain.snapshot();
-  deck = await testDeck({ DECK_PLANS: plans });
-  bearer = (await signedIn(deck.url, 'relay')).bearer;
-});
-afterEach(async () => {
-  await deck.stop();
-  await chain.revert(snapshot);
+  bearer = (await signedIn(on.deck.url, 'relay')).bearer;
 });
 
-const recorded = async () => (await Ledger.open(deck.dataDir, 'mandates')).all;
+const post = (body: unknown) => call(`${on.deck.url}/me/mandates`, { body, headers: bearer });
+
+const recorded = async () => (await Ledger.open(on.deck.dataDir, 'mandates')).all;
 
 describe('POST /me/mandates', () => {
   it('records a spot administrator\'s mandate with its EIP-712 hash, matching the vault that holds it on chain', async () => {
@@ -100,7 +89,7 @@ describe('POST /me/mandates', () => {
 
   it('is served over MCP as mandate_add', async () => {
     const { typed_data, hash } = await mandate(admin);
-    const client = await legacyClient(`${deck.url}/mcp`, bearer);
+    const client = await legacyClient(`${on.deck.url}/mcp`, bearer);
     const r = await client.callTool({ name: 'mandate_add', arguments: { typed_data } });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ ok: true, mandate: { eip712_hash: hash, signer: admin.address } });
@@ -151,7 +140,7 @@ describe('POST /me/mandates refusals (nothing recorded)', () => {
     const big = { ...typed_data, message: { ...typed_data.message, markets: Array.from({ length: 4000 }, () => 'BTC') } };
     const r = await post({ typed_data: big });
     expect(r.status).toBe(413);
-    const client = await legacyClient(`${deck.url}/mcp`, bearer);
+    const client = await legacyClient(`${on.deck.url}/mcp`, bearer);
     const m = await client.callTool({ name: 'mandate_add', arguments: { typed_data: big } });
     expect(m.isError).toBe(true);
     expect(m.structuredContent).toMatchObject({ error: 'too_large', status: 413 });
@@ -159,15 +148,15 @@ describe('POST /me/mandates refusals (nothing recorded)', () => {
   });
 
   it('is 400 for a body that is not JSON, 401 without a session', async () => {
-    expect((await call(`${deck.url}/me/mandates`, { raw: '{"typed_data":', headers: bearer })).status).toBe(400);
-    expect((await call(`${deck.url}/me/mandates`, { body: { typed_data: {} } })).status).toBe(401);
+    expect((await call(`${on.deck.url}/me/mandates`, { raw: '{"typed_data":', headers: bearer })).status).toBe(400);
+    expect((await call(`${on.deck.url}/me/mandates`, { body: { typed_data: {} } })).status).toBe(401);
   });
 });
 
 describe('POST /me/mandates when the spot chain cannot be read', () => {
   it('is 503 with nothing recorded', async () => {
     const file = await plansFile((p) => {
-      onlyChain(p, { id: CAIP2, name: 'Local', token: 'USDC', token_address: '0x0000000000000000000000000000000000000001', rpc: null });
+      onlyChain(p, spotChain(null));
       p.spot = { chain: CAIP2, administrators: [admin.address] };
     });
     const down = await testDeck({ DECK_PLANS: file, DECK_CHAIN_RPC: await closedPort() });

@@ -1,26 +1,23 @@
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseUnits, type Contract, type HDNodeWallet } from 'ethers';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { planClaimMessage } from '../engine/plans/messages.js';
 import { Ledger } from '../store/ledger.js';
 import { closedPort, RPC_REFUSAL, rpcServer } from './fixtures/rpc.js';
-import { CAIP2, onlyChain, plansFile, startChain, type LocalChain } from './support/chain.js';
+import { CAIP2, onlyChain, plansFile } from './support/chain.js';
+import { chainDeck } from './support/chain-deck.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient, namesOf } from './support/mcp.js';
 
 // POST /plans against a real local chain: real transfers of a 6-decimal test USDC from funded accounts, each
 // test on a snapshot of the chain (reverted after it) and a deck of its own.
-let chain: LocalChain;
 let usdc: Contract;
 let otherToken: Contract;
 let payer: HDNodeWallet;
 let stranger: HDNodeWallet;
 let treasury: string;
-let plans: string;
-let deck: TestDeck;
-let snapshot: string;
 
 const DAY = 86_400_000;
 
@@ -36,32 +33,19 @@ const localChain = (token: string, rpc: string | null) => ({
   min_confirmations: 2,
 });
 
-beforeAll(async () => {
-  chain = await startChain();
-  [, payer, stranger] = chain.accounts as [HDNodeWallet, HDNodeWallet, HDNodeWallet];
-  treasury = chain.accounts[9]!.address;
-  usdc = await chain.deploy('TestUSDC');
-  otherToken = await chain.deploy('TestUSDC');
+const on = chainDeck(async (local) => {
+  [, payer, stranger] = local.accounts as [HDNodeWallet, HDNodeWallet, HDNodeWallet];
+  treasury = local.accounts[9]!.address;
+  usdc = await local.deploy('TestUSDC');
+  otherToken = await local.deploy('TestUSDC');
   for (const token of [usdc, otherToken]) {
     for (const who of [payer, stranger]) await (await token.getFunction('mint')(who.address, parseUnits('1000', 6))).wait();
   }
   const tokenAddress = await usdc.getAddress();
-  plans = await plansFile((p) => {
-    onlyChain(p, localChain(tokenAddress, chain.rpc));
+  return plansFile((p) => {
+    onlyChain(p, localChain(tokenAddress, local.rpc));
     p.treasury = treasury;
   });
-});
-afterAll(async () => {
-  await chain.stop();
-  await rm(dirname(plans), { recursive: true, force: true });
-});
-beforeEach(async () => {
-  snapshot = await chain.snapshot();
-  deck = await testDeck({ DECK_PLANS: plans });
-});
-afterEach(async () => {
-  await deck.stop();
-  await chain.revert(snapshot);
 });
 
 /** Sends `amount` USDC (or another token) from `from` to the treasury (or `to`); answers the mined transaction's hash. */
@@ -75,20 +59,20 @@ async function pay(from: HDNodeWallet, amount: string, o: { to?: string; token?:
 /** Pays and mines one block more, so the payment has the two confirmations a claim needs. */
 const paid = async (from: HDNodeWallet, amount: string, o: Parameters<typeof pay>[2] = {}) => {
   const hash = await pay(from, amount, o);
-  await chain.mine();
+  await on.chain.mine();
   return hash;
 };
 
-const claim = (bearer: Record<string, string>, body: Record<string, unknown>) => call(`${deck.url}/plans`, { body: { chain: CAIP2, ...body }, headers: bearer });
+const claim = (bearer: Record<string, string>, body: Record<string, unknown>) => call(`${on.deck.url}/plans`, { body: { chain: CAIP2, ...body }, headers: bearer });
 const blockTimeOf = async (hash: string) => {
-  const receipt = (await chain.provider.getTransactionReceipt(hash))!;
-  return (await chain.provider.getBlock(receipt.blockNumber))!.timestamp * 1000;
+  const receipt = (await on.chain.provider.getTransactionReceipt(hash))!;
+  return (await on.chain.provider.getBlock(receipt.blockNumber))!.timestamp * 1000;
 };
 
 describe('POST /plans with a confirmed payment', () => {
   it('claims plan-29 for 30 days from the block time, and the tier, tools/list and meter follow at once', async () => {
-    const alice = await signedIn(deck.url, 'alice', payer.address);
-    const mcp = await legacyClient(`${deck.url}/mcp`, alice.bearer);
+    const alice = await signedIn(on.deck.url, 'alice', payer.address);
+    const mcp = await legacyClient(`${on.deck.url}/mcp`, alice.bearer);
     expect(namesOf((await mcp.listTools()).tools)).not.toContain('forecast');
     expect((await mcp.callTool({ name: 'meter', arguments: {} })).structuredContent).toMatchObject({ allowance: 100 });
 
@@ -119,22 +103,22 @@ describe('POST /plans with a confirmed payment', () => {
     expect((await mcp.callTool({ name: 'meter', arguments: {} })).structuredContent).toMatchObject({ allowance: 1000, tone: 'ok' });
     await mcp.close();
 
-    const { body } = await call(`${deck.url}/plans`, { headers: alice.bearer });
+    const { body } = await call(`${on.deck.url}/plans`, { headers: alice.bearer });
     expect(body.principal).toMatchObject({ name: 'alice', tier: 'plan' });
     expect(body.mine).toMatchObject({ plan: 'plan-29', tier: 'plan', period: { unit: 'paid', start: new Date(at).toISOString(), end: new Date(at + 30 * DAY).toISOString() } });
     expect(body.chains[0]).not.toHaveProperty('rpc');
   });
 
   it('buys the dearest plan the amount covers: 99 USDC is premium-99, the max tier', async () => {
-    const alice = await signedIn(deck.url, 'alice', payer.address);
+    const alice = await signedIn(on.deck.url, 'alice', payer.address);
     const { status, body } = await claim(alice.bearer, { tx_hash: await paid(payer, '150') });
     expect(status).toBe(200);
     expect(body.claim).toMatchObject({ plan: 'premium-99', tier: 'max', amount: '150.0' });
-    expect((await call(`${deck.url}/meter`, { headers: alice.bearer })).body.allowance).toBe(5000);
+    expect((await call(`${on.deck.url}/meter`, { headers: alice.bearer })).body.allowance).toBe(5000);
   });
 
   it('stacks a second payment after the period still running', async () => {
-    const alice = await signedIn(deck.url, 'alice', payer.address);
+    const alice = await signedIn(on.deck.url, 'alice', payer.address);
     const first = (await claim(alice.bearer, { tx_hash: await paid(payer, '29') })).body.claim;
     const second = (await claim(alice.bearer, { tx_hash: await paid(payer, '29') })).body;
     expect(second.claim.period).toEqual({ start: first.period.end, end: new Date(Date.parse(first.period.end) + 30 * DAY).toISOString() });
@@ -142,24 +126,24 @@ describe('POST /plans with a confirmed payment', () => {
   });
 
   it('answers the same principal asking again with the same record, and refuses anyone else', async () => {
-    const alice = await signedIn(deck.url, 'alice', payer.address);
-    const bob = await signedIn(deck.url, 'bob');
+    const alice = await signedIn(on.deck.url, 'alice', payer.address);
+    const bob = await signedIn(on.deck.url, 'bob');
     const hash = await paid(payer, '29');
     const once = await claim(alice.bearer, { tx_hash: hash });
     const again = await claim(alice.bearer, { tx_hash: hash.toUpperCase().replace('0X', '0x') });
     expect(again.status).toBe(200);
     expect(again.body.claim).toEqual(once.body.claim);
     // Even with the payer's own signature for bob, the transaction is spent.
-    const signature = await payer.signMessage(planClaimMessage((await call(`${deck.url}/me`, { headers: bob.bearer })).body.principal.agent_id, CAIP2, hash));
+    const signature = await payer.signMessage(planClaimMessage((await call(`${on.deck.url}/me`, { headers: bob.bearer })).body.principal.agent_id, CAIP2, hash));
     const replay = await claim(bob.bearer, { tx_hash: hash, payer_signature_hex: signature });
     expect(replay.status).toBe(422);
     expect(replay.body).toMatchObject({ ok: false, error: 'already_claimed' });
-    expect((await call(`${deck.url}/plans`, { headers: bob.bearer })).body.mine.plan).toBe('free');
+    expect((await call(`${on.deck.url}/plans`, { headers: bob.bearer })).body.mine.plan).toBe('free');
   });
 
   it('binds a payment from another wallet with the payer\'s signature of the claim message', async () => {
-    const bob = await signedIn(deck.url, 'bob');
-    const agentId = (await call(`${deck.url}/me`, { headers: bob.bearer })).body.principal.agent_id as string;
+    const bob = await signedIn(on.deck.url, 'bob');
+    const agentId = (await call(`${on.deck.url}/me`, { headers: bob.bearer })).body.principal.agent_id as string;
     const hash = await paid(stranger, '29');
 
     const unsigned = await claim(bob.bearer, { tx_hash: hash });
@@ -180,14 +164,14 @@ describe('POST /plans with a confirmed payment', () => {
   });
 
   it('keeps every claim in a hash-chained ledger that a restarted deck reads back', async () => {
-    const alice = await signedIn(deck.url, 'alice', payer.address);
+    const alice = await signedIn(on.deck.url, 'alice', payer.address);
     await claim(alice.bearer, { tx_hash: await paid(payer, '29') });
     await claim(alice.bearer, { tx_hash: await paid(payer, '99') });
-    const ledger = await Ledger.open(deck.dataDir, 'plan-claims');
+    const ledger = await Ledger.open(on.deck.dataDir, 'plan-claims');
     expect(ledger.all.map((e) => (e.entry as { plan: string }).plan)).toEqual(['plan-29', 'premium-99']);
     expect(ledger.verify()).toBeNull();
 
-    const again = await testDeck({ DECK_PLANS: plans, DECK_DATA: deck.dataDir });
+    const again = await testDeck({ DECK_PLANS: on.plans, DECK_DATA: on.deck.dataDir });
     try {
       expect((await call(`${again.url}/plans`, { headers: alice.bearer })).body.mine).toMatchObject({ plan: 'premium-99', tier: 'max' });
     } finally {
@@ -199,13 +183,13 @@ describe('POST /plans with a confirmed payment', () => {
 describe('POST /plans refusals (422, nothing recorded)', () => {
   let alice: Awaited<ReturnType<typeof signedIn>>;
   beforeEach(async () => {
-    alice = await signedIn(deck.url, 'alice', payer.address);
+    alice = await signedIn(on.deck.url, 'alice', payer.address);
   });
   const refused = async (body: Record<string, unknown>, error: string) => {
     const r = await claim(alice.bearer, body);
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ ok: false, error });
-    expect((await call(`${deck.url}/plans`, { headers: alice.bearer })).body.mine.plan).toBe('free');
+    expect((await call(`${on.deck.url}/plans`, { headers: alice.bearer })).body.mine.plan).toBe('free');
     return r.body;
   };
 
@@ -226,23 +210,23 @@ describe('POST /plans refusals (422, nothing recorded)', () => {
     // More than the payer holds: mined, reverted (the gas limit is given, so nothing estimates it first).
     const tx = await (usdc.connect(payer) as Contract).getFunction('transfer')(treasury, parseUnits('5000', 6), { gasLimit: 100_000 });
     await expect(tx.wait()).rejects.toThrow();
-    await chain.mine();
+    await on.chain.mine();
     await refused({ tx_hash: tx.hash }, 'tx_failed');
   });
 
   it('not_confirmed: none while the transaction waits to be mined, then one of the two a claim needs', async () => {
     // Blocks are mined by hand here, so the transaction waits in the pool until the first one.
-    await chain.provider.send('evm_setAutomine', [false]);
+    await on.chain.provider.send('evm_setAutomine', [false]);
     try {
       const pending = await (usdc.connect(payer) as Contract).getFunction('transfer')(treasury, parseUnits('29', 6), { gasLimit: 100_000 });
       const hash = pending.hash as string;
       expect(await refused({ tx_hash: hash }, 'not_confirmed')).toMatchObject({ seen: 0, needed: 2 });
-      await chain.mine();
+      await on.chain.mine();
       expect(await refused({ tx_hash: hash }, 'not_confirmed')).toMatchObject({ seen: 1, needed: 2 });
-      await chain.mine();
+      await on.chain.mine();
       expect((await claim(alice.bearer, { tx_hash: hash })).body.claim).toMatchObject({ plan: 'plan-29', tx_hash: hash.toLowerCase() });
     } finally {
-      await chain.provider.send('evm_setAutomine', [true]);
+      await on.chain.provider.send('evm_setAutomine', [true]);
     }
   });
 
@@ -255,7 +239,7 @@ describe('POST /plans refusals (422, nothing recorded)', () => {
   });
 
   it('needs a session', async () => {
-    expect((await call(`${deck.url}/plans`, { body: { chain: CAIP2, tx_hash: `0x${'ab'.repeat(32)}` } })).status).toBe(401);
+    expect((await call(`${on.deck.url}/plans`, { body: { chain: CAIP2, tx_hash: `0x${'ab'.repeat(32)}` } })).status).toBe(401);
   });
 });
 
@@ -285,7 +269,7 @@ describe('POST /plans when the chain cannot be read', () => {
   });
 
   it('reads DECK_CHAIN_RPC for a deployment with one chain', async () => {
-    const { d, who, done } = await deckAt(null, { DECK_CHAIN_RPC: chain.rpc });
+    const { d, who, done } = await deckAt(null, { DECK_CHAIN_RPC: on.chain.rpc });
     const r = await call(`${d.url}/plans`, { body: { chain: CAIP2, tx_hash: TX }, headers: who.bearer });
     expect(r.body).toMatchObject({ error: 'tx_not_found' });
     await done();
@@ -326,7 +310,7 @@ describe('POST /plans when the chain cannot be read', () => {
 
   it('is 503 when no treasury is configured to pay', async () => {
     const file = await plansFile((p) => {
-      onlyChain(p, localChain('0x0000000000000000000000000000000000000001', chain.rpc));
+      onlyChain(p, localChain('0x0000000000000000000000000000000000000001', on.chain.rpc));
       p.treasury = null;
     });
     const d = await testDeck({ DECK_PLANS: file });
