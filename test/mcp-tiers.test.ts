@@ -112,6 +112,12 @@ describe('tools/list signed in', () => {
     }
   });
 
+  it('names the locked tools and their tiers in the endpoint description', async () => {
+    const described = await (await fetch(`${deck.url}/mcp`)).json();
+    expect(described.tier_locked).toEqual({ forecast: 'plan', forecast_health: 'plan' });
+    expect(described.tools).toContain('forecast');
+  });
+
   it('answers the same refusal over REST, with 403', async () => {
     const res = await fetch(`${deck.url}/forecast/health`, { headers: bearer.free });
     expect(res.status).toBe(403);
