@@ -275,6 +275,15 @@ describe('POST /plans when the chain cannot be read', () => {
     await done();
   });
 
+  it('refuses to start with DECK_CHAIN_RPC when the plans file lists several chains', async () => {
+    const file = await plansFile((p) => {
+      p.chains = [localChain('0x0000000000000000000000000000000000000001', null), { ...localChain('0x0000000000000000000000000000000000000002', null), id: 'eip155:8453' }];
+      p.spot = null;
+    });
+    await expect(testDeck({ DECK_PLANS: file, DECK_CHAIN_RPC: on.chain.rpc })).rejects.toThrow('set chains[].rpc instead');
+    await rm(dirname(file), { recursive: true, force: true });
+  });
+
   it('is 503 with nothing recorded when the RPC refuses connections', async () => {
     const { d, who, done } = await deckAt(await closedPort());
     const r = await call(`${d.url}/plans`, { body: { chain: CAIP2, tx_hash: TX }, headers: who.bearer });
