@@ -29,7 +29,8 @@ export async function startDeck(config: Config = readConfig()): Promise<RunningD
   const clock = () => Date.now();
   const log = makeLogger(config);
   const store = await openStore(config.dataDir);
-  const upstreams = await openUpstreams(config, store, clock);
+  const plans = loadPlans(config.files.plans);
+  const upstreams = await openUpstreams(config, store, clock, plans.chains);
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
@@ -43,7 +44,7 @@ export async function startDeck(config: Config = readConfig()): Promise<RunningD
     guards: new Guards(),
     login: new LoginThrottle(config.loginRefusals, config.loginWindowS * 1000),
     offer: {
-      plans: loadPlans(config.files.plans),
+      plans,
       grants: loadGrants(config.files.grants),
       sellers: SELLERS.map((s) => ({
         id: s.id,

@@ -6,9 +6,6 @@ import { badge } from './image.js';
 export const ERC8004_TYPE = 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1';
 export const MCP_PROTOCOL_ON_CARDS = '2025-06-18';
 
-/** An ERC-721 token id as ERC-8004 registrations carry it: a decimal integer. */
-const tokenId = (id: string | null): number | null => (id !== null && /^\d+$/.test(id) ? Number(id) : null);
-
 /**
  * A seller's card: an ERC-8004 registration file that also carries the coordination layer's fields.
  * Its tools are read from the seller's endpoint, so the card cannot disagree with what is served.
@@ -24,7 +21,7 @@ export function sellerCard(
   const mcpUrl = `${urls.base}${endpoint.path}`;
   const chainId = chain.chainId ?? cards.erc8004.chain_id;
   const registry = chain.registry ?? cards.erc8004.registry;
-  const agentId = tokenId(entry.agent_id);
+  const agentId = entry.agent_id;
   const wallet = cards.agent_wallet;
   const keyless = endpoint.tools.filter((t) => t.access !== 'session').map((t) => t.name);
   return {
@@ -58,6 +55,6 @@ export function sellerCard(
     proposed_classes: seller.proposed_classes,
     access: { auth: 'bearer', join_url: urls.join, keyless },
     provider: { name: cards.provider.name, url: cards.provider.url ?? urls.base },
-    erc8004: { agentId: entry.agent_id, tx: entry.tx, block: entry.block },
+    erc8004: { agentId, tx: entry.tx, block: entry.block },
   };
 }

@@ -3,6 +3,22 @@ import { z } from 'zod';
 import { TIERS } from '../tools/principal.js';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+/** A chain as CAIP-2 names an EVM chain: eip155:<chain id>. */
+const chainId = z.string().regex(/^eip155:[1-9]\d*$/, 'eip155:<chain id>');
+
+const Chain = z.object({
+  id: chainId,
+  name: z.string(),
+  token: z.string(),
+  token_address: address,
+  token_decimals: z.number().int().min(0).max(36).default(6),
+  /** JSON-RPC URL; DECK_CHAIN_RPC overrides it when the file lists one chain. Never shown: it may carry a key. */
+  rpc: z.string().url().nullable().default(null),
+  /** The operator's ERC-721 collection whose holders gain a daily allowance. */
+  collection: address.nullable().default(null),
+  min_confirmations: z.number().int().min(1).default(2),
+});
+export type Chain = z.infer<typeof Chain>;
 
 const PlansFile = z.object({
   currency: z.literal('USDC'),
@@ -18,12 +34,16 @@ const PlansFile = z.object({
     }),
   ),
   house_allowance_per_day: z.number().int().nonnegative(),
-  chains: z.array(z.object({ id: z.string(), name: z.string(), token: z.string(), token_address: address })),
+  chains: z.array(Chain),
   treasury: address.nullable(),
   prices: z.array(
     z.object({ action: z.string(), units: z.number().nonnegative(), per_1000_bars: z.number().nonnegative().optional(), what: z.string() }),
   ),
-});
+  /** Holder standing: each NFT of the collection held today adds this many units, up to max_nfts of them. */
+  holder: z.object({ allowance_per_nft: z.number().int().nonnegative(), max_nfts: z.number().int().positive() }).nullable().default(null),
+  /** The house's spot chain (one of chains) and its spot administrators, who alone sign mandates the house runs. */
+  spot: z.object({ chain: chainId, administrators: z.array(address) }).nullable().default(null),
+}).refine((f) => !f.spot || f.chains.some((c) => c.id === f.spot!.chain), { path: ['spot', 'chain'], message: 'must be one of chains[].id' });
 export type PlansFile = z.infer<typeof PlansFile>;
 
 const GrantsFile = z.object({
@@ -49,13 +69,14 @@ const CardsFile = z.object({
   erc8004: z.object({ chain_id: z.number().int().positive().nullable(), registry: address.nullable() }),
   sellers: z.record(
     z.string(),
-    z.object({ agent_id: z.string().nullable(), tx: z.string().nullable(), block: z.number().int().nullable() }),
+    // agent_id is the ERC-721 token id the registry minted: a number, as ERC-8004 registrations carry it.
+    z.object({ agent_id: z.number().int().nonnegative().nullable(), tx: z.string().nullable(), block: z.number().int().nullable() }),
   ),
 });
 export type CardsFile = z.infer<typeof CardsFile>;
 
 /** Reads one configuration file under version control, failing start-up with every problem named. */
-function load<T>(path: string, schema: z.ZodType<T>): T {
+function load<T>(path: string, schema: z.ZodType<T, unknown>): T {
   const r = schema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
   if (!r.success) throw new Error(`${path}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return r.data;

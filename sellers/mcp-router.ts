@@ -80,6 +80,8 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
       auth: AUTH_RULE,
       join_url: s.urls.join,
       tools: e.tools.map((t) => t.name),
+      // Tools a tier locks: tools/list shows them only to callers whose tier opens them.
+      tier_locked: Object.fromEntries(e.tools.filter((t) => t.tier).map((t) => [t.name, t.tier])),
     });
   };
 

@@ -4,10 +4,13 @@ import { DayCounts, type DayCountsDoc } from './counters.js';
 import { Forecasts } from './forecasts.js';
 import { Forges, type ForgesDoc } from './forges.js';
 import { Grades } from './grades.js';
+import { HolderLinks } from './holder-links.js';
 import { ImageFiles } from './images.js';
 import { JsonFile } from './json-file.js';
 import { Ledger } from './ledger.js';
+import { Mandates } from './mandates.js';
 import { Owned, type OwnedDoc } from './owned.js';
+import { PlanClaims } from './plan-claims.js';
 import { PlateFiles } from './plates.js';
 import { Seals } from './seals.js';
 import { Sessions, type SessionsDoc } from './sessions.js';
@@ -67,6 +70,10 @@ export interface Store {
   studio: Studio;
   /** The rehearsals grading reads, the grader trial pings, the grade receipts and the scores. */
   grades: Grades;
+  /** Plans paid on chain, holder links and house mandates: hash-chained ledgers. */
+  claims: PlanClaims;
+  holders: HolderLinks;
+  mandates: Mandates;
 }
 
 export async function openStore(dir: string): Promise<Store> {
@@ -90,5 +97,8 @@ export async function openStore(dir: string): Promise<Store> {
     forges: new Forges(await JsonFile.open<ForgesDoc>(dir, 'forges', Forges.empty)),
     studio: new Studio(await JsonFile.open<StudioDoc>(dir, 'studio', Studio.empty)),
     grades: await Grades.open(dir),
+    claims: await PlanClaims.open(dir),
+    holders: await HolderLinks.open(dir),
+    mandates: await Mandates.open(dir),
   };
 }

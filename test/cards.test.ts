@@ -69,7 +69,7 @@ const LayerFields = z.object({
   proposed_classes: z.array(z.string()),
   access: z.object({ join_url: z.string().url() }).passthrough(),
   provider: z.object({ name: z.string().min(1), url: z.string().url() }).strict(),
-  erc8004: z.object({ agentId: z.string().nullable(), tx: z.string().nullable(), block: z.number().int().nullable() }).strict(),
+  erc8004: z.object({ agentId: z.number().int().nonnegative().nullable(), tx: z.string().nullable(), block: z.number().int().nullable() }).strict(),
 });
 
 type Card = z.infer<typeof Registration> & z.infer<typeof LayerFields>;
@@ -143,7 +143,7 @@ describe('the cards of a deck registered on ERC-8004', () => {
   const REGISTRY = '0x8004A818BFB912233c491871b3d84c89A494BD9e';
   const WALLET = '0x1111111111111111111111111111111111111111';
   const OWNER = '0x2222222222222222222222222222222222222222';
-  const AGENT_IDS = { studio: '11', candles: '12', copy: '13' } as const;
+  const AGENT_IDS = { studio: 11, candles: 12, copy: 13 } as const;
   let deck: TestDeck;
   let dir: string;
 
@@ -176,7 +176,7 @@ describe('the cards of a deck registered on ERC-8004', () => {
 
   it('carries each agent id with agentRegistry eip155:<chainId>:<registry>, the wallet and the owner', async () => {
     for (const card of await cardsOf(deck.url)) {
-      expect(card.registrations).toEqual([{ agentId: Number(AGENT_IDS[card.id]), agentRegistry: `eip155:${CHAIN_ID}:${REGISTRY}` }]);
+      expect(card.registrations).toEqual([{ agentId: AGENT_IDS[card.id], agentRegistry: `eip155:${CHAIN_ID}:${REGISTRY}` }]);
       expect(card.erc8004).toEqual({ agentId: AGENT_IDS[card.id], tx: `0x${'ab'.repeat(32)}`, block: 100 + SELLER_IDS.indexOf(card.id) });
       expect(card.services).toContainEqual({ name: 'agentWallet', endpoint: `eip155:${CHAIN_ID}:${WALLET}`, version: 'v1' });
       expect(card).toMatchObject({

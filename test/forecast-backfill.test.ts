@@ -12,6 +12,9 @@ import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { tapeFile } from './support/tape-file.js';
 
+/** The forecast opens on the plan tier: the principals of these tests hold plan grants. */
+const GRANTS = join(import.meta.dirname, 'fixtures', 'forecast-grants.json');
+
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
 const M5 = 300;
@@ -76,7 +79,7 @@ describe('npm run forecast -- backfill', () => {
 
 describe('a deck on the backfilled ledger', () => {
   beforeAll(async () => {
-    deck = await testDeck({ DECK_DATA: data });
+    deck = await testDeck({ DECK_DATA: data, DECK_GRANTS: GRANTS });
     me = await signedIn(deck.url, 'calibrated');
   });
 
@@ -128,7 +131,7 @@ describe('a deck on the backfilled ledger', () => {
 
   it('holds the same envelope a deck issues on demand from the venue at that time', async () => {
     const venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
-    const live = await testDeck({ DECK_TAPE_URL: venue.url });
+    const live = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: GRANTS });
     try {
       const who = await signedIn(live.url, 'on-demand');
       const issued = await call(`${live.url}/forecast/BTC/5m?t=${T}`, { headers: who.bearer });

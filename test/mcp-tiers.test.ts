@@ -5,16 +5,22 @@ import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { grantsFile, legacyClient, modernClient, namesOf } from './support/mcp.js';
 
 // Tier gating over MCP: a locked capability answers an upgrade_required result naming the tier that opens
-// it. Today the one locked capability is grants with all=true (house only); the house tier comes from the
-// grants file, the operator's file under version control.
+// it and how to buy that tier. Locked: grants with all=true (house only) and the forecast tools (plan). The
+// tiers here come from the grants file, the operator's file under version control (test/plans-chain.test.ts
+// shows a plan paid on chain doing the same).
+const TREASURY = '0x000000000000000000000000000000000000dEaD';
 let deck: TestDeck;
 let grants: string;
-const bearer: Record<'free' | 'house', Record<string, string>> = { free: {}, house: {} };
+const bearer: Record<'free' | 'plan' | 'house', Record<string, string>> = { free: {}, plan: {}, house: {} };
 
 beforeAll(async () => {
-  grants = await grantsFile([{ name: 'tier_house', tier: 'house' }]);
-  deck = await testDeck({ DECK_GRANTS: grants });
+  grants = await grantsFile([
+    { name: 'tier_house', tier: 'house' },
+    { name: 'tier_plan', tier: 'plan' },
+  ]);
+  deck = await testDeck({ DECK_GRANTS: grants, DECK_TREASURY: TREASURY });
   bearer.free = (await signedIn(deck.url, 'tier_free')).bearer;
+  bearer.plan = (await signedIn(deck.url, 'tier_plan')).bearer;
   bearer.house = (await signedIn(deck.url, 'tier_house')).bearer;
 });
 afterAll(async () => {
@@ -29,7 +35,8 @@ describe('grants with all=true over MCP', () => {
     const client = await legacyClient(`${deck.url}/mcp`, bearer.free);
     const r = await client.callTool(ALL);
     expect(r.isError).toBe(true);
-    expect(r.structuredContent).toMatchObject({ ok: false, error: 'upgrade_required', tier: 'house' });
+    // No plan sells the house tier: it is granted.
+    expect(r.structuredContent).toMatchObject({ ok: false, error: 'upgrade_required', tier: 'house', buy: null });
     // Without all, the same tool answers the caller's own grant.
     const own = await client.callTool({ name: 'grants', arguments: {} });
     expect(own.isError).toBeUndefined();
@@ -49,7 +56,10 @@ describe('grants with all=true over MCP', () => {
     for (const client of [await legacyClient(`${deck.url}/mcp`, bearer.house), await modernClient(`${deck.url}/mcp`, { headers: bearer.house })]) {
       const r = await client.callTool(ALL);
       expect(r.isError).toBeFalsy();
-      expect(r.structuredContent).toMatchObject({ ok: true, grants: [{ name: 'tier_house', tier: 'house', joined: true }] });
+      expect(r.structuredContent).toMatchObject({ ok: true, grants: [
+          { name: 'tier_house', tier: 'house', joined: true },
+          { name: 'tier_plan', tier: 'plan', joined: true },
+        ] });
       await client.close();
     }
   });
@@ -65,16 +75,52 @@ describe('grants with all=true over MCP', () => {
 });
 
 describe('tools/list signed in', () => {
-  // No tool is locked to a tier as a whole yet, so every tier is shown the same list; grants stays listed
-  // for a free principal because its own grant is open to it.
-  it('shows a free and a house principal the same tools, grants among them', async () => {
-    const lists: string[][] = [];
-    for (const headers of [bearer.free, bearer.house]) {
-      const client = await legacyClient(`${deck.url}/mcp`, headers);
-      lists.push(namesOf((await client.listTools()).tools));
+  const listed = async (headers: Record<string, string>) => {
+    const client = await legacyClient(`${deck.url}/mcp`, headers);
+    const names = namesOf((await client.listTools()).tools);
+    await client.close();
+    return names;
+  };
+
+  it('leaves the forecast tools out below the plan tier, and keeps the keyless tools and grants', async () => {
+    const free = await listed(bearer.free);
+    expect(free).not.toContain('forecast');
+    expect(free).not.toContain('forecast_health');
+    for (const open of ['catalogue', 'plans', 'price', 'strategies', 'strategy_quote', 'grants', 'plan_claim', 'tape', 'forge']) expect(free).toContain(open);
+    for (const headers of [bearer.plan, bearer.house]) expect(await listed(headers)).toEqual([...free, 'forecast', 'forecast_health'].sort());
+  });
+
+  it('answers a free call of forecast with upgrade_required naming the plan tier and how to buy it', async () => {
+    for (const client of [await legacyClient(`${deck.url}/mcp`, bearer.free), await modernClient(`${deck.url}/mcp`, { headers: bearer.free })]) {
+      const r = await client.callTool({ name: 'forecast', arguments: { market: 'BTC', tf: '5m' } });
+      expect(r.isError).toBe(true);
+      expect(r.structuredContent).toMatchObject({
+        ok: false,
+        error: 'upgrade_required',
+        status: 403,
+        tier: 'plan',
+        buy: {
+          plan: 'plan-29',
+          price_usdc: 29,
+          period_days: 30,
+          treasury: TREASURY,
+          chains: [{ id: 'eip155:8453', token: 'USDC', token_address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', token_decimals: 6 }],
+        },
+      });
+      expect((r.structuredContent as { message: string }).message).toContain(`send it to ${TREASURY} on Base (eip155:8453)`);
       await client.close();
     }
-    expect(lists[0]).toContain('grants');
-    expect(lists[0]).toEqual(lists[1]);
+  });
+
+  it('names the locked tools and their tiers in the endpoint description', async () => {
+    const described = await (await fetch(`${deck.url}/mcp`)).json();
+    expect(described.tier_locked).toEqual({ forecast: 'plan', forecast_health: 'plan' });
+    expect(described.tools).toContain('forecast');
+  });
+
+  it('answers the same refusal over REST, with 403', async () => {
+    const res = await fetch(`${deck.url}/forecast/health`, { headers: bearer.free });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: 'upgrade_required', tier: 'plan', buy: { plan: 'plan-29' } });
   });
 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { loadPlans } from '../config/files.js';
 import { endpoint, listingFor } from '../sellers/endpoints.js';
 import { defineTool } from '../tools/define.js';
 import type { Principal, Tier } from '../tools/principal.js';
 
-// No tool of the registry is tier-locked as a whole yet (follow_quote, on the max tier, is not built), so the
-// listing rule is shown here on the endpoint builder the MCP servers use, with tools made for the test.
+// The listing rule on the endpoint builder the MCP servers use, with tools made for the test locked at every
+// tier (the registry locks only the forecast at plan; test/mcp-tiers.test.ts shows it over MCP).
 const tool = (name: string, tier?: Tier) =>
   defineTool({ name, title: name, description: name, input: z.object({}), access: 'session', ...(tier ? { tier } : {}), run: async () => ({ ok: true }) });
 
@@ -27,6 +28,7 @@ describe('tools/list shows what the caller tier opens', () => {
 
   it('answers upgrade_required naming the tier when a locked tool is called', async () => {
     const maxed = e.byName.get('maxed')!;
-    await expect(maxed.call({ principal: as('plan') } as never, {})).rejects.toMatchObject({ status: 403, code: 'upgrade_required', details: { tier: 'max' } });
+    const ctx = { principal: as('plan'), offer: { plans: loadPlans('config/plans.json') }, config: { treasury: null } };
+    await expect(maxed.call(ctx as never, {})).rejects.toMatchObject({ status: 403, code: 'upgrade_required', details: { tier: 'max', buy: { plan: 'premium-99' } } });
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Ctx } from './context.js';
 import { badInput, DeckError, problemsOf, signInFirst } from './errors.js';
 import type { GuardName } from './guards.js';
+import { howToBuy } from './plans/offered.js';
 import { opens, type Tier } from './principal.js';
 
 export type Access = 'none' | 'session' | 'optional';
@@ -59,8 +60,16 @@ export interface Tool {
   call(ctx: Ctx, raw: unknown): Promise<unknown>;
 }
 
-export const upgradeRequired = (name: string, tier: Tier): DeckError =>
-  new DeckError(403, 'upgrade_required', `${name} opens on the ${tier} tier`, { tier });
+/** A tool above the caller's tier: the tier that opens it and how to buy that tier (null: granted, never sold). */
+export function upgradeRequired(ctx: Pick<Ctx, 'config' | 'offer'>, name: string, tier: Tier): DeckError {
+  const buy = howToBuy(ctx, tier);
+  const how = !buy
+    ? 'the operator grants it'
+    : buy.treasury
+      ? `buy ${buy.plan} (${buy.price_usdc} ${buy.currency} for ${buy.period_days} days): send it to ${buy.treasury} on ${buy.chains.map((c) => `${c.name} (${c.id})`).join(' or ')}, then claim the transaction with POST /plans`
+      : `${buy.plan} (${buy.price_usdc} ${buy.currency}) opens it, but no treasury is configured to pay yet`;
+  return new DeckError(403, 'upgrade_required', `${name} opens on the ${tier} tier: ${how}`, { tier, buy });
+}
 
 export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool {
   const tier = spec.tier ?? null;
@@ -77,7 +86,7 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     inputSchema: z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'],
     async call(ctx, raw) {
       if (spec.access === 'session' && !ctx.principal) throw signInFirst();
-      if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(spec.name, tier);
+      if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(ctx, spec.name, tier);
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) throw badInput(problemsOf(parsed.error));
       const principal = ctx.principal;

@@ -12,9 +12,13 @@ import { rotateKey } from './identity/rotate-key.js';
 import { marksAdd } from './marks/marks-add.js';
 import { marksList } from './marks/marks-list.js';
 import { marksRemove } from './marks/marks-remove.js';
+import { mandateAdd } from './mandates/mandate-add.js';
 import { grants } from './meter/grants.js';
 import { meter } from './meter/meter.js';
 import { meterRecord } from './meter/meter-record.js';
+import { planClaim } from './plans/claim.js';
+import { holderLink } from './plans/holder-link.js';
+import { holderState } from './plans/holder-state.js';
 import { plans } from './plans/plans.js';
 import { price } from './plans/price.js';
 import { chartImage } from './plates/chart-image.js';
@@ -47,6 +51,10 @@ export const REGISTRY: readonly Tool[] = [
   meter,
   meterRecord,
   grants,
+  planClaim,
+  holderState,
+  holderLink,
+  mandateAdd,
   marksList,
   marksAdd,
   marksRemove,

@@ -1,5 +1,7 @@
 import type { Config } from '../config/env.js';
+import type { Chain } from '../config/files.js';
 import type { Store } from '../store/store.js';
+import { Chains } from './chain/chains.js';
 import { openForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
@@ -17,13 +19,15 @@ export interface Upstreams {
   forecaster: Forecaster | null;
   /** The model reader lane (an OpenAI-compatible chat-completions endpoint); null when not configured. */
   reader: ModelReader | null;
+  /** The plans file's chains, read over JSON-RPC (a chain without an RPC answers 503). */
+  chains: Chains;
 }
 
-export async function openUpstreams(config: Config, store: Store, clock: () => number): Promise<Upstreams> {
+export async function openUpstreams(config: Config, store: Store, clock: () => number, chains: readonly Chain[]): Promise<Upstreams> {
   const door = config.door
     ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix)
     : await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
   const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
-  return { door, tape, forecaster: openForecaster(config, tape), reader };
+  return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc) };
 }

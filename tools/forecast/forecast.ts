@@ -77,6 +77,8 @@ export const forecast = defineTool({
     })
     .strict(),
   access: 'session',
+  // The envelope is what the plans sell beyond the free tier's studio, candles and marks.
+  tier: 'plan',
   rest: { method: 'GET', path: '/forecast/:market/:tf', errors: [404, 502, 503] },
   async run(ctx, input) {
     const forecaster = ctx.upstreams.forecaster;

@@ -53,5 +53,5 @@ function toPrincipal(
   a: { id: string; name: string; agent_id: string; wallet: string | null },
   via: Principal['via'],
 ): Principal {
-  return { id: a.id, name: a.name, agent_id: a.agent_id, wallet: a.wallet, tier: tierOf(s, a.name), via };
+  return { id: a.id, name: a.name, agent_id: a.agent_id, wallet: a.wallet, tier: tierOf(s, a), via };
 }

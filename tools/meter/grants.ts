@@ -18,10 +18,10 @@ export const grants = defineTool({
       const grant = ctx.offer.grants.find((g) => g.name === p.name) ?? null;
       return { ok: true, grant, today: meterOf(ctx, p) };
     }
-    if (!opens(p.tier, 'house')) throw upgradeRequired('grants with all=1', 'house');
+    if (!opens(p.tier, 'house')) throw upgradeRequired(ctx, 'grants with all=1', 'house');
     const rows = ctx.offer.grants.map((g) => {
       const holder = ctx.store.accounts.byName(g.name);
-      const today = holder ? meterOf(ctx, { id: holder.id, name: holder.name, tier: tierOf(ctx, holder.name) }) : null;
+      const today = holder ? meterOf(ctx, { id: holder.id, name: holder.name, tier: tierOf(ctx, holder) }) : null;
       return { ...g, joined: holder !== null, today };
     });
     return { ok: true, grants: rows };

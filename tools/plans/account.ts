@@ -14,7 +14,7 @@ export const account = defineTool({
     return {
       ok: true,
       principal: { name: p.name, agent_id: p.agent_id, wallet: p.wallet, tier: p.tier },
-      ...planOf(ctx, p.tier),
+      ...planOf(ctx, p),
       grant: grantOf(ctx, p.name),
       meter: meterOf(ctx, p),
     };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { chainsShown, treasuryOf } from './offered.js';
 import { meterOf, planOf } from './standing.js';
 
 export const plans = defineTool({
@@ -11,15 +12,15 @@ export const plans = defineTool({
   access: 'optional',
   rest: { method: 'GET', path: '/plans' },
   async run(ctx) {
-    const { plans: list, chains, treasury, currency } = ctx.offer.plans;
+    const { plans: list, currency } = ctx.offer.plans;
     const p = ctx.principal;
     return {
       ok: true,
       currency,
       plans: list,
-      chains,
-      treasury: ctx.config.treasury ?? treasury,
-      mine: p ? { ...planOf(ctx, p.tier), tier: p.tier, usage: meterOf(ctx, p) } : null,
+      chains: chainsShown(ctx),
+      treasury: treasuryOf(ctx),
+      mine: p ? { ...planOf(ctx, p), tier: p.tier, usage: meterOf(ctx, p) } : null,
       principal: p ? { name: p.name, agent_id: p.agent_id, wallet: p.wallet, tier: p.tier } : null,
     };
   },

@@ -1,0 +1,60 @@
+import PQueue from 'p-queue';
+import { Ledger, type LedgerEntry } from './ledger.js';
+
+/** A collection holder's wallet linked to a principal for one UTC day, with the NFTs it held when linked. */
+export interface HolderLink {
+  day: string;
+  wallet: string;
+  principal_id: string;
+  chain: string;
+  collection: string;
+  nfts: number;
+  /** The block balanceOf was read at. */
+  block: number;
+}
+
+const walletKey = (day: string, wallet: string) => `${day}|${wallet.toLowerCase()}`;
+const principalKey = (day: string, principalId: string) => `${day}|${principalId}`;
+
+/**
+ * Holder links in a hash-chained ledger (holder-links.jsonl). A wallet links to one principal a day; a
+ * principal stands on the last wallet it linked that day.
+ */
+export class HolderLinks {
+  private readonly queue = new PQueue({ concurrency: 1 });
+  private readonly byWallet = new Map<string, string>();
+  private readonly byPrincipal = new Map<string, LedgerEntry<HolderLink>>();
+
+  private constructor(private readonly ledger: Ledger<HolderLink>) {
+    for (const e of ledger.all) this.index(e);
+  }
+
+  static async open(dir: string): Promise<HolderLinks> {
+    return new HolderLinks(await Ledger.open<HolderLink>(dir, 'holder-links'));
+  }
+
+  private index(e: LedgerEntry<HolderLink>): void {
+    this.byWallet.set(walletKey(e.entry.day, e.entry.wallet), e.entry.principal_id);
+    this.byPrincipal.set(principalKey(e.entry.day, e.entry.principal_id), e);
+  }
+
+  /** The principal a wallet is linked to on a day, if any. */
+  holderOf(day: string, wallet: string): string | null {
+    return this.byWallet.get(walletKey(day, wallet)) ?? null;
+  }
+
+  /** The link a principal stands on for a day. */
+  linkOf(principalId: string, day: string): LedgerEntry<HolderLink> | null {
+    return this.byPrincipal.get(principalKey(day, principalId)) ?? null;
+  }
+
+  /** Records a link after `admit` has seen who holds the wallet that day (it throws to refuse). */
+  link(link: HolderLink, admit: (holder: string | null) => void, at: number): Promise<LedgerEntry<HolderLink>> {
+    return this.queue.add(async () => {
+      admit(this.holderOf(link.day, link.wallet));
+      const entry = await this.ledger.append(link, at);
+      this.index(entry);
+      return entry;
+    }) as Promise<LedgerEntry<HolderLink>>;
+  }
+}

@@ -1,0 +1,28 @@
+import { Ledger, type LedgerEntry } from './ledger.js';
+
+/** A house mandate as recorded: who signed it, its EIP-712 hash, and whether its vault holds that hash on chain. */
+export interface MandateRecord {
+  principal_id: string;
+  signer: string;
+  chain_id: number;
+  eip712_hash: string;
+  primary_type: string;
+  vault: string;
+  vault_matches: boolean;
+  /** The vault's mandateHash() when recorded (null: the address answers none). */
+  vault_hash: string | null;
+  typed_data: Record<string, unknown>;
+}
+
+/** Every mandate recorded, in a hash-chained ledger (mandates.jsonl). Recording moves no money. */
+export class Mandates {
+  private constructor(private readonly ledger: Ledger<MandateRecord>) {}
+
+  static async open(dir: string): Promise<Mandates> {
+    return new Mandates(await Ledger.open<MandateRecord>(dir, 'mandates'));
+  }
+
+  record(mandate: MandateRecord, at: number): Promise<LedgerEntry<MandateRecord>> {
+    return this.ledger.append(mandate, at);
+  }
+}

@@ -1,0 +1,75 @@
+import PQueue from 'p-queue';
+import { Ledger, type LedgerEntry } from './ledger.js';
+
+/** A plan paid on chain, as claimed: the transaction, who it bound to, what it bought and when that runs. */
+export interface PlanClaim {
+  chain: string;
+  /** Lower case: one transaction, one claim, however its hash was written. */
+  tx_hash: string;
+  principal_id: string;
+  agent_id: string;
+  plan: string;
+  tier: string;
+  price_usdc: number;
+  token: string;
+  token_address: string;
+  /** What the payer sent the treasury, in whole tokens (a decimal string: no float ever rounds it). */
+  amount: string;
+  payer: string;
+  /** How the payer is bound to the principal: the wallet it joined with, or the payer's signature. */
+  proof: 'joined_wallet' | 'payer_signature';
+  block: number;
+  block_time: string;
+  period: { start: string; end: string };
+}
+
+/** The outcome of a claim: recorded now, or already recorded (by this principal or another). */
+export type Claimed = { fresh: boolean; entry: LedgerEntry<PlanClaim> };
+
+const keyOf = (chain: string, txHash: string) => `${chain}|${txHash.toLowerCase()}`;
+
+/**
+ * Every plan claim, in a hash-chained ledger (plan-claims.jsonl), indexed by transaction and by principal.
+ * Deciding a claim and appending it run alone, so a transaction claims once for anyone.
+ */
+export class PlanClaims {
+  private readonly queue = new PQueue({ concurrency: 1 });
+  private readonly byTx = new Map<string, LedgerEntry<PlanClaim>>();
+  private readonly byPrincipal = new Map<string, PlanClaim[]>();
+
+  private constructor(private readonly ledger: Ledger<PlanClaim>) {
+    for (const e of ledger.all) this.index(e);
+  }
+
+  static async open(dir: string): Promise<PlanClaims> {
+    return new PlanClaims(await Ledger.open<PlanClaim>(dir, 'plan-claims'));
+  }
+
+  private index(e: LedgerEntry<PlanClaim>): void {
+    this.byTx.set(keyOf(e.entry.chain, e.entry.tx_hash), e);
+    const mine = this.byPrincipal.get(e.entry.principal_id) ?? [];
+    mine.push(e.entry);
+    this.byPrincipal.set(e.entry.principal_id, mine);
+  }
+
+  /** The claim of a transaction, whoever made it. */
+  of(chain: string, txHash: string): LedgerEntry<PlanClaim> | null {
+    return this.byTx.get(keyOf(chain, txHash)) ?? null;
+  }
+
+  /** A principal's claims, in the order they were made. */
+  mine(principalId: string): readonly PlanClaim[] {
+    return this.byPrincipal.get(principalId) ?? [];
+  }
+
+  /** Records the claim `build` makes from the principal's claims so far, unless the transaction is claimed already. */
+  claim(chain: string, txHash: string, principalId: string, build: (mine: readonly PlanClaim[]) => PlanClaim, at: number): Promise<Claimed> {
+    return this.queue.add(async () => {
+      const known = this.of(chain, txHash);
+      if (known) return { fresh: false, entry: known };
+      const entry = await this.ledger.append(build(this.mine(principalId)), at);
+      this.index(entry);
+      return { fresh: true, entry };
+    }) as Promise<Claimed>;
+  }
+}

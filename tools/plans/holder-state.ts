@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { holderMessage } from '../../engine/plans/messages.js';
+import { defineTool } from '../define.js';
+import { holderOf } from './standing.js';
+
+export const holderState = defineTool({
+  name: 'holder',
+  title: 'Holder standing',
+  description:
+    "Your holder standing today: the wallet linked today, the NFTs of the operator's collection it held when linked, the allowance they add to your meter (allowance_per_nft x min(nfts, max_nfts)), used and remaining. " +
+    'message is the exact text to sign today to link a wallet (POST /plans/holder).',
+  input: z.object({}).strict(),
+  access: 'session',
+  rest: { method: 'GET', path: '/plans/holder' },
+  async run(ctx) {
+    const p = ctx.principal!;
+    const holder = holderOf(ctx, p.id);
+    return { ok: true, holder, message: holderMessage(p.agent_id, holder.day) };
+  },
+});
