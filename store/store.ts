@@ -10,6 +10,7 @@ import { Ledger } from './ledger.js';
 import { Owned, type OwnedDoc } from './owned.js';
 import { PlateFiles } from './plates.js';
 import { Seals } from './seals.js';
+import { SeriesBook } from './series.js';
 import { Sessions, type SessionsDoc } from './sessions.js';
 import { SpendBook, type Spend } from './spend.js';
 import { Studio, type StudioDoc } from './studio.js';
@@ -67,6 +68,8 @@ export interface Store {
   studio: Studio;
   /** The rehearsals grading reads, the grader trial pings, the grade receipts and the scores. */
   grades: Grades;
+  /** Every principal's series of epoch jobs, the series ledger of their moves and the handshakes kept for recovery. */
+  series: SeriesBook;
 }
 
 export async function openStore(dir: string): Promise<Store> {
@@ -90,5 +93,6 @@ export async function openStore(dir: string): Promise<Store> {
     forges: new Forges(await JsonFile.open<ForgesDoc>(dir, 'forges', Forges.empty)),
     studio: new Studio(await JsonFile.open<StudioDoc>(dir, 'studio', Studio.empty)),
     grades: await Grades.open(dir),
+    series: await SeriesBook.open(dir),
   };
 }
