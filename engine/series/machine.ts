@@ -62,7 +62,8 @@ export const openEpoch = (r: SeriesRecord): Epoch | null => r.epochs.find(isOpen
 
 /** Appends a move to the record (numbered in its series) and answers it. */
 function moved(r: SeriesRecord, m: Omit<Move, 'n' | 'from' | 'to'> & { to?: SeriesState }): Move {
-  const move: Move = { ...m, n: r.moves.length + 1, from: r.state, to: m.to ?? r.state };
+  const { row, what, to, at, ...about } = m;
+  const move: Move = { n: r.moves.length + 1, row, what, from: r.state, to: to ?? r.state, at, ...about };
   r.state = move.to;
   r.moves.push(move);
   return move;
