@@ -13,7 +13,7 @@ let rig: SeriesRig;
 let url: string;
 beforeAll(async () => {
   rig = await seriesRig();
-  url = `${rig.deck.url}/v1/series/quote`;
+  url = `${rig.url}/v1/series/quote`;
 });
 afterAll(() => rig.stop());
 beforeEach(() => {
@@ -70,7 +70,7 @@ describe('POST /v1/series/quote', () => {
     });
     // Nothing is kept: no series, no move on the ledger, no handshake at the layer.
     expect((await readdir(rig.deck.dataDir)).filter((f) => f.startsWith('series'))).toEqual([]);
-    expect((await call(`${rig.deck.url}/v1/series`, { headers: rig.me.bearer })).body).toEqual({ ok: true, count: 0, series: [] });
+    expect((await call(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body).toEqual({ ok: true, count: 0, series: [] });
     expect(rig.layer.handshakes.size).toBe(0);
   });
 

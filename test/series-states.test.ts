@@ -34,7 +34,7 @@ describe('the series state table, row by row', () => {
   it('R01: POST /v1/series with a confirmed external quote keeps the series MANDATED with its epochs cut', async () => {
     const before = rig.layer.requests.filter((r) => r.route === 'quote').length;
     const from = rig.clock.seconds() + 120;
-    const res = await call(`${rig.deck.url}/v1/series`, { body: { quote: hireBody(), from }, headers: rig.me.bearer });
+    const res = await call(`${rig.url}/v1/series`, { body: { quote: hireBody(), from }, headers: rig.me.bearer });
     expect(res.status).toBe(201);
     const s = res.body.series;
     expect(s.id).toMatch(/^sr_[0-9a-f]{24}$/);
@@ -55,12 +55,12 @@ describe('the series state table, row by row', () => {
   });
 
   it('R12: a vault-kind quote is refused 422 vault_not_built and nothing is kept', async () => {
-    const count = (await call(`${rig.deck.url}/v1/series`, { headers: rig.me.bearer })).body.count;
-    const res = await call(`${rig.deck.url}/v1/series`, { body: { quote: hireBody({ venue: 'vault-devnet' }) }, headers: rig.me.bearer });
+    const count = (await call(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.count;
+    const res = await call(`${rig.url}/v1/series`, { body: { quote: hireBody({ venue: 'vault-devnet' }) }, headers: rig.me.bearer });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ ok: false, error: 'vault_not_built', venue: 'vault-devnet' });
     expect(res.body.message).toContain('until the vault contract grants the mandate on chain');
-    expect((await call(`${rig.deck.url}/v1/series`, { headers: rig.me.bearer })).body.count).toBe(count);
+    expect((await call(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.count).toBe(count);
   });
 
   it('R02: epochs from MANDATED handshakes with the seller, settles, and answers the unsigned createJob with this epoch\'s paymentRef', async () => {
@@ -79,16 +79,16 @@ describe('the series state table, row by row', () => {
     expect(Number(call_.args.expiredAt)).toBeGreaterThanOrEqual(e1.window.to);
     // The layer really called the deck's /mcp/copy (initialize, tools/list) and recorded the principal as the opener.
     const held = rig.layer.handshakes.get(opened.handshake_id)!;
-    const mcp = (await call(`${rig.deck.url}/mcp/copy`)).body as { tools: string[] };
+    const mcp = (await call(`${rig.url}/mcp/copy`)).body as { tools: string[] };
     expect(held.seen).toEqual({ server: 'the deck: copy', tools: [...mcp.tools].sort() });
-    const { principal } = (await call(`${rig.deck.url}/plans`, { headers: rig.me.bearer })).body;
+    const { principal } = (await call(`${rig.url}/plans`, { headers: rig.me.bearer })).body;
     expect(held).toMatchObject({
       series_id: series.id,
       epoch: 1,
       paymentRef: e1.paymentRef,
       class: 'trading.mandate.external.v1',
       opener: { agent_id: principal.agent_id, wallet: null },
-      seller: { chainId: 8453, agentId: '42', endpoint: `${rig.deck.url}/mcp/copy` },
+      seller: { chainId: 8453, agentId: '42', endpoint: `${rig.url}/mcp/copy` },
       window: e1.window,
     });
     const sent = rig.layer.requests.filter((r) => r.route === 'handshake' || r.route === 'settle');
@@ -254,30 +254,30 @@ describe('the series state table, row by row', () => {
 describe('series are the principal\'s own, listed newest first, every move on the chained ledger', () => {
   it('answers 404 to another principal reading, revoking or opening an epoch of a series', async () => {
     const series = await rig.open();
-    const other = await signedIn(rig.deck.url, 'someone_else');
+    const other = await signedIn(rig.url, 'someone_else');
     for (const res of [await rig.read(series.id, other), await rig.revoke(series.id, 'mine now', other), await rig.epochs(series.id, other)]) {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ ok: false, error: 'not_found' });
     }
-    expect((await call(`${rig.deck.url}/v1/series`, { headers: other.bearer })).body).toEqual({ ok: true, count: 0, series: [] });
+    expect((await call(`${rig.url}/v1/series`, { headers: other.bearer })).body).toEqual({ ok: true, count: 0, series: [] });
     expect((await rig.read(series.id)).body.series.state).toBe('MANDATED');
   });
 
   it('answers 401 without a session and 422 for a malformed id', async () => {
     for (const [method, path] of [['GET', '/v1/series'], ['POST', '/v1/series'], ['GET', '/v1/series/sr_000000000000000000000000'], ['POST', '/v1/series/sr_000000000000000000000000/epochs']] as const) {
-      const res = await call(`${rig.deck.url}${path}`, { method, ...(method === 'POST' ? { body: {} } : {}) });
+      const res = await call(`${rig.url}${path}`, { method, ...(method === 'POST' ? { body: {} } : {}) });
       expect(res.status, path).toBe(401);
     }
-    const bad = await call(`${rig.deck.url}/v1/series/not-an-id`, { headers: rig.me.bearer });
+    const bad = await call(`${rig.url}/v1/series/not-an-id`, { headers: rig.me.bearer });
     expect(bad.status).toBe(422);
     expect(bad.body.problems[0].field).toBe('id');
   });
 
   it('lists the series newest first, each with its next move', async () => {
-    const who = await signedIn(rig.deck.url, 'lister');
+    const who = await signedIn(rig.url, 'lister');
     const a = await rig.open(hireBody(), undefined, who);
     const b = await rig.open(hireBody({ epochs: 2 }), undefined, who);
-    const res = await call(`${rig.deck.url}/v1/series`, { headers: who.bearer });
+    const res = await call(`${rig.url}/v1/series`, { headers: who.bearer });
     expect(res.body.count).toBe(2);
     expect(res.body.series.map((s: { id: string }) => s.id)).toEqual([b.id, a.id]);
     for (const s of res.body.series) expect(s.next).toContain(`/v1/series/${s.id}/epochs`);
@@ -288,7 +288,7 @@ describe('series are the principal\'s own, listed newest first, every move on th
     expect(ledger.verify()).toBeNull();
     const byId = new Map<string, SeriesLedgerEntry[]>();
     for (const e of ledger.all) byId.set(e.entry.series_id, [...(byId.get(e.entry.series_id) ?? []), e.entry]);
-    const mine = (await call(`${rig.deck.url}/v1/series`, { headers: rig.me.bearer })).body.series as { id: string; moves: unknown[] }[];
+    const mine = (await call(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.series as { id: string; moves: unknown[] }[];
     expect(mine.length).toBeGreaterThan(10);
     for (const s of mine) expect(byId.get(s.id)!.map(({ series_id: _s, principal_id: _p, ...move }) => move)).toEqual(s.moves);
   });
@@ -296,7 +296,7 @@ describe('series are the principal\'s own, listed newest first, every move on th
 
 describe('the table in words', () => {
   it('is carried whole by the README and by the OpenAPI description of GET /v1/series/{id}, from the machine itself', async () => {
-    const doc = (await call(`${rig.deck.url}/openapi.json`)).body;
+    const doc = (await call(`${rig.url}/openapi.json`)).body;
     expect(doc.paths['/v1/series/{id}'].get.description).toContain(seriesMarkdown());
     expect(await readFile(new URL('../README.md', import.meta.url), 'utf8')).toContain(seriesMarkdown());
   });

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { MovingClock } from '../fixtures/clock.js';
 import { LAYER_KEY, LayerDouble } from '../fixtures/layer.js';
 import { signedIn, testDeck, type TestDeck } from './deck.js';
@@ -26,6 +27,8 @@ export interface SeriesRig {
   clock: MovingClock;
   layer: LayerDouble;
   deck: TestDeck;
+  /** Where the deck listens (its public address may be set elsewhere). */
+  url: string;
   me: Principal;
   /** Opens a series (201 expected) from a quote body; answers the series. */
   open(body?: Record<string, unknown>, from?: number, who?: Principal): Promise<any>;
@@ -39,20 +42,22 @@ export async function seriesRig(env: Record<string, string> = {}): Promise<Serie
   const clock = new MovingClock(T0 * 1000);
   const layer = await new LayerDouble(clock.now).start();
   const deck = await testDeck({ DECK_COORD_URL: layer.url, DECK_COORD_KEY: LAYER_KEY, ...env }, clock.now);
-  const me = await signedIn(deck.url, 'hirer');
+  const url = `http://127.0.0.1:${(deck.server.address() as AddressInfo).port}`;
+  const me = await signedIn(url, 'hirer');
   const rig: SeriesRig = {
     clock,
     layer,
     deck,
+    url,
     me,
     async open(body = hireBody(), from, who = me) {
-      const res = await call(`${deck.url}/v1/series`, { body: { quote: body, ...(from !== undefined ? { from } : {}) }, headers: who.bearer });
+      const res = await call(`${url}/v1/series`, { body: { quote: body, ...(from !== undefined ? { from } : {}) }, headers: who.bearer });
       if (res.status !== 201) throw new Error(`POST /v1/series answered ${res.status}: ${JSON.stringify(res.body)}`);
       return res.body.series;
     },
-    epochs: (id, who = me) => call(`${deck.url}/v1/series/${id}/epochs`, { method: 'POST', headers: who.bearer }),
-    read: (id, who = me) => call(`${deck.url}/v1/series/${id}`, { headers: who.bearer }),
-    revoke: (id, why = 'no longer needed', who = me) => call(`${deck.url}/v1/series/${id}`, { body: { revoke: true, why }, headers: who.bearer }),
+    epochs: (id, who = me) => call(`${url}/v1/series/${id}/epochs`, { method: 'POST', headers: who.bearer }),
+    read: (id, who = me) => call(`${url}/v1/series/${id}`, { headers: who.bearer }),
+    revoke: (id, why = 'no longer needed', who = me) => call(`${url}/v1/series/${id}`, { body: { revoke: true, why }, headers: who.bearer }),
     async stop() {
       await deck.stop();
       await layer.close();
