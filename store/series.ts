@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { Changed, Move, SeriesRecord } from '../engine/series/index.js';
 import { JsonFile } from './json-file.js';
-import { Ledger, type LedgerEntry } from './ledger.js';
+import { Ledger } from './ledger.js';
 import type { OwnedDoc } from './owned.js';
 
 /** One move as the series ledger chains it: the move and whose series it moved. */
@@ -118,10 +118,5 @@ export class SeriesBook {
     const list = this.recovered.get(entry.series_id) ?? [];
     list.push(entry);
     this.recovered.set(entry.series_id, list);
-  }
-
-  /** The series ledger's entries (each chained to the one before). */
-  get moves(): readonly LedgerEntry<SeriesLedgerEntry>[] {
-    return this.ledger.all;
   }
 }

@@ -27,7 +27,7 @@ export interface Row {
 }
 
 const EPOCHS = 'POST /v1/series/{id}/epochs';
-const READ = 'read of the series';
+const READ = 'a read of the series';
 const REVOKE = 'POST /v1/series/{id} with revoke';
 
 /** The whole state table. R04, R06 and R10 keep the numbers the interface document gives them. */
@@ -45,7 +45,7 @@ export const ROWS: readonly Row[] = [
   { id: 'R11', from: 'STOPPED or ENDED', by: REVOKE, when: '', to: 'unchanged', also: '409' },
   { id: 'R12', from: 'none', by: 'POST /v1/series', when: 'a quote of vault kind', to: 'none', also: '422 vault_not_built until the vault contract grants the mandate on chain' },
   { id: 'R13', from: 'STOPPED or ENDED', by: READ, when: 'the layer submitted or ended an epoch left open', to: 'unchanged', also: 'the epoch follows the layer (then R10)' },
-  { id: 'R14', from: 'STOPPED or ENDED', by: `${EPOCHS}, or a read adopting a kept handshake`, when: 'the layer opened an epoch the series was stopped or ended around', to: 'unchanged', also: 'the epoch is open; it submits and is graded' },
+  { id: 'R14', from: 'STOPPED or ENDED', by: `${EPOCHS}, or a read adopting a kept handshake`, when: 'the layer opened an epoch while the series was being stopped or ended', to: 'unchanged', also: 'the epoch is open; it submits and is graded' },
 ];
 
 /** The states and the table in Markdown: the README and the OpenAPI description carry these words. */

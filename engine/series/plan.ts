@@ -2,10 +2,7 @@ import { getAddress, Interface } from 'ethers';
 import type { Job, UnsignedPlan } from './types.js';
 
 /** ERC-8183's job creation, the one call an epoch's unsigned plan may make. */
-export const ERC8183 = new Interface([
-  'function createJob(address provider, address evaluator, uint256 expiredAt, string description, address hook) returns (uint256 jobId)',
-  'event JobCreated(uint256 indexed jobId, address indexed client, address indexed provider, address evaluator, uint256 expiredAt, string description, address hook)',
-]);
+const ERC8183 = new Interface(['function createJob(address provider, address evaluator, uint256 expiredAt, string description, address hook) returns (uint256 jobId)']);
 
 /** The text an epoch's job carries as its description: the class and the epoch's paymentRef. */
 export const jobDescription = (cls: string, paymentRef: string): string => `${cls} ${paymentRef}`;
