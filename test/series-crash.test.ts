@@ -43,6 +43,8 @@ describe('a deck killed between the layer\'s answer and its own write', () => {
       await first.exited;
     };
     await expect(fetch(`${first.url}/v1/series/${id}/epochs`, { method: 'POST', headers: me.bearer })).rejects.toThrow();
+    // The dropped connection can reach the test before the exit does.
+    expect(await first.exited).toBeNull();
     expect(first.child.signalCode).toBe('SIGKILL');
     delete layer.before.settle;
     const held = [...layer.handshakes.values()].filter((h) => h.series_id === id);

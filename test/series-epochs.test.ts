@@ -185,6 +185,8 @@ describe('502: the layer refused or failed', () => {
       expect(read.body.series).toMatchObject({ state: 'EPOCH_OPEN' });
       expect(read.body.series.epochs[0]).toMatchObject({ state: 'open', handshake_id: res.body.handshake_id, unsigned: null });
       expect(read.body.layer).toMatchObject({ status: 502, error: 'plan_refused' });
+      // The layer answered that the epoch is open, so opening again is the state's refusal, not the plan's.
+      expect((await rig.epochs(s.id)).body).toMatchObject({ error: 'epoch_open', state: 'EPOCH_OPEN' });
       rig.layer.tamper = null;
       const fixed = (await rig.read(s.id)).body;
       expect(fixed.layer).toBeUndefined();

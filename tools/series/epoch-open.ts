@@ -32,8 +32,8 @@ export const epochOpen = defineTool({
     const now = nowS(ctx);
     const followed = await followSeries(ctx, id);
     const r = followed.record;
-    // Whether the open epoch ended is the layer's to say: without its answer no other epoch opens.
-    if (followed.layer && openEpoch(r)) throw followed.layer;
+    // Whether the open epoch ended is the layer's to say: when its handshake could not be read, no other epoch opens.
+    if (followed.layer && !followed.hire && openEpoch(r)) throw followed.layer;
     const pick = epochToOpen(r, now);
     if (!pick.ok) throw new DeckError(409, pick.code, pick.message, { state: r.state, next: seriesView(r, now).next });
     const epoch = r.epochs[pick.epoch - 1]!;
