@@ -1,28 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { epochOpened, epochToOpen, follow, nextOf, openSeries, revoke, ROWS, seriesMarkdown, type Changed, type Facts, type Opening } from './machine.js';
-import { ROW_IDS, type Quote, type SeriesRecord, type Terms } from './types.js';
+import { sampleQuote, sampleTerms } from './sample.js';
+import { ROW_IDS, type SeriesRecord } from './types.js';
 
 const FROM = 1_900_000_000;
 const HOUR = 3_600;
 
-const quote: Quote = {
-  agent: { chainId: 8453, agentId: '42', seller: 'copy' },
-  venue: 'acct-external',
-  epochs: 3,
-  epoch_s: HOUR,
-  price_usdc: 25,
-  caps: { markets: ['NQ', 'ES'], max_order_size: 2, max_notional: 50_000, max_position: 4, allow_short: false },
-  cover: 500,
-};
-const terms: Terms = {
-  kind: 'external',
-  class: 'trading.mandate.external.v1',
-  checks: [1, 2, 3],
-  evidence: "fills from the venue's account history",
-  per_epoch: { price_usdc: 25, fee_usdc: 0.5, cover_usdc: 500, epoch_s: HOUR, judge: { evaluator: `0x${'22'.repeat(20)}`, checks: [1, 2, 3] } },
-  seller_deposit_usdc: 1000,
-};
+const quote = sampleQuote();
+const terms = sampleTerms(quote);
 
 const fresh = (): SeriesRecord => openSeries({ id: 'sr_000000000000000000000001', quote, terms, series_total_usdc: 75, from: FROM, now: FROM - 60 });
 const opening = (epoch: number, handshake_id = `hs_${epoch}`, o: Partial<Opening> = {}): Opening => ({

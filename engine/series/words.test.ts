@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { durationWords, listWords, mandateWords } from './words.js';
-import type { Quote, Terms } from './types.js';
+import { sampleQuote, sampleTerms } from './sample.js';
 
 describe('the mandate in words', () => {
   it('says lengths in the largest whole unit and lists with "and"', () => {
@@ -9,23 +9,14 @@ describe('the mandate in words', () => {
   });
 
   it('builds one sentence from the caps, venue, epochs and price, the same every time', () => {
-    const quote: Quote = {
-      agent: { chainId: 8453, agentId: '42', seller: 'copy' },
-      venue: 'acct-external',
+    const quote = sampleQuote({
       epochs: 4,
       epoch_s: 86_400,
       price_usdc: 12.5,
       caps: { markets: ['BTC', 'ETH'], max_order_size: 0.5, max_notional: 40_000, max_position: 1, allow_short: true },
       cover: 0,
-    };
-    const terms: Terms = {
-      kind: 'external',
-      class: 'trading.mandate.external.v1',
-      checks: [1, 2, 3],
-      evidence: 'fills',
-      per_epoch: { price_usdc: 12.5, fee_usdc: 0, cover_usdc: 0, epoch_s: 86_400, judge: { evaluator: `0x${'22'.repeat(20)}`, checks: [1, 2, 3] } },
-      seller_deposit_usdc: 100,
-    };
+    });
+    const terms = sampleTerms(quote, 0);
     const words = mandateWords({ quote, terms, from: 1_893_974_400, validUntil: 1_893_974_400 + 4 * 86_400, total: 50 });
     expect(words).toBe(
       'Hire the copy seller (agent 42 on chain 8453) at venue acct-external (external, trading.mandate.external.v1) for 4 epochs of 1 day each, ' +
