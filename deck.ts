@@ -23,10 +23,10 @@ export interface RunningDeck {
 
 /**
  * Starts the deck: reads configuration, opens the store and upstreams, and listens. The base URL is the
- * configured public one, or the address it listens on.
+ * configured public one, or the address it listens on. `clock` (milliseconds) is the wall clock unless a test
+ * hands in one it moves.
  */
-export async function startDeck(config: Config = readConfig()): Promise<RunningDeck> {
-  const clock = () => Date.now();
+export async function startDeck(config: Config = readConfig(), clock: () => number = () => Date.now()): Promise<RunningDeck> {
   const log = makeLogger(config);
   const store = await openStore(config.dataDir);
   const plans = loadPlans(config.files.plans);

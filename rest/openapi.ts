@@ -4,7 +4,7 @@ import type { Tool } from '../tools/define.js';
 type Schema = Record<string, unknown>;
 
 const REASONS: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted (a notification)', 400: 'The body is not JSON (or not the content-encoding it claims), or the path has a bad percent-escape', 401: 'Sign in with POST /login first',
+  200: 'OK', 201: 'Created', 202: 'Accepted (a notification)', 400: 'The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule', 401: 'Sign in with POST /login first',
   402: 'No funding', 403: 'Forbidden (upgrade_required names the tier, or the Origin is refused)', 404: 'No such item of yours',
   405: 'No stream on a stateless endpoint', 409: 'Conflict', 413: 'Over the size cap', 415: 'Unsupported media type or content-encoding',
   422: 'An input failed its rule (problems names each field)', 429: 'A limit was reached (Retry-After says when to come back)',
@@ -22,7 +22,7 @@ const securityOf = (access: Tool['access']) => (access === 'none' ? [] : access 
 /** The statuses a tool's route can answer: implied by its binding and access, plus the ones it names. */
 function statusesOf(tool: Tool): number[] {
   const rest = tool.rest!;
-  const set = new Set<number>([422, ...(rest.errors ?? [])]);
+  const set = new Set<number>([tool.invalid, ...(rest.errors ?? [])]);
   // A path parameter can carry a bad percent-escape (400).
   if (rest.path.includes(':')) set.add(400);
   // A JSON body can fail to parse or decode (400), be over the body cap (413) or not be JSON at all (415).

@@ -13,6 +13,7 @@ import { Owned, type OwnedDoc } from './owned.js';
 import { PlanClaims } from './plan-claims.js';
 import { PlateFiles } from './plates.js';
 import { Seals } from './seals.js';
+import { SeriesBook } from './series.js';
 import { Sessions, type SessionsDoc } from './sessions.js';
 import { SpendBook, type Spend } from './spend.js';
 import { Studio, type StudioDoc } from './studio.js';
@@ -74,6 +75,8 @@ export interface Store {
   claims: PlanClaims;
   holders: HolderLinks;
   mandates: Mandates;
+  /** Every principal's series of epoch jobs, the series ledger of their moves and the handshakes kept for recovery. */
+  series: SeriesBook;
 }
 
 export async function openStore(dir: string): Promise<Store> {
@@ -100,5 +103,6 @@ export async function openStore(dir: string): Promise<Store> {
     claims: await PlanClaims.open(dir),
     holders: await HolderLinks.open(dir),
     mandates: await Mandates.open(dir),
+    series: await SeriesBook.open(dir),
   };
 }

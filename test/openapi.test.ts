@@ -71,9 +71,12 @@ describe('GET /openapi.json', () => {
       const fields = Object.keys((tool.inputSchema.properties ?? {}) as Record<string, unknown>).sort();
       const body = rest.method === 'POST' && rest.body !== 'none';
       if (body) {
+        // Path parameters are parameters; the rest of the input is the body.
+        const inPath = [...rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
         const schema = op!.requestBody!.content['application/json'].schema;
-        expect(Object.keys(schema.properties ?? {}).sort()).toEqual(fields);
-        expect(schema.required ?? []).toEqual(tool.inputSchema.required ?? []);
+        expect(Object.keys(schema.properties ?? {}).sort()).toEqual(fields.filter((f) => !inPath.includes(f)));
+        expect(schema.required ?? []).toEqual(((tool.inputSchema.required ?? []) as string[]).filter((f) => !inPath.includes(f)));
+        expect((op!.parameters ?? []).map((p) => p.name)).toEqual(inPath);
       } else {
         expect(op!.requestBody).toBeUndefined();
         expect((op!.parameters ?? []).map((p) => p.name).sort()).toEqual(fields);

@@ -37,7 +37,14 @@ export interface ToolSpec<I extends z.ZodObject, O> {
   /** The lowest tier that opens the tool; below it the call answers upgrade_required. */
   tier?: Tier;
   guard?: GuardName;
-  /** 'rest' marks a person's act (join, login, key rotation): never an agent's, so never on MCP. */
+  /** What the guard's queue is kept per besides the principal (one queue per series, say); the principal alone unless told. */
+  guardKey?: (input: z.output<I>) => string;
+  /** The status of an input that fails its schema: 422 unless the route's contract says another (the series quote says 400). */
+  invalid?: 400 | 422;
+  /**
+   * 'rest' keeps a tool off MCP: a person's act (join, login, key rotation), never an agent's, or a route whose answer
+   * MCP already gives (the series terms: tools/list carries the quote body's schema).
+   */
   surface?: 'both' | 'rest';
   rest?: RestBinding;
   run(ctx: Ctx, input: z.output<I>): Promise<O>;
@@ -52,6 +59,8 @@ export interface Tool {
   tier: Tier | null;
   surface: 'both' | 'rest';
   rest: RestBinding | null;
+  /** The status of an input that fails its schema. */
+  invalid: 400 | 422;
   input: z.ZodObject;
   output: z.ZodType | null;
   /** JSON Schema of the input, made once from the zod schema. */
@@ -81,6 +90,7 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     tier,
     surface: spec.surface ?? 'both',
     rest: spec.rest ?? null,
+    invalid: spec.invalid ?? 422,
     input: spec.input,
     output: spec.output ?? null,
     inputSchema: z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'],
@@ -88,9 +98,12 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
       if (spec.access === 'session' && !ctx.principal) throw signInFirst();
       if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(ctx, spec.name, tier);
       const parsed = spec.input.safeParse(raw ?? {});
-      if (!parsed.success) throw badInput(problemsOf(parsed.error));
+      if (!parsed.success) throw badInput(problemsOf(parsed.error), undefined, spec.invalid ?? 422);
       const principal = ctx.principal;
-      if (spec.guard && principal) return ctx.guards.run(spec.guard, principal.id, () => spec.run(ctx, parsed.data));
+      if (spec.guard && principal) {
+        const key = spec.guardKey ? `${principal.id}|${spec.guardKey(parsed.data)}` : principal.id;
+        return ctx.guards.run(spec.guard, key, () => spec.run(ctx, parsed.data));
+      }
       return spec.run(ctx, parsed.data);
     },
   };

@@ -27,8 +27,8 @@ export class DeckError extends Error {
   }
 }
 
-export const badInput = (problems: Problem[], message?: string): DeckError =>
-  new DeckError(422, 'bad_input', message ?? problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems });
+export const badInput = (problems: Problem[], message?: string, status = 422): DeckError =>
+  new DeckError(status, 'bad_input', message ?? problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems });
 
 export const problemsOf = (error: z.ZodError): Problem[] =>
   error.issues.map((i) => ({ field: i.path.length ? i.path.join('.') : '(body)', message: i.message }));

@@ -1,35 +1,49 @@
 import PQueue from 'p-queue';
-import { limitReached } from './errors.js';
+import { DeckError, limitReached } from './errors.js';
 
-/** The concurrency guards tools may name, with how many may run at once for one principal. */
+/** How many calls a guard lets run at once for one key, and how it refuses the next (429 busy unless told). */
+interface GuardRule {
+  running: number;
+  refusal: string;
+  status?: number;
+  code?: string;
+}
+
+/** The concurrency guards tools may name. */
 export const GUARDS = {
   forge_cast: { running: 1, refusal: 'a forge cast is already running for you' },
   trial: { running: 2, refusal: 'two trials are already running for you' },
-} as const;
+  // One epoch opening per series: of concurrent opens exactly one reaches the layer; the others are 409.
+  epoch_open: { running: 1, refusal: 'an epoch of this series is being opened now', status: 409, code: 'epoch_opening' },
+} as const satisfies Record<string, GuardRule>;
 export type GuardName = keyof typeof GUARDS;
 
 /** A guarded call ends on its own soon; the caller is told to try again after this many seconds. */
 const GUARD_RETRY_S = 1;
 
 /**
- * One p-queue per (guard, principal). A call that finds its queue full is refused with 429 here and
- * nowhere else; an admitted call runs inside the queue so the count is exact.
+ * One p-queue per (guard, key), the key being the principal or what the tool names besides it (a series). A call
+ * that finds its queue full is refused here and nowhere else; an admitted call runs inside the queue so the count
+ * is exact.
  */
 export class Guards {
   private readonly queues = new Map<string, PQueue>();
 
-  run<R>(name: GuardName, principalId: string, work: () => Promise<R>): Promise<R> {
-    const { running, refusal } = GUARDS[name];
-    const key = `${name}|${principalId}`;
-    let q = this.queues.get(key);
+  run<R>(name: GuardName, key: string, work: () => Promise<R>): Promise<R> {
+    const rule: GuardRule = GUARDS[name];
+    const id = `${name}|${key}`;
+    let q = this.queues.get(id);
     if (!q) {
-      q = new PQueue({ concurrency: running });
-      this.queues.set(key, q);
+      q = new PQueue({ concurrency: rule.running });
+      this.queues.set(id, q);
     }
-    if (q.pending + q.size >= running) return Promise.reject(limitReached('busy', refusal, GUARD_RETRY_S, { guard: name }));
+    if (q.pending + q.size >= rule.running) {
+      const refusal = rule.status ? new DeckError(rule.status, rule.code ?? 'busy', rule.refusal, { guard: name }) : limitReached(rule.code ?? 'busy', rule.refusal, GUARD_RETRY_S, { guard: name });
+      return Promise.reject(refusal);
+    }
     const queue = q;
     return (queue.add(work) as Promise<R>).finally(() => {
-      if (queue.pending + queue.size === 0) this.queues.delete(key);
+      if (queue.pending + queue.size === 0) this.queues.delete(id);
     });
   }
 }

@@ -20,6 +20,13 @@ import { planClaim } from './plans/claim.js';
 import { holderLink } from './plans/holder-link.js';
 import { holderState } from './plans/holder-state.js';
 import { plans } from './plans/plans.js';
+import { epochOpen } from './series/epoch-open.js';
+import { seriesList } from './series/list.js';
+import { seriesOpen } from './series/open.js';
+import { seriesQuote } from './series/quote.js';
+import { seriesRead } from './series/read.js';
+import { seriesRevoke } from './series/revoke.js';
+import { seriesTerms } from './series/terms.js';
 import { price } from './plans/price.js';
 import { chartImage } from './plates/chart-image.js';
 import { plateSeal } from './plates/seal.js';
@@ -80,6 +87,14 @@ export const REGISTRY: readonly Tool[] = [
   skillRead,
   plateSeal,
   chartImage,
+  // The quote's routes before /v1/series/:id, so "quote" is never read as an id.
+  seriesTerms,
+  seriesQuote,
+  seriesOpen,
+  seriesList,
+  seriesRead,
+  seriesRevoke,
+  epochOpen,
   joinInfo,
   join,
   login,

@@ -2,6 +2,7 @@ import type { Config } from '../config/env.js';
 import type { Chain } from '../config/files.js';
 import type { Store } from '../store/store.js';
 import { Chains } from './chain/chains.js';
+import { CoordLayer } from './coord/layer.js';
 import { openForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
@@ -21,6 +22,8 @@ export interface Upstreams {
   reader: ModelReader | null;
   /** The plans file's chains, read over JSON-RPC (a chain without an RPC answers 503). */
   chains: Chains;
+  /** The coordination layer: always present, answering 503 naming DECK_COORD_URL or DECK_COORD_KEY until both are set. */
+  coord: CoordLayer;
 }
 
 export async function openUpstreams(config: Config, store: Store, clock: () => number, chains: readonly Chain[]): Promise<Upstreams> {
@@ -29,5 +32,5 @@ export async function openUpstreams(config: Config, store: Store, clock: () => n
     : await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
   const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
-  return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc) };
+  return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord) };
 }
