@@ -4,6 +4,7 @@ import { issueEnvelope, type Envelope } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
 import type { CandleRow } from '../upstream/tape/wire.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { meterSpent } from './support/studio.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
@@ -240,5 +241,17 @@ describe('a replay session', () => {
     }
     const history = await forecast(`ETH/5m?t=${t}&history=1&from=0`);
     expect(history.body.issues).toEqual([]);
+  });
+});
+
+describe('the meter', () => {
+  it('records each answered read on the meter at its price, and nothing for a refused one', async () => {
+    const before = await meterSpent(deck.url, me);
+    expect((await forecast(`SOL/5m?t=${T}`, me.bearer)).status).toBe(200);
+    expect((await forecast(`SOL/5m?t=${T}&history=1&from=${T - 3600}`, me.bearer)).status).toBe(200);
+    expect(await meterSpent(deck.url, me)).toBe(before + 2);
+    expect((await forecast(`SOL/5m?t=${T - 400 * 24 * 3600}`, me.bearer)).status).toBe(404);
+    expect((await forecast(`XAU/5m?t=${T}`, me.bearer)).status).toBe(422);
+    expect(await meterSpent(deck.url, me)).toBe(before + 2);
   });
 });

@@ -4,6 +4,7 @@ import { MARKETS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import type { ForecastBook } from '../../store/forecasts.js';
 import { noForecaster, type Forecaster } from '../../upstream/forecast/forecaster.js';
 import type { Ctx } from '../context.js';
+import { recordSpend } from '../meter/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, type Problem } from '../errors.js';
 import { flag, int } from '../schemas.js';
@@ -94,6 +95,7 @@ export const forecast = defineTool({
     if (input.history) {
       if (!fresh) await book.exclusive(() => scoreDue(ctx, book));
       const { envelopes, more } = book.between(input.from!, t, MAX_HISTORY);
+      await recordSpend(ctx, 'forecast');
       return { ok: true, issues: envelopes.map(compactOf), truncated: more, ...drawOf(book.calibration(t)) };
     }
 
@@ -105,6 +107,8 @@ export const forecast = defineTool({
     const envelope = unrecorded ?? kept;
     if (!envelope) throw nothingIssued(pair, t, got.unissued);
     const calibration = book.calibration(t);
+    // An answered read is spent on the meter; a refused one (nothing issued by t, bad input) costs nothing.
+    await recordSpend(ctx, 'forecast');
     return {
       ok: true,
       envelope: { ...envelope, calibration },

@@ -5,7 +5,7 @@ import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError, limitReached } from '../errors.js';
-import { unitsFor } from '../meter/prices.js';
+import { recordSpend } from '../meter/spend.js';
 import type { Tier } from '../principal.js';
 import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './cast.js';
 import { LaneInput, readWith, type LaneId } from './lanes.js';
@@ -76,7 +76,7 @@ export const forge = defineTool({
         if (limit !== null && today >= limit) throw tierLimit(p.tier, limit, now);
       },
     );
-    await ctx.store.spend.record({ principal_id: p.id, action: 'forge', units: unitsFor(ctx.offer.plans, 'forge') }, now);
+    await recordSpend(ctx, 'forge');
     return { ok: true, seed_hash, version, code, watermark, script, review: reviewed, scan: scanned };
   },
 });

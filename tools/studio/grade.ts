@@ -24,7 +24,7 @@ import { fundingOf, GraderKey, pingsSpent } from '../../upstream/grader/funding.
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../errors.js';
-import { unitsFor } from '../meter/prices.js';
+import { recordSpend } from '../meter/spend.js';
 import { opens } from '../principal.js';
 import { deciderOf, fromScript } from './cast.js';
 import { myForge, SeedHash } from './forge-read.js';
@@ -102,7 +102,7 @@ export async function spendDecision(
     if (used !== null) await grades.givePing(p.id);
     throw error;
   }
-  await ctx.store.spend.record({ principal_id: p.id, action, units: unitsFor(ctx.offer.plans, action) }, ctx.clock());
+  await recordSpend(ctx, action);
   return { grader: { model: lane.model, funded, answers }, trial_pings_left: used === null ? null : ask.trial.limit - used };
 }
 

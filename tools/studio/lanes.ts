@@ -4,7 +4,7 @@ import { readRule, withDefaults, type RuleReading } from '../../engine/reader/in
 import { modelLaneFor } from '../../upstream/reader/funding.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import { unitsFor } from '../meter/prices.js';
+import { recordSpend } from '../meter/spend.js';
 import { opens } from '../principal.js';
 import { engineStep } from './cast.js';
 
@@ -35,7 +35,7 @@ export async function readWith(ctx: Ctx, text: string, lane: LaneId): Promise<Ru
   const open = modelLane(ctx);
   if ('refusal' in open) throw open.refusal;
   const reading = await open.reader.read(text);
-  await ctx.store.spend.record({ principal_id: ctx.principal!.id, action: 'read_model', units: unitsFor(ctx.offer.plans, 'read_model') }, ctx.clock());
+  await recordSpend(ctx, 'read_model');
   return noteUnsaid(withDefaults(reading));
 }
 

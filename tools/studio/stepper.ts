@@ -2,7 +2,7 @@ import { compileDecider, DECIDER_VERSION, type DeciderIR } from '../../engine/de
 import { rehearse, type Rehearsal } from '../../engine/stepper/index.js';
 import type { Ctx } from '../context.js';
 import { DeckError } from '../errors.js';
-import { unitsFor } from '../meter/prices.js';
+import { recordSpend } from '../meter/spend.js';
 import { engineStep } from './cast.js';
 import type { WindowBars } from './window.js';
 
@@ -27,5 +27,5 @@ export function stepOver(ctx: Ctx, ir: DeciderIR, seed: string, w: WindowBars, f
 /** Records the spend of a trial or rehearsal on the meter: the bars stepped over, warm-up included. */
 export async function meterSteps(ctx: Ctx, action: 'trial' | 'rehearse', r: Rehearsal): Promise<void> {
   const bars = r.window.bars + r.window.warm_up_bars;
-  await ctx.store.spend.record({ principal_id: ctx.principal!.id, action, units: unitsFor(ctx.offer.plans, action, bars), bars }, ctx.clock());
+  await recordSpend(ctx, action, bars);
 }
