@@ -29,7 +29,7 @@ export async function startDeck(config: Config = readConfig()): Promise<RunningD
   const clock = () => Date.now();
   const log = makeLogger(config.log);
   const store = await openStore(config.dataDir);
-  const upstreams = await openUpstreams(config, store, clock);
+  const upstreams = await openUpstreams(config, store, clock, log);
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
+import { crashPoint } from './crash-point.js';
 
 export interface LedgerEntry<T> {
   seq: number;
@@ -26,6 +27,7 @@ export class Ledger<T> {
   private readonly queue = new PQueue({ concurrency: 1 });
 
   private constructor(
+    private readonly name: string,
     private readonly file: string,
     private entries: LedgerEntry<T>[],
     /** Bytes of whole lines on disk: where the next line starts. */
@@ -52,7 +54,7 @@ export class Ledger<T> {
         throw new Error(`${file}: line ${i + 1} is not JSON; the ledger is damaged`);
       }
     });
-    return new Ledger(file, entries, size);
+    return new Ledger(name, file, entries, size);
   }
 
   get all(): readonly LedgerEntry<T>[] {
@@ -77,6 +79,7 @@ export class Ledger<T> {
       } finally {
         await handle.close();
       }
+      crashPoint(this.name);
       this.size += line.length;
       this.entries.push(record);
       return record;

@@ -5,12 +5,15 @@ import { DeckError } from './errors.js';
 export const GUARDS = {
   forge_cast: { running: 1, refusal: 'a forge cast is already running for you' },
   trial: { running: 2, refusal: 'two trials are already running for you' },
+  /** Waits its turn rather than being refused. */
+  key_rotation: { running: 1, refusal: null },
 } as const;
 export type GuardName = keyof typeof GUARDS;
 
 /**
  * One p-queue per (guard, principal). A call that finds its queue full is refused with 429 here and
- * nowhere else; an admitted call runs inside the queue so the count is exact.
+ * nowhere else (a guard without a refusal queues it instead); an admitted call runs inside the queue so the
+ * count is exact.
  */
 export class Guards {
   private readonly queues = new Map<string, PQueue>();
@@ -23,7 +26,7 @@ export class Guards {
       q = new PQueue({ concurrency: running });
       this.queues.set(key, q);
     }
-    if (q.pending + q.size >= running) return Promise.reject(new DeckError(429, 'busy', refusal, { guard: name }));
+    if (refusal !== null && q.pending + q.size >= running) return Promise.reject(new DeckError(429, 'busy', refusal, { guard: name }));
     const queue = q;
     return (queue.add(work) as Promise<R>).finally(() => {
       if (queue.pending + queue.size === 0) this.queues.delete(key);

@@ -1,5 +1,6 @@
 import type { Config } from '../config/env.js';
 import type { Store } from '../store/store.js';
+import type { Logger } from '../tools/logger.js';
 import { openForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
@@ -19,11 +20,17 @@ export interface Upstreams {
   reader: ModelReader | null;
 }
 
-export async function openUpstreams(config: Config, store: Store, clock: () => number): Promise<Upstreams> {
-  const door = config.door
-    ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix)
-    : await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
+export async function openUpstreams(config: Config, store: Store, clock: () => number, log: Logger): Promise<Upstreams> {
+  const door = config.door ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix) : await embeddedDoor(config, store, clock, log);
   const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
   return { door, tape, forecaster: openForecaster(config, tape), reader };
+}
+
+/** The embedded door, settled to the accounts: what a crash cut short of a join or a rotation is undone. */
+async function embeddedDoor(config: Config, store: Store, clock: () => number, log: Logger): Promise<EmbeddedDoor> {
+  const door = await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
+  const settled = await door.settle((id) => store.accounts.byId(id)?.key_gen ?? null);
+  if (settled.forgotten.length || settled.restored.length) log.info('door_settled', { joins_undone: settled.forgotten, rotations_undone: settled.restored });
+  return door;
 }
