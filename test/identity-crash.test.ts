@@ -1,10 +1,11 @@
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doorServer, type DoorServer } from './fixtures/door-server.js';
 import { signedIn, spawnDeck, type SpawnedDeck } from './support/deck.js';
 import { call } from './support/http.js';
+import { accountsOnDisk, outOfStep, principalsOnDisk } from './support/identity-files.js';
 
 // A join or a key rotation cut by SIGKILL at each of its steps, with the embedded door and with a remote one; then
 // the deck restarts on the same data. The deck cuts itself at a named step (DECK_CRASH_AT: right after that
@@ -43,25 +44,10 @@ const me = (url: string, credential: string) => call(`${url}/me`, { headers: asB
 const rotateWith = (url: string, keeper: Keeper) => fetch(`${url}/me/key`, { method: 'POST', headers: { 'content-type': 'application/json', ...keeper.bearer }, body: JSON.stringify({ confirm: 'rotate' }) });
 const joinRequest = (url: string, name: string) => fetch(`${url}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
 
-interface AccountsDoc {
-  accounts: Record<string, { id: string; name: string; key_gen: number }>;
-}
-interface DoorDoc {
-  principals: Record<string, { id: string; name: string; key_gen: number; previous_hash?: string }>;
-}
-const readJson = async <T>(dir: string, file: string): Promise<T> => JSON.parse(await readFile(join(dir, file), 'utf8')) as T;
-const accountNamed = async (dir: string, name: string) => Object.values((await readJson<AccountsDoc>(dir, 'accounts.json')).accounts).find((a) => a.name === name) ?? null;
+const accountNamed = async (dir: string, name: string) => Object.values(await accountsOnDisk(dir)).find((a) => a.name === name) ?? null;
 
 /** The embedded door and the accounts agree: the same principals, each at the same key generation, nothing pending. */
-async function inStep(dir: string) {
-  const { accounts } = await readJson<AccountsDoc>(dir, 'accounts.json');
-  const { principals } = await readJson<DoorDoc>(dir, 'door.json');
-  expect(Object.keys(principals).sort()).toEqual(Object.keys(accounts).sort());
-  for (const p of Object.values(principals)) {
-    expect(p.key_gen, p.name).toBe(accounts[p.id]!.key_gen);
-    expect(p.previous_hash, p.name).toBeUndefined();
-  }
-}
+const inStep = async (dir: string) => expect(outOfStep(await principalsOnDisk(dir))).toEqual([]);
 
 interface Door {
   env: Record<string, string>;

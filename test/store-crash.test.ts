@@ -7,6 +7,7 @@ import { Prng } from '../engine/stepper/prng.js';
 import { EMA_CROSS } from './fixtures/scripts.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { spawnDeck, testDeck, type SpawnedDeck } from './support/deck.js';
+import { holders, outOfStep, principalsOnDisk } from './support/identity-files.js';
 import { grantsFile } from './support/mcp.js';
 
 // The crash suite. Rounds of concurrent writes of every kind (joins, key rotations, logins, marks, plates, forges,
@@ -44,15 +45,17 @@ const ROUNDS: readonly Round[] = [
   { crashAt: null, focus: null },
   { crashAt: 'door', focus: 'join' },
   { crashAt: 'accounts', focus: 'join' },
+  { crashAt: null, focus: 'join' },
   { crashAt: 'door', focus: 'rotate' },
   { crashAt: 'accounts', focus: 'rotate' },
+  { crashAt: null, focus: 'rotate' },
   { crashAt: 'marks', focus: 'mark' },
   { crashAt: 'plate-seals', focus: 'plate' },
   { crashAt: 'forges', focus: 'forge' },
   { crashAt: 'meter', focus: 'meter' },
   { crashAt: 'studio', focus: 'studio' },
   { crashAt: 'sessions', focus: 'login' },
-  { crashAt: null, focus: 'rotate' },
+  { crashAt: null, focus: null },
 ];
 const ROUND_COUNT = Number(process.env.DECK_CRASH_ROUNDS ?? ROUNDS.length);
 const prng = new Prng(process.env.DECK_CRASH_SEED ?? 'the deck crash suite');
@@ -327,21 +330,8 @@ async function chainsHold() {
   }
 }
 
-interface Principals {
-  accounts: Record<string, { id: string; name: string; key_gen: number }>;
-  door: Record<string, { id: string; name: string; key_gen: number; previous_hash?: string }>;
-}
-const principals = async (): Promise<Principals> => ({
-  accounts: (JSON.parse(await readFile(join(dataDir, 'accounts.json'), 'utf8')) as { accounts: Principals['accounts'] }).accounts,
-  door: (JSON.parse(await readFile(join(dataDir, 'door.json'), 'utf8')) as { principals: Principals['door'] }).principals,
-});
-
 /** Whether the door and the accounts on disk are in step, so that a start has nothing to settle. */
-async function inStepOnDisk(): Promise<boolean> {
-  const { accounts, door } = await principals();
-  const ids = Object.keys(door);
-  return ids.length === Object.keys(accounts).length && ids.every((id) => accounts[id]?.key_gen === door[id]!.key_gen && door[id]!.previous_hash === undefined);
-}
+const inStepOnDisk = async () => outOfStep(await principalsOnDisk(dataDir)).length === 0;
 
 /** GET /me with a credential: does it still open the door? */
 const opens = async (url: string, credential: string) => (await ask(url, '/me', { headers: bearer(credential) })).status === 200;
@@ -355,25 +345,20 @@ async function verify(url: string) {
   await chainsHold();
   figures.filesChecked += (await filesOf()).filter((n) => n.endsWith('.json') || n.endsWith('.jsonl')).length;
 
-  const { accounts, door } = await principals();
-  expect(Object.keys(door).sort(), 'the door and the accounts name the same principals').toEqual(Object.keys(accounts).sort());
-  for (const p of Object.values(door)) {
-    expect(p.key_gen, p.name).toBe(accounts[p.id]!.key_gen);
-    expect(p.previous_hash, p.name).toBeUndefined();
-  }
-  const named = (name: string) => [Object.values(door).some((p) => p.name === name), Object.values(accounts).some((a) => a.name === name)];
+  const onDisk = await principalsOnDisk(dataDir);
+  expect(outOfStep(onDisk), 'the door and the accounts in step').toEqual([]);
 
   for (const j of joins.acked) {
     const me = await ask(url, '/me', { headers: bearer(j.key) });
     if (me.status !== 200 || me.body.principal.name !== j.name) lost(`join ${j.name}: its key answers ${me.status}`);
   }
   for (const name of joins.cut) {
-    const [atDoor, inAccounts] = named(name);
-    if (atDoor && inAccounts) figures.joinsWholeAnswerLost += 1;
-    else if (!atDoor && !inAccounts) figures.joinsUndone += 1;
+    const held = holders(onDisk, name);
+    if (held.door && held.accounts) figures.joinsWholeAnswerLost += 1;
+    else if (!held.door && !held.accounts) figures.joinsUndone += 1;
     else {
       figures.namesBurned += 1;
-      problems.push(`name ${name} burned: door ${atDoor}, accounts ${inAccounts}`);
+      problems.push(`name ${name} burned: door ${held.door}, accounts ${held.accounts}`);
     }
   }
   joins.cut.length = 0;
