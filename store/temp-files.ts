@@ -10,11 +10,10 @@ const TEMP = /^\.[^.].*\.(json|png|jpg|webp|gif)\.tmp$/;
 /**
  * Removes the temporary files a crash left in the data directory and its folders. Run at start, before anything
  * writes: such a file is never part of the data (the rename that would have made it so never happened), and nothing
- * else in the directory is touched. Answers how many were removed.
+ * else in the directory is touched.
  */
-export async function removeTempFiles(dir: string): Promise<number> {
+export async function removeTempFiles(dir: string): Promise<void> {
   const names = await readdir(dir, { recursive: true }).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? [] : Promise.reject(e)));
   const temps = names.filter((n) => TEMP.test(basename(n)));
   await Promise.all(temps.map((n) => rm(join(dir, n), { force: true })));
-  return temps.length;
 }
