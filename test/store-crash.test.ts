@@ -65,8 +65,9 @@ const PERSONS = 8;
 const MARKS_SENT_CAP = 54;
 const PLATES_SENT_CAP = 36;
 const MARK_MARKETS = ['NQ', 'ES', 'YM', 'BTC', 'ETH', 'SOL'] as const;
-/** Plates are drawn over hours of the real BTC tape, one window each. */
+/** Plates are drawn over the real BTC tape, a window in one of its hours (the tape runs to April 2025). */
 const PLATE_START = Date.UTC(2025, 2, 10, 0) / 1000;
+const PLATE_HOURS = 480;
 const WORDS = 'Long BTC on the 1 minute chart when the 9 EMA crosses above the 21 EMA; stop 2 ATR, target 2R.';
 
 const env = { DECK_JOIN_PER_CLIENT: '100000', DECK_JOIN_PER_DAY: '100000' };
@@ -210,7 +211,7 @@ async function write(url: string, kind: Kind, p: Person): Promise<() => void> {
   }
   if (kind === 'plate') {
     p.platesSent += 1;
-    const from = PLATE_START + n * 3600;
+    const from = PLATE_START + (n % PLATE_HOURS) * 3600;
     const a = await ask(url, '/plates', { body: { market: 'BTC', tf: '1m', from: iso(from), to: iso(from + 90 * 60), indicators: ['ema:9'] }, headers });
     if (a.status !== 200) throw new Error(`plate answered ${a.status}: ${JSON.stringify(a.body)}`);
     return () => void p.plates.push(a.body.id);
