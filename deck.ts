@@ -30,7 +30,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const log = makeLogger(config);
   const store = await openStore(config.dataDir);
   const plans = loadPlans(config.files.plans);
-  const upstreams = await openUpstreams(config, store, clock, plans.chains);
+  const upstreams = await openUpstreams(config, store, clock, plans.chains, log);
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,3 +1,4 @@
+import { addCount, countsOn, noCounts, type DayCounts } from './counters.js';
 import type { JsonFile } from './json-file.js';
 
 /** The deck's own record of a principal (the identity door keeps the key; the deck keeps no key). */
@@ -13,12 +14,22 @@ export interface Account {
 
 export interface AccountsDoc {
   accounts: Record<string, Account>;
+  /** The day's joins, counted in the write that records each account (absent from files written before). */
+  joins?: DayCounts;
 }
 
+/**
+ * The accounts, and the day's join counts beside them. Writing an account is the one commit of a join and bumping
+ * its key generation the one commit of a rotation: whatever a crash cuts before that write did not happen here, and
+ * the embedded identity door settles its own half to these records at the next start.
+ */
 export class Accounts {
+  /** Joins admitted and not yet recorded. Kept in memory only: a crash forgets them with the joins they stood for. */
+  private readonly joining = noCounts();
+
   constructor(private readonly file: JsonFile<AccountsDoc>) {}
 
-  static empty = (): AccountsDoc => ({ accounts: {} });
+  static empty = (): AccountsDoc => ({ accounts: {}, joins: noCounts() });
 
   byId(id: string): Account | null {
     return this.file.data.accounts[id] ?? null;
@@ -32,9 +43,24 @@ export class Accounts {
     return Object.values(this.file.data.accounts);
   }
 
-  put(account: Account): Promise<Account> {
+  /**
+   * Holds a place for one join by `client` on `day` unless `admit` refuses (by throwing) on the joins recorded and
+   * held; answers the release, to call once the join is recorded or has failed. Joins at once cannot pass the
+   * limits together, and nothing is written until the join is.
+   */
+  hold(day: string, client: string, admit: (now: { total: number; client: number }) => void): () => void {
+    const recorded = countsOn(this.file.data.joins ?? noCounts(), day, client);
+    const held = countsOn(this.joining, day, client);
+    admit({ total: recorded.total + held.total, client: recorded.client + held.client });
+    addCount(this.joining, day, client, 1);
+    return () => addCount(this.joining, day, client, -1);
+  }
+
+  /** Records a principal that joined and counts the join for `client` on `day`, in one write. */
+  join(account: Account, day: string, client: string): Promise<Account> {
     return this.file.update((d) => {
       d.accounts[account.id] = account;
+      addCount((d.joins ??= noCounts()), day, client, 1);
       return account;
     });
   }

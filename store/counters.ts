@@ -1,38 +1,27 @@
-import type { JsonFile } from './json-file.js';
-
 /** Per-UTC-day counts: one total and one per (salted) client. A new day starts from zero. */
-export interface DayCountsDoc {
+export interface DayCounts {
   day: string;
   total: number;
   clients: Record<string, number>;
 }
 
-export class DayCounts {
-  constructor(private readonly file: JsonFile<DayCountsDoc>) {}
+export const noCounts = (): DayCounts => ({ day: '', total: 0, clients: {} });
 
-  static empty = (): DayCountsDoc => ({ day: '', total: 0, clients: {} });
+/** What `day` counts, in all and for `client` (counts of another day count nothing). */
+export const countsOn = (c: DayCounts, day: string, client: string): { total: number; client: number } =>
+  c.day === day ? { total: c.total, client: c.clients[client] ?? 0 } : { total: 0, client: 0 };
 
-  read(day: string, client: string): { total: number; client: number } {
-    const d = this.file.data;
-    return d.day === day ? { total: d.total, client: d.clients[client] ?? 0 } : { total: 0, client: 0 };
+/**
+ * Adds `by` for `client` on `day`. A later day starts the counts afresh; a count for an earlier day than the one
+ * counted (work that began before midnight and ended after) is dropped, as is taking back from another day.
+ */
+export function addCount(c: DayCounts, day: string, client: string, by: 1 | -1): void {
+  if (c.day !== day) {
+    if (by < 0 || day < c.day) return;
+    Object.assign(c, noCounts(), { day });
   }
-
-  /** Counts one more for `client` unless `admit` refuses (by throwing) on the counts as they stand. */
-  take(day: string, client: string, admit: (now: { total: number; client: number }) => void): Promise<void> {
-    return this.file.update((d) => {
-      if (d.day !== day) Object.assign(d, { day, total: 0, clients: {} });
-      admit({ total: d.total, client: d.clients[client] ?? 0 });
-      d.total += 1;
-      d.clients[client] = (d.clients[client] ?? 0) + 1;
-    });
-  }
-
-  /** Gives back one count taken by `take` for work that then did not happen. */
-  release(day: string, client: string): Promise<void> {
-    return this.file.update((d) => {
-      if (d.day !== day) return;
-      d.total = Math.max(0, d.total - 1);
-      d.clients[client] = Math.max(0, (d.clients[client] ?? 1) - 1);
-    });
-  }
+  c.total = Math.max(0, c.total + by);
+  const n = (c.clients[client] ?? 0) + by;
+  if (n > 0) c.clients[client] = n;
+  else delete c.clients[client];
 }

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JSONFile } from 'lowdb/node';
 import PQueue from 'p-queue';
+import { crashPoint } from './crash-point.js';
 
 /**
  * One JSON document on disk (one file per collection). Reads come from memory; every update runs alone
@@ -14,6 +15,7 @@ export class JsonFile<T extends object> {
   private readonly queue = new PQueue({ concurrency: 1 });
 
   private constructor(
+    private readonly name: string,
     private readonly adapter: JSONFile<T>,
     private doc: T,
   ) {}
@@ -21,7 +23,7 @@ export class JsonFile<T extends object> {
   static async open<T extends object>(dir: string, name: string, empty: () => T): Promise<JsonFile<T>> {
     await mkdir(dir, { recursive: true });
     const adapter = new JSONFile<T>(join(dir, `${name}.json`));
-    return new JsonFile(adapter, (await adapter.read()) ?? empty());
+    return new JsonFile(name, adapter, (await adapter.read()) ?? empty());
   }
 
   /** The document as last written. Callers must not mutate it. */
@@ -35,6 +37,7 @@ export class JsonFile<T extends object> {
       const draft = structuredClone(this.doc);
       const result = change(draft);
       await this.adapter.write(draft);
+      crashPoint(this.name);
       this.doc = draft;
       return result;
     }) as Promise<R>;

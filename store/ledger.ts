@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crashPoint } from './crash-point.js';
 
 export interface LedgerEntry<T> {
   seq: number;
@@ -27,6 +28,7 @@ export class Ledger<T> {
   private writing: Promise<void> | null = null;
 
   private constructor(
+    private readonly name: string,
     private readonly file: string,
     private entries: LedgerEntry<T>[],
     /** Bytes of whole lines on disk: where the next line starts. */
@@ -53,7 +55,7 @@ export class Ledger<T> {
         throw new Error(`${file}: line ${i + 1} is not JSON; the ledger is damaged`);
       }
     });
-    return new Ledger(file, entries, size);
+    return new Ledger(name, file, entries, size);
   }
 
   get all(): readonly LedgerEntry<T>[] {
@@ -100,6 +102,7 @@ export class Ledger<T> {
         for (const w of batch) w.reject(error);
         continue;
       }
+      crashPoint(this.name);
       this.size += lines.length;
       this.entries.push(...records);
       batch.forEach((w, i) => w.resolve(records[i]!));

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Accounts, type AccountsDoc } from './accounts.js';
-import { DayCounts, type DayCountsDoc } from './counters.js';
 import { Forecasts } from './forecasts.js';
 import { Forges, type ForgesDoc } from './forges.js';
 import { Grades } from './grades.js';
@@ -18,6 +17,7 @@ import { Sessions, type SessionsDoc } from './sessions.js';
 import { SpendBook, type Spend } from './spend.js';
 import { Studio, type StudioDoc } from './studio.js';
 import { TapeArchive } from './tape-archive.js';
+import { removeTempFiles } from './temp-files.js';
 
 /** An image a principal attached: the bytes are in ImageFiles under the same id. */
 export interface Attachment {
@@ -52,7 +52,6 @@ export interface Store {
   salt: string;
   accounts: Accounts;
   sessions: Sessions;
-  joins: DayCounts;
   marks: Owned<Mark>;
   attachments: Owned<Attachment>;
   images: ImageFiles;
@@ -80,6 +79,7 @@ export interface Store {
 }
 
 export async function openStore(dir: string): Promise<Store> {
+  await removeTempFiles(dir);
   const secret = await JsonFile.open<{ salt: string }>(dir, 'secret', () => ({ salt: '' }));
   if (!secret.data.salt) await secret.update((d) => void (d.salt = randomBytes(32).toString('hex')));
   return {
@@ -87,7 +87,6 @@ export async function openStore(dir: string): Promise<Store> {
     salt: secret.data.salt,
     accounts: new Accounts(await JsonFile.open<AccountsDoc>(dir, 'accounts', Accounts.empty)),
     sessions: new Sessions(await JsonFile.open<SessionsDoc>(dir, 'sessions', Sessions.empty)),
-    joins: new DayCounts(await JsonFile.open<DayCountsDoc>(dir, 'joins', DayCounts.empty)),
     marks: new Owned<Mark>(await JsonFile.open<OwnedDoc<Mark>>(dir, 'marks', Owned.empty<Mark>)),
     attachments: new Owned<Attachment>(await JsonFile.open<OwnedDoc<Attachment>>(dir, 'attachments', Owned.empty<Attachment>)),
     images: new ImageFiles(dir),

@@ -1,10 +1,10 @@
 import PQueue from 'p-queue';
 import { DeckError, limitReached } from './errors.js';
 
-/** How many calls a guard lets run at once for one key, and how it refuses the next (429 busy unless told). */
+/** How many calls a guard lets run at once for one key, and how it refuses the next (429 busy unless told; null: it queues). */
 interface GuardRule {
   running: number;
-  refusal: string;
+  refusal: string | null;
   status?: number;
   code?: string;
 }
@@ -15,6 +15,8 @@ export const GUARDS = {
   trial: { running: 2, refusal: 'two trials are already running for you' },
   // One epoch opening per series: of concurrent opens exactly one reaches the layer; the others are 409.
   epoch_open: { running: 1, refusal: 'an epoch of this series is being opened now', status: 409, code: 'epoch_opening' },
+  /** Waits its turn rather than being refused. */
+  key_rotation: { running: 1, refusal: null },
 } as const satisfies Record<string, GuardRule>;
 export type GuardName = keyof typeof GUARDS;
 
@@ -23,8 +25,8 @@ const GUARD_RETRY_S = 1;
 
 /**
  * One p-queue per (guard, key), the key being the principal or what the tool names besides it (a series). A call
- * that finds its queue full is refused here and nowhere else; an admitted call runs inside the queue so the count
- * is exact.
+ * that finds its queue full is refused here and nowhere else (a guard without a refusal queues it instead); an
+ * admitted call runs inside the queue so the count is exact.
  */
 export class Guards {
   private readonly queues = new Map<string, PQueue>();
@@ -37,9 +39,9 @@ export class Guards {
       q = new PQueue({ concurrency: rule.running });
       this.queues.set(id, q);
     }
-    if (q.pending + q.size >= rule.running) {
-      const refusal = rule.status ? new DeckError(rule.status, rule.code ?? 'busy', rule.refusal, { guard: name }) : limitReached(rule.code ?? 'busy', rule.refusal, GUARD_RETRY_S, { guard: name });
-      return Promise.reject(refusal);
+    if (rule.refusal !== null && q.pending + q.size >= rule.running) {
+      const { refusal, status, code = 'busy' } = rule;
+      return Promise.reject(status ? new DeckError(status, code, refusal, { guard: name }) : limitReached(code, refusal, GUARD_RETRY_S, { guard: name }));
     }
     const queue = q;
     return (queue.add(work) as Promise<R>).finally(() => {

@@ -3,6 +3,7 @@ import type { Chain } from '../config/files.js';
 import type { Store } from '../store/store.js';
 import { Chains } from './chain/chains.js';
 import { CoordLayer } from './coord/layer.js';
+import type { Logger } from '../tools/logger.js';
 import { openForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
@@ -26,11 +27,17 @@ export interface Upstreams {
   coord: CoordLayer;
 }
 
-export async function openUpstreams(config: Config, store: Store, clock: () => number, chains: readonly Chain[]): Promise<Upstreams> {
-  const door = config.door
-    ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix)
-    : await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
+export async function openUpstreams(config: Config, store: Store, clock: () => number, chains: readonly Chain[], log: Logger): Promise<Upstreams> {
+  const door = config.door ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix) : await embeddedDoor(config, store, clock, log);
   const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
   return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord) };
+}
+
+/** The embedded door, settled to the accounts: what a crash cut short of a join or a rotation is undone. */
+async function embeddedDoor(config: Config, store: Store, clock: () => number, log: Logger): Promise<EmbeddedDoor> {
+  const door = await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
+  const settled = await door.settle((id) => store.accounts.byId(id)?.key_gen ?? null);
+  if (settled.forgotten.length || settled.restored.length) log.info('door_settled', { joins_undone: settled.forgotten, rotations_undone: settled.restored });
+  return door;
 }

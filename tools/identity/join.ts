@@ -26,30 +26,27 @@ export const join = defineTool({
       if (n.client >= perClient) throw limitReached('join_limit', `at most ${perClient} principals a day from one client`, secondsToNextUtcDay(now));
       if (n.total >= perDay) throw limitReached('join_limit', `at most ${perDay} principals a day for everyone`, secondsToNextUtcDay(now));
     };
-    // The count is taken first so two joins at once cannot both pass the limit; when the door refuses or
-    // cannot be reached the count is given back, so nothing is recorded.
-    await ctx.store.joins.take(day, client, admit);
-    const minted = await ctx.upstreams.door.mint({ name, wallet: wallet ?? null }).catch(async (error: unknown) => {
-      await ctx.store.joins.release(day, client);
-      throw error;
-    });
-    const { principal, key } = minted;
-    const account = {
-      id: principal.id,
-      name: principal.name,
-      agent_id: `agent_${randomBytes(8).toString('hex')}`,
-      wallet: principal.wallet,
-      key_gen: 1,
-      created_at: ctx.clock(),
-    };
-    await ctx.store.accounts.put(account);
-    ctx.log.info('join', { name: account.name, agent_id: account.agent_id });
-    return {
-      ok: true,
-      principal: { name: account.name, agent_id: account.agent_id, wallet: account.wallet },
-      key,
-      shown_once: true,
-      next: `sign in: POST ${ctx.urls.base}/login with { "key": "<your key>" }`,
-    };
+    // The account's write is the join's commit, and counts it: a join refused by the door, or cut by a crash
+    // before that write, counts nothing (the embedded door forgets its half at the next start). Joins under way
+    // hold their place in memory, so joins at once cannot pass the limits together.
+    const release = ctx.store.accounts.hold(day, client, admit);
+    try {
+      const { principal, key } = await ctx.upstreams.door.mint({ name, wallet: wallet ?? null });
+      const account = await ctx.store.accounts.join(
+        { id: principal.id, name: principal.name, agent_id: `agent_${randomBytes(8).toString('hex')}`, wallet: principal.wallet, key_gen: 1, created_at: ctx.clock() },
+        day,
+        client,
+      );
+      ctx.log.info('join', { name: account.name, agent_id: account.agent_id });
+      return {
+        ok: true,
+        principal: { name: account.name, agent_id: account.agent_id, wallet: account.wallet },
+        key,
+        shown_once: true,
+        next: `sign in: POST ${ctx.urls.base}/login with { "key": "<your key>" }`,
+      };
+    } finally {
+      release();
+    }
   },
 });

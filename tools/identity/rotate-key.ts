@@ -10,9 +10,12 @@ export const rotateKey = defineTool({
   access: 'session',
   surface: 'rest',
   rest: { method: 'POST', path: '/me/key', errors: [502, 503] },
+  // One at a time per principal, so the embedded door is never more than one key ahead of the account.
+  guard: 'key_rotation',
   async run(ctx) {
     const p = ctx.principal!;
     const api_key = await ctx.upstreams.door.rotate(p.id);
+    // The rotation's commit: cut before it, the sessions hold and the embedded door takes the old key back at start.
     await ctx.store.accounts.bumpKeyGen(p.id);
     ctx.log.info('key_rotated', { name: p.name });
     return { ok: true, api_key, shown_once: true };

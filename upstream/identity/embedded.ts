@@ -6,11 +6,21 @@ import { digest, newKey } from './keys.js';
 
 interface DoorRecord extends DoorPrincipal {
   key_hash: string;
+  /** Which key this is: 1 at the mint, one more at each rotation, counted as the deck's account counts it. */
+  key_gen: number;
+  /** The key before the last rotation, kept only until a start finds that rotation recorded in the account. */
+  previous_hash?: string;
   created_at: number;
 }
 
 interface DoorDoc {
   principals: Record<string, DoorRecord>;
+}
+
+/** What settling found: the names whose join was undone, and those whose rotation was. */
+export interface Settled {
+  forgotten: string[];
+  restored: string[];
 }
 
 /** The identity door the deck carries by default: its own file, keys kept only as digests. */
@@ -25,16 +35,21 @@ export class EmbeddedDoor implements IdentityDoor {
     private readonly keyPrefix: string,
     private readonly clock: () => number,
   ) {
-    for (const p of Object.values(file.data.principals)) this.byHash.set(p.key_hash, p.id);
+    this.index();
   }
 
   static async open(dir: string, keyPrefix: string, clock: () => number): Promise<EmbeddedDoor> {
     return new EmbeddedDoor(await JsonFile.open<DoorDoc>(dir, 'door', () => ({ principals: {} })), keyPrefix, clock);
   }
 
+  private index(): void {
+    this.byHash.clear();
+    for (const p of Object.values(this.file.data.principals)) this.byHash.set(p.key_hash, p.id);
+  }
+
   async mint({ name, wallet }: { name: string; wallet: string | null }) {
     const key = newKey(this.keyPrefix);
-    const record: DoorRecord = { id: randomUUID(), name, wallet, key_hash: digest(key), created_at: this.clock() };
+    const record: DoorRecord = { id: randomUUID(), name, wallet, key_hash: digest(key), key_gen: 1, created_at: this.clock() };
     await this.file.update((d) => {
       if (Object.values(d.principals).some((p) => p.name === name)) {
         throw new DeckError(409, 'name_taken', `the name ${name} is taken`, { field: 'name' });
@@ -57,11 +72,42 @@ export class EmbeddedDoor implements IdentityDoor {
       const p = d.principals[principalId];
       if (!p) throw new DeckError(502, 'upstream_refused', 'the identity door does not know this principal', { upstream: 'identity door' });
       const before = p.key_hash;
-      p.key_hash = digest(key);
+      Object.assign(p, { key_hash: digest(key), key_gen: p.key_gen + 1, previous_hash: before });
       return before;
     });
     this.byHash.delete(old);
     this.byHash.set(digest(key), principalId);
     return key;
+  }
+
+  /**
+   * Brings the door in step with the deck's accounts, whose write is the commit of a join or a rotation; run at
+   * start, before any request. A principal no account names is a join cut before its commit, its key never shown:
+   * it is forgotten and its name is free again. A key generation ahead of the account's is a rotation cut before
+   * its commit (rotations of one principal run one at a time, so it is one ahead): the previous key is put back,
+   * and the new one, never shown, is refused. Records from before key generations were kept take the account's.
+   */
+  async settle(keyGenOf: (principalId: string) => number | null): Promise<Settled> {
+    const settled: Settled = { forgotten: [], restored: [] };
+    const unsettled = (p: DoorRecord, gen: number | null) => gen === null || p.key_gen !== gen || p.previous_hash !== undefined;
+    if (!Object.values(this.file.data.principals).some((p) => unsettled(p, keyGenOf(p.id)))) return settled;
+    await this.file.update((d) => {
+      for (const p of Object.values(d.principals)) {
+        const gen = keyGenOf(p.id);
+        if (gen === null) {
+          delete d.principals[p.id];
+          settled.forgotten.push(p.name);
+          continue;
+        }
+        if ((p.key_gen ?? gen) > gen && p.previous_hash) {
+          p.key_hash = p.previous_hash;
+          settled.restored.push(p.name);
+        }
+        p.key_gen = gen;
+        delete p.previous_hash;
+      }
+    });
+    this.index();
+    return settled;
   }
 }
