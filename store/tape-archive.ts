@@ -1,9 +1,10 @@
-import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Span } from '../engine/calendar.js';
 import { TIMEFRAME_SECONDS, type Timeframe } from '../engine/markets.js';
 import type { CandleRow } from '../upstream/tape/wire.js';
+import { writeAtomic } from './atomic-file.js';
 
 const DAY_S = 86_400;
 const dayOf = (t: number) => new Date(Math.floor(t / DAY_S) * DAY_S * 1000).toISOString().slice(0, 10);
@@ -159,9 +160,7 @@ export class TapeArchive {
         try {
           const next = change(await this.day(market, tf, day));
           if (!next) return 0;
-          const tmp = join(folder, `.${day}.json.${process.pid}.tmp`);
-          await writeFile(tmp, JSON.stringify(next.doc));
-          await rename(tmp, path);
+          await writeAtomic(path, JSON.stringify(next.doc));
           // Under the lock nobody else writes the day, so the file just written is the one this stat sees.
           this.files.set(path, { sig: signature(await stat(path)), doc: next.doc });
           return next.added;

@@ -125,6 +125,7 @@ const decks: SpawnedDeck[] = [];
 const persons: Person[] = [];
 const joins: { acked: { name: string; key: string }[]; cut: string[] } = { acked: [], cut: [] };
 let forgeUnits = 0;
+let plateUnits = 0;
 let counter = 0;
 
 afterAll(async () => {
@@ -211,10 +212,15 @@ async function write(url: string, kind: Kind, p: Person): Promise<() => void> {
   }
   if (kind === 'plate') {
     p.platesSent += 1;
+    p.units.sent += plateUnits;
     const from = PLATE_START + (n % PLATE_HOURS) * 3600;
     const a = await ask(url, '/plates', { body: { market: 'BTC', tf: '1m', from: iso(from), to: iso(from + 90 * 60), indicators: ['ema:9'] }, headers });
     if (a.status !== 200) throw new Error(`plate answered ${a.status}: ${JSON.stringify(a.body)}`);
-    return () => void p.plates.push(a.body.id);
+    return () => {
+      p.plates.push(a.body.id);
+      // A plate sealed anew is spent on the meter; a re-seal (of a plate a cut call already sealed) is not.
+      if (a.body.fresh) p.units.acked += plateUnits;
+    };
   }
   if (kind === 'forge' || kind === 'meter') {
     p.units.sent += forgeUnits;
@@ -445,6 +451,7 @@ describe('the crash suite: SIGKILL during writes of every kind, then a restart',
     }
     const prices = (await ask(deck.url, '/meter', { headers: bearer(persons[0]!.key) })).body.prices as { action: string; units: number }[];
     forgeUnits = prices.find((p) => p.action === 'forge')!.units;
+    plateUnits = prices.find((p) => p.action === 'plate')!.units;
 
     for (let r = 0; r < ROUND_COUNT; r++) {
       const round = ROUNDS[r % ROUNDS.length]!;
