@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { MovingClock } from '../fixtures/clock.js';
-import { LAYER_KEY, LayerDouble } from '../fixtures/layer.js';
+import { LAYER_KEY, LayerDouble, type JobsChain } from '../fixtures/layer.js';
 import { signedIn, testDeck, type TestDeck } from './deck.js';
 import { call } from './http.js';
 
@@ -38,9 +38,10 @@ export interface SeriesRig {
   stop(): Promise<void>;
 }
 
-export async function seriesRig(env: Record<string, string> = {}): Promise<SeriesRig> {
+/** `jobs`: the chain and contract the layer's plans call (a contract deployed on a local chain), else the double's own. */
+export async function seriesRig(env: Record<string, string> = {}, jobs?: JobsChain): Promise<SeriesRig> {
   const clock = new MovingClock(T0 * 1000);
-  const layer = await new LayerDouble(clock.now).start();
+  const layer = await new LayerDouble(clock.now, jobs).start();
   const deck = await testDeck({ DECK_COORD_URL: layer.url, DECK_COORD_KEY: LAYER_KEY, ...env }, clock.now);
   const url = `http://127.0.0.1:${(deck.server.address() as AddressInfo).port}`;
   const me = await signedIn(url, 'hirer');
