@@ -5,6 +5,7 @@ import { limitReached } from './errors.js';
 export const GUARDS = {
   forge_cast: { running: 1, refusal: 'a forge cast is already running for you' },
   trial: { running: 2, refusal: 'two trials are already running for you' },
+  ledger_walk: { running: 1, refusal: 'a ledger walk is already running for you' },
 } as const;
 export type GuardName = keyof typeof GUARDS;
 
@@ -31,5 +32,12 @@ export class Guards {
     return (queue.add(work) as Promise<R>).finally(() => {
       if (queue.pending + queue.size === 0) this.queues.delete(key);
     });
+  }
+
+  /** Calls running or waiting under each guard, every principal's together (the observability plane reads it). */
+  depths(): Record<GuardName, number> {
+    const depths = Object.fromEntries(Object.keys(GUARDS).map((name) => [name, 0])) as Record<GuardName, number>;
+    for (const [key, q] of this.queues) depths[key.slice(0, key.indexOf('|')) as GuardName] += q.pending + q.size;
+    return depths;
   }
 }

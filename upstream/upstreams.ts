@@ -1,5 +1,6 @@
 import type { Config } from '../config/env.js';
 import type { Store } from '../store/store.js';
+import { ChatLane } from './chat/lane.js';
 import { openForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
@@ -17,6 +18,8 @@ export interface Upstreams {
   forecaster: Forecaster | null;
   /** The model reader lane (an OpenAI-compatible chat-completions endpoint); null when not configured. */
   reader: ModelReader | null;
+  /** The chat lane (an OpenAI-compatible chat-completions endpoint); null when not configured. */
+  chat: ChatLane | null;
 }
 
 export async function openUpstreams(config: Config, store: Store, clock: () => number): Promise<Upstreams> {
@@ -25,5 +28,5 @@ export async function openUpstreams(config: Config, store: Store, clock: () => n
     : await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
   const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
-  return { door, tape, forecaster: openForecaster(config, tape), reader };
+  return { door, tape, forecaster: openForecaster(config, tape), reader, chat: config.chat ? new ChatLane(config.chat) : null };
 }
