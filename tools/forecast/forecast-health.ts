@@ -13,7 +13,7 @@ export const forecastHealth = defineTool({
     'The forecaster (model, revision, device, trailing sample size, horizon) and one row per market and timeframe (5m, 1h): its measured calibration now (n scored envelopes, ece, band coverage, draw and label) and its newest issue with its age in bars.',
   input: z.object({}).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/forecast/health', errors: [502, 503] },
+  rest: { method: 'GET', path: '/forecast/health', errors: [502, 503], tag: 'forecast' },
   async run(ctx) {
     const forecaster = ctx.upstreams.forecaster;
     if (!forecaster) throw noForecaster();

@@ -77,7 +77,7 @@ export const forecast = defineTool({
     })
     .strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/forecast/:market/:tf', errors: [404, 502, 503] },
+  rest: { method: 'GET', path: '/forecast/:market/:tf', errors: [404, 502, 503], tag: 'forecast' },
   async run(ctx, input) {
     const forecaster = ctx.upstreams.forecaster;
     if (!forecaster) throw noForecaster();

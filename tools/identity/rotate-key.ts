@@ -9,7 +9,7 @@ export const rotateKey = defineTool({
   input: z.object({ confirm: z.literal('rotate', { error: 'must be the word rotate' }) }).strict(),
   access: 'session',
   surface: 'rest',
-  rest: { method: 'POST', path: '/me/key', errors: [502, 503] },
+  rest: { method: 'POST', path: '/me/key', errors: [502, 503], tag: 'identity' },
   async run(ctx) {
     const p = ctx.principal!;
     const api_key = await ctx.upstreams.door.rotate(p.id);

@@ -26,7 +26,7 @@ export const tape = defineTool({
     })
     .strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/timetravel/candles/:market/:tf', errors: [502, 503] },
+  rest: { method: 'GET', path: '/timetravel/candles/:market/:tf', errors: [502, 503], tag: 'tape' },
   async run(ctx, { market, tf, from, to, session }) {
     const now = Math.floor(ctx.clock() / 1000);
     const len = TIMEFRAME_SECONDS[tf];
