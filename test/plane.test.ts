@@ -182,12 +182,13 @@ describe('the ledgers', () => {
     expect(body.ledgers).toEqual([{ name: 'meter', length: 3, head: last.hash }]);
   });
 
-  it('verifies an intact ledger from its first entry to its head, over REST and MCP', async () => {
+  it('verifies an intact ledger from its first entry to its head, over REST and MCP (and lists it there too)', async () => {
     const last = JSON.parse((await linesOf()).at(-1)!);
     const { status, body } = await verify();
     expect(status).toBe(200);
     expect(body).toEqual({ ok: true, ledger: 'meter', intact: true, checked: 3, head: last.hash, break: null });
     const client = await legacyClient(`${books.url}/mcp`, who.bearer);
+    expect((await client.callTool({ name: 'ledgers', arguments: {} })).structuredContent).toMatchObject({ ledgers: [{ name: 'meter', length: 3, head: last.hash }] });
     expect((await client.callTool({ name: 'ledger_verify', arguments: { ledger: 'meter' } })).structuredContent).toMatchObject({ intact: true, checked: 3 });
     await client.close();
   });

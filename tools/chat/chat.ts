@@ -41,7 +41,6 @@ export const chat = defineTool({
     })
     .strict(),
   access: 'session',
-  tier: 'plan',
   rest: { method: 'POST', path: '/chat', errors: [429, 502, 503], maxBody: 512 * 1024, tag: 'chat' },
   async run(ctx, { messages, stream, max_tokens }) {
     const lane = ctx.upstreams.chat;

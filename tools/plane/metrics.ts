@@ -29,10 +29,11 @@ export interface PlaneSources {
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /**
- * The observability plane: the deck's metrics in one prom-client registry per deck (never the process-wide default,
- * so two decks in one process count apart), served as the Prometheus text format at GET /metrics. Requests and tool
- * calls are counted by the adapters' hooks; guard depths and ledger lengths are read at each scrape; upstream calls
- * arrive on the upstream channel, which also keeps each upstream's last answer for GET /ready.
+ * The observability plane: the deck's metrics in one prom-client registry per deck (not the process-wide default,
+ * which a second deck in the process could not register into), served as the Prometheus text format at GET /metrics.
+ * Requests and tool calls are counted by the adapters' hooks; guard depths and ledger lengths are read at each
+ * scrape; upstream calls arrive on the process's upstream channel (a process runs one deck), which also gives each
+ * upstream's last answer for GET /ready.
  */
 export class Plane {
   readonly registry = new Registry();
