@@ -5,11 +5,14 @@ import { loadCards, loadGrants, loadPlans } from './config/files.js';
 import { httpApp } from './rest/app.js';
 import { SELLER_ENDPOINTS } from './sellers/endpoints.js';
 import { SELLERS } from './sellers/sellers.js';
+import { ledgerHead, ledgerNames } from './store/ledger-files.js';
 import { openStore } from './store/store.js';
+import { FairQueue } from './tools/chat/fair-queue.js';
 import type { Services } from './tools/context.js';
 import { Guards } from './tools/guards.js';
 import { LoginThrottle } from './tools/identity/login-throttle.js';
 import { makeLogger } from './tools/logger.js';
+import { Plane } from './tools/plane/metrics.js';
 import { openUpstreams } from './upstream/upstreams.js';
 
 export const VERSION = '1.0.0';
@@ -36,12 +39,20 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const { port } = server.address() as AddressInfo;
   const base = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const urls = { base, join: config.joinUrl ?? `${base}/join` };
+  const guards = new Guards();
+  const chatQueue = new FairQueue(config.chatQueue.concurrency, config.chatQueue.lane);
+  const plane = new Plane({
+    guardDepths: () => ({ ...guards.depths(), chat_lane: chatQueue.depth() }),
+    ledgers: async () => Promise.all((await ledgerNames(config.dataDir)).map((name) => ledgerHead(config.dataDir, name))),
+  });
   const services: Services = {
     config,
     urls,
     store,
     upstreams,
-    guards: new Guards(),
+    guards,
+    chatQueue,
+    plane,
     login: new LoginThrottle(config.loginRefusals, config.loginWindowS * 1000),
     offer: {
       plans,
@@ -64,6 +75,9 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     url: base,
     server,
     services,
-    close: () => new Promise((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+    close: () => {
+      plane.close();
+      return new Promise((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+    },
   };
 }

@@ -82,6 +82,13 @@ const EnvSchema = z.object({
   DECK_READER_URL: url.optional(),
   DECK_READER_KEY: z.string().optional(),
   DECK_READER_MODEL: z.string().min(1).max(200).default('gpt-4o-mini'),
+  DECK_CHAT_URL: url.optional(),
+  DECK_CHAT_KEY: z.string().optional(),
+  DECK_CHAT_MODEL: z.string().min(1).max(200).optional(),
+  DECK_CHAT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  DECK_CHAT_LANE: z.coerce.number().int().min(1).max(1000).default(8),
+  DECK_CHAT_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(60),
+  DECK_METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   DECK_CHAIN_RPC: url.optional(),
   DECK_FORECAST_URL: url.optional(),
   DECK_FORECASTER: z.enum(['in-process', 'off']).default('in-process'),
@@ -125,6 +132,12 @@ export interface Config {
   graderTrialPings: number;
   /** The model reader lane and the model asked there; the key, when set, is the house's and sent as the bearer. */
   reader: { url: string; key: string | null; model: string } | null;
+  /** The chat lane (OpenAI-compatible): configured when both its URL and its model are; the key is sent as the bearer when set. */
+  chat: { url: string; key: string | null; model: string; timeoutS: number } | null;
+  /** The chat lane's fair queue: calls at once for everyone, and calls one principal's lane holds. */
+  chatQueue: { concurrency: number; lane: number };
+  /** A bearer that opens GET /metrics besides the house and loopback; null: none. */
+  metricsToken: string | null;
   chainRpc: string | null;
   forecastUrl: string | null;
   /** 'off' disables the in-process forecaster (an HTTP sidecar at forecastUrl still serves). */
@@ -164,6 +177,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     grader: e.DECK_GRADER_URL ? { url: e.DECK_GRADER_URL, key: e.DECK_GRADER_KEY ?? null, model: e.DECK_GRADER_MODEL } : null,
     graderTrialPings: e.DECK_GRADER_TRIAL_PINGS,
     reader: e.DECK_READER_URL ? { url: e.DECK_READER_URL, key: e.DECK_READER_KEY ?? null, model: e.DECK_READER_MODEL } : null,
+    chat: e.DECK_CHAT_URL && e.DECK_CHAT_MODEL ? { url: e.DECK_CHAT_URL, key: e.DECK_CHAT_KEY ?? null, model: e.DECK_CHAT_MODEL, timeoutS: e.DECK_CHAT_TIMEOUT_S } : null,
+    chatQueue: { concurrency: e.DECK_CHAT_CONCURRENCY, lane: e.DECK_CHAT_LANE },
+    metricsToken: e.DECK_METRICS_TOKEN ?? null,
     chainRpc: e.DECK_CHAIN_RPC ?? null,
     forecastUrl: e.DECK_FORECAST_URL ?? null,
     forecaster: e.DECK_FORECASTER,

@@ -1,10 +1,11 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Services } from '../tools/context.js';
-import { JsonBytes, type Tool } from '../tools/define.js';
+import { EventStream, JsonBytes, type Tool } from '../tools/define.js';
 import { DeckError, signInFirst } from '../tools/errors.js';
 import { SESSION_COOKIE } from '../tools/identity/credentials.js';
 import { resting } from '../tools/identity/login-throttle.js';
 import { byCookie, contextOf } from './credential.js';
+import { sendEvents } from './events.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 
 /** A JSON body, its content type checked before (jsonOnly): one that does not parse is 400, an oversized one 413. */
@@ -79,6 +80,7 @@ export function restRoutes(s: Services, tools: readonly Tool[]): Router {
         throw signInFirst();
       }
       const result = await tool.call(ctx, inputOf(tool, req));
+      if (result instanceof EventStream) return sendEvents(res, result, s.log);
       res.status(rest.status ?? 200);
       if (result instanceof JsonBytes) res.type('application/json').send(result.bytes);
       else res.json(applyCookie(tool, result, req.secure || s.urls.base.startsWith('https:'), res));

@@ -9,6 +9,7 @@ import { REGISTRY } from '../tools/registry.js';
 import { restRoutes } from './adapter.js';
 import { errorHandler, notFound, pathDecodes } from './errors.js';
 import { openapiDocument } from './openapi.js';
+import { planeRoutes, watchRequests } from './plane.js';
 
 const JOIN_PAGE = readFileSync(new URL('./join-page.html', import.meta.url), 'utf8');
 
@@ -24,6 +25,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls);
   const openapi = JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version));
 
+  app.use(watchRequests(s, REGISTRY));
   if (s.config.log === 'debug') {
     app.use((req, res, next) => {
       const started = performance.now();
@@ -58,6 +60,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
       if (err && !res.headersSent) res.status(404).json({ ok: false, error: 'not_found', message: 'no such plate' });
     });
   });
+  app.use(planeRoutes(s, version));
   app.use(restRoutes(s, REGISTRY));
   app.use(notFound);
   app.use(errorHandler(s.log));

@@ -5,7 +5,7 @@ import { admitCredential, principalFrom, SESSION_COOKIE } from '../tools/identit
 import type { Principal } from '../tools/principal.js';
 
 /** The bearer of an Authorization header, when there is one. */
-function bearerOf(req: Request): string | null {
+export function bearerOf(req: Request): string | null {
   const auth = req.headers.authorization;
   return auth && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, '').trim() || null : null;
 }

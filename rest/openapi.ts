@@ -79,10 +79,30 @@ function operationOf(tool: Tool, components: Record<string, Schema>) {
 
 const RPC = { type: 'object', description: 'A JSON-RPC 2.0 message, or an array of them (a batch)' };
 
+/** The document's sections: every operation is listed under one of these (a test holds every route to it). */
+export const TAGS = [
+  { name: 'identity', description: 'Onboarding and sessions: a key minted once, by the person, at POST /join, exchanged at POST /login for a 12-hour session; key rotation.' },
+  { name: 'plans', description: "The plan catalogue, the caller's account and grant, and the meter, which reports and never turns a caller away." },
+  { name: 'studio', description: "The studio gates over a trader's own rule: read into seven parts, forge, rehearse over the real tape, grade its fidelity; and the eight-state machine that walks them." },
+  { name: 'forge', description: 'The forge and the trial stepper: words or a script block into a watermarked state machine; its reading lanes and the onboarded register.' },
+  { name: 'tape', description: 'Real candles per market and timeframe, with what was measured; past windows are sealed.' },
+  { name: 'forecast', description: 'The forecast envelope (magnitude, never direction) and its measured calibration.' },
+  { name: 'marks', description: 'Levels and zones a trader placed by hand.' },
+  { name: 'plates', description: 'Sealed chart plates, content addressed; they name no one.' },
+  { name: 'skills', description: 'The skill bank: how to drive the studio, step by step, with the real tool names.' },
+  { name: 'series', description: 'Standing hire: a series of epoch jobs under one mandate over the coordination layer: quote, open, read, open the next epoch, revoke.' },
+  { name: 'records', description: "The deck's records, read-only: your history with the ledger entry proving each act, the registry, the ladder, the concluded lab (digests only) and the roadmap." },
+  { name: 'plane', description: 'The observability plane: metrics (Prometheus), a load balancer\'s probes, and the hash-chained ledgers with their heads and a verify walk.' },
+  { name: 'chat', description: "The chat lane: a model's words, labelled as such, through a fair queue; never written into a ledger." },
+  { name: 'mcp', description: 'The MCP endpoints: the deck\'s own (every tool) and one per seller.' },
+  { name: 'cards', description: "How the deck is described: the seller cards (ERC-8004 registration files, also the coordination layer's cards) and this document." },
+] as const;
+
 /** Routes that are not tools: the MCP endpoints, the cards and this document. */
 function fixedPaths(): Record<string, Schema> {
   const seller = { name: 'seller', in: 'path', required: true, schema: { type: 'string', enum: SELLER_IDS } };
   const mcpPost = (params: Schema[]) => ({
+    tags: ['mcp'],
     summary: 'MCP over stateless Streamable HTTP: one POST, one application/json answer',
     security: [{}, ...SESSION],
     ...(params.length ? { parameters: params } : {}),
@@ -95,6 +115,7 @@ function fixedPaths(): Record<string, Schema> {
     ]),
   });
   const mcpGet = (params: Schema[]) => ({
+    tags: ['mcp'],
     summary: 'The endpoint: name, transport, auth rule and tool names',
     security: [],
     ...(params.length ? { parameters: params } : {}),
@@ -103,13 +124,46 @@ function fixedPaths(): Record<string, Schema> {
   return {
     '/mcp': { get: mcpGet([]), post: mcpPost([]) },
     '/mcp/{seller}': { get: mcpGet([seller]), post: mcpPost([seller]) },
-    '/cards': { get: { summary: 'Every seller card', security: [], responses: Object.fromEntries([reply(200)]) } },
+    '/cards': { get: { tags: ['cards'], summary: 'Every seller card', security: [], responses: Object.fromEntries([reply(200)]) } },
     '/cards/{seller}': {
-      get: { summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200), reply(404, ERROR)]) },
+      get: { tags: ['cards'], summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200), reply(404, ERROR)]) },
     },
-    '/openapi.json': { get: { summary: 'This document', security: [], responses: Object.fromEntries([reply(200)]) } },
+    '/openapi.json': { get: { tags: ['cards'], summary: 'This document', security: [], responses: Object.fromEntries([reply(200)]) } },
+    '/metrics': {
+      get: {
+        tags: ['plane'],
+        summary: "The deck's metrics in the Prometheus text format",
+        description:
+          'Requests by surface (rest, mcp), method, route and status with their latency; tool calls by tool, surface and outcome (ok, refused, failed) with their latency; upstream calls by upstream and outcome (ok, refused, unreachable) with their latency; the depth of every guard (the chat lane among them); the entries of every ledger; and the process\'s own metrics (prom-client\'s defaults). ' +
+          'Only for the house: a caller on loopback (the client address, read behind DECK_TRUST_PROXY), the DECK_METRICS_TOKEN bearer, or a house principal. Otherwise 401 without a credential, 403 naming the house tier with one.',
+        security: [{}, { metricsToken: [] }, ...SESSION],
+        responses: {
+          '200': { description: 'The metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
+          ...Object.fromEntries([401, 403, 429].map((s) => reply(s, ERROR))),
+        },
+      },
+    },
+    '/health': {
+      get: {
+        tags: ['plane'],
+        summary: 'Alive: the process answers (for a load balancer)',
+        security: [],
+        responses: Object.fromEntries([reply(200, { type: 'object', properties: { ok: { const: true }, alive: { const: true }, version: { type: 'string' }, uptime_s: { type: 'integer' } } })]),
+      },
+    },
+    '/ready': {
+      get: {
+        tags: ['plane'],
+        summary: 'Ready: the store takes a write; each configured upstream\'s last answer since start',
+        description:
+          'Ready (200) when the data directory takes a write (a probe written whole, synced and renamed); 503 when it does not. upstreams lists every configured upstream by name with the variable that configured it and its last answer ({ outcome, status, at, ms }, or null when not asked since start); an upstream does not decide readiness, since every route that needs none still serves.',
+        security: [],
+        responses: { ...Object.fromEntries([reply(200)]), '503': { description: 'The store did not take a write', ...json({ type: 'object' }) } },
+      },
+    },
     '/plates/{file}': {
       get: {
+        tags: ['plates'],
         summary: "A sealed plate's PNG (<id>.png) or its chart_state (<id>.json); the id is their hash; the plate names no one and carries no mark's note or price (marks are drawn as lines and bands)",
         security: [],
         parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}\\.(png|json)$' } }],
@@ -135,11 +189,13 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
     openapi: '3.1.0',
     info: { title: 'the deck', version, description: 'A trading-rule workbench served to agents (MCP), registries (seller cards) and people (this REST facade).' },
     servers: [{ url: base }],
+    tags: TAGS,
     paths,
     components: {
       securitySchemes: {
         deckSession: { type: 'apiKey', in: 'cookie', name: 'deck_session', description: 'The session from POST /login; its value is also accepted as "Authorization: Bearer".' },
         deckKey: { type: 'http', scheme: 'bearer', description: 'The key shown once at POST /join, as the bearer.' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'DECK_METRICS_TOKEN, for a metrics scraper that is not on loopback (GET /metrics only).' },
       },
       schemas: {
         Error: {

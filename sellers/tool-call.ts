@@ -1,6 +1,7 @@
 import type { Ctx } from '../tools/context.js';
-import { JsonBytes, WithImage } from '../tools/define.js';
+import { EventStream, JsonBytes, WithImage } from '../tools/define.js';
 import { DeckError, internalFailure } from '../tools/errors.js';
+import { outcomeOfStatus } from '../tools/plane/metrics.js';
 import type { McpEndpoint } from './endpoints.js';
 
 /** A tools/call result in the shape both protocol eras share. */
@@ -23,8 +24,9 @@ const asResult = (body: Record<string, unknown>, isError: boolean, png?: Uint8Ar
   ...(isError ? { isError: true } : {}),
 });
 
-/** A tool's answer as the body MCP structures (sealed bytes are read back; a picture rides beside it). */
-function resultOf(out: unknown): ToolResult {
+/** A tool's answer as the body MCP structures (sealed bytes are read back; a picture rides beside it; a stream is read whole). */
+async function resultOf(out: unknown): Promise<ToolResult> {
+  if (out instanceof EventStream) return asResult(await out.whole(), false);
   if (out instanceof WithImage) return asResult(out.body, false, out.png);
   if (out instanceof JsonBytes) return asResult(JSON.parse(out.bytes.toString('utf8')) as Record<string, unknown>, false);
   return asResult(out as Record<string, unknown>, false);
@@ -39,11 +41,15 @@ export async function callOnEndpoint(e: McpEndpoint, ctx: Ctx, name: string, arg
   const tool = e.byName.get(name);
   if (!tool) return { kind: 'unknown_tool', name };
   if (tool.access === 'session' && !ctx.principal) return { kind: 'join_required' };
+  const started = performance.now();
   try {
-    return { kind: 'result', result: resultOf(await tool.call(ctx, args)) };
+    const result = await resultOf(await tool.call(ctx, args));
+    ctx.plane.toolCall(name, 'mcp', 'ok', (performance.now() - started) / 1000);
+    return { kind: 'result', result };
   } catch (error) {
     const refusal = error instanceof DeckError ? error : internalFailure();
     if (refusal !== error) ctx.log.error('tool_failed', { tool: name, error: (error as Error).message });
+    ctx.plane.toolCall(name, 'mcp', outcomeOfStatus(refusal.status), (performance.now() - started) / 1000);
     return { kind: 'result', result: asResult({ ...refusal.body(), status: refusal.status }, true) };
   }
 }

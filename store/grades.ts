@@ -183,6 +183,16 @@ export class Grades {
     return recorded;
   }
 
+  /** Every grade receipt as the ledger chains it, oldest first. */
+  get receiptEntries(): readonly LedgerEntry<GradeEntry>[] {
+    return this.receipts.all;
+  }
+
+  /** Every score as the ledger chains it, oldest first. */
+  get scoreEntries(): readonly LedgerEntry<ScoreEntry>[] {
+    return this.scores.all;
+  }
+
   /** The questions asked and held at a stage, house-wide (principalId null) or one principal's. */
   tally(stage: Stage, principalId: string | null): Tally {
     return this.tallies.get(tallyKey(stage, principalId)) ?? { k: 0, n: 0, scores: 0 };

@@ -29,6 +29,11 @@ export class HolderLinks {
     for (const e of ledger.all) this.index(e);
   }
 
+  /** Every entry of the ledger, in chain order (the records' history reads it). */
+  get entries(): readonly LedgerEntry<HolderLink>[] {
+    return this.ledger.all;
+  }
+
   static async open(dir: string): Promise<HolderLinks> {
     return new HolderLinks(await Ledger.open<HolderLink>(dir, 'holder-links'));
   }

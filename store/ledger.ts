@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { GENESIS, hashOf, linkBreak } from './chain.js';
 import { crashPoint } from './crash-point.js';
 
 export interface LedgerEntry<T> {
@@ -10,11 +10,6 @@ export interface LedgerEntry<T> {
   hash: string;
   entry: T;
 }
-
-const GENESIS = '0'.repeat(64);
-
-const hashOf = (seq: number, at: number, prev: string, entry: unknown): string =>
-  createHash('sha256').update(JSON.stringify([seq, at, prev, entry])).digest('hex');
 
 const NEWLINE = 0x0a;
 
@@ -114,8 +109,8 @@ export class Ledger<T> {
   verify(): { seq: number; why: string } | null {
     let prev = GENESIS;
     for (const e of this.entries) {
-      if (e.prev !== prev) return { seq: e.seq, why: 'prev does not match the previous hash' };
-      if (hashOf(e.seq, e.at, e.prev, e.entry) !== e.hash) return { seq: e.seq, why: 'hash does not match the entry' };
+      const broken = linkBreak(e, prev);
+      if (broken) return { seq: broken.seq, why: broken.why };
       prev = e.hash;
     }
     return null;

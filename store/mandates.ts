@@ -18,6 +18,11 @@ export interface MandateRecord {
 export class Mandates {
   private constructor(private readonly ledger: Ledger<MandateRecord>) {}
 
+  /** Every entry of the ledger, in chain order (the records' history reads it). */
+  get entries(): readonly LedgerEntry<MandateRecord>[] {
+    return this.ledger.all;
+  }
+
   static async open(dir: string): Promise<Mandates> {
     return new Mandates(await Ledger.open<MandateRecord>(dir, 'mandates'));
   }

@@ -41,6 +41,11 @@ export class PlanClaims {
     for (const e of ledger.all) this.index(e);
   }
 
+  /** Every entry of the ledger, in chain order (the records' history reads it). */
+  get entries(): readonly LedgerEntry<PlanClaim>[] {
+    return this.ledger.all;
+  }
+
   static async open(dir: string): Promise<PlanClaims> {
     return new PlanClaims(await Ledger.open<PlanClaim>(dir, 'plan-claims'));
   }

@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { Changed, Move, SeriesRecord } from '../engine/series/index.js';
 import { JsonFile } from './json-file.js';
-import { Ledger } from './ledger.js';
+import { Ledger, type LedgerEntry } from './ledger.js';
 import type { OwnedDoc } from './owned.js';
 
 /** One move as the series ledger chains it: the move and whose series it moved. */
@@ -45,6 +45,11 @@ export class SeriesBook {
   ) {
     for (const e of ledger.all) this.chainedCount.set(e.entry.series_id, (this.chainedCount.get(e.entry.series_id) ?? 0) + 1);
     for (const e of recovery.all) this.remember(e.entry);
+  }
+
+  /** Every entry of the ledger, in chain order (the records' history reads it). */
+  get entries(): readonly LedgerEntry<SeriesLedgerEntry>[] {
+    return this.ledger.all;
   }
 
   static async open(dir: string): Promise<SeriesBook> {

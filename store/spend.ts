@@ -1,4 +1,4 @@
-import type { Ledger } from './ledger.js';
+import type { Ledger, LedgerEntry } from './ledger.js';
 
 /** One recorded spend: what the principal did and what it cost in meter units. */
 export interface Spend {
@@ -39,5 +39,10 @@ export class SpendBook {
 
   verify() {
     return this.ledger.verify();
+  }
+
+  /** Every spend as the ledger chains it, oldest first. */
+  get entries(): readonly LedgerEntry<Spend>[] {
+    return this.ledger.all;
   }
 }

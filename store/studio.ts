@@ -71,6 +71,11 @@ export class Studio {
 
   static empty = (): StudioDoc => ({ by_principal: {} });
 
+  /** Every principal's records, whoever holds them (for house-wide records that name no one). */
+  everyRecord(): StudioRecord[] {
+    return Object.values(this.file.data.by_principal).flatMap((mine) => Object.values(mine));
+  }
+
   get(principalId: string, strategy: string): StudioRecord {
     return recordOf(this.file.data.by_principal[principalId], strategy) ?? blankRecord(strategy);
   }

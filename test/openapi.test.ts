@@ -10,6 +10,7 @@ import { grantsFile, legacyClient, namesOf } from './support/mcp.js';
 // security, request schema and the statuses the route really answers, and the MCP tools as x-mcp.tools.
 interface Operation {
   operationId?: string;
+  tags?: string[];
   security: Record<string, string[]>[];
   parameters?: { name: string; in: string; required: boolean }[];
   requestBody?: { content: { 'application/json': { schema: { properties?: Record<string, unknown>; required?: string[] } } } };
@@ -18,6 +19,7 @@ interface Operation {
 interface Document {
   openapi: string;
   info: { version: string };
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
   'x-mcp': { endpoint: string; sellers: string[]; tools: string[] };
@@ -89,12 +91,45 @@ describe('GET /openapi.json', () => {
     },
   );
 
-  it('states the routes that are not tools: the MCP endpoints, the cards and itself', () => {
-    for (const [path, methods] of Object.entries({ '/mcp': ['get', 'post'], '/mcp/{seller}': ['get', 'post'], '/cards': ['get'], '/cards/{seller}': ['get'], '/openapi.json': ['get'] })) {
+  it('states the routes that are not tools: the MCP endpoints, the cards, itself, the metrics and the probes', () => {
+    const fixed = { '/mcp': ['get', 'post'], '/mcp/{seller}': ['get', 'post'], '/cards': ['get'], '/cards/{seller}': ['get'], '/openapi.json': ['get'], '/metrics': ['get'], '/health': ['get'], '/ready': ['get'] };
+    for (const [path, methods] of Object.entries(fixed)) {
       expect(Object.keys(doc.paths[path] ?? {}).sort()).toEqual(methods);
     }
     expect(Object.keys(doc.paths['/mcp']!.post!.responses).sort()).toEqual(['200', '202', '400', '401', '403', '413', '415', '429']);
     expect(Object.keys(doc.paths['/mcp/{seller}']!.post!.responses)).toContain('404');
+  });
+
+  it('lists every operation under one tag of the document\'s described tags, and every tag has an operation', () => {
+    const names = doc.tags.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const t of doc.tags) expect(t.description.length, t.name).toBeGreaterThan(20);
+    const used = new Set<string>();
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        expect(op.tags, `${method.toUpperCase()} ${path}`).toHaveLength(1);
+        expect(names, `${method.toUpperCase()} ${path}`).toContain(op.tags![0]);
+        used.add(op.tags![0]!);
+      }
+    }
+    expect([...used].sort()).toEqual([...names].sort());
+  });
+
+  it.each([
+    ['/records/history', 'get', 'records'],
+    ['/records/roadmap', 'get', 'records'],
+    ['/plane/ledgers/{ledger}/verify', 'get', 'plane'],
+    ['/metrics', 'get', 'plane'],
+    ['/health', 'get', 'plane'],
+    ['/ready', 'get', 'plane'],
+    ['/chat', 'post', 'chat'],
+    ['/join', 'post', 'identity'],
+    ['/forge', 'post', 'forge'],
+    ['/studio/state', 'post', 'studio'],
+    ['/mcp/{seller}', 'post', 'mcp'],
+    ['/cards/{seller}', 'get', 'cards'],
+  ])('lists %s (%s) under %s', (path, method, tag) => {
+    expect(doc.paths[path]?.[method]?.tags).toEqual([tag]);
   });
 
   it('documents every status a route answers to a caller without credentials or with one that does not verify', async () => {

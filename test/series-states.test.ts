@@ -283,6 +283,18 @@ describe('series are the principal\'s own, listed newest first, every move on th
     for (const s of res.body.series) expect(s.next).toContain(`/v1/series/${s.id}/epochs`);
   });
 
+  it('lists each move in the principal\'s history with the series ledger entry that proves it, and none of another\'s', async () => {
+    const who = await signedIn(rig.url, 'historian');
+    const opened = await rig.open(hireBody(), undefined, who);
+    const ledger = await Ledger.open<SeriesLedgerEntry>(rig.deck.dataDir, 'series');
+    const chained = ledger.all.filter((e) => e.entry.series_id === opened.id);
+    const history = (await call(`${rig.url}/records/history?kind=series_move`, { headers: who.bearer })).body;
+    expect(history.acts.map((a: { ledger: string; seq: number; hash: string }) => [a.ledger, a.seq, a.hash])).toEqual(chained.map((e) => ['series', e.seq, e.hash]));
+    expect(history.acts[0].what).toMatchObject({ series_id: opened.id, to: 'MANDATED' });
+    const others = (await call(`${rig.url}/records/history?kind=series_move`, { headers: rig.me.bearer })).body.acts as { what: { series_id: string } }[];
+    expect(others.some((a) => a.what.series_id === opened.id)).toBe(false);
+  });
+
   it('chains every move of every series in series.jsonl, verifiable from the first entry', async () => {
     const ledger = await Ledger.open<SeriesLedgerEntry>(rig.deck.dataDir, 'series');
     expect(ledger.verify()).toBeNull();

@@ -1,11 +1,13 @@
 import type { Config } from '../config/env.js';
 import type { Store } from '../store/store.js';
 import type { Upstreams } from '../upstream/upstreams.js';
+import type { FairQueue } from './chat/fair-queue.js';
 import type { Guards } from './guards.js';
 import type { LoginThrottle } from './identity/login-throttle.js';
 import type { Logger } from './logger.js';
 import type { Principal } from './principal.js';
 import type { Offer } from './offer.js';
+import type { Plane } from './plane/metrics.js';
 
 /** Who is on the other end of this call, as far as the transport can tell. */
 export interface Caller {
@@ -23,6 +25,10 @@ export interface Services {
   store: Store;
   upstreams: Upstreams;
   guards: Guards;
+  /** The chat lane's fair queue: a lane per principal, served in turn under one bound. */
+  chatQueue: FairQueue;
+  /** The observability plane: the deck's metrics and each upstream's last answer. */
+  plane: Plane;
   login: LoginThrottle;
   offer: Offer;
   clock: () => number;

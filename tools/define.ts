@@ -124,3 +124,30 @@ export class WithImage {
     readonly png: Uint8Array,
   ) {}
 }
+
+/** One event of an answer sent as it is made. */
+export interface StreamEvent {
+  event: string;
+  data: unknown;
+}
+
+/**
+ * An answer the caller asked to receive as it is made (a model's words): REST sends each event as a server-sent event
+ * and the whole answer last (event done); MCP, which answers once, waits for the whole. Ending the events early (the
+ * caller went away) runs the generator's cleanup.
+ */
+export class EventStream {
+  constructor(
+    readonly events: AsyncGenerator<StreamEvent, Record<string, unknown>>,
+    /** Stops the work behind the events at once (the caller went away), so nothing waits for words nobody reads. */
+    readonly cancel: () => void = () => {},
+  ) {}
+
+  /** Reads every event and answers the whole. */
+  async whole(): Promise<Record<string, unknown>> {
+    for (;;) {
+      const next = await this.events.next();
+      if (next.done) return next.value;
+    }
+  }
+}

@@ -15,6 +15,7 @@ export const GUARDS = {
   trial: { running: 2, refusal: 'two trials are already running for you' },
   // One epoch opening per series: of concurrent opens exactly one reaches the layer; the others are 409.
   epoch_open: { running: 1, refusal: 'an epoch of this series is being opened now', status: 409, code: 'epoch_opening' },
+  ledger_walk: { running: 1, refusal: 'a ledger walk is already running for you' },
   /** Waits its turn rather than being refused. */
   key_rotation: { running: 1, refusal: null },
 } as const satisfies Record<string, GuardRule>;
@@ -47,5 +48,12 @@ export class Guards {
     return (queue.add(work) as Promise<R>).finally(() => {
       if (queue.pending + queue.size === 0) this.queues.delete(id);
     });
+  }
+
+  /** Calls running or waiting under each guard, every principal's together (the observability plane reads it). */
+  depths(): Record<GuardName, number> {
+    const depths = Object.fromEntries(Object.keys(GUARDS).map((name) => [name, 0])) as Record<GuardName, number>;
+    for (const [key, q] of this.queues) depths[key.slice(0, key.indexOf('|')) as GuardName] += q.pending + q.size;
+    return depths;
   }
 }

@@ -18,12 +18,12 @@ const escapable = (literal: string): string =>
 /**
  * Removes secrets from a serialized log line, whatever field they sit in: anything shaped like a key (the key
  * prefix and what follows it), anything shaped like a session token (ds_ and 40 or more token characters), each
- * also with percent-escaped characters, and the house's configured secrets (door token, coordination, grader and
- * reader keys).
+ * also with percent-escaped characters, and the house's configured secrets (door token, coordination, grader,
+ * reader and chat keys, the metrics bearer).
  */
-export function redactor(config: Pick<Config, 'keyPrefix' | 'door' | 'coord' | 'grader' | 'reader'>): (line: string) => string {
+export function redactor(config: Pick<Config, 'keyPrefix' | 'door' | 'coord' | 'grader' | 'reader' | 'chat' | 'metricsToken'>): (line: string) => string {
   const shapes = new RegExp(`(${escapable(config.keyPrefix)})${TOKEN_CHAR}+|(${escapable('ds_')})${TOKEN_CHAR}{40,}`, 'gi');
-  const secrets = [config.door?.token, config.coord?.key, config.grader?.key, config.reader?.key]
+  const secrets = [config.door?.token, config.coord?.key, config.grader?.key, config.reader?.key, config.chat?.key, config.metricsToken]
     .filter((x): x is string => typeof x === 'string' && x.length >= 8)
     .flatMap((x) => [x, encodeURIComponent(x), JSON.stringify(x).slice(1, -1)]);
   return (line) => {
@@ -37,7 +37,7 @@ export function redactor(config: Pick<Config, 'keyPrefix' | 'door' | 'coord' | '
  * One JSON line per event on stderr. Callers pass named fields, never raw requests; and every line passes the
  * redactor, so a key or a session token that rode in on a path, a query or an error message is never written.
  */
-export function makeLogger(config: Pick<Config, 'log' | 'keyPrefix' | 'door' | 'coord' | 'grader' | 'reader'>): Logger {
+export function makeLogger(config: Pick<Config, 'log' | 'keyPrefix' | 'door' | 'coord' | 'grader' | 'reader' | 'chat' | 'metricsToken'>): Logger {
   const at = LEVELS[config.log];
   const redact = redactor(config);
   const write = (lvl: string, event: string, fields?: Record<string, unknown>) =>

@@ -1,5 +1,6 @@
 import { account } from './plans/account.js';
 import { catalogue } from './catalogue/catalogue.js';
+import { chat } from './chat/chat.js';
 import type { Tool } from './define.js';
 import { forecast } from './forecast/forecast.js';
 import { forecastHealth } from './forecast/forecast-health.js';
@@ -28,8 +29,16 @@ import { seriesRead } from './series/read.js';
 import { seriesRevoke } from './series/revoke.js';
 import { seriesTerms } from './series/terms.js';
 import { price } from './plans/price.js';
+import { ledgerVerify } from './plane/ledger-verify.js';
+import { ledgers } from './plane/ledgers.js';
 import { chartImage } from './plates/chart-image.js';
 import { plateSeal } from './plates/seal.js';
+import { history } from './records/history.js';
+import { historyEntry } from './records/history-entry.js';
+import { lab } from './records/lab.js';
+import { ladder } from './records/ladder.js';
+import { registry } from './records/registry.js';
+import { roadmap } from './records/roadmap.js';
 import { skillRead } from './skills/skill-read.js';
 import { skills } from './skills/skills.js';
 import { imageAttach } from './studio/image.js';
@@ -95,6 +104,15 @@ export const REGISTRY: readonly Tool[] = [
   seriesRead,
   seriesRevoke,
   epochOpen,
+  history,
+  historyEntry,
+  registry,
+  ladder,
+  lab,
+  roadmap,
+  ledgers,
+  ledgerVerify,
+  chat,
   joinInfo,
   join,
   login,

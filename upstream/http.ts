@@ -1,4 +1,5 @@
 import { undici } from './undici.js';
+import { watched } from './watch.js';
 import { refusedBy, unreachable } from '../tools/errors.js';
 
 export interface JsonAnswer {
@@ -19,7 +20,7 @@ export async function callJson(
 ): Promise<JsonAnswer> {
   const timeout = init.timeoutMs ?? 5000;
   try {
-    const res = await (await undici()).request(url, {
+    const res = await watched(upstream, async () => (await undici()).request(url, {
       method: init.method,
       headers: {
         accept: 'application/json',
@@ -29,7 +30,7 @@ export async function callJson(
       body: init.body !== undefined ? JSON.stringify(init.body) : null,
       headersTimeout: timeout,
       bodyTimeout: timeout,
-    });
+    }));
     const text = await res.body.text();
     try {
       return { status: res.statusCode, body: JSON.parse(text) as unknown, parsed: true };

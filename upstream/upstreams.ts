@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 import { Chains } from './chain/chains.js';
 import { CoordLayer } from './coord/layer.js';
 import type { Logger } from '../tools/logger.js';
+import { ChatLane } from './chat/lane.js';
 import { openForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
@@ -25,13 +26,15 @@ export interface Upstreams {
   chains: Chains;
   /** The coordination layer: always present, answering 503 naming DECK_COORD_URL or DECK_COORD_KEY until both are set. */
   coord: CoordLayer;
+  /** The chat lane (an OpenAI-compatible chat-completions endpoint); null when not configured. */
+  chat: ChatLane | null;
 }
 
 export async function openUpstreams(config: Config, store: Store, clock: () => number, chains: readonly Chain[], log: Logger): Promise<Upstreams> {
   const door = config.door ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix) : await embeddedDoor(config, store, clock, log);
   const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
-  return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord) };
+  return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord), chat: config.chat ? new ChatLane(config.chat) : null };
 }
 
 /** The embedded door, settled to the accounts: what a crash cut short of a join or a rotation is undone. */

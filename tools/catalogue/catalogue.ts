@@ -10,7 +10,7 @@ export const catalogue = defineTool({
     "What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape, and the plans. Needs no key.",
   input: z.object({}).strict(),
   access: 'none',
-  rest: { method: 'GET', path: '/catalogue' },
+  rest: { method: 'GET', path: '/catalogue', tag: 'plans' },
   async run(ctx) {
     return {
       ok: true,

@@ -14,7 +14,7 @@ export const forecastHealth = defineTool({
   input: z.object({}).strict(),
   access: 'session',
   tier: 'plan',
-  rest: { method: 'GET', path: '/forecast/health', errors: [502, 503] },
+  rest: { method: 'GET', path: '/forecast/health', errors: [502, 503], tag: 'forecast' },
   async run(ctx) {
     const forecaster = ctx.upstreams.forecaster;
     if (!forecaster) throw noForecaster();

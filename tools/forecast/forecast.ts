@@ -80,7 +80,7 @@ export const forecast = defineTool({
   access: 'session',
   // The envelope is what the plans sell beyond the free tier's studio, candles and marks.
   tier: 'plan',
-  rest: { method: 'GET', path: '/forecast/:market/:tf', errors: [404, 502, 503] },
+  rest: { method: 'GET', path: '/forecast/:market/:tf', errors: [404, 502, 503], tag: 'forecast' },
   async run(ctx, input) {
     const forecaster = ctx.upstreams.forecaster;
     if (!forecaster) throw noForecaster();

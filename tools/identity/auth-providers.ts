@@ -8,7 +8,7 @@ export const authProviders = defineTool({
   input: z.object({}).strict(),
   access: 'none',
   surface: 'rest',
-  rest: { method: 'GET', path: '/auth/providers' },
+  rest: { method: 'GET', path: '/auth/providers', tag: 'identity' },
   // Email and X doors are not built: they read false until they are.
   async run() {
     return { ok: true, email: false, x: false, key: true };

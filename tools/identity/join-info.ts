@@ -9,7 +9,7 @@ export const joinInfo = defineTool({
   input: z.object({}).strict(),
   access: 'none',
   surface: 'rest',
-  rest: { method: 'GET', path: '/join' },
+  rest: { method: 'GET', path: '/join', tag: 'identity' },
   async run(ctx) {
     return {
       ok: true,

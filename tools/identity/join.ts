@@ -14,7 +14,7 @@ export const join = defineTool({
   input: z.object({ name: Name, wallet: Wallet.nullable().optional() }).strict(),
   access: 'none',
   surface: 'rest',
-  rest: { method: 'POST', path: '/join', status: 201, errors: [409, 429, 502, 503] },
+  rest: { method: 'POST', path: '/join', status: 201, errors: [409, 429, 502, 503], tag: 'identity' },
   async run(ctx, { name, wallet }) {
     if (ctx.config.reservedNames.has(name)) throw badInput([{ field: 'name', message: 'reserved for the house' }]);
     if (ctx.store.accounts.byName(name)) throw new DeckError(409, 'name_taken', `the name ${name} is taken`, { field: 'name' });

@@ -14,7 +14,7 @@ export const login = defineTool({
   input: z.object({ key: z.string().min(1, 'the key you were shown at join').max(512, 'at most 512 characters') }).strict(),
   access: 'none',
   surface: 'rest',
-  rest: { method: 'POST', path: '/login', cookie: 'set', errors: [401, 429, 502, 503] },
+  rest: { method: 'POST', path: '/login', cookie: 'set', errors: [401, 429, 502, 503], tag: 'identity' },
   async run(ctx, { key }) {
     const now = ctx.clock();
     const client = clientOf(ctx, ctx.caller);

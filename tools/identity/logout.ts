@@ -9,7 +9,7 @@ export const logout = defineTool({
   input: z.object({}).strict(),
   access: 'none',
   surface: 'rest',
-  rest: { method: 'POST', path: '/logout', body: 'none', cookie: 'clear' },
+  rest: { method: 'POST', path: '/logout', body: 'none', cookie: 'clear', tag: 'identity' },
   async run(ctx) {
     if (ctx.credential?.kind === 'session') await ctx.store.sessions.remove(digest(ctx.credential.value));
     return { ok: true };

@@ -9,7 +9,7 @@ export const rotateKey = defineTool({
   input: z.object({ confirm: z.literal('rotate', { error: 'must be the word rotate' }) }).strict(),
   access: 'session',
   surface: 'rest',
-  rest: { method: 'POST', path: '/me/key', errors: [502, 503] },
+  rest: { method: 'POST', path: '/me/key', errors: [502, 503], tag: 'identity' },
   // One at a time per principal, so the embedded door is never more than one key ahead of the account.
   guard: 'key_rotation',
   async run(ctx) {

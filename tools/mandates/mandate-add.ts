@@ -29,7 +29,7 @@ export const mandateAdd = defineTool({
     'Keys the types do not declare are refused; 413 over 16 KiB. Moves no money.',
   input: z.object({ typed_data: TypedData.describe('the EIP-712 payload as signed, with its signature') }).strict(),
   access: 'session',
-  rest: { method: 'POST', path: '/me/mandates', maxBody: MANDATE_MAX_BYTES, errors: [502, 503] },
+  rest: { method: 'POST', path: '/me/mandates', maxBody: MANDATE_MAX_BYTES, errors: [502, 503], tag: 'plans' },
   async run(ctx, { typed_data: td }) {
     const p = ctx.principal!;
     // The REST body cap says the same for HTTP; this holds it over MCP too.

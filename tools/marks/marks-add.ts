@@ -9,7 +9,7 @@ export const marksAdd = defineTool({
   description: `Places a level or a zone on a market. At most ${MARK_LIMITS.perMarket} per market and ${MARK_LIMITS.total} in all.`,
   input: MarkInput,
   access: 'session',
-  rest: { method: 'POST', path: '/me/marks', errors: [409] },
+  rest: { method: 'POST', path: '/me/marks', errors: [409], tag: 'marks' },
   async run(ctx, input) {
     const mark = { id: `mk_${randomBytes(8).toString('hex')}`, ...input, created_at: ctx.clock() };
     const marks = await ctx.store.marks.add(ctx.principal!.id, mark, (mine) => {

@@ -9,7 +9,7 @@ export const marksList = defineTool({
   description: 'The prices you placed by hand (levels and zones), with one plain sentence per market stating them.',
   input: z.object({ market: z.enum(MARKETS).optional() }).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/me/marks' },
+  rest: { method: 'GET', path: '/me/marks', tag: 'marks' },
   async run(ctx, { market }) {
     const all = ctx.store.marks.list(ctx.principal!.id);
     const marks = market ? all.filter((m) => m.market === market) : all;

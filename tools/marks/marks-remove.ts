@@ -9,7 +9,7 @@ export const marksRemove = defineTool({
   description: 'Removes one of your marks by id.',
   input: z.object({ id: z.string().regex(MARK_ID, 'not a mark id') }).strict(),
   access: 'session',
-  rest: { method: 'DELETE', path: '/me/marks', errors: [404] },
+  rest: { method: 'DELETE', path: '/me/marks', errors: [404], tag: 'marks' },
   async run(ctx, { id }) {
     const marks = await ctx.store.marks.remove(ctx.principal!.id, id);
     if (!marks) throw new DeckError(404, 'not_found', 'no such mark of yours');

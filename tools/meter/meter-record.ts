@@ -16,7 +16,7 @@ export const meterRecord = defineTool({
     })
     .strict(),
   access: 'session',
-  rest: { method: 'POST', path: '/meter' },
+  rest: { method: 'POST', path: '/meter', tag: 'plans' },
   async run(ctx, { action, bars }) {
     const recorded = await spendEntry(ctx, priceEntry(ctx.offer.plans, action), bars);
     return { ok: true, recorded, ...meterOf(ctx, ctx.principal!) };

@@ -8,7 +8,7 @@ export const meter = defineTool({
   description: "Today's balance, allowance and tone, with the price list. The meter reports; it never turns a caller away.",
   input: z.object({}).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/meter' },
+  rest: { method: 'GET', path: '/meter', tag: 'plans' },
   async run(ctx) {
     return { ok: true, ...meterOf(ctx, ctx.principal!), prices: ctx.offer.plans.prices };
   },

@@ -8,7 +8,7 @@ export const account = defineTool({
   description: "Your account: name, agent id, wallet, tier, plan, grant and today's meter.",
   input: z.object({}).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/me' },
+  rest: { method: 'GET', path: '/me', tag: 'plans' },
   async run(ctx) {
     const p = ctx.principal!;
     return {

@@ -44,7 +44,7 @@ export const planClaim = defineTool({
     })
     .strict(),
   access: 'session',
-  rest: { method: 'POST', path: '/plans', errors: [502, 503] },
+  rest: { method: 'POST', path: '/plans', errors: [502, 503], tag: 'plans' },
   async run(ctx, input) {
     const p = ctx.principal!;
     const chain = listedChain(ctx, input.chain, 'chain');

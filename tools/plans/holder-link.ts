@@ -21,7 +21,7 @@ export const holderLink = defineTool({
     })
     .strict(),
   access: 'session',
-  rest: { method: 'POST', path: '/plans/holder', errors: [502, 503] },
+  rest: { method: 'POST', path: '/plans/holder', errors: [502, 503], tag: 'plans' },
   async run(ctx, input) {
     const p = ctx.principal!;
     const today = utcDay(ctx.clock());

@@ -11,7 +11,7 @@ export const holderState = defineTool({
     'message is the exact text to sign today to link a wallet (POST /plans/holder).',
   input: z.object({}).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/plans/holder' },
+  rest: { method: 'GET', path: '/plans/holder', tag: 'plans' },
   async run(ctx) {
     const p = ctx.principal!;
     const holder = holderOf(ctx, p.id);

@@ -10,7 +10,7 @@ export const plans = defineTool({
     'The public plan catalogue (plans with price and allowance, chains, treasury). Signed in, it also says which plan you stand on (mine) and who you are (principal). Needs no key.',
   input: z.object({}).strict(),
   access: 'optional',
-  rest: { method: 'GET', path: '/plans' },
+  rest: { method: 'GET', path: '/plans', tag: 'plans' },
   async run(ctx) {
     const { plans: list, currency } = ctx.offer.plans;
     const p = ctx.principal;

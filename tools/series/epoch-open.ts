@@ -27,7 +27,7 @@ export const epochOpen = defineTool({
   access: 'session',
   guard: 'epoch_open',
   guardKey: (input) => input.id,
-  rest: { method: 'POST', path: '/v1/series/:id/epochs', status: 201, body: 'none', errors: [404, 409, 502, 503] },
+  rest: { method: 'POST', path: '/v1/series/:id/epochs', status: 201, body: 'none', errors: [404, 409, 502, 503], tag: 'series' },
   async run(ctx, { id }) {
     const now = nowS(ctx);
     const followed = await followSeries(ctx, id);

@@ -9,7 +9,7 @@ export const seriesList = defineTool({
     'Your series, newest first, each as last kept with its next move: { ok, count, series }. Read one with series_read (GET /v1/series/{id}) to follow the layer.',
   input: z.object({}).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/v1/series' },
+  rest: { method: 'GET', path: '/v1/series', tag: 'series' },
   async run(ctx) {
     const now = nowS(ctx);
     // Kept in the order they were opened (writes are serialized), so the newest is last.

@@ -21,7 +21,7 @@ export const seriesOpen = defineTool({
     })
     .strict(),
   access: 'session',
-  rest: { method: 'POST', path: '/v1/series', status: 201, errors: [422, 502, 503] },
+  rest: { method: 'POST', path: '/v1/series', status: 201, errors: [422, 502, 503], tag: 'series' },
   async run(ctx, input) {
     const now = nowS(ctx);
     const from = input.from ?? now;

@@ -13,7 +13,7 @@ export const seriesQuote = defineTool({
   input: QuoteBody,
   access: 'none',
   invalid: 400,
-  rest: { method: 'POST', path: '/v1/series/quote', errors: [422, 502, 503] },
+  rest: { method: 'POST', path: '/v1/series/quote', errors: [422, 502, 503], tag: 'series' },
   async run(ctx, body) {
     const q = await quoteSeries(ctx, body, { status: 400, prefix: '' });
     const { kind, class: cls, checks, evidence, per_epoch, seller_deposit_usdc } = q.terms;

@@ -14,7 +14,7 @@ export const seriesRead = defineTool({
     seriesMarkdown(),
   input: z.object({ id: SeriesId }).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/v1/series/:id', errors: [404, 503] },
+  rest: { method: 'GET', path: '/v1/series/:id', errors: [404, 503], tag: 'series' },
   async run(ctx, { id }) {
     const { record, hire, layer } = await followSeries(ctx, id);
     return { ok: true, series: seriesView(record, nowS(ctx)), hire, ...(layer ? { layer: { status: layer.status, ...layer.body() } } : {}) };

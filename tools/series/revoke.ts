@@ -18,7 +18,7 @@ export const seriesRevoke = defineTool({
     })
     .strict(),
   access: 'session',
-  rest: { method: 'POST', path: '/v1/series/:id', errors: [404, 409, 503] },
+  rest: { method: 'POST', path: '/v1/series/:id', errors: [404, 409, 503], tag: 'series' },
   async run(ctx, { id, why }) {
     mySeries(ctx, id);
     const now = nowS(ctx);

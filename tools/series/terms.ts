@@ -16,7 +16,7 @@ export const seriesTerms = defineTool({
   access: 'none',
   // Agents read the body's schema from series_quote in tools/list, and the venues from its refusals.
   surface: 'rest',
-  rest: { method: 'GET', path: '/v1/series/quote', errors: [502, 503] },
+  rest: { method: 'GET', path: '/v1/series/quote', errors: [502, 503], tag: 'series' },
   async run(ctx) {
     const venues = await ctx.upstreams.coord.venues();
     const { epochs, epoch_s, span_s, usdc_decimals } = SERIES_LIMITS;

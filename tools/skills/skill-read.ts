@@ -9,7 +9,7 @@ export const skillRead = defineTool({
   description: 'One skill of the bank by its id (the skills tool lists them): its title and its text in markdown. An unknown id is 404 naming the ids.',
   input: z.object({ id: z.string().min(1).max(64).describe('a skill id, as the skills tool lists it') }).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/skills/:id', errors: [404] },
+  rest: { method: 'GET', path: '/skills/:id', errors: [404], tag: 'skills' },
   async run(_ctx, { id }) {
     const skill = skillById(id);
     if (!skill) {

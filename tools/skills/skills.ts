@@ -9,7 +9,7 @@ export const skills = defineTool({
     "The studio's skills: short documents that tell an agent how to drive the studio step by step, with the real tools and their inputs (start with trading-workflow). Each is listed with its id, title, summary and the tools it uses; skill_read gives its text.",
   input: z.object({}).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/skills' },
+  rest: { method: 'GET', path: '/skills', tag: 'skills' },
   async run() {
     return { ok: true, skills: SKILLS.map(({ id, title, summary, tools }) => ({ id, title, summary, tools })) };
   },

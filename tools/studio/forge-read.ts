@@ -19,7 +19,7 @@ export const forgeRead = defineTool({
   description: 'Your forge by its seed hash, for two hours after its cast: its code, the nine-class self-review and the scan. Another principal\'s seed reads as no forge (404).',
   input: z.object({ seed: SeedHash.describe('the seed_hash the forge returned') }).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/studio/forge', errors: [404] },
+  rest: { method: 'GET', path: '/studio/forge', errors: [404], tag: 'studio' },
   async run(ctx, { seed }) {
     const f = myForge(ctx, seed);
     return {

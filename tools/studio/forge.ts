@@ -54,7 +54,7 @@ export const forge = defineTool({
     .strict(),
   access: 'session',
   guard: 'forge_cast',
-  rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [402, 413, 429, 500, 502, 503] },
+  rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [402, 413, 429, 500, 502, 503], tag: 'forge' },
   async run(ctx, input) {
     const p = ctx.principal!;
     // REST's body parser holds the cap; an MCP call is measured here, so both surfaces refuse alike.

@@ -129,7 +129,7 @@ export const grade = defineTool({
     })
     .strict(),
   access: 'session',
-  rest: { method: 'POST', path: '/studio/grade', errors: [402, 404, 502, 503] },
+  rest: { method: 'POST', path: '/studio/grade', errors: [402, 404, 502, 503], tag: 'studio' },
   async run(ctx, input) {
     const p = ctx.principal!;
     const forge = myForge(ctx, input.seed_hash);

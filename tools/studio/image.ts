@@ -25,7 +25,7 @@ export const imageAttach = defineTool({
   description: `Attaches a chart or screenshot (PNG, JPEG, WebP or GIF, at most ${IMAGE_CAP_BYTES / 1048576} MiB) to your studio. The type is read from the bytes. Daily ceiling: free ${IMAGE_CEILING.free}, plan ${IMAGE_CEILING.plan}, house ${IMAGE_CEILING.house}.`,
   input: z.object({ data: ImageData.describe('base64 image bytes (a data: URL is accepted too)') }).strict(),
   access: 'session',
-  rest: { method: 'POST', path: '/studio/image', errors: [413, 415, 429], maxBody: 8 * 1024 * 1024 },
+  rest: { method: 'POST', path: '/studio/image', errors: [413, 415, 429], maxBody: 8 * 1024 * 1024, tag: 'studio' },
   async run(ctx, { data }) {
     const p = ctx.principal!;
     const bytes = Buffer.from(data, 'base64');

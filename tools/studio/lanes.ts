@@ -47,7 +47,7 @@ export const forgeLanes = defineTool({
     'each with available and, when unavailable, the reason (not configured, or not funded on your tier and what would fund it).',
   input: z.object({}).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/forge/lanes' },
+  rest: { method: 'GET', path: '/forge/lanes', tag: 'forge' },
   async run(ctx) {
     const model = modelLane(ctx);
     return {

@@ -33,7 +33,7 @@ export const rehearseTool = defineTool({
     })
     .strict(),
   access: 'session',
-  rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 500, 502, 503] },
+  rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 500, 502, 503], tag: 'studio' },
   async run(ctx, input) {
     const forge = myForge(ctx, input.seed_hash);
     const market = input.market ?? forge.script.market;

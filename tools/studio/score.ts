@@ -96,7 +96,7 @@ export const score = defineTool({
     })
     .strict(),
   access: 'session',
-  rest: { method: 'POST', path: '/studio/score', errors: [402, 404, 409, 502, 503] },
+  rest: { method: 'POST', path: '/studio/score', errors: [402, 404, 409, 502, 503], tag: 'studio' },
   async run(ctx, input) {
     if (!input.stage) {
       throw new DeckError(400, 'bad_input', 'stage: required, parts or rehearsed', { problems: [{ field: 'stage', message: 'required: parts or rehearsed' }] });

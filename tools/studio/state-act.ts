@@ -158,7 +158,7 @@ export const studioAct = defineTool({
   input: Move,
   access: 'session',
   // As POST /studio/image's cap, so the image move carries any image that route takes.
-  rest: { method: 'POST', path: '/studio/state', maxBody: imageAttach.rest?.maxBody, errors: [402, 404, 409, 413, 415, 429, 500, 502, 503] },
+  rest: { method: 'POST', path: '/studio/state', maxBody: imageAttach.rest?.maxBody, errors: [402, 404, 409, 413, 415, 429, 500, 502, 503], tag: 'studio' },
   async run(ctx, move) {
     const p = ctx.principal!;
     const record = ctx.store.studio.get(p.id, move.strategy ?? DEFAULT_STRATEGY);

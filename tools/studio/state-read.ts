@@ -60,7 +60,7 @@ export const studioState = defineTool({
     'A strategy no move has touched reads blank. Move it with studio_act (POST /studio/state).',
   input: z.object({ strategy: Strategy }).strict(),
   access: 'session',
-  rest: { method: 'GET', path: '/studio/state' },
+  rest: { method: 'GET', path: '/studio/state', tag: 'studio' },
   async run(ctx, { strategy }) {
     return { ok: true, ...stateOf(ctx, ctx.store.studio.get(ctx.principal!.id, strategy ?? DEFAULT_STRATEGY)) };
   },

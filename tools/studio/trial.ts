@@ -35,7 +35,7 @@ export const forgeTrial = defineTool({
     .strict(),
   access: 'session',
   guard: 'trial',
-  rest: { method: 'POST', path: '/forge/trial', maxBody: TRIAL_SCRIPT_CAP + 4096, errors: [413, 429, 500, 502, 503] },
+  rest: { method: 'POST', path: '/forge/trial', maxBody: TRIAL_SCRIPT_CAP + 4096, errors: [413, 429, 500, 502, 503], tag: 'forge' },
   async run(ctx, input) {
     const bytes = Buffer.byteLength(JSON.stringify(input.script));
     if (bytes > TRIAL_SCRIPT_CAP) throw new DeckError(413, 'too_large', `the script is ${bytes} bytes; the cap is ${TRIAL_SCRIPT_CAP}`, { cap_bytes: TRIAL_SCRIPT_CAP });

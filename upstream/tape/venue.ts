@@ -1,4 +1,5 @@
 import { undici } from '../undici.js';
+import { watched } from '../watch.js';
 import { didNotAnswer, refusedBy } from '../../tools/errors.js';
 import { VenueAnswer, type CandleRow } from './wire.js';
 
@@ -12,7 +13,7 @@ export class TimeframeNotServed extends Error {}
 async function attempt(target: string, timeoutMs: number): Promise<CandleRow[] | { retry: string }> {
   let res;
   try {
-    res = await (await undici()).request(target, { headers: { accept: 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    res = await watched(NAME, async () => (await undici()).request(target, { headers: { accept: 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }));
   } catch (error) {
     return { retry: (error as Error).message };
   }

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { ledgerNames, walkLedger } from '../../store/ledger-files.js';
+import { defineTool } from '../define.js';
+import { DeckError } from '../errors.js';
+
+export const ledgerVerify = defineTool({
+  name: 'ledger_verify',
+  title: 'Verify a ledger',
+  description:
+    'Walks one ledger as it is kept on disk, from its first entry, checking that each entry carries the hash of the one before it and that its own hash is the hash of its contents. ' +
+    'Answers intact, the entries that hold and the head they reach; at the first break, the line, the entry (seq), why, and the hash the chain expected against the one found. One walk at a time per principal (a long ledger is read whole).',
+  input: z.object({ ledger: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a ledger name, as GET /plane/ledgers lists them') }).strict(),
+  access: 'session',
+  guard: 'ledger_walk',
+  rest: { method: 'GET', path: '/plane/ledgers/:ledger/verify', errors: [404], tag: 'plane' },
+  async run(ctx, { ledger }) {
+    const names = await ledgerNames(ctx.store.dir);
+    if (!names.includes(ledger)) throw new DeckError(404, 'no_such_ledger', `no ledger ${ledger}`, { ledgers: names });
+    const walk = await walkLedger(ctx.store.dir, ledger);
+    return { ok: true, ledger, intact: walk.break === null, checked: walk.checked, head: walk.head, break: walk.break };
+  },
+});

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { ledgerHead, ledgerNames } from '../../store/ledger-files.js';
+import { defineTool } from '../define.js';
+
+export const ledgers = defineTool({
+  name: 'ledgers',
+  title: 'The hash-chained ledgers',
+  description:
+    "Every hash-chained ledger the deck keeps (the meter, the grade receipts, the scores, each forecast pair's issues and scores), each with its length (its last entry's seq) and head hash, read from the files as kept. " +
+    'A head hash commits to everything before it: note it, and a later verify that walks to the same head shows nothing before it changed. Names only counts and hashes, never an entry.',
+  input: z.object({}).strict(),
+  access: 'none',
+  rest: { method: 'GET', path: '/plane/ledgers', tag: 'plane' },
+  async run(ctx) {
+    const names = await ledgerNames(ctx.store.dir);
+    return { ok: true, ledgers: await Promise.all(names.map((name) => ledgerHead(ctx.store.dir, name))) };
+  },
+});
