@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { readConfig, type Config } from './config/env.js';
 import { loadCards, loadGrants, loadPlans } from './config/files.js';
 import { httpApp } from './rest/app.js';
-import { SELLER_ENDPOINTS } from './sellers/endpoints.js';
+import { DECK_ENDPOINT, SELLER_ENDPOINTS } from './sellers/endpoints.js';
 import { SELLERS } from './sellers/sellers.js';
 import { openStore } from './store/store.js';
 import type { Services } from './tools/context.js';
 import { Guards } from './tools/guards.js';
 import { LoginThrottle } from './tools/identity/login-throttle.js';
 import { makeLogger } from './tools/logger.js';
+import { openOAuthDoor } from './tools/oauth/door.js';
 import { openUpstreams } from './upstream/upstreams.js';
 
 export const VERSION = '1.0.0';
@@ -54,6 +55,7 @@ export async function startDeck(config: Config = readConfig()): Promise<RunningD
         tools: SELLER_ENDPOINTS.get(s.id)!.tools.map((t) => t.name),
       })),
     },
+    oauth: openOAuthDoor(base, [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]),
     clock,
     log,
   };

@@ -7,6 +7,7 @@ import { Grades } from './grades.js';
 import { ImageFiles } from './images.js';
 import { JsonFile } from './json-file.js';
 import { Ledger } from './ledger.js';
+import { OAuthBook, type OAuthDoc } from './oauth.js';
 import { Owned, type OwnedDoc } from './owned.js';
 import { PlateFiles } from './plates.js';
 import { Seals } from './seals.js';
@@ -67,6 +68,8 @@ export interface Store {
   studio: Studio;
   /** The rehearsals grading reads, the grader trial pings, the grade receipts and the scores. */
   grades: Grades;
+  /** The OAuth door's registered clients and the grants people consented to (refresh tokens as digests). */
+  oauth: OAuthBook;
 }
 
 export async function openStore(dir: string): Promise<Store> {
@@ -90,5 +93,6 @@ export async function openStore(dir: string): Promise<Store> {
     forges: new Forges(await JsonFile.open<ForgesDoc>(dir, 'forges', Forges.empty)),
     studio: new Studio(await JsonFile.open<StudioDoc>(dir, 'studio', Studio.empty)),
     grades: await Grades.open(dir),
+    oauth: new OAuthBook(await JsonFile.open<OAuthDoc>(dir, 'oauth', OAuthBook.empty)),
   };
 }

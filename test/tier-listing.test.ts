@@ -6,8 +6,9 @@ import type { Principal, Tier } from '../tools/principal.js';
 
 // No tool of the registry is tier-locked as a whole yet (follow_quote, on the max tier, is not built), so the
 // listing rule is shown here on the endpoint builder the MCP servers use, with tools made for the test.
+const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const tool = (name: string, tier?: Tier) =>
-  defineTool({ name, title: name, description: name, input: z.object({}), access: 'session', ...(tier ? { tier } : {}), run: async () => ({ ok: true }) });
+  defineTool({ name, title: name, description: name, input: z.object({}), annotations: READS, access: 'session', ...(tier ? { tier } : {}), run: async () => ({ ok: true }) });
 
 const e = endpoint('test', 'test', '/mcp/test', [tool('open'), tool('planned', 'plan'), tool('maxed', 'max'), tool('housed', 'house')]);
 const as = (tier: Tier): Principal => ({ id: 'p', name: 'p', agent_id: 'a', wallet: null, tier, via: 'session' });

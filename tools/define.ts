@@ -26,11 +26,32 @@ export interface RestBinding {
   tag?: string;
 }
 
+/**
+ * What a tool does to the world, as MCP states it to clients (hints they show the person or act on). Every tool says
+ * all four: a tool cannot leave them out.
+ */
+export interface ToolAnnotations {
+  /** It changes nothing anyone keeps (a read; being recorded on the meter does not count as a change). */
+  readOnlyHint: boolean;
+  /** It may destroy or replace what cannot be had back, move money or hire. */
+  destructiveHint: boolean;
+  /** The same call again changes nothing more. */
+  idempotentHint: boolean;
+  /** It may reach a party outside the deck: the venue, a grader or reader lane, the identity door. */
+  openWorldHint: boolean;
+}
+
 export interface ToolSpec<I extends z.ZodObject, O> {
   name: string;
   title: string;
   description: string;
   input: I;
+  annotations: ToolAnnotations;
+  /**
+   * JSON Schemas that stand in for input properties in the MCP tools/list, where a long schema costs every model
+   * context it is listed in (validation and OpenAPI keep the whole one).
+   */
+  listed?: Record<string, Record<string, unknown>>;
   output?: z.ZodType<O>;
   access: Access;
   /** The lowest tier that opens the tool; below it the call answers upgrade_required. */
@@ -53,8 +74,11 @@ export interface Tool {
   rest: RestBinding | null;
   input: z.ZodObject;
   output: z.ZodType | null;
+  annotations: ToolAnnotations;
   /** JSON Schema of the input, made once from the zod schema. */
   inputSchema: { type: 'object'; [key: string]: unknown };
+  /** The input's JSON Schema as MCP lists it: inputSchema with the tool's `listed` stand-ins. */
+  listedSchema: { type: 'object'; [key: string]: unknown };
   /** Validates raw input, checks access and tier, then runs (inside its guard when it names one). */
   call(ctx: Ctx, raw: unknown): Promise<unknown>;
 }
@@ -64,6 +88,10 @@ export const upgradeRequired = (name: string, tier: Tier): DeckError =>
 
 export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool {
   const tier = spec.tier ?? null;
+  const inputSchema = z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'];
+  const properties = inputSchema.properties as Record<string, unknown> | undefined;
+  const strays = Object.keys(spec.listed ?? {}).filter((k) => !properties || !(k in properties));
+  if (strays.length) throw new Error(`tool ${spec.name}: listed names no input property ${strays.join(', ')}`);
   return {
     name: spec.name,
     title: spec.title,
@@ -74,7 +102,9 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     rest: spec.rest ?? null,
     input: spec.input,
     output: spec.output ?? null,
-    inputSchema: z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'],
+    annotations: spec.annotations,
+    inputSchema,
+    listedSchema: spec.listed ? { ...inputSchema, properties: { ...properties, ...spec.listed } } : inputSchema,
     async call(ctx, raw) {
       if (spec.access === 'session' && !ctx.principal) throw signInFirst();
       if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(spec.name, tier);

@@ -15,6 +15,7 @@ import { marksRemove } from './marks/marks-remove.js';
 import { grants } from './meter/grants.js';
 import { meter } from './meter/meter.js';
 import { meterRecord } from './meter/meter-record.js';
+import { oauthConsent, oauthRequest } from './oauth/consent.js';
 import { plans } from './plans/plans.js';
 import { price } from './plans/price.js';
 import { chartImage } from './plates/chart-image.js';
@@ -78,6 +79,8 @@ export const REGISTRY: readonly Tool[] = [
   logout,
   authProviders,
   rotateKey,
+  oauthRequest,
+  oauthConsent,
 ];
 
 export const toolByName = new Map(REGISTRY.map((t) => [t.name, t]));

@@ -76,6 +76,7 @@ export const forecast = defineTool({
       from: int.optional().describe('with history=1: the first issue time, unix seconds'),
     })
     .strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   rest: { method: 'GET', path: '/forecast/:market/:tf', errors: [404, 502, 503] },
   async run(ctx, input) {

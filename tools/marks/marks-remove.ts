@@ -8,6 +8,7 @@ export const marksRemove = defineTool({
   title: 'Remove a mark',
   description: 'Removes one of your marks by id.',
   input: z.object({ id: z.string().regex(MARK_ID, 'not a mark id') }).strict(),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'DELETE', path: '/me/marks', errors: [404] },
   async run(ctx, { id }) {

@@ -32,6 +32,7 @@ export const rehearseTool = defineTool({
       folds: int.refine((k) => k >= 2 && k <= MAX_FOLDS, `2 to ${MAX_FOLDS}`).optional().describe('walk-forward folds to cut the window into'),
     })
     .strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 500, 502, 503] },
   async run(ctx, input) {

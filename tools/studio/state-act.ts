@@ -156,6 +156,7 @@ export const studioAct = defineTool({
     'Every strategy (default main) has its own record.\n\nThe states, and the full transition table (a state and action not in it is 409):\n\n' +
     machineMarkdown(),
   input: Move,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   access: 'session',
   // As POST /studio/image's cap, so the image move carries any image that route takes.
   rest: { method: 'POST', path: '/studio/state', maxBody: imageAttach.rest?.maxBody, errors: [402, 404, 409, 413, 415, 429, 500, 502, 503] },

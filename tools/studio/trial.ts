@@ -33,6 +33,7 @@ export const forgeTrial = defineTool({
       session: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, '1 to 64 of A-Z a-z 0-9 _ -').optional().describe('a replay session id: the bars are read fresh from the venue'),
     })
     .strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   guard: 'trial',
   rest: { method: 'POST', path: '/forge/trial', maxBody: TRIAL_SCRIPT_CAP + 4096, errors: [413, 429, 500, 502, 503] },

@@ -66,6 +66,7 @@ export const tape = defineTool({
   description:
     `Real OHLCV bars of NQ, ES, YM, BTC, ETH or SOL at 15s, 1m, 5m or 1h for a past window [from, to) (unix seconds), at most ${MAX_BARS} bars, with a coverage object that states what was measured. Only closed bars are served. A past window is sealed once every bar of it is measured: the same request then returns the same bytes. A session id bypasses every cache. NQ, ES and YM follow the CME session: no bar falls in a halt, and a halt counts as closed market, not missing data. Each read is recorded on your meter by the bars it serves.`,
   input: TapeRequest,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   rest: { method: 'GET', path: '/timetravel/candles/:market/:tf', errors: [502, 503] },
   async run(ctx, input) {
