@@ -27,7 +27,7 @@ export interface McpEndpoint {
 const listing = (t: Tool): ToolListing => ({
   name: t.name,
   title: t.title,
-  description: t.description,
+  description: t.listedDescription,
   inputSchema: t.listedSchema,
   annotations: { title: t.title, ...t.annotations },
   _meta: { 'deck/access': t.access, 'deck/tier': t.tier },

@@ -48,10 +48,10 @@ export interface ToolSpec<I extends z.ZodObject, O> {
   input: I;
   annotations: ToolAnnotations;
   /**
-   * JSON Schemas that stand in for input properties in the MCP tools/list, where a long schema costs every model
-   * context it is listed in (validation and OpenAPI keep the whole one).
+   * What the MCP tools/list shows instead of a long description or an input property's long JSON Schema: the list
+   * is paid for in every model context it is put in. Validation and the OpenAPI document keep the whole.
    */
-  listed?: Record<string, Record<string, unknown>>;
+  listed?: { description?: string; properties?: Record<string, Record<string, unknown>> };
   output?: z.ZodType<O>;
   access: Access;
   /** The lowest tier that opens the tool; below it the call answers upgrade_required. */
@@ -77,7 +77,8 @@ export interface Tool {
   annotations: ToolAnnotations;
   /** JSON Schema of the input, made once from the zod schema. */
   inputSchema: { type: 'object'; [key: string]: unknown };
-  /** The input's JSON Schema as MCP lists it: inputSchema with the tool's `listed` stand-ins. */
+  /** The description and the input's JSON Schema as MCP lists them: with the tool's `listed` stand-ins. */
+  listedDescription: string;
   listedSchema: { type: 'object'; [key: string]: unknown };
   /** Validates raw input, checks access and tier, then runs (inside its guard when it names one). */
   call(ctx: Ctx, raw: unknown): Promise<unknown>;
@@ -86,11 +87,19 @@ export interface Tool {
 export const upgradeRequired = (name: string, tier: Tier): DeckError =>
   new DeckError(403, 'upgrade_required', `${name} opens on the ${tier} tier`, { tier });
 
+/** A JSON Schema with some properties stood in for, without the definitions only those properties used. */
+function withStandIns(schema: Tool['inputSchema'], standIns: Record<string, Record<string, unknown>>): Tool['inputSchema'] {
+  const { $defs, ...rest } = schema;
+  const listed = { ...rest, properties: { ...(rest.properties as Record<string, unknown>), ...standIns } };
+  return JSON.stringify(listed).includes('"#/$defs/') ? { ...listed, $defs } : listed;
+}
+
 export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool {
   const tier = spec.tier ?? null;
   const inputSchema = z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'];
   const properties = inputSchema.properties as Record<string, unknown> | undefined;
-  const strays = Object.keys(spec.listed ?? {}).filter((k) => !properties || !(k in properties));
+  const standIns = spec.listed?.properties;
+  const strays = Object.keys(standIns ?? {}).filter((k) => !properties || !(k in properties));
   if (strays.length) throw new Error(`tool ${spec.name}: listed names no input property ${strays.join(', ')}`);
   return {
     name: spec.name,
@@ -104,7 +113,8 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     output: spec.output ?? null,
     annotations: spec.annotations,
     inputSchema,
-    listedSchema: spec.listed ? { ...inputSchema, properties: { ...properties, ...spec.listed } } : inputSchema,
+    listedDescription: spec.listed?.description ?? spec.description,
+    listedSchema: standIns ? withStandIns(inputSchema, standIns) : inputSchema,
     async call(ctx, raw) {
       if (spec.access === 'session' && !ctx.principal) throw signInFirst();
       if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(spec.name, tier);

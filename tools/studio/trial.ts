@@ -5,6 +5,7 @@ import { MarketSchema, SessionSchema } from '../../engine/reader/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../errors.js';
 import { deciderOf, fromScript } from './cast.js';
+import { SCRIPT_LISTED } from './forge.js';
 import { meterSteps, stepOver } from './stepper.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './window.js';
 
@@ -34,6 +35,7 @@ export const forgeTrial = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  listed: { properties: { script: SCRIPT_LISTED } },
   access: 'session',
   guard: 'trial',
   rest: { method: 'POST', path: '/forge/trial', maxBody: TRIAL_SCRIPT_CAP + 4096, errors: [413, 429, 500, 502, 503] },
