@@ -40,7 +40,8 @@ export async function callOnEndpoint(e: McpEndpoint, ctx: Ctx, name: string, arg
   if (!tool) return { kind: 'unknown_tool', name };
   if (tool.access === 'session' && !ctx.principal) return { kind: 'join_required' };
   try {
-    return { kind: 'result', result: resultOf(await tool.call(ctx, args)) };
+    const given = tool.mcpDefaults && typeof args === 'object' && args !== null ? { ...tool.mcpDefaults, ...args } : args;
+    return { kind: 'result', result: resultOf(await tool.call(ctx, given)) };
   } catch (error) {
     const refusal = error instanceof DeckError ? error : internalFailure();
     if (refusal !== error) ctx.log.error('tool_failed', { tool: name, error: (error as Error).message });

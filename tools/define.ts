@@ -52,6 +52,11 @@ export interface ToolSpec<I extends z.ZodObject, O> {
    * is paid for in every model context it is put in. Validation and the OpenAPI document keep the whole.
    */
   listed?: { description?: string; properties?: Record<string, Record<string, unknown>> };
+  /**
+   * Arguments the MCP endpoints fill in when a model leaves them out, so a tool that could answer more than a model
+   * should read answers a summary and a first page there (REST answers whole unless asked).
+   */
+  mcpDefaults?: Record<string, unknown>;
   output?: z.ZodType<O>;
   access: Access;
   /** The lowest tier that opens the tool; below it the call answers upgrade_required. */
@@ -80,6 +85,7 @@ export interface Tool {
   /** The description and the input's JSON Schema as MCP lists them: with the tool's `listed` stand-ins. */
   listedDescription: string;
   listedSchema: { type: 'object'; [key: string]: unknown };
+  mcpDefaults: Record<string, unknown> | null;
   /** Validates raw input, checks access and tier, then runs (inside its guard when it names one). */
   call(ctx: Ctx, raw: unknown): Promise<unknown>;
 }
@@ -98,7 +104,11 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
   const tier = spec.tier ?? null;
   const inputSchema = z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'];
   const properties = inputSchema.properties as Record<string, unknown> | undefined;
-  const standIns = spec.listed?.properties;
+  const defaults = spec.mcpDefaults ?? null;
+  // The listing states the defaults MCP applies.
+  const standIns = defaults
+    ? { ...spec.listed?.properties, ...Object.fromEntries(Object.entries(defaults).map(([k, v]) => [k, { ...(properties?.[k] as object), default: v }])) }
+    : spec.listed?.properties;
   const strays = Object.keys(standIns ?? {}).filter((k) => !properties || !(k in properties));
   if (strays.length) throw new Error(`tool ${spec.name}: listed names no input property ${strays.join(', ')}`);
   return {
@@ -115,6 +125,7 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     inputSchema,
     listedDescription: spec.listed?.description ?? spec.description,
     listedSchema: standIns ? withStandIns(inputSchema, standIns) : inputSchema,
+    mcpDefaults: defaults,
     async call(ctx, raw) {
       if (spec.access === 'session' && !ctx.principal) throw signInFirst();
       if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(spec.name, tier);
