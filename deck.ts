@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readConfig, type Config } from './config/env.js';
 import { loadCards, loadGrants, loadPlans } from './config/files.js';
 import { httpApp } from './rest/app.js';
-import { SELLER_ENDPOINTS } from './sellers/endpoints.js';
+import { DECK_ENDPOINT, SELLER_ENDPOINTS } from './sellers/endpoints.js';
 import { SELLERS } from './sellers/sellers.js';
 import { ledgerHead, ledgerNames } from './store/ledger-files.js';
 import { openStore } from './store/store.js';
@@ -12,6 +12,7 @@ import type { Services } from './tools/context.js';
 import { Guards } from './tools/guards.js';
 import { LoginThrottle } from './tools/identity/login-throttle.js';
 import { makeLogger } from './tools/logger.js';
+import { openOAuthDoor } from './tools/oauth/door.js';
 import { Plane } from './tools/plane/metrics.js';
 import { openUpstreams } from './upstream/upstreams.js';
 
@@ -66,6 +67,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
         tools: SELLER_ENDPOINTS.get(s.id)!.tools.map((t) => t.name),
       })),
     },
+    oauth: openOAuthDoor(base, [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]),
     clock,
     log,
   };

@@ -8,12 +8,13 @@ import type { Services } from '../tools/context.js';
 import { REGISTRY } from '../tools/registry.js';
 import { restRoutes } from './adapter.js';
 import { errorHandler, notFound, pathDecodes } from './errors.js';
+import { oauthRouter } from './oauth.js';
 import { openapiDocument } from './openapi.js';
 import { planeRoutes, watchRequests } from './plane.js';
 
 const JOIN_PAGE = readFileSync(new URL('./join-page.html', import.meta.url), 'utf8');
 
-/** The deck over HTTP: the MCP endpoints, the generated REST routes, the cards, OpenAPI and the join page. */
+/** The deck over HTTP: the MCP endpoints, the OAuth door, the generated REST routes, the cards, OpenAPI and the join page. */
 export async function httpApp(s: Services, cards: CardsFile, version: string): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
@@ -35,6 +36,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   }
   app.use(pathDecodes);
   app.use(await mcpRouter(s, version));
+  app.use(oauthRouter(s));
   // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.
   app.get('/join', (req, res, next) => {
     if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();

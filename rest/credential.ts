@@ -1,7 +1,7 @@
 import { parse as parseCookies } from 'cookie';
 import type { Request } from 'express';
 import type { Caller, Ctx, Services } from '../tools/context.js';
-import { admitCredential, principalFrom, SESSION_COOKIE } from '../tools/identity/credentials.js';
+import { admitCredential, principalFrom, SESSION_COOKIE, type Audience } from '../tools/identity/credentials.js';
 import type { Principal } from '../tools/principal.js';
 
 /** The bearer of an Authorization header, when there is one. */
@@ -39,18 +39,19 @@ export interface Admitted {
 
 /**
  * The call context for a request. `guarded` (every route that answers a refused credential with 401, and MCP) checks
- * the credential under the login throttle; an unguarded route (join, login, logout) only reads whose it is.
+ * the credential under the login throttle; an unguarded route (join, login, logout) only reads whose it is. `at` is
+ * the MCP endpoint's path, or 'rest' (a session bound to an MCP endpoint is refused there).
  */
-export async function contextOf(s: Services, req: Request, guarded: boolean): Promise<Admitted> {
+export async function contextOf(s: Services, req: Request, guarded: boolean, at: Audience = 'rest'): Promise<Admitted> {
   const caller = callerOf(req);
   const value = credentialOf(req);
   let principal: Principal | null = null;
   let restingS = 0;
   if (value && guarded) {
-    const admitted = await admitCredential(s, caller, value);
+    const admitted = await admitCredential(s, caller, value, at);
     if ('principal' in admitted) principal = admitted.principal;
     if ('restingS' in admitted) restingS = admitted.restingS;
-  } else if (value) principal = await principalFrom(s, value);
+  } else if (value) principal = await principalFrom(s, value, 'any');
   const credential = principal && value ? { kind: principal.via, value } : null;
   return { ctx: { ...s, principal, credential, caller }, refused: value !== null && principal === null && restingS === 0, restingS };
 }

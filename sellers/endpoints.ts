@@ -1,4 +1,4 @@
-import type { Tool } from '../tools/define.js';
+import type { Tool, ToolAnnotations } from '../tools/define.js';
 import { opens, TIERS, type Principal, type Tier } from '../tools/principal.js';
 import { MCP_TOOLS } from '../tools/registry.js';
 import { HOUSE_TOOLS, SELLERS, type Seller } from './sellers.js';
@@ -9,7 +9,7 @@ export interface ToolListing {
   title: string;
   description: string;
   inputSchema: { type: 'object'; [key: string]: unknown };
-  annotations: { title: string; readOnlyHint: boolean; openWorldHint: boolean };
+  annotations: ToolAnnotations & { title: string };
   _meta: { 'deck/access': string; 'deck/tier': Tier | null };
 }
 
@@ -27,9 +27,9 @@ export interface McpEndpoint {
 const listing = (t: Tool): ToolListing => ({
   name: t.name,
   title: t.title,
-  description: t.description,
-  inputSchema: t.inputSchema,
-  annotations: { title: t.title, readOnlyHint: t.rest?.method === 'GET', openWorldHint: false },
+  description: t.listedDescription,
+  inputSchema: t.listedSchema,
+  annotations: { title: t.title, ...t.annotations },
   _meta: { 'deck/access': t.access, 'deck/tier': t.tier },
 });
 

@@ -20,6 +20,7 @@ import {
 import { legacyServer, type LegacyServer } from './legacy-server.js';
 import { modernBridge } from './modern-bridge.js';
 import { SELLER_IDS } from './sellers.js';
+import { challenges } from '../tools/oauth/resources.js';
 
 /** The client's address rests under the login throttle (HTTP 429 with Retry-After; error.data.retry_after_s). */
 const RESTING = -32005;
@@ -38,11 +39,16 @@ export const AUTH_RULE =
   'initialize, ping, tools/list, notifications, prompts/list, resources/list and resources/templates/list answer without a key; ' +
   'so do the keyless tools. Every other tools/call needs "Authorization: Bearer <deck_session value or key>" or the deck_session cookie.';
 
+/** Whether an answer is the -32001 of a call that needs a key. */
+const keyRequired = (reply: Reply): boolean => 'error' in reply && reply.error.code === KEY_REQUIRED;
+
 /** POST /mcp and /mcp/{seller}: stateless JSON-RPC over HTTP, one JSON answer (an array for a batch). */
 export async function mcpRouter(s: Services, version: string): Promise<Router> {
   const servers = new Map<McpEndpoint, LegacyServer>();
   for (const e of [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]) servers.set(e, await legacyServer(e, version));
   const modernAnswer = modernBridge(s.urls.base, version);
+  // What a 401 from each endpoint says beside its -32001 (RFC 9728): where its Protected Resource Metadata is.
+  const challenge = new Map([DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()].map((e) => [e, challenges(s.urls.base, s.oauth.resources.find((r) => r.path === e.path)!)]));
   // Browser Origins allowed here: DECK_ORIGINS, or the deck's own when it is not set.
   const origins = s.config.origins ?? [ownOrigin(s)];
 
@@ -99,7 +105,8 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
       res.status(413).json(tooManyMessages(messages.length));
       return;
     }
-    const { ctx, refused, restingS } = await contextOf(s, req, true);
+    const { ctx, refused, restingS } = await contextOf(s, req, true, e.path);
+    const challenged = challenge.get(e)!;
     if (restingS > 0) {
       const { message, details } = resting(restingS);
       const answers = messages.filter((m) => idOf(m) !== null).map((m) => rpcError(idOf(m), RESTING, message, details));
@@ -109,7 +116,8 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
     }
     if (refused) {
       const answers = messages.filter((m) => idOf(m) !== null).map((m) => rpcError(idOf(m), KEY_REQUIRED, 'the bearer did not verify'));
-      res.status(401).json(batch ? answers : (answers[0] ?? rpcError(null, KEY_REQUIRED, 'the bearer did not verify')));
+      res.status(401).set('www-authenticate', challenged.invalid);
+      res.json(batch ? answers : (answers[0] ?? rpcError(null, KEY_REQUIRED, 'the bearer did not verify')));
       return;
     }
     const header = req.headers['mcp-protocol-version'];
@@ -122,18 +130,28 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
         res.status(checked.refusal.error.code === INVALID_REQUEST ? 400 : 200).json(checked.refusal);
         return;
       }
-      if (modern) return modernAnswer(req, res, ctx, e, body);
+      if (modern) return modernAnswer(req, res, ctx, e, body, challenged.missing);
       const reply = await server.dispatch(checked.message, ctx);
       if (reply === null) res.status(202).end();
-      else res.json(reply);
+      else {
+        // A call that needs a key and came without one is HTTP 401: an OAuth client signs in by the header, another
+        // reads the join step in the body.
+        if (keyRequired(reply)) res.status(401).set('www-authenticate', challenged.missing);
+        res.json(reply);
+      }
       return;
     }
     // Protocol 2026-07-28 has no batches: the 2.x line refuses them in its own words.
-    if (modern) return modernAnswer(req, res, ctx, e, body);
-    const replies = await runBatch(messages, (m) => {
+    if (modern) return modernAnswer(req, res, ctx, e, body, challenged.missing);
+    // A batch answers each call in its place (HTTP 200); one that needed a key adds the header for OAuth clients.
+    let needsKey = false;
+    const replies = await runBatch(messages, async (m) => {
       const checked = checkMessage(m, LEGACY_REQUESTS);
-      return checked.ok ? server.dispatch(checked.message, ctx) : checked.refusal;
+      const reply = checked.ok ? await server.dispatch(checked.message, ctx) : checked.refusal;
+      if (reply && keyRequired(reply)) needsKey = true;
+      return reply;
     });
+    if (needsKey) res.set('www-authenticate', challenged.missing);
     if (replies.length === 0) res.status(202).end();
     else res.type('application/json').send(`[${replies.join(',')}]`);
   };

@@ -10,16 +10,18 @@ import type { ModernCall } from './modern-server.js';
 export function modernBridge(base: string, version: string) {
   let handler: Promise<ReturnType<typeof import('./modern-server.js').modernHandler>> | null = null;
   const once = () => (handler ??= import('./modern-server.js').then((m) => m.modernHandler(version)));
-  return async (req: Request, res: Response, ctx: Ctx, endpoint: McpEndpoint, body: unknown): Promise<void> => {
+  return async (req: Request, res: Response, ctx: Ctx, endpoint: McpEndpoint, body: unknown, challenge: string): Promise<void> => {
     // The handler reads the parsed body, so the web Request it is handed carries the headers only.
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'content-length') headers.set(k, v);
-    const call: ModernCall = { ctx, endpoint };
+    const call: ModernCall = { ctx, endpoint, seen: { keyRequired: false } };
     const answer = await (await once()).fetch(new Request(`${base}${req.originalUrl}`, { method: 'POST', headers }), {
       parsedBody: body,
       authInfo: { token: '', clientId: 'deck', scopes: [], extra: { ...call } },
     });
-    res.status(answer.status);
+    // A call that needed a key and came without one (no URL elicitation to send the person by) is HTTP 401.
+    if (call.seen.keyRequired) res.status(401).set('www-authenticate', challenge);
+    else res.status(answer.status);
     answer.headers.forEach((v, k) => void (k !== 'transfer-encoding' && k !== 'content-length' && res.setHeader(k, v)));
     res.end(Buffer.from(await answer.arrayBuffer()));
   };

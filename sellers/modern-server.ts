@@ -18,6 +18,8 @@ const JOIN_REQUEST = 'join';
 export interface ModernCall {
   ctx: Ctx;
   endpoint: McpEndpoint;
+  /** Marked when the answer is the -32001 of a call that needs a key: the bridge answers it with HTTP 401. */
+  seen: { keyRequired: boolean };
 }
 const callOf = (auth: { extra?: Record<string, unknown> } | undefined): ModernCall => auth!.extra as unknown as ModernCall;
 
@@ -34,7 +36,8 @@ function declaresUrlElicitation(envelope: Record<string, unknown> | undefined): 
  */
 export function modernHandler(version: string) {
   const factory = (rc: McpRequestContext) => {
-    const { ctx, endpoint: e } = callOf(rc.authInfo);
+    const call = callOf(rc.authInfo);
+    const { ctx, endpoint: e } = call;
     const server = new Server({ name: e.name, version }, { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} } });
     server.setRequestHandler('tools/list', () => ({ tools: [...listingFor(e, ctx.principal)] }));
     server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
@@ -54,6 +57,7 @@ export function modernHandler(version: string) {
           requestState: `join:${req.params.name}`,
         });
       }
+      call.seen.keyRequired = true;
       throw new ProtocolError(KEY_REQUIRED, message, { next });
     });
     return server;

@@ -43,7 +43,8 @@ export async function callOnEndpoint(e: McpEndpoint, ctx: Ctx, name: string, arg
   if (tool.access === 'session' && !ctx.principal) return { kind: 'join_required' };
   const started = performance.now();
   try {
-    const result = await resultOf(await tool.call(ctx, args));
+    const given = tool.mcpDefaults && typeof args === 'object' && args !== null ? { ...tool.mcpDefaults, ...args } : args;
+    const result = await resultOf(await tool.call(ctx, given));
     ctx.plane.toolCall(name, 'mcp', 'ok', (performance.now() - started) / 1000);
     return { kind: 'result', result };
   } catch (error) {

@@ -5,6 +5,12 @@ export interface Session {
   principal_id: string;
   key_gen: number;
   expires_at: number;
+  /**
+   * A session issued to an OAuth client is bound to the resource it was asked for (an MCP endpoint's path, or "/"
+   * for every MCP endpoint) and belongs to a grant, which ends with it.
+   */
+  resource?: string;
+  grant?: string;
 }
 
 export interface SessionsDoc {
@@ -25,6 +31,14 @@ export class Sessions {
     return this.file.update((d) => {
       for (const [h, s] of Object.entries(d.sessions)) if (s.expires_at <= now) delete d.sessions[h];
       d.sessions[tokenHash] = session;
+    });
+  }
+
+  /** Ends every session of the given grants. */
+  removeGrants(grants: readonly string[]): Promise<void> {
+    const ending = new Set(grants);
+    return this.file.update((d) => {
+      for (const [h, s] of Object.entries(d.sessions)) if (s.grant !== undefined && ending.has(s.grant)) delete d.sessions[h];
     });
   }
 

@@ -8,6 +8,7 @@ import { ImageFiles } from './images.js';
 import { JsonFile } from './json-file.js';
 import { Ledger } from './ledger.js';
 import { Mandates } from './mandates.js';
+import { OAuthBook, type OAuthDoc } from './oauth.js';
 import { Owned, type OwnedDoc } from './owned.js';
 import { PlanClaims } from './plan-claims.js';
 import { PlateFiles } from './plates.js';
@@ -76,6 +77,8 @@ export interface Store {
   mandates: Mandates;
   /** Every principal's series of epoch jobs, the series ledger of their moves and the handshakes kept for recovery. */
   series: SeriesBook;
+  /** The OAuth door's registered clients and the grants people consented to (refresh tokens as digests). */
+  oauth: OAuthBook;
 }
 
 export async function openStore(dir: string): Promise<Store> {
@@ -103,5 +106,6 @@ export async function openStore(dir: string): Promise<Store> {
     holders: await HolderLinks.open(dir),
     mandates: await Mandates.open(dir),
     series: await SeriesBook.open(dir),
+    oauth: new OAuthBook(await JsonFile.open<OAuthDoc>(dir, 'oauth', OAuthBook.empty)),
   };
 }

@@ -1,46 +1,24 @@
-import { existsSync } from 'node:fs';
 import { getAddress } from 'ethers';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeBrowser, person as browserPerson } from './support/browser.js';
 import { testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 
-/** Debian's Chromium: the test drives the browser a person would use, never a downloaded one. */
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = '/tmp';
 
 let deck: TestDeck;
 let joinUrl: string;
-let browser: Promise<Browser> | null = null;
 
 beforeAll(async () => {
   deck = await testDeck();
   joinUrl = (await call(`${deck.url}/join`)).body.join_url as string;
 });
 afterAll(async () => {
-  await (await browser?.catch(() => null))?.close();
+  await closeBrowser();
   await deck.stop();
 });
 
-/** The browser, launched once. Without Chromium every test here fails saying so: none is skipped. */
-function chromiumOnce(): Promise<Browser> {
-  browser ??= existsSync(CHROMIUM)
-    ? chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      })
-    : Promise.reject(new Error(`the onboarding-page test needs Chromium at ${CHROMIUM}: apt-get install chromium fonts-liberation`));
-  return browser;
-}
-
-/** A fresh browser profile that may use the clipboard on the deck's origin, as a person allows it. */
-async function person(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await (await chromiumOnce()).newContext({ viewport: { width: 900, height: 900 } });
-  context.setDefaultTimeout(15_000);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(joinUrl).origin });
-  return { context, page: await context.newPage() };
-}
+const person = () => browserPerson(new URL(joinUrl).origin);
 
 describe('the onboarding page at {join_url}', () => {
   it('joins, shows the key once with its warning, copies it, signs in and welcomes; a reload never shows the key again', async () => {

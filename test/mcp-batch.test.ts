@@ -30,7 +30,7 @@ const tapeCall = (id: number, market: string, from: number, bars: number) => ({
   jsonrpc: '2.0',
   id,
   method: 'tools/call',
-  params: { name: 'tape', arguments: { market, tf: '1m', from, to: from + bars * 60 } },
+  params: { name: 'tape', arguments: { market, tf: '1m', from, to: from + bars * 60, limit: bars } },
 });
 const venueAsked = () => [...venue.hits.values()].reduce((a, b) => a + b, 0);
 

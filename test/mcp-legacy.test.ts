@@ -1,7 +1,6 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { legacyClient, MCP_PATHS } from './support/mcp.js';
+import { httpRefusal, legacyClient, MCP_PATHS } from './support/mcp.js';
 
 // A 2025-era client (the SDK 1.x Client over Streamable HTTP) on every MCP endpoint: what answers without a
 // key, what a keyless gated call is told, and the session or the key as bearer.
@@ -42,12 +41,12 @@ describe.each(MCP_PATHS)('2025-era client on %s', (path) => {
     await client.close();
   });
 
-  it('answers a keyless call of account with -32001 whose data.next.url is the join page', async () => {
+  it('answers a keyless call of account with HTTP 401 and -32001 whose data.next.url is the join page', async () => {
     const client = await legacyClient(`${deck.url}${path}`);
-    const refusal = await client.callTool({ name: 'account', arguments: {} }).catch((e: unknown) => e);
-    expect(refusal).toBeInstanceOf(McpError);
-    expect((refusal as McpError).code).toBe(-32001);
-    expect((refusal as McpError).data).toMatchObject({ next: { step: 'join', url: `${deck.url}/join` } });
+    const refusal = httpRefusal(await client.callTool({ name: 'account', arguments: {} }).catch((e: unknown) => e));
+    expect(refusal.status).toBe(401);
+    expect(refusal.error.code).toBe(-32001);
+    expect(refusal.error.data).toMatchObject({ next: { step: 'join', url: `${deck.url}/join` } });
     await client.close();
   });
 
@@ -76,9 +75,9 @@ describe('2025-era client on /mcp only', () => {
   it('sends a keyless caller to the configured join page', async () => {
     const elsewhere = await testDeck({ DECK_JOIN_URL: 'https://join.example/deck' });
     const client = await legacyClient(`${elsewhere.url}/mcp`);
-    const refusal = (await client.callTool({ name: 'account', arguments: {} }).catch((e: unknown) => e)) as McpError;
-    expect(refusal.code).toBe(-32001);
-    expect(refusal.data).toMatchObject({ next: { url: 'https://join.example/deck' } });
+    const refusal = httpRefusal(await client.callTool({ name: 'account', arguments: {} }).catch((e: unknown) => e));
+    expect(refusal.error.code).toBe(-32001);
+    expect(refusal.error.data).toMatchObject({ next: { url: 'https://join.example/deck' } });
     await client.close();
     await elsewhere.stop();
   });

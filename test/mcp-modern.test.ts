@@ -1,10 +1,10 @@
 import { isInputRequiredResult, ProtocolError, type ElicitRequestParams, type InputRequiredResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { MCP_PATHS, modernClient } from './support/mcp.js';
+import { httpRefusal, MCP_PATHS, modernClient } from './support/mcp.js';
 
 // Clients on protocol 2026-07-28 (the SDK 2.x Client, pinned): a client that declared URL-mode elicitation
-// is sent to the join page with an input_required result; one that did not gets -32001 with data.next.
+// is sent to the join page with an input_required result; one that did not gets HTTP 401 with -32001 and data.next.
 let deck: TestDeck;
 let joinUrl: string;
 let session: Record<string, string>;
@@ -21,11 +21,12 @@ afterAll(() => deck.stop());
 
 const URL_ELICITATION = { elicitation: { url: {} } };
 
-/** The -32001 a keyless gated call ends with, and the join step its data names. */
+/** The HTTP 401 and -32001 a keyless gated call ends with, and the join step its data names. */
 function expectJoinRefusal(error: unknown) {
-  expect(error).toBeInstanceOf(ProtocolError);
-  expect((error as ProtocolError).code).toBe(-32001);
-  expect((error as ProtocolError).data).toMatchObject({ next: { step: 'join', url: joinUrl } });
+  const refusal = httpRefusal(error);
+  expect(refusal.status).toBe(401);
+  expect(refusal.error.code).toBe(-32001);
+  expect(refusal.error.data).toMatchObject({ next: { step: 'join', url: joinUrl } });
 }
 
 describe.each(MCP_PATHS)('2026-07-28 client on %s', (path) => {

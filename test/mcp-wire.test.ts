@@ -132,10 +132,20 @@ describe('a keyless call of a gated tool, on the wire', () => {
     expect(e.error.data!.next!.message).toContain(`POST ${deck.url}/login`);
   };
 
-  it('2025 era: HTTP 200 with JSON-RPC -32001 whose data.next names the join step', async () => {
+  it('2025 era: HTTP 401 with JSON-RPC -32001 whose data.next names the join step', async () => {
     const a = await rpc(`${deck.url}/mcp`, call, { 'mcp-protocol-version': '2025-06-18' });
-    expect(a.status).toBe(200);
+    expect(a.status).toBe(401);
     expectJoinError(a.body, 1);
+  });
+
+  it('2025 era, in a batch: each call answered in its place with HTTP 200, the challenge header beside', async () => {
+    const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+    const res = await fetch(`${deck.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify([call, ping]) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${deck.url}/.well-known/oauth-protected-resource/mcp"`);
+    const [joined, pong] = (await res.json()) as unknown[];
+    expectJoinError(joined, 1);
+    expect(pong).toMatchObject({ id: 2, result: {} });
   });
 
   /** A 2026-07-28 request: the version, the client's capabilities and its name ride in _meta and in headers. */
@@ -169,14 +179,14 @@ describe('a keyless call of a gated tool, on the wire', () => {
     });
     const [id] = Object.keys(result.inputRequests);
     const retry = await modern({ elicitation: { url: {} } }, { inputResponses: { [id!]: { action: 'accept' } }, requestState: result.requestState });
-    expect(retry.status).toBe(200);
+    expect(retry.status).toBe(401);
     expectJoinError(retry.body, 1);
   });
 
-  it('2026-07-28 without URL elicitation: -32001 whose data.next names the join step', async () => {
+  it('2026-07-28 without URL elicitation: HTTP 401 with -32001 whose data.next names the join step', async () => {
     for (const capabilities of [{}, { elicitation: {} }]) {
       const a = await modern(capabilities);
-      expect(a.status).toBe(200);
+      expect(a.status).toBe(401);
       expectJoinError(a.body, 1);
     }
   });

@@ -1,13 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRY } from '../tools/registry.js';
 import { loadSkills, SKILLS } from '../tools/skills/bank.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { grantsFile, legacyClient, namesOf } from './support/mcp.js';
+import { grantsFile, httpRefusal, legacyClient, namesOf } from './support/mcp.js';
 
 // The skill bank over real HTTP and MCP: GET /skills and GET /skills/:id, the skills and skill_read tools on the
 // studio seller's endpoint, and the documents held to the deck they describe: every tool they name exists, every
@@ -106,10 +105,10 @@ describe('the skills and skill_read tools on MCP', () => {
   it('answers a keyless call with -32001 naming the join step', async () => {
     const client = await legacyClient(`${deck.url}/mcp/studio`);
     for (const name of ['skills', 'skill_read']) {
-      const refusal = await client.callTool({ name, arguments: { id: 'backtest' } }).catch((e: unknown) => e);
-      expect(refusal).toBeInstanceOf(McpError);
-      expect((refusal as McpError).code).toBe(-32001);
-      expect((refusal as McpError).data).toMatchObject({ next: { step: 'join' } });
+      const refusal = httpRefusal(await client.callTool({ name, arguments: { id: 'backtest' } }).catch((e: unknown) => e));
+      expect(refusal.status).toBe(401);
+      expect(refusal.error.code).toBe(-32001);
+      expect(refusal.error.data).toMatchObject({ next: { step: 'join' } });
     }
     await client.close();
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -103,10 +104,22 @@ describe('POST /studio/rehearse', () => {
     const text = await rest.text();
     const client = await legacyClient(`${deck.url}/mcp/studio`, house.bearer);
     try {
-      const result = await client.callTool({ name: 'rehearse', arguments: { seed_hash: seed, to: TO, hours: 24 } });
-      expect(result.isError).toBeFalsy();
-      expect((result.content as { type: string; text: string }[])[0]!.text).toBe(text);
-      expect(result.structuredContent).toEqual(JSON.parse(text));
+      // Asked for every trade, MCP answers REST's envelope whole, with its page and the digest that names it.
+      const whole = await client.callTool({ name: 'rehearse', arguments: { seed_hash: seed, to: TO, hours: 24, trades_limit: 100_000 } });
+      expect(whole.isError).toBeFalsy();
+      const envelope = JSON.parse(text) as { trades: unknown[] };
+      expect(whole.structuredContent).toEqual({ ...envelope, trades_page: { from: 0, shown: envelope.trades.length, total: envelope.trades.length, next: null }, rehearsal_digest: createHash('sha256').update(text).digest('hex') });
+      // Left to its default, the first 50 trades come with where the next page starts and the whole answer's digest.
+      const first = (await client.callTool({ name: 'rehearse', arguments: { seed_hash: seed, to: TO, hours: 24 } })).structuredContent as Record<string, unknown>;
+      const shown = Math.min(50, envelope.trades.length);
+      expect(first).toEqual({
+        ...envelope,
+        trades: envelope.trades.slice(0, 50),
+        trades_page: { from: 0, shown, total: envelope.trades.length, next: envelope.trades.length > 50 ? 50 : null },
+        rehearsal_digest: createHash('sha256').update(text).digest('hex'),
+      });
+      const later = (await client.callTool({ name: 'rehearse', arguments: { seed_hash: seed, to: TO, hours: 24, trades_from: 1, trades_limit: 2 } })).structuredContent as { trades: unknown[] };
+      expect(later.trades).toEqual(envelope.trades.slice(1, 3));
       const missing = await client.callTool({ name: 'rehearse', arguments: { seed_hash: '0'.repeat(64), to: TO } });
       expect(missing.structuredContent).toMatchObject({ status: 404 });
     } finally {

@@ -155,6 +155,46 @@ describe('GET /timetravel/candles/{market}/{tf}', () => {
   });
 });
 
+describe('a long window over MCP: a summary and the first bars first', () => {
+  const tapeOverMcp = (args: Record<string, unknown>) =>
+    call(`${deck.url}/mcp/candles`, {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tape', arguments: { market: 'BTC', tf: '1m', ...args } } },
+      headers: { ...me.bearer, accept: 'application/json, text/event-stream' },
+    });
+
+  it('answers a day of 1m bars with the first 500, a summary of the whole day and where the rest begins; REST answers it whole', async () => {
+    const whole = (await candles(`BTC/1m?from=${BTC_START}&to=${BTC_START + D}`)).body;
+    const first = (await tapeOverMcp({ from: BTC_START, to: BTC_START + D })).body.result.structuredContent;
+    expect(first.candles).toEqual(whole.candles.slice(0, 500));
+    expect(first.coverage).toEqual(whole.coverage);
+    const rows = whole.candles as { t: number; o: number; h: number; l: number; c: number; v: number }[];
+    expect(first.summary).toEqual({
+      bars: 1440,
+      shown: 500,
+      open: rows[0]!.o,
+      high: Math.max(...rows.map((r) => r.h)),
+      low: Math.min(...rows.map((r) => r.l)),
+      close: rows.at(-1)!.c,
+      volume: rows.reduce((v, r) => v + r.v, 0),
+    });
+    expect(first.more).toEqual({ bars: 940, from: rows[500]!.t });
+    // Asking on from there reads the next page; a limit asks for more at once, up to the cap of one answer.
+    const next = (await tapeOverMcp({ from: first.more.from, to: BTC_START + D })).body.result.structuredContent;
+    expect(next.candles).toEqual(rows.slice(500, 1000));
+    const all = (await tapeOverMcp({ from: BTC_START, to: BTC_START + D, limit: 20_000 })).body.result.structuredContent;
+    expect(all).toEqual(whole);
+    const bad = (await tapeOverMcp({ from: BTC_START, to: BTC_START + D, limit: 0 })).body.result;
+    expect(bad).toMatchObject({ isError: true, structuredContent: { status: 422, problems: [{ field: 'limit' }] } });
+  });
+
+  it('states the limit MCP applies in its listing', async () => {
+    const listed = await call(`${deck.url}/mcp/candles`, { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+    const tape = (listed.body.result.tools as { name: string; description: string; inputSchema: { properties: Record<string, { default?: unknown }> } }[]).find((t) => t.name === 'tape')!;
+    expect(tape.inputSchema.properties.limit!.default).toBe(500);
+    expect(tape.description).toMatch(/first 500 bars/);
+  });
+});
+
 describe('the tape archive filled by npm run tape -- import', () => {
   it('imports real bars, refuses bad rows by line, and the deck serves them with no venue', async () => {
     const data = await mkdtemp(join(tmpdir(), 'deck-import-'));

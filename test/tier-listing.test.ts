@@ -7,8 +7,9 @@ import type { Principal, Tier } from '../tools/principal.js';
 
 // The listing rule on the endpoint builder the MCP servers use, with tools made for the test locked at every
 // tier (the registry locks only the forecast at plan; test/mcp-tiers.test.ts shows it over MCP).
+const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const tool = (name: string, tier?: Tier) =>
-  defineTool({ name, title: name, description: name, input: z.object({}), access: 'session', ...(tier ? { tier } : {}), run: async () => ({ ok: true }) });
+  defineTool({ name, title: name, description: name, input: z.object({}), annotations: READS, access: 'session', ...(tier ? { tier } : {}), run: async () => ({ ok: true }) });
 
 const e = endpoint('test', 'test', '/mcp/test', [tool('open'), tool('planned', 'plan'), tool('maxed', 'max'), tool('housed', 'house')]);
 const as = (tier: Tier): Principal => ({ id: 'p', name: 'p', agent_id: 'a', wallet: null, tier, via: 'session' });

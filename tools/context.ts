@@ -5,6 +5,7 @@ import type { FairQueue } from './chat/fair-queue.js';
 import type { Guards } from './guards.js';
 import type { LoginThrottle } from './identity/login-throttle.js';
 import type { Logger } from './logger.js';
+import type { OAuthDoor } from './oauth/door.js';
 import type { Principal } from './principal.js';
 import type { Offer } from './offer.js';
 import type { Plane } from './plane/metrics.js';
@@ -31,6 +32,8 @@ export interface Services {
   plane: Plane;
   login: LoginThrottle;
   offer: Offer;
+  /** The OAuth door: another way in to the same principals, for MCP clients that sign in by OAuth 2.1. */
+  oauth: OAuthDoor;
   clock: () => number;
   log: Logger;
 }

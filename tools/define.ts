@@ -27,11 +27,37 @@ export interface RestBinding {
   tag?: string;
 }
 
+/**
+ * What a tool does to the world, as MCP states it to clients (hints they show the person or act on). Every tool says
+ * all four: a tool cannot leave them out.
+ */
+export interface ToolAnnotations {
+  /** It changes nothing anyone keeps (a read; being recorded on the meter does not count as a change). */
+  readOnlyHint: boolean;
+  /** It may destroy or replace what cannot be had back, move money or hire. */
+  destructiveHint: boolean;
+  /** The same call again changes nothing more. */
+  idempotentHint: boolean;
+  /** It may reach a party outside the deck: the venue, a grader or reader lane, the identity door. */
+  openWorldHint: boolean;
+}
+
 export interface ToolSpec<I extends z.ZodObject, O> {
   name: string;
   title: string;
   description: string;
   input: I;
+  annotations: ToolAnnotations;
+  /**
+   * What the MCP tools/list shows instead of a long description or an input property's long JSON Schema: the list
+   * is paid for in every model context it is put in. Validation and the OpenAPI document keep the whole.
+   */
+  listed?: { description?: string; properties?: Record<string, Record<string, unknown>> };
+  /**
+   * Arguments the MCP endpoints fill in when a model leaves them out, so a tool that could answer more than a model
+   * should read answers a summary and a first page there (REST answers whole unless asked).
+   */
+  mcpDefaults?: Record<string, unknown>;
   output?: z.ZodType<O>;
   access: Access;
   /** The lowest tier that opens the tool; below it the call answers upgrade_required. */
@@ -63,8 +89,13 @@ export interface Tool {
   invalid: 400 | 422;
   input: z.ZodObject;
   output: z.ZodType | null;
+  annotations: ToolAnnotations;
   /** JSON Schema of the input, made once from the zod schema. */
   inputSchema: { type: 'object'; [key: string]: unknown };
+  /** The description and the input's JSON Schema as MCP lists them: with the tool's `listed` stand-ins. */
+  listedDescription: string;
+  listedSchema: { type: 'object'; [key: string]: unknown };
+  mcpDefaults: Record<string, unknown> | null;
   /** Validates raw input, checks access and tier, then runs (inside its guard when it names one). */
   call(ctx: Ctx, raw: unknown): Promise<unknown>;
 }
@@ -80,8 +111,24 @@ export function upgradeRequired(ctx: Pick<Ctx, 'config' | 'offer'>, name: string
   return new DeckError(403, 'upgrade_required', `${name} opens on the ${tier} tier: ${how}`, { tier, buy });
 }
 
+/** A JSON Schema with some properties stood in for, without the definitions only those properties used. */
+function withStandIns(schema: Tool['inputSchema'], standIns: Record<string, Record<string, unknown>>): Tool['inputSchema'] {
+  const { $defs, ...rest } = schema;
+  const listed = { ...rest, properties: { ...(rest.properties as Record<string, unknown>), ...standIns } };
+  return JSON.stringify(listed).includes('"#/$defs/') ? { ...listed, $defs } : listed;
+}
+
 export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool {
   const tier = spec.tier ?? null;
+  const inputSchema = z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'];
+  const properties = inputSchema.properties as Record<string, unknown> | undefined;
+  const defaults = spec.mcpDefaults ?? null;
+  // The listing states the defaults MCP applies.
+  const standIns = defaults
+    ? { ...spec.listed?.properties, ...Object.fromEntries(Object.entries(defaults).map(([k, v]) => [k, { ...(properties?.[k] as object), default: v }])) }
+    : spec.listed?.properties;
+  const strays = Object.keys(standIns ?? {}).filter((k) => !properties || !(k in properties));
+  if (strays.length) throw new Error(`tool ${spec.name}: listed names no input property ${strays.join(', ')}`);
   return {
     name: spec.name,
     title: spec.title,
@@ -93,7 +140,11 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     invalid: spec.invalid ?? 422,
     input: spec.input,
     output: spec.output ?? null,
-    inputSchema: z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'],
+    annotations: spec.annotations,
+    inputSchema,
+    listedDescription: spec.listed?.description ?? spec.description,
+    listedSchema: standIns ? withStandIns(inputSchema, standIns) : inputSchema,
+    mcpDefaults: defaults,
     async call(ctx, raw) {
       if (spec.access === 'session' && !ctx.principal) throw signInFirst();
       if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(ctx, spec.name, tier);

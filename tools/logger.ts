@@ -17,12 +17,12 @@ const escapable = (literal: string): string =>
 
 /**
  * Removes secrets from a serialized log line, whatever field they sit in: anything shaped like a key (the key
- * prefix and what follows it), anything shaped like a session token (ds_ and 40 or more token characters), each
- * also with percent-escaped characters, and the house's configured secrets (door token, coordination, grader,
- * reader and chat keys, the metrics bearer).
+ * prefix and what follows it), anything shaped like a session token, an OAuth refresh token or code (ds_, dr_ or dc_
+ * and 40 or more token characters), each also with percent-escaped characters, and the house's configured secrets
+ * (door token, coordination, grader, reader and chat keys, the metrics bearer).
  */
 export function redactor(config: Pick<Config, 'keyPrefix' | 'door' | 'coord' | 'grader' | 'reader' | 'chat' | 'metricsToken'>): (line: string) => string {
-  const shapes = new RegExp(`(${escapable(config.keyPrefix)})${TOKEN_CHAR}+|(${escapable('ds_')})${TOKEN_CHAR}{40,}`, 'gi');
+  const shapes = new RegExp(`(${escapable(config.keyPrefix)})${TOKEN_CHAR}+|(${['ds_', 'dr_', 'dc_'].map(escapable).join('|')})${TOKEN_CHAR}{40,}`, 'gi');
   const secrets = [config.door?.token, config.coord?.key, config.grader?.key, config.reader?.key, config.chat?.key, config.metricsToken]
     .filter((x): x is string => typeof x === 'string' && x.length >= 8)
     .flatMap((x) => [x, encodeURIComponent(x), JSON.stringify(x).slice(1, -1)]);

@@ -17,6 +17,7 @@ import { mandateAdd } from './mandates/mandate-add.js';
 import { grants } from './meter/grants.js';
 import { meter } from './meter/meter.js';
 import { meterRecord } from './meter/meter-record.js';
+import { oauthConsent, oauthRequest } from './oauth/consent.js';
 import { planClaim } from './plans/claim.js';
 import { holderLink } from './plans/holder-link.js';
 import { holderState } from './plans/holder-state.js';
@@ -119,6 +120,8 @@ export const REGISTRY: readonly Tool[] = [
   logout,
   authProviders,
   rotateKey,
+  oauthRequest,
+  oauthConsent,
 ];
 
 export const toolByName = new Map(REGISTRY.map((t) => [t.name, t]));

@@ -76,3 +76,23 @@ export async function grantsFile(grants: { name: string; tier: 'free' | 'plan' |
 
 /** The names a tools/list answered, sorted. */
 export const namesOf = (tools: readonly { name: string }[]): string[] => tools.map((t) => t.name).sort();
+
+/** A JSON-RPC error as an answer carries it. */
+export interface RpcErrorBody {
+  code: number;
+  message: string;
+  data?: { next?: { step: string; url: string; message: string } };
+}
+
+/**
+ * The HTTP status and JSON-RPC error a client's failed call was answered with, when the answer was not a 2xx (a
+ * keyless call of a gated tool is HTTP 401): SDK 1.x puts the body in the message of its StreamableHTTPError, SDK 2.x
+ * in its SdkHttpError's data.
+ */
+export function httpRefusal(error: unknown): { status: number; error: RpcErrorBody } {
+  const e = error as { code?: unknown; message?: string; data?: { status?: number; text?: string } };
+  const text = e.data?.text ?? /Error POSTing to endpoint: (.*)$/s.exec(e.message ?? '')?.[1];
+  const status = e.data?.status ?? (typeof e.code === 'number' ? e.code : NaN);
+  if (!text) throw new Error(`not an HTTP refusal: ${String(e.message)}`);
+  return { status, error: (JSON.parse(text) as { error: RpcErrorBody }).error };
+}

@@ -9,6 +9,7 @@ export const catalogue = defineTool({
   description:
     "What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape, and the plans. Needs no key.",
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   rest: { method: 'GET', path: '/catalogue', tag: 'plans' },
   async run(ctx) {

@@ -40,6 +40,7 @@ export const chat = defineTool({
       max_tokens: z.number().int().min(1).max(8192).optional(),
     })
     .strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'session',
   rest: { method: 'POST', path: '/chat', errors: [429, 502, 503], maxBody: 512 * 1024, tag: 'chat' },
   async run(ctx, { messages, stream, max_tokens }) {

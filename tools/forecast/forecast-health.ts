@@ -12,6 +12,7 @@ export const forecastHealth = defineTool({
   description:
     'The forecaster (model, revision, device, trailing sample size, horizon) and one row per market and timeframe (5m, 1h): its measured calibration now (n scored envelopes, ece, band coverage, draw and label) and its newest issue with its age in bars.',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   tier: 'plan',
   rest: { method: 'GET', path: '/forecast/health', errors: [502, 503], tag: 'forecast' },

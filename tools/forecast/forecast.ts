@@ -77,6 +77,7 @@ export const forecast = defineTool({
       from: int.optional().describe('with history=1: the first issue time, unix seconds'),
     })
     .strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   // The envelope is what the plans sell beyond the free tier's studio, candles and marks.
   tier: 'plan',

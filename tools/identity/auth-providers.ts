@@ -6,6 +6,7 @@ export const authProviders = defineTool({
   title: 'Sign-in doors',
   description: 'Which sign-in doors are open: the key door always; email magic links and X sign-in only when configured.',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   surface: 'rest',
   rest: { method: 'GET', path: '/auth/providers', tag: 'identity' },

@@ -11,10 +11,23 @@ export const SESSION_COOKIE = 'deck_session';
 export const newSessionToken = (): string => `ds_${randomBytes(32).toString('base64url')}`;
 
 /**
- * Who a credential (the session value or the key, as cookie or bearer) belongs to.
- * null: the credential does not verify. An unreachable door throws (503), it does not read as refused.
+ * Where a credential is presented: an MCP endpoint (its path), the REST facade, or a route that only reads whose
+ * credential it is (join, login, logout: logout ends whatever session it is shown).
  */
-export async function principalFrom(s: Services, credential: string): Promise<Principal | null> {
+export type Audience = string | 'rest' | 'any';
+
+/**
+ * Whether a session may be used where it is presented. A session issued to an OAuth client is bound to the resource
+ * it was asked for: its MCP endpoint, or every MCP endpoint ("/"); never the REST facade. Other sessions go anywhere.
+ */
+const reaches = (resource: string | undefined, at: Audience): boolean =>
+  resource === undefined || at === 'any' || resource === at || (resource === '/' && at !== 'rest');
+
+/**
+ * Who a credential (the session value or the key, as cookie or bearer) belongs to, presented at `at`.
+ * null: the credential does not verify there. An unreachable door throws (503), it does not read as refused.
+ */
+export async function principalFrom(s: Services, credential: string, at: Audience): Promise<Principal | null> {
   if (credential.length > 512) return null;
   if (credential.startsWith(s.config.keyPrefix)) {
     const found = await s.upstreams.door.verify(credential);
@@ -22,7 +35,7 @@ export async function principalFrom(s: Services, credential: string): Promise<Pr
     return account ? toPrincipal(s, account, 'key') : null;
   }
   const session = s.store.sessions.get(digest(credential));
-  if (!session || session.expires_at <= s.clock()) return null;
+  if (!session || session.expires_at <= s.clock() || !reaches(session.resource, at)) return null;
   const account = s.store.accounts.byId(session.principal_id);
   // A rotated key ends every session minted under the old one.
   if (!account || account.key_gen !== session.key_gen) return null;
@@ -38,11 +51,11 @@ export type Admission = { principal: Principal } | { refused: true } | { resting
  * (a right credential rests too, as at login, so resting is no oracle). A credential that verifies does not clear
  * the count: only a login does, so presenting one's own session between guesses buys no more guesses.
  */
-export async function admitCredential(s: Services, caller: Caller, credential: string): Promise<Admission> {
+export async function admitCredential(s: Services, caller: Caller, credential: string, at: Audience): Promise<Admission> {
   const client = clientOf(s, caller);
   const restingS = s.login.restingFor(client, s.clock());
   if (restingS > 0) return { restingS };
-  const principal = await principalFrom(s, credential);
+  const principal = await principalFrom(s, credential, at);
   if (principal) return { principal };
   s.login.refused(client, s.clock());
   return { refused: true };

@@ -7,6 +7,7 @@ export const joinInfo = defineTool({
   title: 'How to join',
   description: 'The rules of joining: the daily limits, the name rule and the wallet rule.',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   surface: 'rest',
   rest: { method: 'GET', path: '/join', tag: 'identity' },

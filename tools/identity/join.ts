@@ -12,6 +12,7 @@ export const join = defineTool({
   description:
     'Mints a principal and its key at the identity door. The key is shown once, in this answer, and never again: the deck keeps only its digest. A person does this, in a browser at the join page or with curl; never a server or an agent.',
   input: z.object({ name: Name, wallet: Wallet.nullable().optional() }).strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'none',
   surface: 'rest',
   rest: { method: 'POST', path: '/join', status: 201, errors: [409, 429, 502, 503], tag: 'identity' },

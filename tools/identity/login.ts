@@ -12,6 +12,7 @@ export const login = defineTool({
   description:
     'Exchanges your key for a session: the httpOnly deck_session cookie, valid 12 hours. Its value is also accepted as the bearer on every route and on MCP. The key is verified at the identity door, whose verdict alone is trusted.',
   input: z.object({ key: z.string().min(1, 'the key you were shown at join').max(512, 'at most 512 characters') }).strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'none',
   surface: 'rest',
   rest: { method: 'POST', path: '/login', cookie: 'set', errors: [401, 429, 502, 503], tag: 'identity' },

@@ -1,17 +1,18 @@
 import { z } from 'zod';
-import { digest } from '../../upstream/identity/keys.js';
 import { defineTool } from '../define.js';
+import { endSession } from '../oauth/tokens.js';
 
 export const logout = defineTool({
   name: 'logout',
   title: 'Sign out',
-  description: 'Ends this session and clears the cookie. The key stays valid.',
+  description: 'Ends this session and clears the cookie. The key stays valid. A session an app holds by OAuth ends with its refresh token.',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   surface: 'rest',
   rest: { method: 'POST', path: '/logout', body: 'none', cookie: 'clear', tag: 'identity' },
   async run(ctx) {
-    if (ctx.credential?.kind === 'session') await ctx.store.sessions.remove(digest(ctx.credential.value));
+    if (ctx.credential?.kind === 'session') await endSession(ctx, ctx.credential.value);
     return { ok: true };
   },
 });

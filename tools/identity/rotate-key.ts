@@ -7,6 +7,7 @@ export const rotateKey = defineTool({
   description:
     'Replaces your key. The previous key and every session signed in with it stop at this instant. The body must be { "confirm": "rotate" }. The new key is shown once.',
   input: z.object({ confirm: z.literal('rotate', { error: 'must be the word rotate' }) }).strict(),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   access: 'session',
   surface: 'rest',
   rest: { method: 'POST', path: '/me/key', errors: [502, 503], tag: 'identity' },

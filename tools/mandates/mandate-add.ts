@@ -28,6 +28,7 @@ export const mandateAdd = defineTool({
     "Only a spot administrator's signature over a domain on the house's spot chain is recorded (else 422 not_a_house_mandate); the message names its vault, and the record says whether that vault's on-chain mandateHash() is this mandate's EIP-712 hash (vault_matches): the operator trades only a vault that matches. " +
     'Keys the types do not declare are refused; 413 over 16 KiB. Moves no money.',
   input: z.object({ typed_data: TypedData.describe('the EIP-712 payload as signed, with its signature') }).strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'session',
   rest: { method: 'POST', path: '/me/mandates', maxBody: MANDATE_MAX_BYTES, errors: [502, 503], tag: 'plans' },
   async run(ctx, { typed_data: td }) {

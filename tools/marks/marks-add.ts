@@ -8,6 +8,7 @@ export const marksAdd = defineTool({
   title: 'Place a mark',
   description: `Places a level or a zone on a market. At most ${MARK_LIMITS.perMarket} per market and ${MARK_LIMITS.total} in all.`,
   input: MarkInput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'session',
   rest: { method: 'POST', path: '/me/marks', errors: [409], tag: 'marks' },
   async run(ctx, input) {

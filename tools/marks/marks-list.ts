@@ -8,6 +8,7 @@ export const marksList = defineTool({
   title: 'Your marks',
   description: 'The prices you placed by hand (levels and zones), with one plain sentence per market stating them.',
   input: z.object({ market: z.enum(MARKETS).optional() }).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/me/marks', tag: 'marks' },
   async run(ctx, { market }) {

@@ -10,6 +10,7 @@ export const grants = defineTool({
   description:
     "Your grant (from the grants file under version control) and today's spend. all=1 lists every principal's grant and is house only. Read-only: granting is an operator's commit, never a call.",
   input: z.object({ all: flag.optional().describe('1 or true: every grant (house only)') }).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/grants', errors: [403], tag: 'plans' },
   async run(ctx, { all }) {

@@ -15,6 +15,7 @@ export const meterRecord = defineTool({
       bars: z.number().int().nonnegative().max(100_000_000).optional().describe('bars stepped over, for bar-priced actions'),
     })
     .strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'session',
   rest: { method: 'POST', path: '/meter', tag: 'plans' },
   async run(ctx, { action, bars }) {

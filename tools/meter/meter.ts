@@ -7,6 +7,7 @@ export const meter = defineTool({
   title: 'Meter',
   description: "Today's balance, allowance and tone, with the price list. The meter reports; it never turns a caller away.",
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/meter', tag: 'plans' },
   async run(ctx) {

@@ -10,6 +10,7 @@ export const ledgerVerify = defineTool({
     'Walks one ledger as it is kept on disk, from its first entry, checking that each entry carries the hash of the one before it and that its own hash is the hash of its contents. ' +
     'Answers intact, the entries that hold and the head they reach; at the first break, the line, the entry (seq), why, and the hash the chain expected against the one found. One walk at a time per principal (a long ledger is read whole).',
   input: z.object({ ledger: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a ledger name, as GET /plane/ledgers lists them') }).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   guard: 'ledger_walk',
   rest: { method: 'GET', path: '/plane/ledgers/:ledger/verify', errors: [404], tag: 'plane' },

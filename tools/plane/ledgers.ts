@@ -9,6 +9,7 @@ export const ledgers = defineTool({
     "Every hash-chained ledger the deck keeps (the meter, the grade receipts, the scores, each forecast pair's issues and scores), each with its length (its last entry's seq) and head hash, read from the files as kept. " +
     'A head hash commits to everything before it: note it, and a later verify that walks to the same head shows nothing before it changed. Names only counts and hashes, never an entry.',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   rest: { method: 'GET', path: '/plane/ledgers', tag: 'plane' },
   async run(ctx) {

@@ -7,6 +7,7 @@ export const account = defineTool({
   title: 'Account',
   description: "Your account: name, agent id, wallet, tier, plan, grant and today's meter.",
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/me', tag: 'plans' },
   async run(ctx) {

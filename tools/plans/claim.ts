@@ -43,6 +43,7 @@ export const planClaim = defineTool({
         .describe('the payer\'s personal signature of the claim message, when the payer is not the wallet you joined with'),
     })
     .strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   rest: { method: 'POST', path: '/plans', errors: [502, 503], tag: 'plans' },
   async run(ctx, input) {

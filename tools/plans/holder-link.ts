@@ -20,6 +20,7 @@ export const holderLink = defineTool({
       signature_hex: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte signature: 0x and 130 hex digits').describe("the wallet's personal signature of the holder message"),
     })
     .strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   rest: { method: 'POST', path: '/plans/holder', errors: [502, 503], tag: 'plans' },
   async run(ctx, input) {

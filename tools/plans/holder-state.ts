@@ -10,6 +10,7 @@ export const holderState = defineTool({
     "Your holder standing today: the wallet linked today, the NFTs of the operator's collection it held when linked, the allowance they add to your meter (allowance_per_nft x min(nfts, max_nfts)), used and remaining. " +
     'message is the exact text to sign today to link a wallet (POST /plans/holder).',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/plans/holder', tag: 'plans' },
   async run(ctx) {

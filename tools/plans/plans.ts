@@ -9,6 +9,7 @@ export const plans = defineTool({
   description:
     'The public plan catalogue (plans with price and allowance, chains, treasury). Signed in, it also says which plan you stand on (mine) and who you are (principal). Needs no key.',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'optional',
   rest: { method: 'GET', path: '/plans', tag: 'plans' },
   async run(ctx) {

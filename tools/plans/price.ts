@@ -11,6 +11,7 @@ export const price = defineTool({
   description:
     "What things cost: the meter's units per action (and per 1,000 bars where bars are priced), each tier's daily allowance, each seller's price per job in USDC, and what forging and rehearsing each onboarded strategy costs. Needs no key.",
   input: z.object({ action: z.string().min(1).optional().describe('one action to price; all when absent') }).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   rest: { method: 'GET', path: '/price', tag: 'plans' },
   async run(ctx, { action }) {

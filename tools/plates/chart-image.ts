@@ -7,6 +7,7 @@ export const chartImage = defineTool({
   description:
     'The plate of a past window as an image: candles, volume, the indicators asked for and your marks (as lines and bands, never their notes), drawn as POST /plates draws it, without sealing it. Answers the PNG as image content and its chart_state.',
   input: PlateRequest,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   async run(ctx, input) {
     const plate = await drawPlate(ctx, input);

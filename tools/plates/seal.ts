@@ -12,6 +12,7 @@ export const plateSeal = defineTool({
   title: 'Seal a plate',
   description: `Draws a PNG candle chart of a past window (candles, volume, the indicators asked for, your marks on that market as lines, never their notes) and seals it: the id is the hash of the PNG and the chart_state numbers it was drawn from, so sealing the same thing again returns the same id with fresh false. The plate names no one. ${PLATE_SEALS_PER_DAY} seals a day.`,
   input: PlateRequest,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   rest: { method: 'POST', path: '/plates', errors: [429, 502, 503], tag: 'plates' },
   async run(ctx, input) {

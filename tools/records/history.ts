@@ -20,6 +20,7 @@ export const history = defineTool({
       limit: int.pipe(z.number().int().min(1).max(MAX_PAGE)).optional(),
     })
     .strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/records/history', tag: 'records' },
   async run(ctx, { kind, cursor = 0, limit = 50 }) {

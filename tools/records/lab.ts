@@ -17,6 +17,7 @@ export const lab = defineTool({
     "Every strategy its owner brought through the studio to a grade (its studio record rests at graded or rejected), house-wide, by digest only: the seed hash, the grade receipt's hash, the decision, the rubric and the rehearsal judged (its digest). " +
     'No words, no name, no strategy label: nothing of what the trader said leaves the deck. Oldest first. Needs no key.',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   rest: { method: 'GET', path: '/records/lab', tag: 'records' },
   async run(ctx) {

@@ -18,6 +18,7 @@ export const ladder = defineTool({
     `Trading models ranked by the R they realized, from the book's paired closes (each closed trade paired from its fills), with each one's max drawdown in R, win rate and the count of closed trades the figures rest on. A model with fewer than ${MIN_TRADES} closed trades reads unranked (its figures shown, no rank), and one with none has no figures (null, never zero); synthetic book actors are never listed. ` +
     'A record is past fills, never a forecast. Until the deck\'s book is built there are no paired closes, and the ladder is empty (book.built false). Needs no key.',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   rest: { method: 'GET', path: '/records/ladder', tag: 'records' },
   async run(ctx) {

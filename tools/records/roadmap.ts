@@ -37,6 +37,7 @@ export const roadmap = defineTool({
   description:
     "What the deck serves and what it does not yet, generated so it cannot drift: serves is every tool of the registry by area (its REST route's tag, or mcp for a tool served to agents only), with its route and whether agents reach it over MCP; not_built is the README's \"Not built yet\" list as written, each item with the names it gives in backticks. Needs no key.",
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   rest: { method: 'GET', path: '/records/roadmap', tag: 'records' },
   async run() {

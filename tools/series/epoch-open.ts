@@ -24,6 +24,7 @@ export const epochOpen = defineTool({
     '409 when no epoch may open (the body says why: epoch_open, stopped, ended, mandate_expired, window_not_begun, or epoch_opening when another open of this series is under way); ' +
     '502 when the layer refused (its answer under layer) or its plan does not check out (plan_refused); 503 when the layer is not configured, or when the series could not be written after the layer opened the epoch (the handshake is kept and the next read adopts it).',
   input: z.object({ id: SeriesId }).strict(),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   access: 'session',
   guard: 'epoch_open',
   guardKey: (input) => input.id,

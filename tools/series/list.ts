@@ -8,6 +8,7 @@ export const seriesList = defineTool({
   description:
     'Your series, newest first, each as last kept with its next move: { ok, count, series }. Read one with series_read (GET /v1/series/{id}) to follow the layer.',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/v1/series', tag: 'series' },
   async run(ctx) {

@@ -20,6 +20,7 @@ export const seriesOpen = defineTool({
       from: z.number().int().optional().describe('unix seconds: when the first epoch\'s window begins (default now)'),
     })
     .strict(),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   access: 'session',
   rest: { method: 'POST', path: '/v1/series', status: 201, errors: [422, 502, 503], tag: 'series' },
   async run(ctx, input) {

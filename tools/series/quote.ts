@@ -11,6 +11,7 @@ export const seriesQuote = defineTool({
     'A field failing its rule is 400 bad_input naming each field (an unknown venue lists the layer\'s venues; GET /v1/series/quote lists them with the limits); 422 no_lane when no pool serves the hire; 422 external_no_cover when the cover is over the seller\'s deposit on an external venue. ' +
     'A vault-kind quote answers, with can_open false and why. Open the series with series_open (POST /v1/series { quote }).',
   input: QuoteBody,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'none',
   invalid: 400,
   rest: { method: 'POST', path: '/v1/series/quote', errors: [422, 502, 503], tag: 'series' },

@@ -13,6 +13,7 @@ export const seriesRead = defineTool({
     'when the layer could not answer, the series is as kept and `layer` carries why. 404 when the series is not yours.\n\n' +
     seriesMarkdown(),
   input: z.object({ id: SeriesId }).strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   rest: { method: 'GET', path: '/v1/series/:id', errors: [404, 503], tag: 'series' },
   async run(ctx, { id }) {

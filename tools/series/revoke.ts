@@ -17,6 +17,7 @@ export const seriesRevoke = defineTool({
       why: z.string().trim().min(1).max(SERIES_LIMITS.why_chars).describe(`why, in at most ${SERIES_LIMITS.why_chars} characters (kept on the series and its ledger)`),
     })
     .strict(),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   access: 'session',
   rest: { method: 'POST', path: '/v1/series/:id', errors: [404, 409, 503], tag: 'series' },
   async run(ctx, { id, why }) {

@@ -13,6 +13,7 @@ export const seriesTerms = defineTool({
   description:
     'The venues the coordination layer lists, by kind (the evidence its judge reads there: vault or external), the limits (epochs, epoch length, price by seller, markets, cover) and the quote body\'s JSON Schema. Nothing is created.',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'none',
   // Agents read the body's schema from series_quote in tools/list, and the venues from its refusals.
   surface: 'rest',

@@ -8,6 +8,7 @@ export const skillRead = defineTool({
   title: 'Read a skill',
   description: 'One skill of the bank by its id (the skills tool lists them): its title and its text in markdown. An unknown id is 404 naming the ids.',
   input: z.object({ id: z.string().min(1).max(64).describe('a skill id, as the skills tool lists it') }).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/skills/:id', errors: [404], tag: 'skills' },
   async run(_ctx, { id }) {

@@ -8,6 +8,7 @@ export const skills = defineTool({
   description:
     "The studio's skills: short documents that tell an agent how to drive the studio step by step, with the real tools and their inputs (start with trading-workflow). Each is listed with its id, title, summary and the tools it uses; skill_read gives its text.",
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/skills', tag: 'skills' },
   async run() {

@@ -18,6 +18,7 @@ export const forgeRead = defineTool({
   title: 'Read a forge',
   description: 'Your forge by its seed hash, for two hours after its cast: its code, the nine-class self-review and the scan. Another principal\'s seed reads as no forge (404).',
   input: z.object({ seed: SeedHash.describe('the seed_hash the forge returned') }).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/studio/forge', errors: [404], tag: 'studio' },
   async run(ctx, { seed }) {

@@ -17,6 +17,16 @@ export const FORGE_KEPT_MS = 2 * 60 * 60 * 1000;
 /** Forges a principal may cast per UTC day, by tier (null: no count; the meter records every cast). */
 export const FORGES_PER_DAY: Readonly<Record<Tier, number | null>> = { free: 3, plan: null, max: null, house: null };
 
+/**
+ * How MCP lists a script block: its whole JSON Schema costs thousands of tokens in every model context, and a model
+ * rarely writes one by hand; it passes on the script a forge answered, or an onboarded example's.
+ */
+export const SCRIPT_LISTED = {
+  type: 'object',
+  description:
+    'a script block (script.v1: market, timeframe, session, side, entry, stop, exit): pass the script a forge answered, or an example from forge_onboard. Its full JSON Schema is the POST /forge body in the deck\'s OpenAPI document (GET /openapi.json); skill_read strategy-compile explains it.',
+};
+
 const tierLimit = (tier: Tier, limit: number, now: number) =>
   limitReached('forge_limit', `the ${tier} tier casts ${limit} forges a day; they are cast already today`, secondsToNextUtcDay(now), { tier, per_day: limit });
 
@@ -52,6 +62,8 @@ export const forge = defineTool({
       lane: LaneInput,
     })
     .strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  listed: { properties: { script: SCRIPT_LISTED } },
   access: 'session',
   guard: 'forge_cast',
   rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [402, 413, 429, 500, 502, 503], tag: 'forge' },

@@ -128,6 +128,7 @@ export const grade = defineTool({
       grader_key: GraderKey.optional(),
     })
     .strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'session',
   rest: { method: 'POST', path: '/studio/grade', errors: [402, 404, 502, 503], tag: 'studio' },
   async run(ctx, input) {

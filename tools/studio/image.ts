@@ -24,6 +24,7 @@ export const imageAttach = defineTool({
   title: 'Attach an image',
   description: `Attaches a chart or screenshot (PNG, JPEG, WebP or GIF, at most ${IMAGE_CAP_BYTES / 1048576} MiB) to your studio. The type is read from the bytes. Daily ceiling: free ${IMAGE_CEILING.free}, plan ${IMAGE_CEILING.plan}, house ${IMAGE_CEILING.house}.`,
   input: z.object({ data: ImageData.describe('base64 image bytes (a data: URL is accepted too)') }).strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'session',
   rest: { method: 'POST', path: '/studio/image', errors: [413, 415, 429], maxBody: 8 * 1024 * 1024, tag: 'studio' },
   async run(ctx, { data }) {

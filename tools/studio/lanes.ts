@@ -46,6 +46,7 @@ export const forgeLanes = defineTool({
     'The readers this session may use to read a rule into its seven parts (workflow_read and forge take lane: embedded or model): the embedded lane (a deterministic reader of a documented controlled vocabulary, always available) and the model lane (an OpenAI-compatible reader whose reading must pass the same schema and cite words present in the text, or it is refused whole), ' +
     'each with available and, when unavailable, the reason (not configured, or not funded on your tier and what would fund it).',
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/forge/lanes', tag: 'forge' },
   async run(ctx) {

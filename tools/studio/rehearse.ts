@@ -7,6 +7,7 @@ import { int } from '../schemas.js';
 import { deciderOf } from './cast.js';
 import { myForge, SeedHash } from './forge-read.js';
 import { meterSteps, stepOver } from './stepper.js';
+import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './trades-page.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './window.js';
 
 /**
@@ -22,7 +23,8 @@ export const rehearseTool = defineTool({
   description:
     `Rehearses your forge (by seed_hash, within its two hours) over the tape: hours (default ${DEFAULT_HOURS}) counted back from to (unix seconds) or, without it, from the newest bar the tape holds for the market, so archived history can be rehearsed. ` +
     'The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), the seeded random null it is weighed against (matched random-entry runs, the rule\'s percentile and p = (k+1)/(N+1)), walk-forward folds when asked, and a summary that calls it evidence about the past, never a forecast. ' +
-    'The same seed and window give the same envelope, byte for byte; its sha256 (of the answer\'s JSON) names it: grade and score take it as rehearsal_digest.',
+    'The same seed and window give the same envelope, byte for byte; its sha256 (of the whole answer\'s JSON) names it: grade and score take it as rehearsal_digest. ' +
+      `Over MCP the first ${MCP_TRADES} trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them).`,
   input: z
     .object({
       seed_hash: SeedHash.describe('the seed_hash your forge returned'),
@@ -30,8 +32,11 @@ export const rehearseTool = defineTool({
       hours: Hours,
       to: int.optional().describe('the window\'s end, unix seconds, not in the future (floored to the bar); default: the newest bar the tape holds'),
       folds: int.refine((k) => k >= 2 && k <= MAX_FOLDS, `2 to ${MAX_FOLDS}`).optional().describe('walk-forward folds to cut the window into'),
+      ...TradesPage,
     })
     .strict(),
+  mcpDefaults: TRADES_MCP_DEFAULTS,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 500, 502, 503], tag: 'studio' },
   async run(ctx, input) {
@@ -43,8 +48,11 @@ export const rehearseTool = defineTool({
     const rehearsal = stepOver(ctx, ir, forge.id, w, input.folds);
     await meterSteps(ctx, 'rehearse', rehearsal);
     const answer = { ok: true, seed_hash: forge.id, ...rehearsal };
+    const digest = rehearsalDigest(answer);
     // Grading judges a kept rehearsal by its digest: its trades against the rule's stop, side and ways out.
-    await ctx.store.grades.keepRehearsal(ctx.principal!.id, keptOf(forge.id, rehearsalDigest(answer), rehearsal, w.bars), ctx.clock(), forge.expires_at);
-    return answer;
+    await ctx.store.grades.keepRehearsal(ctx.principal!.id, keptOf(forge.id, digest, rehearsal, w.bars), ctx.clock(), forge.expires_at);
+    const paged = pagedTrades(answer, input);
+    // A page is not the whole answer, so it names the whole one's digest, which grade and score take.
+    return paged === answer ? answer : { ...paged, rehearsal_digest: digest };
   },
 });

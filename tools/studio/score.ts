@@ -95,6 +95,7 @@ export const score = defineTool({
       grader_key: GraderKey.optional(),
     })
     .strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'session',
   rest: { method: 'POST', path: '/studio/score', errors: [402, 404, 409, 502, 503], tag: 'studio' },
   async run(ctx, input) {

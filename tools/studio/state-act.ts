@@ -156,6 +156,14 @@ export const studioAct = defineTool({
     'Every strategy (default main) has its own record.\n\nThe states, and the full transition table (a state and action not in it is 409):\n\n' +
     machineMarkdown(),
   input: Move,
+  // The transition table is the OpenAPI document's and the README's; over MCP the view names the moves open now.
+  listed: {
+    description:
+      'Moves your strategy one step through the studio machine (read the rule into seven parts, forge, rehearse, grade; nothing skipped) and answers { ok, record, view, coverage, answer }. ' +
+      'Actions: words { text }, image { data }, reset, read, forge, rehearse { market?, hours?, to?, folds? }, grade { grader_key? }. words, image and reset send every later gate back; any other action is taken only as view.next or one of view.alt (studio_state shows them), else 409 with the view. ' +
+      'Each action calls the deck\'s own tool as you, with that tool\'s refusals. Every strategy (default main) has its own record; the full transition table is in POST /studio/state of GET /openapi.json.',
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   access: 'session',
   // As POST /studio/image's cap, so the image move carries any image that route takes.
   rest: { method: 'POST', path: '/studio/state', maxBody: imageAttach.rest?.maxBody, errors: [402, 404, 409, 413, 415, 429, 500, 502, 503], tag: 'studio' },

@@ -59,6 +59,7 @@ export const studioState = defineTool({
     'view is { state, next, alt, done, why }: the awaited move, the other moves, the gates earned and why; coverage says for each gate (read, forge, rehearse, grade) whether it is earned and what it rests on. ' +
     'A strategy no move has touched reads blank. Move it with studio_act (POST /studio/state).',
   input: z.object({ strategy: Strategy }).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   rest: { method: 'GET', path: '/studio/state', tag: 'studio' },
   async run(ctx, { strategy }) {

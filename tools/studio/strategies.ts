@@ -8,6 +8,7 @@ export const strategies = defineTool({
   description:
     "The public algorithms of the onboarded register: each one's name, title, where it is documented, its intent in words, market and timeframe. The house's own are not listed. Needs no key; GET /forge?onboard=<name> gives the exact script.",
   input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   async run(ctx) {
     return {

@@ -11,6 +11,7 @@ export const workflowRead = defineTool({
     'Each part is { status: read | defaulted | missing | ambiguous, value, spans }: spans are the [from, to) character ranges of the words the value came from, an ambiguous part lists its competing readings, and nothing the words do not state is filled in but by a documented default: a defaulted part names each default it took in defaults ({ path, rule }: an unstated session is the market\'s own, session_crypto any time for BTC, ETH and SOL, session_futures the cash session 09:30-16:00 New York for NQ, ES and YM; an ATR of unstated length is ATR(14), atr_length) and says so in its note. ' +
     'The embedded reader (lane embedded, the default) is deterministic: the same words give the same parts. Lane model asks an OpenAI-compatible reader; its reading is refused whole (502) unless it passes the same schema and every span quotes the text (forge_lanes says whether it is open to you).',
   input: z.object({ text: RuleWords, lane: LaneInput }).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   async run(ctx, { text, lane }) {
     return { ok: true, parts: await readWith(ctx, withinWordsCap(text, 'text'), lane ?? 'embedded') };

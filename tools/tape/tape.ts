@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { barsToRows } from '../../engine/bars.js';
+import { barsToRows, type BarRow } from '../../engine/bars.js';
 import { isOpen } from '../../engine/calendar.js';
 import { coverage, isFinal } from '../../engine/coverage.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
@@ -60,21 +60,54 @@ export async function readCandles(ctx: Ctx, { market, tf, from, to, session }: z
   return new JsonBytes(seal ? await ctx.store.seals.seal(key, bytes) : bytes);
 }
 
+/** Bars a model is shown at first over MCP: the window's summary and its first bars; the rest is asked by `from`. */
+export const MCP_BARS = 500;
+
+const Limit = int.refine((n) => n >= 1 && n <= MAX_BARS, `1 to ${MAX_BARS}`);
+
+/**
+ * The first `limit` bars of an answer, with a summary of the whole window (its open, high, low, close and volume) and
+ * where the rest begins. The coverage still states the whole window; the meter counts the bars shown.
+ */
+function firstBars(bytes: Buffer, limit: number) {
+  const whole = JSON.parse(bytes.toString('utf8')) as { candles: BarRow[] } & Record<string, unknown>;
+  const rows = whole.candles;
+  const shown = rows.slice(0, limit);
+  const next = rows[limit];
+  const window =
+    rows.length === 0
+      ? null
+      : {
+          open: rows[0]!.o,
+          high: rows.reduce((h, r) => Math.max(h, r.h), -Infinity),
+          low: rows.reduce((l, r) => Math.min(l, r.l), Infinity),
+          close: rows.at(-1)!.c,
+          volume: rows.reduce((v, r) => v + r.v, 0),
+        };
+  return { ...whole, candles: shown, summary: { bars: rows.length, shown: shown.length, ...window }, more: next ? { bars: rows.length - limit, from: next.t } : null };
+}
+
 export const tape = defineTool({
   name: 'tape',
   title: 'Candles from the tape',
   description:
-    `Real OHLCV bars of NQ, ES, YM, BTC, ETH or SOL at 15s, 1m, 5m or 1h for a past window [from, to) (unix seconds), at most ${MAX_BARS} bars, with a coverage object that states what was measured. Only closed bars are served. A past window is sealed once every bar of it is measured: the same request then returns the same bytes. A session id bypasses every cache. NQ, ES and YM follow the CME session: no bar falls in a halt, and a halt counts as closed market, not missing data. Each read is recorded on your meter by the bars it serves.`,
-  input: TapeRequest,
+    `Real OHLCV bars of NQ, ES, YM, BTC, ETH or SOL at 15s, 1m, 5m or 1h for a past window [from, to) (unix seconds), at most ${MAX_BARS} bars, with a coverage object that states what was measured. Only closed bars are served. A past window is sealed once every bar of it is measured: the same request then returns the same bytes. A session id bypasses every cache. Over MCP the first ${MCP_BARS} bars come with a summary of the whole window and more.from (limit changes it). NQ, ES and YM follow the CME session: no bar falls in a halt, and a halt counts as closed market, not missing data. Each read is recorded on your meter by the bars it serves.`,
+  input: TapeRequest.extend({
+    limit: Limit.optional().describe(`at most this many bars, from the window's start, with a summary of the whole window and more.from, where the rest begins (ask again from there); over MCP ${MCP_BARS} unless told`),
+  }),
+  mcpDefaults: { limit: MCP_BARS },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   rest: { method: 'GET', path: '/timetravel/candles/:market/:tf', errors: [502, 503], tag: 'tape' },
-  async run(ctx, input) {
-    const answer = await readCandles(ctx, input);
+  async run(ctx, { limit, ...request }) {
+    const answer = await readCandles(ctx, request);
+    const whole = coverageIn(answer.bytes).bars;
+    const part = limit !== undefined && limit < whole ? firstBars(answer.bytes, limit) : null;
     // The answer does not wait for the meter's fsync: a sealed read takes about a millisecond and an fsync several,
     // and the meter reports, it never gates. The ledger writes records that arrive together with one fsync; a crash
     // can lose the last few milliseconds of them, in the caller's favour. A record that fails is logged.
-    const bars = coverageIn(answer.bytes).bars;
+    const bars = part ? part.candles.length : whole;
     recordSpend(ctx, 'tape', bars).catch((error: unknown) => ctx.log.error('meter_not_recorded', { action: 'tape', bars, why: (error as Error).message }));
-    return answer;
+    return part ?? answer;
   },
 });
