@@ -94,6 +94,7 @@ export const TAGS = [
   { name: 'records', description: "The deck's records, read-only: your history with the ledger entry proving each act, the registry, the ladder, the concluded lab (digests only) and the roadmap." },
   { name: 'plane', description: 'The observability plane: metrics (Prometheus), a load balancer\'s probes, and the hash-chained ledgers with their heads and a verify walk.' },
   { name: 'chat', description: "The chat lane: a model's words, labelled as such, through a fair queue; never written into a ledger." },
+  { name: 'oauth', description: "The OAuth door's consent steps, which the onboarding page drives: read a pending authorization request, allow or deny it." },
   { name: 'mcp', description: 'The MCP endpoints: the deck\'s own (every tool) and one per seller.' },
   { name: 'cards', description: "How the deck is described: the seller cards (ERC-8004 registration files, also the coordination layer's cards) and this document." },
 ] as const;
