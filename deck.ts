@@ -7,6 +7,7 @@ import { SELLER_ENDPOINTS } from './sellers/endpoints.js';
 import { SELLERS } from './sellers/sellers.js';
 import { openStore } from './store/store.js';
 import type { Services } from './tools/context.js';
+import { Rail } from './tools/agent/rail.js';
 import { Guards } from './tools/guards.js';
 import { LoginThrottle } from './tools/identity/login-throttle.js';
 import { makeLogger } from './tools/logger.js';
@@ -23,10 +24,10 @@ export interface RunningDeck {
 
 /**
  * Starts the deck: reads configuration, opens the store and upstreams, and listens. The base URL is the
- * configured public one, or the address it listens on.
+ * configured public one, or the address it listens on. The clock is the wall clock unless one is handed in (a test
+ * moving time for the deck and its venue together).
  */
-export async function startDeck(config: Config = readConfig()): Promise<RunningDeck> {
-  const clock = () => Date.now();
+export async function startDeck(config: Config = readConfig(), clock: () => number = () => Date.now()): Promise<RunningDeck> {
   const log = makeLogger(config);
   const store = await openStore(config.dataDir);
   const upstreams = await openUpstreams(config, store, clock);
@@ -42,6 +43,7 @@ export async function startDeck(config: Config = readConfig()): Promise<RunningD
     upstreams,
     guards: new Guards(),
     login: new LoginThrottle(config.loginRefusals, config.loginWindowS * 1000),
+    rail: await Rail.open(store, clock),
     offer: {
       plans: loadPlans(config.files.plans),
       grants: loadGrants(config.files.grants),
@@ -63,6 +65,9 @@ export async function startDeck(config: Config = readConfig()): Promise<RunningD
     url: base,
     server,
     services,
-    close: () => new Promise((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+    async close() {
+      await services.rail.close();
+      await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+    },
   };
 }

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Accounts, type AccountsDoc } from './accounts.js';
+import { BookStore, type FillRecord, type OrderEvent } from './book.js';
+import { BookCaps, type BookCapsDoc } from './book-caps.js';
 import { DayCounts, type DayCountsDoc } from './counters.js';
 import { Forecasts } from './forecasts.js';
 import { Forges, type ForgesDoc } from './forges.js';
@@ -7,8 +9,10 @@ import { Grades } from './grades.js';
 import { ImageFiles } from './images.js';
 import { JsonFile } from './json-file.js';
 import { Ledger } from './ledger.js';
+import { Models, type ModelsDoc } from './models.js';
 import { Owned, type OwnedDoc } from './owned.js';
 import { PlateFiles } from './plates.js';
+import { Runs, type RunsDoc } from './runs.js';
 import { Seals } from './seals.js';
 import { Sessions, type SessionsDoc } from './sessions.js';
 import { SpendBook, type Spend } from './spend.js';
@@ -67,6 +71,12 @@ export interface Store {
   studio: Studio;
   /** The rehearsals grading reads, the grader trial pings, the grade receipts and the scores. */
   grades: Grades;
+  /** The deck's own book: orders and fills (hash-chained), each principal's caps. */
+  book: BookStore;
+  bookCaps: BookCaps;
+  /** The models operators registered with a decide() endpoint, and their agent runs. */
+  models: Models;
+  runs: Runs;
 }
 
 export async function openStore(dir: string): Promise<Store> {
@@ -90,5 +100,9 @@ export async function openStore(dir: string): Promise<Store> {
     forges: new Forges(await JsonFile.open<ForgesDoc>(dir, 'forges', Forges.empty)),
     studio: new Studio(await JsonFile.open<StudioDoc>(dir, 'studio', Studio.empty)),
     grades: await Grades.open(dir),
+    book: new BookStore(await Ledger.open<OrderEvent>(dir, 'orders'), await Ledger.open<FillRecord>(dir, 'fills')),
+    bookCaps: new BookCaps(await JsonFile.open<BookCapsDoc>(dir, 'book-caps', BookCaps.empty)),
+    models: new Models(await JsonFile.open<ModelsDoc>(dir, 'models', Models.empty)),
+    runs: new Runs(await JsonFile.open<RunsDoc>(dir, 'runs', Runs.empty)),
   };
 }

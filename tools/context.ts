@@ -1,6 +1,7 @@
 import type { Config } from '../config/env.js';
 import type { Store } from '../store/store.js';
 import type { Upstreams } from '../upstream/upstreams.js';
+import type { Rail } from './agent/rail.js';
 import type { Guards } from './guards.js';
 import type { LoginThrottle } from './identity/login-throttle.js';
 import type { Logger } from './logger.js';
@@ -25,6 +26,8 @@ export interface Services {
   guards: Guards;
   login: LoginThrottle;
   offer: Offer;
+  /** The agent runs under way. */
+  rail: Rail;
   clock: () => number;
   log: Logger;
 }

@@ -59,8 +59,19 @@ export interface Tool {
   call(ctx: Ctx, raw: unknown): Promise<unknown>;
 }
 
-export const upgradeRequired = (name: string, tier: Tier): DeckError =>
-  new DeckError(403, 'upgrade_required', `${name} opens on the ${tier} tier`, { tier });
+/** The plan a tier is bought with, as an upgrade_required answer names it: the cheapest sold plan that opens it. */
+export type PlanOffered = { id: string; price_usdc: number; period_days: number | null };
+
+export const planOpening = (ctx: Pick<Ctx, 'offer'>, tier: Tier): PlanOffered | null =>
+  ctx.offer?.plans.plans.filter((p) => p.price_usdc > 0 && opens(p.tier, tier)).sort((a, b) => a.price_usdc - b.price_usdc)[0] ?? null;
+
+export const upgradeRequired = (name: string, tier: Tier, plan: PlanOffered | null = null): DeckError =>
+  new DeckError(
+    403,
+    'upgrade_required',
+    `${name} opens on the ${tier} tier${plan ? `: ${plan.id} (${plan.price_usdc} USDC${plan.period_days ? ` per ${plan.period_days} days` : ''}) opens it` : ''}`,
+    { tier, ...(plan ? { plan: plan.id } : {}) },
+  );
 
 export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool {
   const tier = spec.tier ?? null;
@@ -77,7 +88,7 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     inputSchema: z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'],
     async call(ctx, raw) {
       if (spec.access === 'session' && !ctx.principal) throw signInFirst();
-      if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(spec.name, tier);
+      if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(spec.name, tier, planOpening(ctx, tier));
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) throw badInput(problemsOf(parsed.error));
       const principal = ctx.principal;

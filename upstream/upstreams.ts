@@ -7,6 +7,8 @@ import { HttpDoor } from './identity/http-door.js';
 import { ModelReader } from './reader/model-reader.js';
 import { Tape } from './tape/tape.js';
 import { VenueTape } from './tape/venue.js';
+import { PaperVenue } from './venue/paper.js';
+import type { Venue } from './venue/venue.js';
 
 /** Every outside party the deck talks to. Unconfigured ones are absent; their routes answer 503. */
 export interface Upstreams {
@@ -17,6 +19,8 @@ export interface Upstreams {
   forecaster: Forecaster | null;
   /** The model reader lane (an OpenAI-compatible chat-completions endpoint); null when not configured. */
   reader: ModelReader | null;
+  /** Where the deck's book sends its orders: the embedded paper venue, which fills from the tape. */
+  venue: Venue;
 }
 
 export async function openUpstreams(config: Config, store: Store, clock: () => number): Promise<Upstreams> {
@@ -25,5 +29,5 @@ export async function openUpstreams(config: Config, store: Store, clock: () => n
     : await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
   const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
-  return { door, tape, forecaster: openForecaster(config, tape), reader };
+  return { door, tape, forecaster: openForecaster(config, tape), reader, venue: new PaperVenue(store.book, tape, clock) };
 }

@@ -12,11 +12,12 @@ export interface TestDeck extends RunningDeck {
 
 /**
  * A deck on a free port with its own temporary data directory, configured by `env` on top of defaults.
- * Every test joins from 127.0.0.1, so the per-client join limit is lifted unless a test sets it.
+ * Every test joins from 127.0.0.1, so the per-client join limit is lifted unless a test sets it. `clock` replaces
+ * the wall clock (a test that moves time for the deck and its venue together).
  */
-export async function testDeck(env: Record<string, string> = {}): Promise<TestDeck> {
+export async function testDeck(env: Record<string, string> = {}, clock?: () => number): Promise<TestDeck> {
   const dataDir = env.DECK_DATA ?? (await mkdtemp(join(tmpdir(), 'deck-test-')));
-  const deck = await startDeck(readConfig({ PORT: '0', HOST: '127.0.0.1', DECK_LOG: 'silent', DECK_JOIN_PER_CLIENT: '1000', ...env, DECK_DATA: dataDir }));
+  const deck = await startDeck(readConfig({ PORT: '0', HOST: '127.0.0.1', DECK_LOG: 'silent', DECK_JOIN_PER_CLIENT: '1000', ...env, DECK_DATA: dataDir }), clock);
   return {
     ...deck,
     dataDir,

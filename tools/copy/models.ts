@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+import { pageOf, Paging } from '../book/paging.js';
+import { listable, trackRecord } from './public.js';
+
+export const models = defineTool({
+  name: 'models',
+  title: 'Live trading models',
+  description:
+    "The live trading models on the deck's book: models whose fills were made forward on the live tape (a replay is a test of a model, never its record), each with its realized PnL, max drawdown, win rate and R from paired closes (an entry paired with the fill that closes it). The house's synthetic book actors are never listed. Each record is past fills, never a forecast. Paged, by id.",
+  input: z.object(Paging).strict(),
+  access: 'session',
+  rest: { method: 'GET', path: '/copy/models', tag: 'book' },
+  async run(ctx, input) {
+    const live = listable(ctx)
+      .map((m) => ({ m, record: trackRecord(ctx, m) }))
+      .filter(({ record }) => record.fills.length > 0)
+      .map(({ m, record }) => ({
+        id: m.id,
+        market: m.model.market,
+        timeframe: m.model.timeframe,
+        since: record.fills[0]!.t,
+        last_fill_t: record.fills.at(-1)!.t,
+        fills: record.fills.length,
+        open: record.open.length > 0,
+        stats: record.stats,
+      }));
+    return { ok: true, models: pageOf(live, input) };
+  },
+});
