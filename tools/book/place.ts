@@ -6,6 +6,7 @@ import {
   isOnStep,
   isOnTick,
   limitsFor,
+  type CapBreach,
   type Caps,
   type OrderSpec,
   type Position,
@@ -61,6 +62,9 @@ export async function placeOrder(ctx: Ctx, book: BookRef, spec: OrderSpec, caps:
   if (spec.type === 'market' && spec.price !== null) problems.push({ field: name('price'), message: 'a market order takes no price' });
   if (problems.length) throw badInput(problems);
   if (!isOpen(market, how.at)) throw marketClosed(spec, how.at, name('market'));
+  const limits = limitsFor(caps, market);
+  // A market the caps leave out needs no price to refuse.
+  if (!limits.traded) throw overCaps(breaches(limits, market, side, 0, 0, { long: -Infinity, short: -Infinity }), name);
 
   const reference = how.reference ?? spec.price ?? (await ctx.upstreams.venue.lastBar(market, how.at))?.c;
   if (reference === undefined) throw badInput([{ field: name('market'), message: `the live tape has no ${market} bar of the last four days to price the order against` }]);
@@ -82,7 +86,6 @@ export async function placeOrder(ctx: Ctx, book: BookRef, spec: OrderSpec, caps:
     source: how.source,
     why: how.why,
   };
-  const limits = limitsFor(caps, market);
   return ctx.upstreams.venue.place(book, order, (position, working) => {
     how.admit?.(position, working);
     const held = position.dir * position.size;
@@ -90,11 +93,14 @@ export async function placeOrder(ctx: Ctx, book: BookRef, spec: OrderSpec, caps:
       throw badInput([{ field: name(spec.stop !== null ? 'stop' : 'target'), message: 'this order reduces your position: a stop or target belongs to an order that opens or adds' }]);
     }
     const over = breaches(limits, market, side, size, price, exposureOf(held, working));
-    if (over.length) {
-      throw new DeckError(422, 'over_caps', `the order is over your caps: ${over.map((b) => b.message).join('; ')}`, {
-        problems: over.map((b) => ({ field: name(b.cap === 'markets' ? 'market' : b.cap === 'allow_short' ? 'side' : 'size'), message: `${b.cap}: ${b.message}` })),
-        caps: over.map((b) => ({ cap: b.cap, limit: b.limit })),
-      });
-    }
+    if (over.length) throw overCaps(over, name);
+  });
+}
+
+/** 422 over_caps: every cap the order breaks, each naming the field it is about. */
+function overCaps(over: readonly CapBreach[], name: NonNullable<Placement['field']>): DeckError {
+  return new DeckError(422, 'over_caps', `the order is over your caps: ${over.map((b) => b.message).join('; ')}`, {
+    problems: over.map((b) => ({ field: name(b.cap === 'markets' ? 'market' : b.cap === 'allow_short' ? 'side' : 'size'), message: `${b.cap}: ${b.message}` })),
+    caps: over.map((b) => ({ cap: b.cap, limit: b.limit })),
   });
 }
