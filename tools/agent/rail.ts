@@ -138,7 +138,7 @@ export class Rail {
 
   private async finish(u: Under, end: RunEnd | null): Promise<void> {
     const r = u.record;
-    r.state = !end || end.code === 'window_stepped' || end.code === 'budget_spent' ? 'done' : 'stopped';
+    r.state = end && (end.code === 'window_stepped' || end.code === 'budget_spent') ? 'done' : 'stopped';
     r.end = end ?? stopped('stopped', 'stopped by its operator', r.last_bar_t);
     r.ended_at = this.clock();
     this.under.delete(r.id);
@@ -243,9 +243,9 @@ export class Rail {
       if (!asked) return null;
       if ('end' in asked) return asked.end;
       const end = await this.route(d, asked.decision, bar, bar.t + len, bar.c);
+      if (end) return end;
       r.bars_done++;
       r.last_bar_t = bar.t;
-      if (end) return end;
       await this.progress(under);
     }
     return stopped('window_stepped', `every bar of the window was stepped (${bars.length})`, r.last_bar_t);
@@ -290,10 +290,10 @@ export class Rail {
         if (!asked) return null;
         if ('end' in asked) return asked.end;
         const end = await this.route(d, asked.decision, bar, Math.floor(ctx.clock() / 1000), bar.c);
+        if (end) return end;
         r.bars_done++;
         r.last_bar_t = bar.t;
         cursor = bar.t + len;
-        if (end) return end;
         await this.progress(under);
       }
     }
