@@ -191,9 +191,9 @@ export class Rail {
         continue;
       }
       if (out.status < 200 || out.status >= 300) return { end: stopped('decide_refused', `decide() answered HTTP ${out.status}`, bar.t) };
-      const read = out.parsed ? readDecision(out.body) : { ok: false as const, problems: [{ field: '(answer)', message: 'the answer is not JSON' }] };
+      const read = out.parsed ? readDecision(out.body, (path) => path || '(answer)') : { ok: false as const, problems: [{ field: '(answer)', message: 'the answer is not JSON' }] };
       if (!read.ok) {
-        const problems = read.problems.map((p) => ({ field: p.field === '(body)' ? 'action' : p.field, message: p.message }));
+        const problems = read.problems;
         await countRefused(d.ctx, model, problems);
         return { end: stopped('bad_decision', `decide() answered what is not ${TYPED_DECISION_VERSION}: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`, bar.t, problems) };
       }

@@ -20,9 +20,9 @@ export const decisionPost = defineTool({
   rest: { method: 'POST', path: '/typed/decisions', errors: [404, 409, 502, 503], tag: 'typed' },
   async run(ctx, input) {
     const model = myModel(ctx, input.model);
-    const read = readDecision(input.decision);
+    const read = readDecision(input.decision, (path) => (path ? `decision.${path}` : 'decision'));
     if (!read.ok) {
-      const problems = read.problems.map((p) => ({ field: `decision.${p.field === '(body)' ? 'action' : p.field}`, message: p.message }));
+      const problems = read.problems;
       await countRefused(ctx, model, problems, 'decision.');
       throw new DeckError(422, 'bad_decision', `the decision is not typed-decision.v1: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`, { problems });
     }

@@ -1,16 +1,25 @@
-import { isConflict, orderOfDecision, TypedDecisionSchema, type TypedDecision } from '../../engine/book/index.js';
+import { isConflict, orderOfDecision, TYPED_DECISION_VERSION, TypedDecisionSchema, type TypedDecision } from '../../engine/book/index.js';
 import type { OrderRecord } from '../../store/book.js';
 import type { ModelRecord } from '../../store/models.js';
 import type { BookRef } from '../../upstream/venue/venue.js';
 import type { Ctx } from '../context.js';
-import { DeckError, problemsOf, type Problem } from '../errors.js';
+import { DeckError, type Problem } from '../errors.js';
 import { capsOf } from '../book/books.js';
 import { placeOrder } from '../book/place.js';
 
-/** An answer read against typed-decision.v1: the decision, or every field it failed. */
-export function readDecision(raw: unknown): { ok: true; decision: TypedDecision } | { ok: false; problems: Problem[] } {
+/**
+ * An answer read against typed-decision.v1: the decision, or every field it failed, each named as `field` names a
+ * path of the decision ('' for the answer as a whole); a field the contract does not have is named itself.
+ */
+export function readDecision(raw: unknown, field: (path: string) => string): { ok: true; decision: TypedDecision } | { ok: false; problems: Problem[] } {
   const parsed = TypedDecisionSchema.safeParse(raw);
-  return parsed.success ? { ok: true, decision: parsed.data } : { ok: false, problems: problemsOf(parsed.error) };
+  if (parsed.success) return { ok: true, decision: parsed.data };
+  const problems = parsed.error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((k) => ({ field: field([...i.path, k].join('.')), message: `not a field of ${TYPED_DECISION_VERSION}` }))
+      : [{ field: field(i.path.join('.')), message: i.message }],
+  );
+  return { ok: false, problems };
 }
 
 /** Counts a refused answer against its model, under each field it named (without the caller's prefix). */
