@@ -114,7 +114,7 @@ describe('model_record', () => {
     expect(status).toBe(200);
     expect(body.fills.total).toBe(4);
     expect(body.trades.total).toBe(2);
-    const [long, short] = body.trades.items as PairedTrade[];
+    const [long, short] = body.trades.items as [PairedTrade, PairedTrade];
     const fills = body.fills.items;
     expect(long).toMatchObject({ side: 'long', size: 0.02, entry: fills[0].price, exit: fills[1].price, entry_fill: fills[0].id, exit_fill: fills[1].id });
     expect(short).toMatchObject({ side: 'short', size: 0.01, entry: fills[2].price, exit: fills[3].price });

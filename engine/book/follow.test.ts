@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { followQuote } from './follow.js';
-import type { Fill } from './order.js';
+import { fillMaker } from '../../test/fixtures/fills.js';
 
 // Following a model's recent fills at the follower's size inside the follower's caps, by hand.
-let n = 0;
-const fill = (f: Partial<Fill> & Pick<Fill, 'side' | 'size' | 'price'>): Fill => ({
-  id: `f${++n}`,
-  order_id: `o${n}`,
-  t: 1_700_000_000 + n * 60,
-  market: 'NQ',
-  fee: 0.1,
-  why: 'market',
-  stop: null,
-  target: null,
-  ...f,
-});
+const fill = fillMaker();
 
 // The model: long 4 NQ at 17,000, out at 17,050; short 8 at 17,100, out 4 at 17,080 then 4 at 17,090.
 const model = [

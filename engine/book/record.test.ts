@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Fill } from './order.js';
+import { fillMaker } from '../../test/fixtures/fills.js';
 import { pairedCloses, recordOf, recordStats } from './record.js';
 
 // Paired closes and a record's figures against a hand computation. NQ: $20 a point, fees 0.1 point a side.
-let n = 0;
-const fill = (f: Partial<Fill> & Pick<Fill, 'side' | 'size' | 'price'>): Fill => ({
-  id: `f${++n}`,
-  order_id: null,
-  t: 1_700_000_000 + n * 60,
-  market: 'NQ',
-  fee: 0.1,
-  why: 'market',
-  stop: null,
-  target: null,
-  ...f,
-});
+const fill = fillMaker();
 
 describe('paired closes', () => {
   // Long 2 at 100 (stop 95), add 1 at 102 (stop 99), sell 2 at 106 (closes the first lot), sell 3 at 101
