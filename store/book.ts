@@ -62,6 +62,8 @@ export class BookStore {
   private readonly ordersByBook = new Map<string, OrderRecord[]>();
   private readonly fillsByBook = new Map<string, FillRecord[]>();
   private readonly positions = new Map<string, Position>();
+  /** Orders still working, per book and market, in the order placed (a replay asks every bar). */
+  private readonly workingBy = new Map<string, OrderRecord[]>();
 
   constructor(
     private readonly orders: Ledger<OrderEvent>,
@@ -72,17 +74,30 @@ export class BookStore {
   }
 
   private indexOrder(e: OrderEvent): void {
-    if (e.kind === 'cancelled') this.cancelledAt.set(e.id, e.at);
-    else {
+    if (e.kind === 'cancelled') {
+      this.cancelledAt.set(e.id, e.at);
+      this.stopWorking(e.id);
+    } else {
       this.orderById.set(e.order.id, e.order);
       push(this.ordersByBook, e.order.book, e.order);
+      if (this.status(e.order.id) === 'working') push(this.workingBy, `${e.order.book}#${e.order.market}`, e.order);
     }
   }
 
   private indexFill(f: FillRecord): void {
-    if (f.order_id) this.fillOf.set(f.order_id, f);
+    if (f.order_id) {
+      this.fillOf.set(f.order_id, f);
+      this.stopWorking(f.order_id);
+    }
     push(this.fillsByBook, f.book, f);
     applyFill(this.positionRef(f.book, f.market), f);
+  }
+
+  private stopWorking(id: string): void {
+    const o = this.orderById.get(id);
+    const list = o && this.workingBy.get(`${o.book}#${o.market}`);
+    const at = list ? list.indexOf(o) : -1;
+    if (at >= 0) list!.splice(at, 1);
   }
 
   private positionRef(book: string, market: Market): Position {
@@ -146,12 +161,20 @@ export class BookStore {
 
   /** Orders of the book still working on a market, in the order placed. */
   working(book: string, market: Market): OrderRecord[] {
-    return this.ordersOf(book).filter((o) => o.market === market && this.status(o.id) === 'working');
+    return [...(this.workingBy.get(`${book}#${market}`) ?? [])];
+  }
+
+  /** True when nothing can happen to the book on a market: no order working, and no stop or target resting. */
+  idle(book: string, market: Market): boolean {
+    if ((this.workingBy.get(`${book}#${market}`)?.length ?? 0) > 0) return false;
+    const p = this.positions.get(`${book}#${market}`);
+    return !p || p.dir === 0 || (p.stop === null && p.target === null);
   }
 
   /** A copy of the book's position on a market (flat when it never traded there). */
   position(book: string, market: Market): Position {
-    return structuredClone(this.positions.get(`${book}#${market}`) ?? flatPosition(market));
+    const p = this.positions.get(`${book}#${market}`);
+    return p ? { ...p, lots: p.lots.map((l) => ({ ...l })) } : flatPosition(market);
   }
 
   /** Every book a principal has traded or ordered in. */

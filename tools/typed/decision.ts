@@ -44,6 +44,7 @@ export async function applyDecision(
   prefix: string,
   reference?: number,
 ): Promise<OrderRecord | null> {
+  if (d.action === 'hold') return null;
   const venue = ctx.upstreams.venue;
   const conflictOf = (position: Parameters<typeof orderOfDecision>[2], working: number) => {
     const spec = orderOfDecision(d, model.market, position, working);

@@ -19,14 +19,22 @@ const pool = (): Promise<Dispatcher> => (agent ??= undici().then((u) => new u.Ag
 export async function askDecide(url: string, body: unknown, timeoutMs: number, stop: AbortSignal): Promise<DecideOutcome> {
   const started = performance.now();
   const ms = () => Math.round((performance.now() - started) * 100) / 100;
-  const timer = AbortSignal.timeout(timeoutMs);
+  // One controller per call, aborted by its own timer or by the run stopping (cheaper than composed signals).
+  const call = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    call.abort();
+  }, timeoutMs);
+  const onStop = () => call.abort();
+  stop.addEventListener('abort', onStop, { once: true });
   try {
     const res = await (await undici()).request(url, {
       dispatcher: await pool(),
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
-      signal: AbortSignal.any([timer, stop]),
+      signal: call.signal,
     });
     const text = await res.body.text();
     try {
@@ -35,7 +43,10 @@ export async function askDecide(url: string, body: unknown, timeoutMs: number, s
       return { kind: 'answer', status: res.statusCode, body: text.slice(0, 200), parsed: false, ms: ms() };
     }
   } catch (error) {
-    if (timer.aborted) return { kind: 'timeout', ms: ms() };
+    if (timedOut) return { kind: 'timeout', ms: ms() };
     return { kind: 'unreachable', why: (error as Error).message, ms: ms() };
+  } finally {
+    clearTimeout(timer);
+    stop.removeEventListener('abort', onStop);
   }
 }

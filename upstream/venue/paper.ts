@@ -51,6 +51,7 @@ export class PaperVenue implements Venue {
 
   /** Steps bars over the book, writing each bar's fills before the next bar is stepped. */
   private async stepBars(book: BookRef, market: Market, bars: readonly Bar[]): Promise<FillRecord[]> {
+    if (this.store.idle(book.key, market)) return [];
     const state: MarketBook = { position: this.store.position(book.key, market), working: this.store.working(book.key, market) };
     const costs = bookCosts(market);
     const written: FillRecord[] = [];
@@ -97,7 +98,7 @@ export class PaperVenue implements Venue {
     const key = `${book.key}#${market}`;
     const done = this.settledTo.get(key);
     const to = Math.floor(until / BAR_S) * BAR_S;
-    if (this.store.working(book.key, market).length === 0 && !bracketed(this.store.position(book.key, market))) {
+    if (this.store.idle(book.key, market)) {
       this.settledTo.set(key, Math.max(done ?? -Infinity, to));
       return;
     }
@@ -115,14 +116,19 @@ export class PaperVenue implements Venue {
   }
 
   step(book: BookRef, market: Market, bar: Bar): Promise<FillRecord[]> {
-    return this.serial(book.key, market, () => this.stepBars(book, market, [bar]));
+    // A replay's book is its run's alone, stepped and placed on in turn by it: nothing to wait for.
+    return this.stepBars(book, market, [bar]);
   }
 
   place(book: BookRef, order: OrderRecord, admit: (position: Position, working: readonly OrderRecord[]) => void): Promise<OrderRecord> {
-    return this.serial(book.key, order.market, async () => {
-      if (book.mode === 'live') await this.settleNow(book, order.market, order.placed_at);
+    const take = () => {
       admit(this.store.position(book.key, order.market), this.store.working(book.key, order.market));
       return this.store.place(order, this.clock());
+    };
+    if (book.mode === 'replay') return take();
+    return this.serial(book.key, order.market, async () => {
+      await this.settleNow(book, order.market, order.placed_at);
+      return take();
     });
   }
 
