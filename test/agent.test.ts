@@ -212,6 +212,22 @@ describe('starting a run', () => {
     expect((await post('/agent/runs', { model: 'starter', mode: 'replay', budget_bars: 0 })).status).toBe(422);
     expect((await get('/agent/runs/run_0000000000000000')).status).toBe(404);
   });
+
+  it('runs one live run a model and two runs a principal at once (409 run_under_way, 429 busy)', async () => {
+    await model('sleepy', () => ({ ...hold(), delayMs: 100 }));
+    const live = await post('/agent/runs', { model: 'starter', mode: 'live' });
+    expect(live.status).toBe(202);
+    const twice = await post('/agent/runs', { model: 'starter', mode: 'live' });
+    expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({ error: 'run_under_way', field: 'model' });
+    const second = await replay('sleepy');
+    const third = await post('/agent/runs', { model: 'sleepy', mode: 'replay', to: TO, hours: 1 });
+    expect(third.status).toBe(429);
+    expect(third.body).toMatchObject({ error: 'busy', running: expect.arrayContaining([live.body.run.id, second.id]) });
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    for (const id of [live.body.run.id, second.id]) expect((await post(`/agent/runs/${id}/stop`)).body.run.state).toBe('stopped');
+    expect((await post('/agent/runs', { model: 'sleepy', mode: 'replay', to: TO, hours: 1, budget_bars: 1 })).status).toBe(202);
+  });
 });
 
 describe('a live run', () => {

@@ -41,6 +41,9 @@ interface Drive {
   under: Under;
 }
 
+/** What a run is started with: its mode, window and bounds. */
+export type RunInit = Pick<RunRecord, 'mode' | 'window' | 'timeout_ms' | 'retries' | 'budget_bars' | 'bars_total'>;
+
 /** What one bar's decide() came to: a decision, or the end of the run. */
 type Asked = { decision: TypedDecision } | { end: RunEnd };
 
@@ -81,7 +84,7 @@ export class Rail {
    * Starts a run of a model: `bars` for a replay (its window, read already), null for a live run. Answers the run as
    * it stands once started; the stepping goes on in the background.
    */
-  async start(ctx: Ctx, model: ModelRecord, init: Omit<RunRecord, 'id' | 'model' | 'state' | 'bars_done' | 'last_bar_t' | 'decisions' | 'skipped' | 'orders' | 'fills' | 'retried' | 'decide_ms' | 'started_at' | 'ended_at' | 'end'>, bars: readonly BarRow[] | null): Promise<RunRecord> {
+  async start(ctx: Ctx, model: ModelRecord, init: RunInit, bars: readonly BarRow[] | null): Promise<RunRecord> {
     const principal = ctx.principal!.id;
     const mine = this.runningOf(principal);
     if (mine.length >= MOST_RUNNING) throw limitReached('busy', `${MOST_RUNNING} runs are already under way for you`, 60, { running: mine.map((u) => u.record.id) });
@@ -106,16 +109,24 @@ export class Rail {
       ended_at: null,
       end: null,
     };
-    await this.store.runs.put(principal, record);
+    // Counted as under way before anything is awaited, so two starts at once cannot both pass the limits above.
     const under: Under = { principal, record, abort: new AbortController(), done: Promise.resolve(), persisted: { bars: 0, at: Date.now() } };
     this.under.set(id, under);
+    try {
+      await this.store.runs.put(principal, record);
+    } catch (error) {
+      this.under.delete(id);
+      throw error;
+    }
     const drive: Drive = { ctx, model, book: bars ? replayBook(ctx, model.name, id) : liveBook(ctx, model.name, id), under };
     under.done = (bars ? this.replay(drive, bars) : this.live(drive))
       .catch((error: unknown) => {
         ctx.log.error('run_failed', { run: id, error: error instanceof Error ? error.message : String(error) });
         return stopped('internal', 'the run failed inside the deck; the failure is in its log', record.last_bar_t);
       })
-      .then((end) => this.finish(under, end));
+      .then((end) => this.finish(under, end))
+      // A run that cannot be written as ended still ends: the failure is the operator's to read in the log.
+      .catch((error: unknown) => ctx.log.error('run_not_written', { run: id, error: error instanceof Error ? error.message : String(error) }));
     return structuredClone(record);
   }
 
@@ -141,8 +152,11 @@ export class Rail {
     r.state = end && (end.code === 'window_stepped' || end.code === 'budget_spent') ? 'done' : 'stopped';
     r.end = end ?? stopped('stopped', 'stopped by its operator', r.last_bar_t);
     r.ended_at = this.clock();
-    this.under.delete(r.id);
-    await this.store.runs.put(u.principal, r);
+    try {
+      await this.store.runs.put(u.principal, r);
+    } finally {
+      this.under.delete(r.id);
+    }
   }
 
   private async progress(u: Under): Promise<void> {
