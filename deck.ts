@@ -9,6 +9,7 @@ import { ledgerHead, ledgerNames } from './store/ledger-files.js';
 import { openStore } from './store/store.js';
 import { FairQueue } from './tools/chat/fair-queue.js';
 import type { Services } from './tools/context.js';
+import { Rail } from './tools/agent/rail.js';
 import { Guards } from './tools/guards.js';
 import { LoginThrottle } from './tools/identity/login-throttle.js';
 import { makeLogger } from './tools/logger.js';
@@ -55,6 +56,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     chatQueue,
     plane,
     login: new LoginThrottle(config.loginRefusals, config.loginWindowS * 1000),
+    rail: await Rail.open(store, clock),
     offer: {
       plans,
       grants: loadGrants(config.files.grants),
@@ -77,9 +79,10 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     url: base,
     server,
     services,
-    close: () => {
+    async close() {
       plane.close();
-      return new Promise((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+      await services.rail.close();
+      await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
     },
   };
 }

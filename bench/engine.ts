@@ -7,7 +7,7 @@ import type { BenchRow } from './indicators.js';
 // generator or each other, and the peak memory they report is their own. `node --import tsx bench/engine.ts
 // <name>` prints one benchmark's rows as JSON.
 
-export const ENGINE_BENCHES = ['indicators', 'plate', 'forecast', 'stepper', 'tool-tokens'] as const;
+export const ENGINE_BENCHES = ['indicators', 'plate', 'forecast', 'stepper', 'tool-tokens', 'replay'] as const;
 export type EngineBench = (typeof ENGINE_BENCHES)[number];
 
 /** Imported only in the process that runs it. */
@@ -17,6 +17,7 @@ const BENCHES: Record<EngineBench, () => Promise<BenchRow[]>> = {
   forecast: async () => (await import('./forecast.js')).benchForecast(),
   stepper: async () => (await import('./stepper.js')).benchStepper(),
   'tool-tokens': async () => (await import('./tool-tokens.js')).benchToolTokens(),
+  replay: async () => (await import('./replay.js')).benchReplay(),
 };
 
 /** Runs one engine benchmark in a fresh node process and answers its rows. */

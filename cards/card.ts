@@ -1,6 +1,6 @@
-import type { CardsFile } from '../config/files.js';
+import type { CardsFile, PlansFile } from '../config/files.js';
 import { SELLER_ENDPOINTS } from '../sellers/endpoints.js';
-import type { Seller } from '../sellers/sellers.js';
+import { priceOf, type Seller } from '../sellers/sellers.js';
 import { badge } from './image.js';
 
 export const ERC8004_TYPE = 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1';
@@ -15,6 +15,7 @@ export function sellerCard(
   cards: CardsFile,
   chain: { chainId: number | null; registry: string | null },
   urls: { base: string; join: string },
+  plans: PlansFile,
 ) {
   const endpoint = SELLER_ENDPOINTS.get(seller.id)!;
   const entry = cards.sellers[seller.id] ?? { agent_id: null, tx: null, block: null };
@@ -48,7 +49,7 @@ export function sellerCard(
     skills: seller.skills,
     tools: endpoint.tools.map((t) => t.name),
     tools_without_key: keyless,
-    price_usdc: seller.price_usdc,
+    price_usdc: priceOf(seller, plans),
     price_basis: seller.price_basis,
     verify: seller.verify,
     classes: [],

@@ -95,6 +95,8 @@ const EnvSchema = z.object({
   DECK_ERC8004_CHAIN_ID: z.coerce.number().int().positive().optional(),
   DECK_ERC8004_REGISTRY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
   DECK_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  DECK_AGENT_LOOPBACK: z.enum(['0', '1']).default('0'),
+  DECK_AGENT_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -144,6 +146,8 @@ export interface Config {
   forecaster: Env['DECK_FORECASTER'];
   erc8004: { chainId: number | null; registry: string | null };
   log: Env['DECK_LOG'];
+  /** The agent rail: whether decide() may be a plain-HTTP loopback address (tests only), and how often live runs look for new bars. */
+  agent: { loopback: boolean; pollMs: number };
 }
 
 /** Reads the environment; throws one error naming every bad variable. */
@@ -185,5 +189,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     forecaster: e.DECK_FORECASTER,
     erc8004: { chainId: e.DECK_ERC8004_CHAIN_ID ?? null, registry: e.DECK_ERC8004_REGISTRY ?? null },
     log: e.DECK_LOG,
+    agent: { loopback: e.DECK_AGENT_LOOPBACK === '1', pollMs: e.DECK_AGENT_POLL_MS },
   };
 }

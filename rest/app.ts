@@ -23,7 +23,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   // Who the client is behind a proxy: off by default, so a forged X-Forwarded-For is ignored (DECK_TRUST_PROXY).
   app.set('trust proxy', s.config.trustProxy);
 
-  const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls);
+  const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls, s.offer.plans);
   const openapi = JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version));
 
   app.use(watchRequests(s, REGISTRY));

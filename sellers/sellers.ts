@@ -1,3 +1,5 @@
+import type { PlansFile } from '../config/files.js';
+
 /**
  * A seller is a name, a card's worth of words and a filter over the registry. The deck's own /mcp
  * serves every tool; /mcp/{seller} serves the seller's tools plus the house tools every seller carries.
@@ -10,7 +12,8 @@ export interface Seller {
   tools: readonly string[];
   skills: readonly string[];
   proposed_classes: readonly string[];
-  price_usdc: { unit: string; min: number; max: number };
+  /** USDC per job: fixed, or at most the price of a plan of the plans file (max_plan). */
+  price_usdc: { unit: string; min: number; max: number } | { unit: string; min: number; max_plan: string };
   price_basis: string;
   verify: string;
 }
@@ -57,11 +60,20 @@ export const SELLERS: readonly Seller[] = [
     tools: ['models', 'model_record', 'follow_quote'],
     skills: ['copy-trading', 'track-record', 'position-sizing', 'risk-caps'],
     proposed_classes: ['copy.follow_quote'],
-    price_usdc: { unit: 'job', min: 0, max: 99 },
+    price_usdc: { unit: 'job', min: 0, max_plan: 'premium-99' },
     price_basis: 'models and records free; following needs the max plan, premium-99 per 30 days',
     verify: 'every figure in a record is recomputed from the paired fills it lists',
   },
 ];
+
+/** A seller's price per job, read from the plans file where it names a plan (so the card cannot disagree with it). */
+export function priceOf(seller: Seller, plans: PlansFile): { unit: string; min: number; max: number } {
+  const p = seller.price_usdc;
+  if ('max' in p) return p;
+  const plan = plans.plans.find((x) => x.id === p.max_plan);
+  if (!plan) throw new Error(`the plans file has no plan ${p.max_plan}, which prices the ${seller.id} seller`);
+  return { unit: p.unit, min: p.min, max: plan.price_usdc };
+}
 
 export const sellerById = (id: string): Seller | null => SELLERS.find((s) => s.id === id) ?? null;
 export const SELLER_IDS = SELLERS.map((s) => s.id);

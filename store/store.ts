@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Accounts, type AccountsDoc } from './accounts.js';
+import { BookStore, type FillRecord, type OrderEvent } from './book.js';
+import { BookCaps, type BookCapsDoc } from './book-caps.js';
 import { Forecasts } from './forecasts.js';
 import { Forges, type ForgesDoc } from './forges.js';
 import { Grades } from './grades.js';
@@ -9,9 +11,11 @@ import { JsonFile } from './json-file.js';
 import { Ledger } from './ledger.js';
 import { Mandates } from './mandates.js';
 import { OAuthBook, type OAuthDoc } from './oauth.js';
+import { Models, type ModelsDoc } from './models.js';
 import { Owned, type OwnedDoc } from './owned.js';
 import { PlanClaims } from './plan-claims.js';
 import { PlateFiles } from './plates.js';
+import { Runs, type RunsDoc } from './runs.js';
 import { Seals } from './seals.js';
 import { SeriesBook } from './series.js';
 import { Sessions, type SessionsDoc } from './sessions.js';
@@ -79,6 +83,12 @@ export interface Store {
   series: SeriesBook;
   /** The OAuth door's registered clients and the grants people consented to (refresh tokens as digests). */
   oauth: OAuthBook;
+  /** The deck's own book: orders and fills (hash-chained), each principal's caps. */
+  book: BookStore;
+  bookCaps: BookCaps;
+  /** The models operators registered with a decide() endpoint, and their agent runs. */
+  models: Models;
+  runs: Runs;
 }
 
 export async function openStore(dir: string): Promise<Store> {
@@ -107,5 +117,9 @@ export async function openStore(dir: string): Promise<Store> {
     mandates: await Mandates.open(dir),
     series: await SeriesBook.open(dir),
     oauth: new OAuthBook(await JsonFile.open<OAuthDoc>(dir, 'oauth', OAuthBook.empty)),
+    book: new BookStore(await Ledger.open<OrderEvent>(dir, 'orders'), await Ledger.open<FillRecord>(dir, 'fills')),
+    bookCaps: new BookCaps(await JsonFile.open<BookCapsDoc>(dir, 'book-caps', BookCaps.empty)),
+    models: new Models(await JsonFile.open<ModelsDoc>(dir, 'models', Models.empty)),
+    runs: new Runs(await JsonFile.open<RunsDoc>(dir, 'runs', Runs.empty)),
   };
 }

@@ -82,12 +82,14 @@ describe('tools/list signed in', () => {
     return names;
   };
 
-  it('leaves the forecast tools out below the plan tier, and keeps the keyless tools and grants', async () => {
+  it('leaves the forecast tools out below the plan tier and follow_quote below the max tier, and keeps the keyless tools and grants', async () => {
     const free = await listed(bearer.free);
     expect(free).not.toContain('forecast');
     expect(free).not.toContain('forecast_health');
     for (const open of ['catalogue', 'plans', 'price', 'strategies', 'strategy_quote', 'grants', 'plan_claim', 'tape', 'forge']) expect(free).toContain(open);
-    for (const headers of [bearer.plan, bearer.house]) expect(await listed(headers)).toEqual([...free, 'forecast', 'forecast_health'].sort());
+    expect(free).not.toContain('follow_quote');
+    expect(await listed(bearer.plan)).toEqual([...free, 'forecast', 'forecast_health'].sort());
+    expect(await listed(bearer.house)).toEqual([...free, 'follow_quote', 'forecast', 'forecast_health'].sort());
   });
 
   it('answers a free call of forecast with upgrade_required naming the plan tier and how to buy it', async () => {
@@ -114,7 +116,7 @@ describe('tools/list signed in', () => {
 
   it('names the locked tools and their tiers in the endpoint description', async () => {
     const described = await (await fetch(`${deck.url}/mcp`)).json();
-    expect(described.tier_locked).toEqual({ forecast: 'plan', forecast_health: 'plan' });
+    expect(described.tier_locked).toEqual({ follow_quote: 'max', forecast: 'plan', forecast_health: 'plan' });
     expect(described.tools).toContain('forecast');
   });
 

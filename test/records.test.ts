@@ -9,7 +9,7 @@ import { call } from './support/http.js';
 import { grantsFile, legacyClient } from './support/mcp.js';
 
 // The deck's records over real HTTP and MCP: a principal's history with the ledger entry proving each act (and
-// another's entries 404), the registry, the ladder (empty and honest until the book is built), the concluded lab by
+// another's entries 404), the registry, the ladder (empty with no model; test/copy.test.ts ranks real ones), the concluded lab by
 // digest only, and the roadmap generated from the registry and the README so it cannot drift.
 
 const TO = Date.UTC(2025, 2, 20) / 1000;
@@ -177,10 +177,10 @@ describe('the registry, the ladder and the roadmap', () => {
     expect(JSON.stringify(body)).not.toContain('house-one');
   });
 
-  it('the ladder is empty and says why until the book is built: no model is ranked, none reads as zero', async () => {
+  it('the ladder is empty while no model has traded: nothing is ranked, nothing reads as zero', async () => {
     const { status, body } = await call(`${deck.url}/records/ladder`);
     expect(status).toBe(200);
-    expect(body).toEqual({ ok: true, book: { built: false, note: expect.stringMatching(/not built/) }, min_trades: 30, ranked: [], unranked: [] });
+    expect(body).toEqual({ ok: true, min_trades: 30, ranked: [], unranked: [] });
   });
 
   it('the roadmap serves every tool of the registry once, and lists the README\'s "Not built yet" items as written', async () => {

@@ -5,8 +5,8 @@ import { endpoint, listingFor } from '../sellers/endpoints.js';
 import { defineTool } from '../tools/define.js';
 import type { Principal, Tier } from '../tools/principal.js';
 
-// The listing rule on the endpoint builder the MCP servers use, with tools made for the test locked at every
-// tier (the registry locks only the forecast at plan; test/mcp-tiers.test.ts shows it over MCP).
+// The listing rule on the endpoint builder the MCP servers use, with tools made for the test, one per tier (the
+// registry's follow_quote, on the max tier, is held to it over MCP in copy.test.ts).
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const tool = (name: string, tier?: Tier) =>
   defineTool({ name, title: name, description: name, input: z.object({}), annotations: READS, access: 'session', ...(tier ? { tier } : {}), run: async () => ({ ok: true }) });

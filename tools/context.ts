@@ -1,6 +1,7 @@
 import type { Config } from '../config/env.js';
 import type { Store } from '../store/store.js';
 import type { Upstreams } from '../upstream/upstreams.js';
+import type { Rail } from './agent/rail.js';
 import type { FairQueue } from './chat/fair-queue.js';
 import type { Guards } from './guards.js';
 import type { LoginThrottle } from './identity/login-throttle.js';
@@ -34,6 +35,8 @@ export interface Services {
   offer: Offer;
   /** The OAuth door: another way in to the same principals, for MCP clients that sign in by OAuth 2.1. */
   oauth: OAuthDoor;
+  /** The agent runs under way. */
+  rail: Rail;
   clock: () => number;
   log: Logger;
 }

@@ -1,4 +1,19 @@
 import { account } from './plans/account.js';
+import { modelRegister } from './agent/model-register.js';
+import { modelRead, modelsMine } from './agent/models-mine.js';
+import { runStart } from './agent/run-start.js';
+import { runRead, runsList, runStop } from './agent/runs-read.js';
+import { capsRead, capsSet } from './book/caps.js';
+import { fillsList } from './book/fills-list.js';
+import { orderCancel } from './book/order-cancel.js';
+import { orderPlace } from './book/order-place.js';
+import { ordersList } from './book/orders-list.js';
+import { positionsList } from './book/positions-list.js';
+import { followQuoteTool } from './copy/follow-quote.js';
+import { modelRecord } from './copy/model-record.js';
+import { models } from './copy/models.js';
+import { decisionPost } from './typed/decision-post.js';
+import { typedSchema } from './typed/schema-doc.js';
 import { catalogue } from './catalogue/catalogue.js';
 import { chat } from './chat/chat.js';
 import type { Tool } from './define.js';
@@ -122,6 +137,26 @@ export const REGISTRY: readonly Tool[] = [
   rotateKey,
   oauthRequest,
   oauthConsent,
+  // The book, the agent rail, the typed-decision lane and the copy seller's tools.
+  orderPlace,
+  orderCancel,
+  ordersList,
+  fillsList,
+  positionsList,
+  capsRead,
+  capsSet,
+  modelRegister,
+  modelsMine,
+  modelRead,
+  runStart,
+  runsList,
+  runRead,
+  runStop,
+  typedSchema,
+  decisionPost,
+  models,
+  modelRecord,
+  followQuoteTool,
 ];
 
 export const toolByName = new Map(REGISTRY.map((t) => [t.name, t]));

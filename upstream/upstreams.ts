@@ -12,6 +12,8 @@ import { HttpDoor } from './identity/http-door.js';
 import { ModelReader } from './reader/model-reader.js';
 import { Tape } from './tape/tape.js';
 import { VenueTape } from './tape/venue.js';
+import { PaperVenue } from './venue/paper.js';
+import type { Venue } from './venue/venue.js';
 
 /** Every outside party the deck talks to. Unconfigured ones are absent; their routes answer 503. */
 export interface Upstreams {
@@ -28,13 +30,15 @@ export interface Upstreams {
   coord: CoordLayer;
   /** The chat lane (an OpenAI-compatible chat-completions endpoint); null when not configured. */
   chat: ChatLane | null;
+  /** Where the deck's book sends its orders: the embedded paper venue, which fills from the tape. */
+  venue: Venue;
 }
 
 export async function openUpstreams(config: Config, store: Store, clock: () => number, chains: readonly Chain[], log: Logger): Promise<Upstreams> {
   const door = config.door ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix) : await embeddedDoor(config, store, clock, log);
   const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
-  return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord), chat: config.chat ? new ChatLane(config.chat) : null };
+  return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord), chat: config.chat ? new ChatLane(config.chat) : null, venue: new PaperVenue(store.book, tape, clock) };
 }
 
 /** The embedded door, settled to the accounts: what a crash cut short of a join or a rotation is undone. */

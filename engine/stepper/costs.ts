@@ -28,3 +28,6 @@ export const DEFAULT_COSTS: Readonly<Record<Market, Costs>> = {
 
 /** Slippage in price: ticks / (1 / tick), the nearest double to the decimal amount. */
 export const slippageOf = (market: Market, costs: Costs): number => costs.slippage_ticks / Math.round(1 / MARKET_SPECS[market].tick);
+
+/** The fee of one side for one unit filled at `price`, in price units (points, or basis points of the price). */
+export const feePerSide = (fee: Costs['fee'], price: number): number => (fee.unit === 'points' ? fee.per_side : (price * fee.per_side) / 10_000);

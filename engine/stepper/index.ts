@@ -1,5 +1,5 @@
 /** The stepper: a decider run over bars with documented fills, its R, the random null and walk-forward folds. */
-export { DEFAULT_COSTS, slippageOf, type Costs } from './costs.js';
+export { DEFAULT_COSTS, feePerSide, slippageOf, type Costs } from './costs.js';
 export { REHEARSAL_VERSION, RehearsalSchema, type Rehearsal, type Trade } from './envelope.js';
 export { foldsOf, MAX_FOLDS, type Fold } from './folds.js';
 export { Machine, type Fill, type TradeRecord } from './machine.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SELLERS } from '../../sellers/sellers.js';
+import { priceOf, SELLERS } from '../../sellers/sellers.js';
 import { defineTool } from '../define.js';
 import { priceEntry } from '../meter/prices.js';
 import { register } from '../studio/register.js';
@@ -22,7 +22,7 @@ export const price = defineTool({
       unit: 'meter unit',
       prices: listed,
       allowance_per_day: { ...Object.fromEntries(plans.map((p) => [p.tier, p.allowance_per_day])), house: house_allowance_per_day },
-      sellers: SELLERS.map((s) => ({ id: s.id, price_usdc: s.price_usdc, price_basis: s.price_basis })),
+      sellers: SELLERS.map((s) => ({ id: s.id, price_usdc: priceOf(s, ctx.offer.plans), price_basis: s.price_basis })),
       // The onboarded register's public strategies, each quoted as strategy_quote quotes it.
       strategies: register(ctx)
         .filter((s) => !s.house)

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MARKETS } from '../../engine/markets.js';
 import { isUsdc, SERIES_LIMITS } from '../../engine/series/index.js';
-import { SELLER_IDS, SELLERS, type Seller } from '../../sellers/sellers.js';
+import type { PlansFile } from '../../config/files.js';
+import { priceOf, SELLER_IDS, SELLERS, type Seller } from '../../sellers/sellers.js';
 import { durationWords } from '../../engine/series/index.js';
 
 const { epochs, epoch_s, span_s } = SERIES_LIMITS;
@@ -56,11 +57,12 @@ export const QuoteBody = z
   .superRefine((q, issues) => {
     if (q.epochs * q.epoch_s > span_s.max)
       issues.addIssue({ code: 'custom', path: ['epochs'], message: `the series would run ${durationWords(q.epochs * q.epoch_s)}; epochs x epoch_s is at most ${durationWords(span_s.max)}` });
-    const { min, max } = SELLERS.find((s) => s.id === q.agent.seller)!.price_usdc;
-    if (q.price_usdc < min || q.price_usdc > max)
-      issues.addIssue({ code: 'custom', path: ['price_usdc'], message: `the ${q.agent.seller} seller's card prices an epoch (one job) from ${min} to ${max} USDC` });
   });
 export type QuoteBody = z.output<typeof QuoteBody>;
 
-/** The price range of an epoch for each seller, as the cards state it. */
-export const PRICE_BY_SELLER = Object.fromEntries(SELLERS.map((s) => [s.id, { min: s.price_usdc.min, max: s.price_usdc.max }]));
+/** The price range of an epoch for each seller, as the cards state it (a range may be read from the plans file). */
+export const pricesBySeller = (plans: PlansFile): Record<string, { min: number; max: number }> =>
+  Object.fromEntries(SELLERS.map((s) => {
+    const { min, max } = priceOf(s, plans);
+    return [s.id, { min, max }];
+  }));

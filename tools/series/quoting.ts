@@ -1,5 +1,6 @@
 import { usdcTimes, type Quote, type Terms } from '../../engine/series/index.js';
 import type { Ctx } from '../context.js';
+import { pricesBySeller } from './quote-body.js';
 import { badInput, DeckError } from '../errors.js';
 
 /** A quote confirmed by the layer: the body as normalized, the terms, and what the whole series costs. */
@@ -16,6 +17,9 @@ export interface Quoted {
  * venue. Nothing is kept, here or at the layer.
  */
 export async function quoteSeries(ctx: Ctx, q: Quote, at: { status: 400 | 422; prefix: string }): Promise<Quoted> {
+  const { min, max } = pricesBySeller(ctx.offer.plans)[q.agent.seller]!;
+  if (q.price_usdc < min || q.price_usdc > max)
+    throw badInput([{ field: `${at.prefix}price_usdc`, message: `the ${q.agent.seller} seller's card prices an epoch (one job) from ${min} to ${max} USDC` }], undefined, at.status);
   const layer = ctx.upstreams.coord;
   const venues = await layer.venues();
   const venue = venues.find((v) => v.venue === q.venue);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MARKETS } from '../../engine/markets.js';
 import { SERIES_LIMITS, VENUE_KINDS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
-import { PRICE_BY_SELLER, QuoteBody } from './quote-body.js';
+import { pricesBySeller, QuoteBody } from './quote-body.js';
 
 /** The quote body's JSON Schema, made once from the schema that validates it. */
 const BODY = z.toJSONSchema(QuoteBody, { io: 'input', unrepresentable: 'any' });
@@ -28,7 +28,7 @@ export const seriesTerms = defineTool({
         epochs,
         epoch_s,
         span_s,
-        price: { unit: 'USDC per epoch (one job)', decimals: usdc_decimals, by_seller: PRICE_BY_SELLER },
+        price: { unit: 'USDC per epoch (one job)', decimals: usdc_decimals, by_seller: pricesBySeller(ctx.offer.plans) },
         markets: MARKETS,
         cover: { unit: 'USDC', external: 'at most the seller\'s deposit' },
       },
