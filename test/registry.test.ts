@@ -32,9 +32,10 @@ describe('server.json for the official MCP registry', () => {
       ['example.deck/deck', 'https://deck.example/mcp'],
       ['example.deck/studio', 'https://deck.example/mcp/studio'],
       ['example.deck/candles', 'https://deck.example/mcp/candles'],
+      ['example.deck/copy', 'https://deck.example/mcp/copy'],
     ]);
-    // The copy seller serves no tool of its own yet: it is not listed until it does.
-    expect(SELLER_ENDPOINTS.get('copy')!.tools.map((t) => t.name)).toEqual(['catalogue', 'plans', 'account']);
+    // A seller is listed once it serves tools of its own beside catalogue, plans and account.
+    for (const id of ['studio', 'candles', 'copy']) expect(SELLER_ENDPOINTS.get(id)!.tools.length).toBeGreaterThan(3);
     for (const e of entries) expect(e.remotes[0]!.headers[0]).toMatchObject({ name: 'Authorization', isRequired: false, isSecret: true });
   });
 
@@ -56,7 +57,7 @@ describe('server.json for the official MCP registry', () => {
       expect(run({ DECK_PUBLIC_URL: 'http://deck.example' }).status).toBe(2);
       const written = run({ DECK_PUBLIC_URL: 'https://mcp.deck.example' });
       expect(written.status).toBe(0);
-      expect((await readdir(out)).sort()).toEqual(['candles', 'deck', 'studio']);
+      expect((await readdir(out)).sort()).toEqual(['candles', 'copy', 'deck', 'studio']);
       const valid = await validator();
       const candles = JSON.parse(await readFile(join(out, 'candles', 'server.json'), 'utf8')) as unknown;
       expect(valid(candles)).toBe(true);

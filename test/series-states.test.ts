@@ -79,8 +79,9 @@ describe('the series state table, row by row', () => {
     expect(Number(call_.args.expiredAt)).toBeGreaterThanOrEqual(e1.window.to);
     // The layer really called the deck's /mcp/copy (initialize, tools/list) and recorded the principal as the opener.
     const held = rig.layer.handshakes.get(opened.handshake_id)!;
-    const mcp = (await call(`${rig.url}/mcp/copy`)).body as { tools: string[] };
-    expect(held.seen).toEqual({ server: 'the deck: copy', tools: [...mcp.tools].sort() });
+    // It lists keyless, so it sees every tool but those locked to a tier (follow_quote, on the max tier).
+    const mcp = (await call(`${rig.url}/mcp/copy`)).body as { tools: string[]; tier_locked: Record<string, string> };
+    expect(held.seen).toEqual({ server: 'the deck: copy', tools: mcp.tools.filter((t) => !(t in mcp.tier_locked)).sort() });
     const { principal } = (await call(`${rig.url}/plans`, { headers: rig.me.bearer })).body;
     expect(held).toMatchObject({
       series_id: series.id,
