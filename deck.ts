@@ -10,6 +10,7 @@ import type { Services } from './tools/context.js';
 import { Guards } from './tools/guards.js';
 import { LoginThrottle } from './tools/identity/login-throttle.js';
 import { makeLogger } from './tools/logger.js';
+import { seedSample } from './upstream/tape/sample.js';
 import { openUpstreams } from './upstream/upstreams.js';
 
 export const VERSION = '1.0.0';
@@ -29,6 +30,7 @@ export interface RunningDeck {
 export async function startDeck(config: Config = readConfig(), clock: () => number = () => Date.now()): Promise<RunningDeck> {
   const log = makeLogger(config);
   const store = await openStore(config.dataDir);
+  await seedSample(config, store.archive, log);
   const plans = loadPlans(config.files.plans);
   const upstreams = await openUpstreams(config, store, clock, plans.chains);
   const server = createServer();

@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
 import { getAddress } from 'ethers';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from './support/chromium.js';
 import { testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 
-/** Debian's Chromium: the test drives the browser a person would use, never a downloaded one. */
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = '/tmp';
 
 let deck: TestDeck;
@@ -22,15 +20,18 @@ afterAll(async () => {
   await deck.stop();
 });
 
-/** The browser, launched once. Without Chromium every test here fails saying so: none is skipped. */
+/**
+ * The system's browser (the one a person would use, never a downloaded one), launched once. Without one every test
+ * here fails saying how to get one: none is skipped.
+ */
 function chromiumOnce(): Promise<Browser> {
-  browser ??= existsSync(CHROMIUM)
-    ? chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      })
-    : Promise.reject(new Error(`the onboarding-page test needs Chromium at ${CHROMIUM}: apt-get install chromium fonts-liberation`));
+  browser ??= Promise.resolve().then(() =>
+    chromium.launch({
+      executablePath: findChromium(),
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    }),
+  );
   return browser;
 }
 

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
+import { PROJECT_ROOT } from '../../config/root.js';
 
 /**
  * The skill bank: short markdown documents under skills/ at the project root, one per skill, each opening with a
@@ -65,17 +65,6 @@ export function loadSkills(dir: string): readonly Skill[] {
   return files.map((f) => skillOf(join(dir, f), readFileSync(join(dir, f), 'utf8')));
 }
 
-/**
- * The project root: the nearest folder above this module holding package.json. The same from the source and from
- * the build in dist/, and whatever the working directory, so the documents are never copied and never stale.
- */
-function projectRoot(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error('skill bank: no package.json above the module, so no project root');
-  }
-}
-
-export const SKILLS: readonly Skill[] = loadSkills(join(projectRoot(), 'skills'));
+export const SKILLS: readonly Skill[] = loadSkills(join(PROJECT_ROOT, 'skills'));
 
 export const skillById = (id: string): Skill | null => SKILLS.find((s) => s.id === id) ?? null;
