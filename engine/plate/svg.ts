@@ -4,7 +4,7 @@ import { LAYOUT, THEME } from './theme.js';
 import { lastOf, type PlateView, type ViewIndicator } from './view.js';
 
 /** A pane's rectangle and the value range its height spans. */
-interface Pane {
+export interface Pane {
   x: number;
   y: number;
   w: number;
@@ -13,23 +13,23 @@ interface Pane {
   max: number;
 }
 
-const yOf = (p: Pane, v: number): number => p.y + ((p.max - v) / (p.max - p.min)) * p.h;
-const px = (x: number): string => (Math.round(x * 10) / 10).toString();
+export const yOf = (p: Pane, v: number): number => p.y + ((p.max - v) / (p.max - p.min)) * p.h;
+export const px = (x: number): string => (Math.round(x * 10) / 10).toString();
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** Width of a text in the monospaced font, so label boxes fit their words. */
-const textWidth = (s: string, size: number): number => [...s].length * THEME.advance * size;
+export const textWidth = (s: string, size: number): number => [...s].length * THEME.advance * size;
 
-function text(x: number, y: number, s: string, o: { size?: number; fill?: string; anchor?: 'start' | 'middle' | 'end'; weight?: 'bold' } = {}): string {
+export function text(x: number, y: number, s: string, o: { size?: number; fill?: string; anchor?: 'start' | 'middle' | 'end'; weight?: 'bold' } = {}): string {
   const anchor = o.anchor && o.anchor !== 'start' ? ` text-anchor="${o.anchor}"` : '';
   const weight = o.weight ? ` font-weight="${o.weight}"` : '';
   return `<text x="${px(x)}" y="${px(y)}" font-size="${o.size ?? 11}" fill="${o.fill ?? THEME.muted}"${anchor}${weight}>${esc(s)}</text>`;
 }
 
 /** A mark's label on a dark backing, so it reads over candles and lines. */
-function note(x: number, y: number, s: string, fill: string): string {
+export function note(x: number, y: number, s: string, fill: string): string {
   return `<rect x="${px(x - 3)}" y="${px(y - 11)}" width="${px(textWidth(s, 11) + 6)}" height="15" rx="2" fill="${THEME.background}" fill-opacity="0.8"/>${text(x, y, s, { fill })}`;
 }
 
@@ -40,7 +40,7 @@ function tag(x: number, y: number, label: string, fill: string, ink: string): st
 }
 
 /** A line through the values, broken wherever they are NaN (warm-up draws nothing, never a made-up value). */
-function polyline(values: Float64Array, xOf: (i: number) => number, pane: Pane): string {
+export function polyline(values: Float64Array, xOf: (i: number) => number, pane: Pane): string {
   let d = '';
   let pen = false;
   for (let i = 0; i < values.length; i++) {
