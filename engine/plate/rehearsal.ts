@@ -1,13 +1,13 @@
 import { firstAtOrAfter, type Bars } from '../bars.js';
-import { TIMEFRAME_SECONDS, type Market, type Timeframe } from '../markets.js';
+import { TIMEFRAME_SECONDS } from '../markets.js';
 import type { Rehearsal } from '../stepper/envelope.js';
 import { round4 } from '../stepper/stats.js';
 import { PlateError } from './error.js';
 import { rasterize } from './raster.js';
 import { decimalsOf, formatNumber, niceStep, ticksOf, timeStep, utcMinute, utcTick } from './scale.js';
-import { note, px, text, textWidth, yOf, type Pane } from './svg.js';
+import { bodyWidth, candles, note, px, text, textWidth, yOf, type Pane } from './svg.js';
 import { REHEARSAL_COLOURS as C, THEME } from './theme.js';
-import { digestOf, iso, windowOf } from './view.js';
+import { digestOf, iso, windowOf, type PictureHead } from './view.js';
 
 /** Names the way rehearsal plates are drawn; it changes whenever the same rehearsal would be drawn differently. */
 export const REHEARSAL_PLATE_STYLE = 'rehearsal-plate/1 dark 1200x700 resvg-js 2.6 DejaVu Sans Mono 2.37';
@@ -29,13 +29,7 @@ export interface RehearsalPlateInput {
 }
 
 /** The numbers a rehearsal's plate was drawn from, as its JSON: what its id hashes along with the picture. */
-export interface RehearsalPlateState {
-  style: string;
-  market: Market;
-  tf: Timeframe;
-  from: string;
-  to: string;
-  size: { width: number; height: number };
+export interface RehearsalPlateState extends PictureHead {
   /** The drawn bars; a column draws per_column of them as one candle when they outnumber the columns. */
   bars: { count: number; columns: number; per_column: number; digest: string };
   price: { low: number; high: number };
@@ -168,24 +162,8 @@ export function renderRehearsalPlate(input: RehearsalPlateInput): RehearsalPlate
   const edges = [price, equity, nullPane].map((p) => `M${x} ${p.y + p.h + 0.5}h${w}M${x + w + 0.5} ${p.y}V${p.y + p.h}`).join('');
   out.push(`<path d="${edges}" stroke="${THEME.separator}" stroke-width="1" fill="none"/>`);
 
-  // Candles, one per column, on whole pixels so their colour is exact.
-  const body = slot >= 3 ? Math.max(1, 2 * Math.floor((slot * 0.8 - 1) / 2) + 1) : slot >= 2 ? 2 : 1;
-  let up = '';
-  let down = '';
-  for (let k = 0; k < n; k++) {
-    const o = cols.o[k]!;
-    const c = cols.c[k]!;
-    const cx = centre(k);
-    const hi = Math.round(yOf(price, cols.h[k]!));
-    const lo = Math.round(yOf(price, cols.l[k]!));
-    const top = Math.round(yOf(price, Math.max(o, c)));
-    const bot = Math.round(yOf(price, Math.min(o, c)));
-    const left = cx - Math.floor((body - 1) / 2);
-    const d = `M${cx} ${hi}h1v${Math.max(1, lo - hi)}h-1ZM${left} ${top}h${body}v${Math.max(1, bot - top)}h${-body}Z`;
-    if (c >= o) up += d;
-    else down += d;
-  }
-  out.push(`<path d="${up}" fill="${THEME.up}" shape-rendering="crispEdges"/><path d="${down}" fill="${THEME.down}" shape-rendering="crispEdges"/>`);
+  // Candles, one per column.
+  out.push(candles(cols, price, centre, bodyWidth(slot)));
 
   // Trades: a segment from entry to exit coloured by outcome, the entry a triangle pointing the way of the side, the exit a dot.
   const segments = { win: '', loss: '' };

@@ -190,17 +190,21 @@ export function lastOf(values: Float64Array): number | null {
 
 export const iso = (t: number): string => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 
-/**
- * The numbers a plate was drawn from, as its JSON: what the id hashes along with the picture. It is public, so it
- * says of the marks only their kind and where they lie, and not the price axis (a mark near the bars widens it).
- */
-export interface ChartState {
+/** What every picture's JSON opens with: how it was drawn, of what and where, and its size. */
+export interface PictureHead {
   style: string;
   market: Market;
   tf: Timeframe;
   from: string;
   to: string;
   size: { width: number; height: number };
+}
+
+/**
+ * The numbers a plate was drawn from, as its JSON: what the id hashes along with the picture. It is public, so it
+ * says of the marks only their kind and where they lie, and not the price axis (a mark near the bars widens it).
+ */
+export interface ChartState extends PictureHead {
   bars: {
     count: number;
     first_t: number;
