@@ -15,6 +15,7 @@ import { LoginThrottle } from './tools/identity/login-throttle.js';
 import { makeLogger } from './tools/logger.js';
 import { openOAuthDoor } from './tools/oauth/door.js';
 import { Plane } from './tools/plane/metrics.js';
+import { seedSample } from './upstream/tape/sample.js';
 import { openUpstreams } from './upstream/upstreams.js';
 
 export const VERSION = '1.0.0';
@@ -34,6 +35,7 @@ export interface RunningDeck {
 export async function startDeck(config: Config = readConfig(), clock: () => number = () => Date.now()): Promise<RunningDeck> {
   const log = makeLogger(config);
   const store = await openStore(config.dataDir);
+  await seedSample(config, store.archive, log);
   const plans = loadPlans(config.files.plans);
   const upstreams = await openUpstreams(config, store, clock, plans.chains, log);
   const server = createServer();

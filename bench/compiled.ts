@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './child.js';
 
-/** Builds the deck as `npm start` does (npm run build: tsc into dist/) and answers the entry it then runs. */
+/** Builds the deck as `npm start` does (npm run build: an esbuild bundle in dist/) and answers the entry it then runs. */
 export async function buildDeck(): Promise<string> {
   const child = spawn('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let said = '';

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 // What the kernel says about a process under test: measures that hold when other work shares the machine.
 
@@ -16,12 +16,31 @@ export const residentMiB = (pid: number): Promise<number> => statusMiB(pid, 'VmR
 /** The most resident memory the process has held so far, in MiB (VmHWM). */
 export const peakResidentMiB = (pid: number): Promise<number> => statusMiB(pid, 'VmHWM');
 
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces), from the process state on. */
+async function statFields(pid: number | string): Promise<string[]> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** utime and stime (the 14th and 15th fields, in clock ticks of 1/100 s on Linux) in milliseconds. */
+const cpuOf = (fields: string[]) => (Number(fields[11]) + Number(fields[12])) * 10;
+
 /** Milliseconds of CPU (user and system, every thread) the process has used so far. */
 export async function cpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces) start at the process state; utime and stime
-  // are the 14th and 15th fields, in clock ticks of 1/100 s on Linux.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return cpuOf(await statFields(pid));
+}
+
+/**
+ * Milliseconds of CPU the processes of a process group still running have used so far (npm, the shell it starts
+ * and the node under it). What the group's processes that already exited spent is not counted.
+ */
+export async function groupCpuMs(pgid: number): Promise<number> {
+  let total = 0;
+  for (const pid of (await readdir('/proc')).filter((n) => /^\d+$/.test(n))) {
+    const fields = await statFields(pid).catch(() => null);
+    // The process group is the 5th field.
+    if (fields && Number(fields[2]) === pgid) total += cpuOf(fields);
+  }
+  return total;
 }
 

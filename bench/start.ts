@@ -3,8 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from './child.js';
-import { cpuMs } from './proc.js';
+import type { BenchRow } from './indicators.js';
+import { groupCpuMs } from './proc.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -19,36 +21,64 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export interface Start {
   /** Wall milliseconds from spawn to the first 200 answer to GET /plans. */
   ms: number;
-  /** CPU milliseconds the process had spent by then (every thread). */
+  /** CPU milliseconds the process (with npm: npm, its shell and the deck) had spent by then (every thread). */
   cpuMs: number;
 }
 
-/** Starts the deck with `node <args>` on fresh data and waits for its first answer to GET /plans. */
-export async function firstAnswer(args: string[]): Promise<Start> {
+/**
+ * Starts the deck with `<program> <args>` (node unless told) on fresh data, in a process group of its own, and waits
+ * for its first answer to GET /plans; then ends the group.
+ */
+export async function firstAnswer(args: string[], program = process.execPath): Promise<Start> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'deck-bench-'));
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(program, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DECK_LOG: 'error', DECK_DATA: dataDir },
     stdio: 'ignore',
+    detached: true,
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`node ${args.join(' ')} exited with ${child.exitCode} before answering`);
+      if (child.exitCode !== null) throw new Error(`${program} ${args.join(' ')} exited with ${child.exitCode} before answering`);
       const res = await fetch(`http://127.0.0.1:${port}/plans`).catch(() => null);
       if (res?.status === 200) {
         await res.arrayBuffer();
-        return { ms: performance.now() - started, cpuMs: await cpuMs(child.pid!) };
+        return { ms: performance.now() - started, cpuMs: await groupCpuMs(child.pid!) };
       }
       await sleep(2);
     }
   } finally {
-    child.kill('SIGTERM');
+    process.kill(-child.pid!, 'SIGTERM');
     await exited;
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** `npm start` as a person types it, on a tree with no build (it builds first) and on a built tree, `runs` times each. */
+export async function npmStarts(runs: number): Promise<{ first: Start[]; built: Start[] }> {
+  const first: Start[] = [];
+  const built: Start[] = [];
+  for (let i = 0; i < runs; i++) {
+    await rm(join(ROOT, 'dist'), { recursive: true, force: true });
+    first.push(await firstAnswer(['start'], 'npm'));
+    built.push(await firstAnswer(['start'], 'npm'));
+  }
+  return { first, built };
+}
+
+/** The rows of npmStarts, with their goals: a first start builds in well under 5 s, a built tree answers in under 1 s. */
+export function npmStartRows({ first, built }: { first: Start[]; built: Start[] }): BenchRow[] {
+  const row = (name: string, runs: Start[], goalMs: number): BenchRow => {
+    const ms = median(runs.map((r) => r.ms));
+    return { name: `${name}, median of ${runs.length} (CPU ${median(runs.map((r) => r.cpuMs)).toFixed(0)} ms)`, value: ms, unit: 'ms', goal: `< ${goalMs} ms`, met: ms < goalMs };
+  };
+  return [
+    row('npm start on a tree with no build (builds with esbuild, then starts), spawn to first answer', first, 5000),
+    row('npm start on a built tree, spawn to first answer', built, 1000),
+  ];
 }
 
 /** Wall milliseconds from spawning `node <args>` to its exit. */
@@ -65,3 +95,9 @@ export const median = (xs: number[]): number => {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
+
+// `npx tsx bench/start.ts [runs]`: the two npm start rows alone (it removes dist/ before each first start).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const r of npmStartRows(await npmStarts(Number(process.argv[2] ?? 3)))) process.stdout.write(`${r.name}: ${r.value.toFixed(0)} ms (goal ${r.goal}: ${r.met ? 'met' : 'NOT met'})\n`);
+}
+

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { PROJECT_ROOT } from './root.js';
 
 // Every knob the deck reads from its environment, parsed once at start. An unset upstream URL means
 // "not configured": the routes behind it answer 503 and say which variable to set.
@@ -8,6 +10,8 @@ const list = z
   .string()
   .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
 const count = z.coerce.number().int().nonnegative();
+/** A file under version control: found at the project root unless the variable names another (from the working directory). */
+const kept = (path: string) => z.string().default(join(PROJECT_ROOT, path));
 
 /** express's names for address ranges, usable among the proxies' addresses. */
 const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -65,14 +69,15 @@ const EnvSchema = z.object({
   DECK_LOGIN_WINDOW_S: count.default(300),
   DECK_SESSION_HOURS: z.coerce.number().positive().default(12),
   DECK_RESERVED_NAMES: list.optional(),
-  DECK_GRANTS: z.string().default('config/grants.json'),
-  DECK_PLANS: z.string().default('config/plans.json'),
-  DECK_CARDS: z.string().default('config/cards.json'),
-  DECK_REGISTER: z.string().default('config/register.json'),
+  DECK_GRANTS: kept('config/grants.json'),
+  DECK_PLANS: kept('config/plans.json'),
+  DECK_CARDS: kept('config/cards.json'),
+  DECK_REGISTER: kept('config/register.json'),
   DECK_TREASURY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
   DECK_DOOR_URL: url.optional(),
   DECK_DOOR_TOKEN: z.string().optional(),
   DECK_TAPE_URL: url.optional(),
+  DECK_SAMPLE_TAPE: z.enum(['on', 'off']).default('on'),
   DECK_COORD_URL: url.optional(),
   DECK_COORD_KEY: z.string().optional(),
   DECK_GRADER_URL: url.optional(),
@@ -127,6 +132,8 @@ export interface Config {
   treasury: string | null;
   door: { url: string; token: string | null } | null;
   tapeUrl: string | null;
+  /** With no venue, an empty archive is seeded at start from the sample of real candles shipped in tape/sample/. */
+  sampleTape: boolean;
   coord: { url: string; key: string | null } | null;
   /** The grader lane and the model asked there; the key is the house's, used for house, plan and trial funding. */
   grader: { url: string; key: string | null; model: string } | null;
@@ -177,6 +184,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     treasury: e.DECK_TREASURY ?? null,
     door: e.DECK_DOOR_URL ? { url: e.DECK_DOOR_URL, token: e.DECK_DOOR_TOKEN ?? null } : null,
     tapeUrl: e.DECK_TAPE_URL ?? null,
+    sampleTape: e.DECK_SAMPLE_TAPE === 'on',
     coord: e.DECK_COORD_URL ? { url: e.DECK_COORD_URL, key: e.DECK_COORD_KEY ?? null } : null,
     grader: e.DECK_GRADER_URL ? { url: e.DECK_GRADER_URL, key: e.DECK_GRADER_KEY ?? null, model: e.DECK_GRADER_MODEL } : null,
     graderTrialPings: e.DECK_GRADER_TRIAL_PINGS,

@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Services } from '../tools/context.js';
-import { EventStream, JsonBytes, type Tool } from '../tools/define.js';
+import { EventStream, JsonBytes, WithImage, type Tool } from '../tools/define.js';
 import { DeckError, signInFirst } from '../tools/errors.js';
 import { SESSION_COOKIE } from '../tools/identity/credentials.js';
 import { resting } from '../tools/identity/login-throttle.js';
@@ -83,6 +83,8 @@ export function restRoutes(s: Services, tools: readonly Tool[]): Router {
       if (result instanceof EventStream) return sendEvents(res, result, s.log);
       res.status(rest.status ?? 200);
       if (result instanceof JsonBytes) res.type('application/json').send(result.bytes);
+      // The picture is served by its own URL on REST, named in the body.
+      else if (result instanceof WithImage) res.json(result.body);
       else res.json(applyCookie(tool, result, req.secure || s.urls.base.startsWith('https:'), res));
     };
     if (rest.method === 'GET') router.get(rest.path, handler);

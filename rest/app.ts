@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { sellerCard } from '../cards/card.js';
 import type { CardsFile } from '../config/files.js';
+import { PROJECT_ROOT } from '../config/root.js';
 import { mcpRouter } from '../sellers/mcp-router.js';
 import { sellerById, SELLER_IDS, SELLERS } from '../sellers/sellers.js';
 import type { Services } from '../tools/context.js';
@@ -12,7 +14,7 @@ import { oauthRouter } from './oauth.js';
 import { openapiDocument } from './openapi.js';
 import { planeRoutes, watchRequests } from './plane.js';
 
-const JOIN_PAGE = readFileSync(new URL('./join-page.html', import.meta.url), 'utf8');
+const JOIN_PAGE = readFileSync(join(PROJECT_ROOT, 'rest', 'join-page.html'), 'utf8');
 
 /** The deck over HTTP: the MCP endpoints, the OAuth door, the generated REST routes, the cards, OpenAPI and the join page. */
 export async function httpApp(s: Services, cards: CardsFile, version: string): Promise<Express> {

@@ -18,7 +18,7 @@ import {
   type Reply,
 } from './json-rpc.js';
 import { legacyServer, type LegacyServer } from './legacy-server.js';
-import { modernBridge } from './modern-bridge.js';
+import { modernBridge, PROTOCOL_META } from './modern-bridge.js';
 import { SELLER_IDS } from './sellers.js';
 import { challenges } from '../tools/oauth/resources.js';
 
@@ -27,7 +27,6 @@ const RESTING = -32005;
 /** The largest body the MCP endpoints read. */
 const MAX_BODY_BYTES = 4 * MIB;
 
-const PROTOCOL_META = 'io.modelcontextprotocol/protocolVersion';
 /** The first protocol of the era whose requests carry their own envelope in _meta. */
 const MODERN_PROTOCOL = '2026-07-28';
 

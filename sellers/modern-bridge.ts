@@ -3,6 +3,42 @@ import type { Ctx } from '../tools/context.js';
 import type { McpEndpoint } from './endpoints.js';
 import type { ModernCall } from './modern-server.js';
 
+/** Where a 2026-07-28 request declares its protocol: params._meta[PROTOCOL_META]. */
+export const PROTOCOL_META = 'io.modelcontextprotocol/protocolVersion';
+/** The body field Mcp-Name repeats, per method (the 2026-07-28 transport's table). */
+const NAMED_BY: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+/** A header value as the transport carries it: as is when it is plain visible ASCII, else in its base64 sentinel. */
+const headerValue = (v: string): string => (/^[\x21-\x7e]+$/.test(v) ? v : `=?base64?${Buffer.from(v, 'utf8').toString('base64')}?=`);
+
+/**
+ * The standard headers of a 2026-07-28 request (MCP-Protocol-Version, Mcp-Method, Mcp-Name) that its body states
+ * and the client left out. The contract serves a client on the protocol its request declares in params._meta, and
+ * the body holds everything those headers repeat, so a request declaring it there alone is served; the 2.x handler
+ * would refuse it with -32020 for the missing header. A header the client did send is passed on as sent: one that
+ * disagrees with the body is still refused.
+ */
+function headersStatedInBody(body: unknown, sent: Headers): [string, string][] {
+  const m = body as { id?: unknown; method?: unknown; params?: Record<string, unknown> & { _meta?: Record<string, unknown> } } | null;
+  const version = m?.params?._meta?.[PROTOCOL_META];
+  if (typeof m !== 'object' || m === null || m.id === undefined || typeof m.method !== 'string' || typeof version !== 'string') return [];
+  const field = NAMED_BY[m.method];
+  const name = field === undefined ? undefined : m.params?.[field];
+  const stated: [string, string | undefined][] = [
+    ['mcp-protocol-version', version],
+    ['mcp-method', m.method],
+    ['mcp-name', typeof name === 'string' ? name : undefined],
+  ];
+  return stated.filter((h): h is [string, string] => h[1] !== undefined && !sent.has(h[0])).map(([k, v]) => [k, headerValue(v)]);
+}
+
 /**
  * Hands a 2026-07-28 request from express to the 2.x SDK's web-standard handler and its answer back. The SDK
  * is loaded on the first such request, so a deck whose clients are all 2025-era never pays for it.
@@ -14,6 +50,7 @@ export function modernBridge(base: string, version: string) {
     // The handler reads the parsed body, so the web Request it is handed carries the headers only.
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'content-length') headers.set(k, v);
+    for (const [k, v] of headersStatedInBody(body, headers)) headers.set(k, v);
     const call: ModernCall = { ctx, endpoint, seen: { keyRequired: false } };
     const answer = await (await once()).fetch(new Request(`${base}${req.originalUrl}`, { method: 'POST', headers }), {
       parsedBody: body,

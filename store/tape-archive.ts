@@ -23,12 +23,19 @@ interface DayDoc {
    * from its first to its last bar.
    */
   held?: Span[];
+  /** The stretches of held that the sample shipped with the deck vouched for: its bars, not a venue's or an import's. */
+  sample?: Span[];
 }
 
-/** What the archive keeps of a window: the bars, and the stretches of history it holds around them. */
+/** Who vouched for bars the archive keeps: the venue, an imported file, or the sample shipped with the deck. */
+export type Origin = 'venue' | 'import' | 'sample';
+
+/** What the archive keeps of a window: the bars, the stretches of history it holds around them, and the sample's. */
 export interface Kept {
   rows: CandleRow[];
   held: Span[];
+  /** The held stretches the shipped sample vouched for (a window reaching into one is answered with the sample's bars). */
+  sample: Span[];
 }
 
 /** Spans in time order, overlapping or touching ones joined. */
@@ -88,16 +95,30 @@ export class TapeArchive {
     for (let d = Math.floor(from / DAY_S) * DAY_S; d < to; d += DAY_S) yield dayOf(d);
   }
 
-  /** The kept bars with from <= t < to, in time order, and the held stretches of the days they fall in. */
+  /** The kept bars with from <= t < to, in time order, and the held (and sample) stretches of the days they fall in. */
   async read(market: string, tf: Timeframe, from: number, to: number): Promise<Kept> {
     const rows: CandleRow[] = [];
     const held: Span[] = [];
+    const sample: Span[] = [];
     for (const day of this.daysIn(from, to)) {
       const doc = await this.day(market, tf, day);
       for (const row of doc.rows) if (row[0] >= from && row[0] < to) rows.push(row);
       held.push(...this.heldOf(doc, tf));
+      sample.push(...(doc.sample ?? []));
     }
-    return { rows, held: mergeSpans(held) };
+    return { rows, held: mergeSpans(held), sample: mergeSpans(sample) };
+  }
+
+  /** Whether the archive keeps any day of any market and timeframe. */
+  async holdsAny(): Promise<boolean> {
+    const tape = join(this.dir, 'tape');
+    for (const market of await readdir(tape).catch(() => [] as string[])) {
+      for (const tf of await readdir(join(tape, market)).catch(() => [] as string[])) {
+        const names = await readdir(join(tape, market, tf)).catch(() => [] as string[]);
+        if (names.some((n) => /^\d{4}-\d{2}-\d{2}\.json$/.test(n))) return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -116,9 +137,9 @@ export class TapeArchive {
 
   /**
    * Keeps bars not yet kept (first seen wins) and the stretch their source vouched for (`vouched`, which holds
-   * them); answers how many bars were new.
+   * them), marked as the sample's when the sample is their origin; answers how many bars were new.
    */
-  async keep(market: string, tf: Timeframe, rows: readonly CandleRow[], vouched: Span | null): Promise<number> {
+  async keep(market: string, tf: Timeframe, rows: readonly CandleRow[], vouched: Span | null, origin: Origin = 'venue'): Promise<number> {
     const days = new Map<string, CandleRow[]>();
     if (vouched) for (const day of this.daysIn(vouched.from, vouched.to)) days.set(day, []);
     for (const row of rows) {
@@ -134,18 +155,21 @@ export class TapeArchive {
       added += await this.update(market, tf, day, (doc) => {
         const seen = new Set(doc.rows.map((r) => r[0]));
         const news = fresh.filter((r) => !seen.has(r[0]) && seen.add(r[0]));
-        const held = mergeSpans([...this.heldOf(doc, tf), ...(span && span.to > span.from ? [span] : [])]);
-        if (news.length === 0 && sameSpans(held, this.heldOf(doc, tf))) return null;
-        return { doc: { rows: [...doc.rows, ...news].sort((a, b) => a[0] - b[0]), held }, added: news.length };
+        const vouchedHere = span && span.to > span.from ? [span] : [];
+        const held = mergeSpans([...this.heldOf(doc, tf), ...vouchedHere]);
+        const sample = mergeSpans([...(doc.sample ?? []), ...(origin === 'sample' ? vouchedHere : [])]);
+        if (news.length === 0 && sameSpans(held, this.heldOf(doc, tf)) && sameSpans(sample, doc.sample ?? [])) return null;
+        const rowsNow = [...doc.rows, ...news].sort((a, b) => a[0] - b[0]);
+        return { doc: sample.length ? { rows: rowsNow, held, sample } : { rows: rowsNow, held }, added: news.length };
       });
     }
     return added;
   }
 
   /** Keeps an imported file's bars: the file vouches for the stretch from its first bar to the close of its last. */
-  import(market: string, tf: Timeframe, rows: readonly CandleRow[]): Promise<number> {
+  import(market: string, tf: Timeframe, rows: readonly CandleRow[], origin: 'import' | 'sample' = 'import'): Promise<number> {
     const vouched = rows.length ? { from: rows[0]![0], to: rows[rows.length - 1]![0] + TIMEFRAME_SECONDS[tf] } : null;
-    return this.keep(market, tf, rows, vouched);
+    return this.keep(market, tf, rows, vouched, origin);
   }
 
   /** Reads a day afresh under its lock and writes what `change` makes of it (null: nothing to write). */

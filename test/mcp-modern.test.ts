@@ -1,7 +1,7 @@
 import { isInputRequiredResult, ProtocolError, type ElicitRequestParams, type InputRequiredResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { httpRefusal, MCP_PATHS, modernClient } from './support/mcp.js';
+import { httpRefusal, MCP_PATHS, MODERN_PROTOCOL, modernClient, rpc, type RpcError } from './support/mcp.js';
 
 // Clients on protocol 2026-07-28 (the SDK 2.x Client, pinned): a client that declared URL-mode elicitation
 // is sent to the join page with an input_required result; one that did not gets HTTP 401 with -32001 and data.next.
@@ -107,3 +107,61 @@ describe('2026-07-28 client on /mcp only', () => {
     await client.close();
   });
 });
+
+describe('a 2026-07-28 client that declares its protocol only in _meta (no MCP-Protocol-Version, Mcp-Method or Mcp-Name)', () => {
+  const STANDARD = ['mcp-protocol-version', 'mcp-method', 'mcp-name'];
+  const meta = (capabilities: Record<string, unknown> = {}) => ({
+    'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+  });
+  const call = (name: string, capabilities?: Record<string, unknown>) => ({
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: { name, arguments: {}, _meta: meta(capabilities) },
+  });
+
+  it.each(MCP_PATHS)('is served on %s: tools/list and a keyless tools/call answer 200 with their results', async (path) => {
+    const listed = await rpc(`${deck.url}${path}`, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } });
+    expect(listed.status).toBe(200);
+    expect((listed.body as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name)).toContain('catalogue');
+    const catalogue = await rpc(`${deck.url}${path}`, call('catalogue'));
+    expect(catalogue.status).toBe(200);
+    expect(catalogue.body).toMatchObject({ id: 7, result: { structuredContent: { ok: true } } });
+  });
+
+  it('gets input_required to the join page for a keyless gated call when it declared URL-mode elicitation in _meta', async () => {
+    const answer = await rpc(`${deck.url}/mcp`, call('account', URL_ELICITATION));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ result: { resultType: 'input_required', inputRequests: { join: { method: 'elicitation/create', params: { mode: 'url', url: joinUrl } } } } });
+    // Without the declaration, the same call gets -32001 naming the join step.
+    const refused = await rpc(`${deck.url}/mcp`, call('account'));
+    expect((refused.body as RpcError).error).toMatchObject({ code: -32001, data: { next: { step: 'join', url: joinUrl } } });
+  });
+
+  it('is still refused with 400 -32020 when a header it did send disagrees with its body', async () => {
+    const answer = await rpc(`${deck.url}/mcp`, call('catalogue'), { 'mcp-protocol-version': MODERN_PROTOCOL, 'mcp-method': 'tools/list' });
+    expect(answer.status).toBe(400);
+    expect((answer.body as RpcError).error.code).toBe(-32020);
+  });
+
+  it("is served to the SDK's 2.x client whose requests lose the three headers on the way", async () => {
+    const stripped: string[] = [];
+    const client = await modernClient(`${deck.url}/mcp`, {
+      capabilities: URL_ELICITATION,
+      fetch: (url, init) => {
+        const headers = new Headers(init?.headers);
+        for (const h of STANDARD) if (headers.has(h)) stripped.push(h) && headers.delete(h);
+        return fetch(url, { ...init, headers });
+      },
+    });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('catalogue');
+    expect((await client.callTool({ name: 'catalogue', arguments: {} })).structuredContent).toMatchObject({ ok: true });
+    const raw: unknown = await client.callTool({ name: 'account', arguments: {} }, { allowInputRequired: true });
+    expect(isInputRequiredResult(raw)).toBe(true);
+    expect(stripped).toEqual(expect.arrayContaining(STANDARD));
+    await client.close();
+  });
+});
+

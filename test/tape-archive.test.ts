@@ -23,14 +23,31 @@ describe('the tape archive on disk', () => {
     expect(kept.held).toEqual([{ from: DAY, to: DAY + D }]);
     // And a writer adds to what is on disk, not to what it read before.
     await deck.keep('BTC', '1m', [], { from: DAY + D, to: DAY + D + 3600 });
-    expect(await importer.read('BTC', '1m', DAY, DAY + 2 * D)).toEqual({ rows, held: [{ from: DAY, to: DAY + D + 3600 }] });
+    expect(await importer.read('BTC', '1m', DAY, DAY + 2 * D)).toEqual({ rows, held: [{ from: DAY, to: DAY + D + 3600 }], sample: [] });
   });
 
   it('keeps the stretch a source vouched for even where it sent no bar (a holiday is known empty)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
     const archive = new TapeArchive(dir);
     expect(await archive.keep('NQ', '1m', [], { from: DAY, to: DAY + 4 * 3600 })).toBe(0);
-    expect(await archive.read('NQ', '1m', DAY, DAY + D)).toEqual({ rows: [], held: [{ from: DAY, to: DAY + 4 * 3600 }] });
+    expect(await archive.read('NQ', '1m', DAY, DAY + D)).toEqual({ rows: [], held: [{ from: DAY, to: DAY + 4 * 3600 }], sample: [] });
+  });
+
+  it('marks what the sample vouched for, keeps the mark under later bars, and tells an empty archive from one that keeps a day', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
+    const archive = new TapeArchive(dir);
+    expect(await archive.holdsAny()).toBe(false);
+    await archive.import('BTC', '1m', rows.slice(0, 600), 'sample');
+    expect(await archive.holdsAny()).toBe(true);
+    const sampled = { from: rows[0]![0], to: rows[599]![0] + 60 };
+    expect((await archive.read('BTC', '1m', DAY, DAY + D)).sample).toEqual([sampled]);
+    // An import after it adds bars and history, never a mark: only the sample's stretch reads as the sample's.
+    await archive.import('BTC', '1m', rows.slice(600));
+    const kept = await archive.read('BTC', '1m', DAY, DAY + D);
+    expect(kept.rows).toEqual(rows);
+    expect(kept.held).toEqual([{ from: DAY, to: DAY + D }]);
+    expect(kept.sample).toEqual([sampled]);
+    expect((await new TapeArchive(dir).read('BTC', '1m', DAY, DAY + D)).sample).toEqual([sampled]);
   });
 
   it('writes a day only under its lock: a writer waits while another holds it, and takes over one left by a dead writer', async () => {

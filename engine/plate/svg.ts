@@ -1,10 +1,11 @@
+import type { Bars } from '../bars.js';
 import { TIMEFRAME_SECONDS } from '../markets.js';
 import { decimalsOf, formatNumber, formatVolume, niceStep, ticksOf, timeStep, utcMinute, utcTick } from './scale.js';
 import { LAYOUT, THEME } from './theme.js';
 import { lastOf, type PlateView, type ViewIndicator } from './view.js';
 
 /** A pane's rectangle and the value range its height spans. */
-interface Pane {
+export interface Pane {
   x: number;
   y: number;
   w: number;
@@ -13,23 +14,23 @@ interface Pane {
   max: number;
 }
 
-const yOf = (p: Pane, v: number): number => p.y + ((p.max - v) / (p.max - p.min)) * p.h;
-const px = (x: number): string => (Math.round(x * 10) / 10).toString();
+export const yOf = (p: Pane, v: number): number => p.y + ((p.max - v) / (p.max - p.min)) * p.h;
+export const px = (x: number): string => (Math.round(x * 10) / 10).toString();
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** Width of a text in the monospaced font, so label boxes fit their words. */
-const textWidth = (s: string, size: number): number => [...s].length * THEME.advance * size;
+export const textWidth = (s: string, size: number): number => [...s].length * THEME.advance * size;
 
-function text(x: number, y: number, s: string, o: { size?: number; fill?: string; anchor?: 'start' | 'middle' | 'end'; weight?: 'bold' } = {}): string {
+export function text(x: number, y: number, s: string, o: { size?: number; fill?: string; anchor?: 'start' | 'middle' | 'end'; weight?: 'bold' } = {}): string {
   const anchor = o.anchor && o.anchor !== 'start' ? ` text-anchor="${o.anchor}"` : '';
   const weight = o.weight ? ` font-weight="${o.weight}"` : '';
   return `<text x="${px(x)}" y="${px(y)}" font-size="${o.size ?? 11}" fill="${o.fill ?? THEME.muted}"${anchor}${weight}>${esc(s)}</text>`;
 }
 
 /** A mark's label on a dark backing, so it reads over candles and lines. */
-function note(x: number, y: number, s: string, fill: string): string {
+export function note(x: number, y: number, s: string, fill: string): string {
   return `<rect x="${px(x - 3)}" y="${px(y - 11)}" width="${px(textWidth(s, 11) + 6)}" height="15" rx="2" fill="${THEME.background}" fill-opacity="0.8"/>${text(x, y, s, { fill })}`;
 }
 
@@ -40,7 +41,7 @@ function tag(x: number, y: number, label: string, fill: string, ink: string): st
 }
 
 /** A line through the values, broken wherever they are NaN (warm-up draws nothing, never a made-up value). */
-function polyline(values: Float64Array, xOf: (i: number) => number, pane: Pane): string {
+export function polyline(values: Float64Array, xOf: (i: number) => number, pane: Pane): string {
   let d = '';
   let pen = false;
   for (let i = 0; i < values.length; i++) {
@@ -69,6 +70,28 @@ function band(upper: Float64Array, lower: Float64Array, xOf: (i: number) => numb
     d += 'Z';
   }
   return d;
+}
+
+/** A candle body's width in a slot of that many pixels: odd, centred on the wick; at two to three pixels a bar, a 2-pixel body still shows its colour. */
+export const bodyWidth = (slot: number): number => (slot >= 3 ? Math.max(1, 2 * Math.floor((slot * 0.8 - 1) / 2) + 1) : slot >= 2 ? 2 : 1);
+
+/** Candles: wicks and bodies, one path per side, on whole pixels so their colour is exact. */
+export function candles(bars: Bars, price: Pane, centre: (i: number) => number, body: number): string {
+  let up = '';
+  let down = '';
+  for (let i = 0; i < bars.length; i++) {
+    const o = bars.o[i]!;
+    const c = bars.c[i]!;
+    const cx = centre(i);
+    const hi = Math.round(yOf(price, bars.h[i]!));
+    const lo = Math.round(yOf(price, bars.l[i]!));
+    const top = Math.round(yOf(price, Math.max(o, c)));
+    const bot = Math.round(yOf(price, Math.min(o, c)));
+    const d = `M${cx} ${hi}h1v${Math.max(1, lo - hi)}h-1ZM${cx - Math.floor((body - 1) / 2)} ${top}h${body}v${Math.max(1, bot - top)}h${-body}Z`;
+    if (c >= o) up += d;
+    else down += d;
+  }
+  return `<path d="${up}" fill="${THEME.up}" shape-rendering="crispEdges"/><path d="${down}" fill="${THEME.down}" shape-rendering="crispEdges"/>`;
 }
 
 const label = (ind: ViewIndicator): string => ind.spec.text.replace(/:/g, ' ').toUpperCase();
@@ -101,8 +124,7 @@ export function plateSvg(view: PlateView): string {
   const slot = w / n;
   const centre = (i: number): number => Math.floor(x + (i + 0.5) * slot);
   const xOf = (i: number): number => x + (i + 0.5) * slot;
-  // Bodies of an odd width centred on the wick; at two to three pixels a bar, a 2-pixel body still shows its colour.
-  const body = slot >= 3 ? Math.max(1, 2 * Math.floor((slot * 0.8 - 1) / 2) + 1) : slot >= 2 ? 2 : 1;
+  const body = bodyWidth(slot);
   const bodyLeft = (cx: number): number => cx - Math.floor((body - 1) / 2);
 
   const out: string[] = [];
@@ -157,22 +179,7 @@ export function plateSvg(view: PlateView): string {
     out.push(`<path d="${band(upper!.values, lower!.values, xOf, price)}" fill="${colour.get(ind)}" fill-opacity="0.07"/>`);
   }
 
-  // Candles: wicks and bodies, one path per side, on whole pixels so their colour is exact.
-  let up = '';
-  let down = '';
-  for (let i = 0; i < n; i++) {
-    const o = bars.o[i]!;
-    const c = bars.c[i]!;
-    const cx = centre(i);
-    const hi = Math.round(yOf(price, bars.h[i]!));
-    const lo = Math.round(yOf(price, bars.l[i]!));
-    const top = Math.round(yOf(price, Math.max(o, c)));
-    const bot = Math.round(yOf(price, Math.min(o, c)));
-    const d = `M${cx} ${hi}h1v${Math.max(1, lo - hi)}h-1ZM${bodyLeft(cx)} ${top}h${body}v${Math.max(1, bot - top)}h${-body}Z`;
-    if (c >= o) up += d;
-    else down += d;
-  }
-  out.push(`<path d="${up}" fill="${THEME.up}" shape-rendering="crispEdges"/><path d="${down}" fill="${THEME.down}" shape-rendering="crispEdges"/>`);
+  out.push(candles(bars, price, centre, body));
 
   // Overlay lines.
   for (const ind of overlays) {

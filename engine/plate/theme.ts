@@ -30,3 +30,16 @@ export const LAYOUT = {
   lower: 96,
   gap: 6,
 } as const;
+
+/** A rehearsal's plate: entries by side, exits and their segments by outcome, the equity and the null, in colours no candle uses. */
+export const REHEARSAL_COLOURS = {
+  long: '#4fa3f7',
+  short: '#c77dff',
+  win: '#a3e048',
+  loss: '#ff6fb5',
+  equity: '#f7c948',
+  /** Null runs below the rule's total R, and at or above it (the k of p = (k + 1) / (N + 1)). */
+  below: '#3a4157',
+  atLeast: '#8a91a5',
+  rule: '#ffffff',
+} as const;

@@ -85,7 +85,7 @@ function firstAtLeast(t: Float64Array, at: number): number {
   return lo;
 }
 
-const windowOf = (b: Bars, start: number, end: number): Bars => ({
+export const windowOf = (b: Bars, start: number, end: number): Bars => ({
   length: end - start,
   t: b.t.subarray(start, end),
   o: b.o.subarray(start, end),
@@ -188,19 +188,23 @@ export function lastOf(values: Float64Array): number | null {
   return null;
 }
 
-const iso = (t: number): string => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+export const iso = (t: number): string => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 
-/**
- * The numbers a plate was drawn from, as its JSON: what the id hashes along with the picture. It is public, so it
- * says of the marks only their kind and where they lie, and not the price axis (a mark near the bars widens it).
- */
-export interface ChartState {
+/** What every picture's JSON opens with: how it was drawn, of what and where, and its size. */
+export interface PictureHead {
   style: string;
   market: Market;
   tf: Timeframe;
   from: string;
   to: string;
   size: { width: number; height: number };
+}
+
+/**
+ * The numbers a plate was drawn from, as its JSON: what the id hashes along with the picture. It is public, so it
+ * says of the marks only their kind and where they lie, and not the price axis (a mark near the bars widens it).
+ */
+export interface ChartState extends PictureHead {
   bars: {
     count: number;
     first_t: number;
@@ -215,7 +219,8 @@ export interface ChartState {
   marks: { kind: 'level' | 'zone'; placed: Placement }[];
 }
 
-function digestOf(b: Bars): string {
+/** sha256 of the bars' t, o, h, l, c, v columns as little-endian float64, column after column. */
+export function digestOf(b: Bars): string {
   const hash = createHash('sha256');
   for (const column of [b.t, b.o, b.h, b.l, b.c, b.v]) {
     hash.update(new Uint8Array(column.buffer, column.byteOffset, column.byteLength));

@@ -125,6 +125,8 @@ export interface NullInput {
   slippage: number;
   runs: number;
   seed: string;
+  /** Handed each run's total R, in run order, when there were runs (a picture draws their distribution). */
+  totals?: (totals: Float64Array) => void;
 }
 
 const nearestRank = (sorted: Float64Array, q: number): number => sorted[Math.round(q * (sorted.length - 1))]!;
@@ -172,6 +174,7 @@ export function randomNull(input: NullInput): NullReport {
     totals[run] = total;
     if (total >= ruleTotal) k++;
   }
+  input.totals?.(totals);
   const sorted = totals.slice().sort();
   const mean = totals.reduce((a, b) => a + b, 0) / runs;
   return {

@@ -23,6 +23,8 @@ export interface RehearseOptions {
   marks?: readonly MarkInput[];
   /** Default: the market's (DEFAULT_COSTS). */
   costs?: Costs;
+  /** Handed the random null's run totals, in R, when it ran (a rehearsal's plate draws their distribution). */
+  nullTotals?: (totals: Float64Array) => void;
 }
 
 export const DEFAULT_NULL_RUNS = 1000;
@@ -60,6 +62,7 @@ export function rehearse(ir: DeciderIR, decider: Decider, bars: Bars, options: R
     slippage,
     runs: options.nullRuns ?? DEFAULT_NULL_RUNS,
     seed: options.seed,
+    ...(options.nullTotals ? { totals: options.nullTotals } : {}),
   });
   const k = options.folds;
   if (k !== undefined && !(Number.isInteger(k) && k >= 2 && k <= MAX_FOLDS)) throw new RangeError(`folds: 2 to ${MAX_FOLDS}`);

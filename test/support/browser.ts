@@ -1,20 +1,20 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-
-/** Debian's Chromium: the tests drive the browser a person would use, never a downloaded one. */
-const CHROMIUM = '/usr/bin/chromium';
+import { findChromium } from './chromium.js';
 
 let browser: Promise<Browser> | null = null;
 
-/** The browser, launched once per test file. Without Chromium every test using it fails saying so: none is skipped. */
+/**
+ * The system's browser (the one a person would use, never a downloaded one: findChromium), launched once per test
+ * file. Without one every test using it fails saying how to get one: none is skipped.
+ */
 function chromiumOnce(): Promise<Browser> {
-  browser ??= existsSync(CHROMIUM)
-    ? chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      })
-    : Promise.reject(new Error(`the browser tests need Chromium at ${CHROMIUM}: apt-get install chromium fonts-liberation`));
+  browser ??= Promise.resolve().then(() =>
+    chromium.launch({
+      executablePath: findChromium(),
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    }),
+  );
   return browser;
 }
 

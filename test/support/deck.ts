@@ -11,13 +11,19 @@ export interface TestDeck extends RunningDeck {
 }
 
 /**
+ * What a test deck runs with unless the test says otherwise. Tests state their own tape, so the sample the deck
+ * seeds an empty archive with is off unless a test turns it on (DECK_SAMPLE_TAPE=on).
+ */
+const TESTING = { DECK_SAMPLE_TAPE: 'off' };
+
+/**
  * A deck on a free port with its own temporary data directory, configured by `env` on top of defaults.
  * Every test joins from 127.0.0.1, so the per-client join limit is lifted unless a test sets it. `clock` is
  * one the test moves (milliseconds), when it needs time to pass.
  */
 export async function testDeck(env: Record<string, string> = {}, clock?: () => number): Promise<TestDeck> {
   const dataDir = env.DECK_DATA ?? (await mkdtemp(join(tmpdir(), 'deck-test-')));
-  const deck = await startDeck(readConfig({ PORT: '0', HOST: '127.0.0.1', DECK_LOG: 'silent', DECK_JOIN_PER_CLIENT: '1000', ...env, DECK_DATA: dataDir }), clock);
+  const deck = await startDeck(readConfig({ PORT: '0', HOST: '127.0.0.1', DECK_LOG: 'silent', DECK_JOIN_PER_CLIENT: '1000', ...TESTING, ...env, DECK_DATA: dataDir }), clock);
   return {
     ...deck,
     dataDir,
@@ -32,7 +38,7 @@ export async function testDeck(env: Record<string, string> = {}, clock?: () => n
 export type SpawnedDeck = Spawned;
 
 /** The deck as it runs from source, in its own process (for tests that kill it or read its log). */
-export const spawnDeck = (env: Record<string, string>): Promise<SpawnedDeck> => spawnServer('main.ts', env);
+export const spawnDeck = (env: Record<string, string>): Promise<SpawnedDeck> => spawnServer('main.ts', { ...TESTING, ...env });
 
 /** Joins and signs in a principal; answers its key and session token. */
 export async function signedIn(url: string, name: string, wallet?: string) {

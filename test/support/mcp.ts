@@ -27,6 +27,8 @@ export interface ModernOptions {
   headers?: Record<string, string>;
   /** Answers elicitation/create requests the deck embeds in an input_required result. */
   onElicit?: (params: ElicitRequestParams) => { action: 'accept' | 'decline' | 'cancel' };
+  /** The fetch the transport sends with (the platform's unless told). */
+  fetch?: (url: string | URL, init?: RequestInit) => Promise<Response>;
 }
 
 /** A client pinned to protocol 2026-07-28 (SDK 2.x), connected to one endpoint. */
@@ -37,7 +39,7 @@ export async function modernClient(endpoint: string, o: ModernOptions = {}): Pro
   );
   const onElicit = o.onElicit;
   if (onElicit) client.setRequestHandler('elicitation/create', (req) => onElicit(req.params));
-  await client.connect(new ModernTransport(new URL(endpoint), { requestInit: { headers: o.headers ?? {} } }));
+  await client.connect(new ModernTransport(new URL(endpoint), { requestInit: { headers: o.headers ?? {} }, ...(o.fetch ? { fetch: o.fetch } : {}) }));
   return client;
 }
 

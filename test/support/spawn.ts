@@ -6,6 +6,8 @@ const ROOT = join(import.meta.dirname, '..', '..');
 export interface Spawned {
   url: string;
   child: ChildProcess;
+  /** What the process logged up to its `listening` line (the last 4 KiB of it). */
+  before: string;
   /** Resolves with the exit code (null when a signal ended it) once the process has exited. */
   exited: Promise<number | null>;
   /** Ends the process with SIGTERM and waits for it. */
@@ -39,6 +41,7 @@ export async function spawnServer(script: string, env: Record<string, string | u
   });
   return {
     url,
+    before: tail,
     child,
     exited,
     async stop() {

@@ -26,6 +26,19 @@ export interface DrawnPlate extends Plate {
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
+/** A plate's id: sha256 of its PNG and of the JSON of the numbers it was drawn from. */
+export const plateId = (png: Uint8Array, json: string): string => createHash('sha256').update(png).update(json).digest('hex');
+
+/** Runs a renderer: a picture there is none of (no bars, a flat series) is 422 undrawable with the reason. */
+export function drawing<T>(render: () => T): T {
+  try {
+    return render();
+  } catch (error) {
+    if (error instanceof PlateError) throw new DeckError(422, 'undrawable', error.message, { reason: error.reason });
+    throw error;
+  }
+}
+
 function specsOf(texts: readonly string[]): IndicatorSpec[] {
   try {
     return parseIndicators(texts);
@@ -55,14 +68,7 @@ export async function drawPlate(ctx: Ctx, input: z.output<typeof PlateRequest>):
     .list(ctx.principal!.id)
     .filter((m) => m.market === input.market)
     .map((m) => ({ kind: m.kind, price: m.price, ...(m.price2 !== undefined ? { price2: m.price2 } : {}) }));
-  let plate: Plate;
-  try {
-    plate = renderPlate({ market: input.market, tf: input.tf, from, to, bars: barsFromRows(candles), indicators: specs, marks });
-  } catch (error) {
-    if (error instanceof PlateError) throw new DeckError(422, 'undrawable', error.message, { reason: error.reason });
-    throw error;
-  }
+  const plate = drawing(() => renderPlate({ market: input.market, tf: input.tf, from, to, bars: barsFromRows(candles), indicators: specs, marks }));
   const chartStateJson = JSON.stringify(plate.chart_state);
-  const id = createHash('sha256').update(plate.png).update(chartStateJson).digest('hex');
-  return { ...plate, id, chartStateJson };
+  return { ...plate, id: plateId(plate.png, chartStateJson), chartStateJson };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { projectRoot } from '../../config/root.js';
+import { PROJECT_ROOT } from '../../config/root.js';
 import { defineTool, type Tool } from '../define.js';
 import { REGISTRY } from '../registry.js';
 
@@ -26,7 +26,7 @@ export function notBuiltOf(readme: string): string[] {
   return items;
 }
 
-const NOT_BUILT = notBuiltOf(readFileSync(join(projectRoot(), 'README.md'), 'utf8'));
+const NOT_BUILT = notBuiltOf(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'));
 
 /** Where a tool is listed: its REST route's tag, or mcp for a tool served to agents only. */
 const areaOf = (t: Tool): string => t.rest?.tag ?? 'mcp';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import { projectRoot } from '../../config/root.js';
+import { PROJECT_ROOT } from '../../config/root.js';
 
 /**
  * The skill bank: short markdown documents under skills/ at the project root, one per skill, each opening with a
@@ -65,6 +65,6 @@ export function loadSkills(dir: string): readonly Skill[] {
   return files.map((f) => skillOf(join(dir, f), readFileSync(join(dir, f), 'utf8')));
 }
 
-export const SKILLS: readonly Skill[] = loadSkills(join(projectRoot(), 'skills'));
+export const SKILLS: readonly Skill[] = loadSkills(join(PROJECT_ROOT, 'skills'));
 
 export const skillById = (id: string): Skill | null => SKILLS.find((s) => s.id === id) ?? null;

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { keptOf, sha256 } from '../../engine/grade/index.js';
 import { MARKETS } from '../../engine/markets.js';
+import { renderRehearsalPlate } from '../../engine/plate/index.js';
 import { MAX_FOLDS } from '../../engine/stepper/index.js';
-import { defineTool } from '../define.js';
+import { defineTool, WithImage } from '../define.js';
+import { drawing, plateId } from '../plates/draw.js';
+import { sealPlate } from '../plates/seal.js';
 import { int } from '../schemas.js';
 import { deciderOf } from './cast.js';
 import { myForge, SeedHash } from './forge-read.js';
@@ -24,7 +27,8 @@ export const rehearseTool = defineTool({
     `Rehearses your forge (by seed_hash, within its two hours) over the tape: hours (default ${DEFAULT_HOURS}) counted back from to (unix seconds) or, without it, from the newest bar the tape holds for the market, so archived history can be rehearsed. ` +
     'The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), the seeded random null it is weighed against (matched random-entry runs, the rule\'s percentile and p = (k+1)/(N+1)), walk-forward folds when asked, and a summary that calls it evidence about the past, never a forecast. ' +
     'The same seed and window give the same envelope, byte for byte; its sha256 (of the whole answer\'s JSON) names it: grade and score take it as rehearsal_digest. ' +
-      `Over MCP the first ${MCP_TRADES} trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them).`,
+      `Over MCP the first ${MCP_TRADES} trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them). ` +
+    'With plate: true it also answers a plate of itself, sealed like POST /plates (a seal of the day, counted once): the price over the window with every entry and exit drawn, the equity curve in R, and the random null\'s run totals with the rule\'s total R marked where it falls; plate names it ({ id, path, png, json }) and MCP carries the PNG as image content. The same rehearsal draws the same bytes.',
   input: z
     .object({
       seed_hash: SeedHash.describe('the seed_hash your forge returned'),
@@ -33,6 +37,7 @@ export const rehearseTool = defineTool({
       to: int.optional().describe('the window\'s end, unix seconds, not in the future (floored to the bar); default: the newest bar the tape holds'),
       folds: int.refine((k) => k >= 2 && k <= MAX_FOLDS, `2 to ${MAX_FOLDS}`).optional().describe('walk-forward folds to cut the window into'),
       ...TradesPage,
+      plate: z.boolean().optional().describe('true: answer a sealed plate of the rehearsal too (price with entries and exits, equity in R, where the rule falls in the random null)'),
     })
     .strict(),
   mcpDefaults: TRADES_MCP_DEFAULTS,
@@ -45,14 +50,21 @@ export const rehearseTool = defineTool({
     const { ir } = deciderOf({ ...forge.script, market }, () => 'market');
     const to = await windowEnd(ctx, market, ir.timeframe, input.to);
     const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars });
-    const rehearsal = stepOver(ctx, ir, forge.id, w, input.folds);
+    let nullTotals: Float64Array = new Float64Array(0);
+    const rehearsal = stepOver(ctx, ir, forge.id, w, input.folds, (totals) => void (nullTotals = totals));
+    // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.
+    const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, bars: w.bars, nullTotals })) : null;
+    const stateJson = drawn && JSON.stringify(drawn.state);
+    const plate = drawn && stateJson && (await sealPlate(ctx, plateId(drawn.png, stateJson), drawn.png, stateJson));
     await meterSteps(ctx, 'rehearse', rehearsal);
-    const answer = { ok: true, seed_hash: forge.id, ...rehearsal };
+    // A plate sealed before says fresh false: the answer names it without that, so the same rehearsal answers the same bytes.
+    const answer = { ok: true, seed_hash: forge.id, ...rehearsal, ...(plate ? { plate: { id: plate.id, path: plate.path, png: plate.png, json: plate.json } } : {}) };
     const digest = rehearsalDigest(answer);
     // Grading judges a kept rehearsal by its digest: its trades against the rule's stop, side and ways out.
     await ctx.store.grades.keepRehearsal(ctx.principal!.id, keptOf(forge.id, digest, rehearsal, w.bars), ctx.clock(), forge.expires_at);
     const paged = pagedTrades(answer, input);
     // A page is not the whole answer, so it names the whole one's digest, which grade and score take.
-    return paged === answer ? answer : { ...paged, rehearsal_digest: digest };
+    const shown = paged === answer ? answer : { ...paged, rehearsal_digest: digest };
+    return drawn ? new WithImage(shown, drawn.png) : shown;
   },
 });

@@ -9,16 +9,16 @@ import type { WindowBars } from './window.js';
 /**
  * Runs a decider over a window's bars with the stepper: documented fills, R, the seeded random null (seeded by the
  * seed hash, so the same seed and window give the same envelope), folds when asked, and the principal's marks on
- * that market for rules that read them. A stepper failure is 500, carried.
+ * that market for rules that read them; `nullTotals` is handed the null's run totals. A stepper failure is 500, carried.
  */
-export function stepOver(ctx: Ctx, ir: DeciderIR, seed: string, w: WindowBars, folds?: number): Rehearsal {
+export function stepOver(ctx: Ctx, ir: DeciderIR, seed: string, w: WindowBars, folds?: number, nullTotals?: (totals: Float64Array) => void): Rehearsal {
   const decider = engineStep('the decider compiler', () => compileDecider(ir, seed, DECIDER_VERSION));
   const marks = ctx.store.marks
     .list(ctx.principal!.id)
     .filter((m) => m.market === ir.market)
     .map((m) => ({ kind: m.kind, price: m.price, ...(m.price2 !== undefined ? { price2: m.price2 } : {}) }));
   try {
-    return rehearse(ir, decider, w.bars, { seed, from: w.from, marks, ...(folds !== undefined ? { folds } : {}) });
+    return rehearse(ir, decider, w.bars, { seed, from: w.from, marks, ...(folds !== undefined ? { folds } : {}), ...(nullTotals ? { nullTotals } : {}) });
   } catch (error) {
     throw new DeckError(500, 'stepper_failed', `the stepper failed: ${(error as Error).message}`);
   }

@@ -16,7 +16,11 @@ const FINER: Readonly<Record<Timeframe, readonly Timeframe[]>> = { '15s': [], '1
 
 export interface TapeWindow {
   bars: Bars;
-  source: 'venue' | 'archive';
+  /**
+   * venue: the venue answered for this window; archive: the archive of bars kept from the venue or imported; sample:
+   * the archive, where some or all of the window's history is the sample of real candles shipped with the deck.
+   */
+  source: 'venue' | 'archive' | 'sample';
   /** The stretches the source holds history for (coverage reads absent bars outside them as unmeasured). */
   held: Span[];
   built?: { tf: Timeframe; sources: Int32Array; perBar: number };
@@ -67,7 +71,7 @@ export class Tape {
     const closed = sent.filter((r) => r[0] + len <= now);
     const vouched = vouchedBy(closed, len, from, now);
     await this.archive.keep(market, tf, closed, vouched);
-    return source === 'fresh' ? { rows: closed, held: vouched ? [vouched] : [] } : this.archive.read(market, tf, from, to);
+    return source === 'fresh' ? { rows: closed, held: vouched ? [vouched] : [], sample: [] } : this.archive.read(market, tf, from, to);
   }
 
   /**
@@ -81,12 +85,13 @@ export class Tape {
       const until = have === tf ? to : Math.max(to, Math.min(Math.ceil(to / len) * len, Math.floor(this.clock() / 1000)));
       const got = await this.rows(market, have, from, until, source).catch((e: unknown) => (e instanceof TimeframeNotServed ? null : Promise.reject(e)));
       if (got === null || (source === 'archive' && got.rows.length === 0 && !got.held.some((s) => s.to > from && s.from < until))) continue;
-      if (have === tf) return { bars: barsFromTuples(got.rows), held: got.held };
+      const sample = got.sample.some((s) => s.to > from && s.from < to);
+      if (have === tf) return { bars: barsFromTuples(got.rows), held: got.held, sample };
       const built = wholeBuckets(resample(barsFromTuples(got.rows), TIMEFRAME_SECONDS[have], len), len, from, got.held);
-      return { bars: built.bars, held: got.held, built: { tf: have, sources: built.sources, perBar: built.perBar } };
+      return { bars: built.bars, held: got.held, sample, built: { tf: have, sources: built.sources, perBar: built.perBar } };
     }
     // Nothing held and nothing served (a venue that serves none of the timeframes): nothing is measured.
-    return { bars: barsFromTuples([]), held: [] as Span[] };
+    return { bars: barsFromTuples([]), held: [] as Span[], sample: false };
   }
 
   /**
@@ -97,7 +102,8 @@ export class Tape {
    */
   async window(market: Market, tf: Timeframe, from: number, to: number, fresh: boolean, wholeFromArchive: (w: TapeWindow) => boolean): Promise<TapeWindow> {
     if (!fresh) {
-      const w: TapeWindow = { ...(await this.gather(market, tf, from, to, 'archive')), source: 'archive' };
+      const { sample, ...got } = await this.gather(market, tf, from, to, 'archive');
+      const w: TapeWindow = { ...got, source: sample ? 'sample' : 'archive' };
       if (wholeFromArchive(w)) return w;
       if (!this.venue) {
         const knows = w.held.some((s) => s.to > from && s.from < to);
@@ -108,6 +114,8 @@ export class Tape {
       }
     }
     if (!this.venue) throw notConfigured('the venue tape', 'DECK_TAPE_URL');
-    return { ...(await this.gather(market, tf, from, to, fresh ? 'fresh' : 'venue')), source: 'venue' };
+    // Read back from the archive, a window may hold bars the sample put there first (first seen wins): it says so.
+    const { sample, ...got } = await this.gather(market, tf, from, to, fresh ? 'fresh' : 'venue');
+    return { ...got, source: sample ? 'sample' : 'venue' };
   }
 }

@@ -1,0 +1,96 @@
+import pngjs from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REHEARSAL_PLATE_STYLE } from '../engine/plate/index.js';
+import { REHEARSAL_COLOURS, THEME } from '../engine/plate/theme.js';
+import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { call } from './support/http.js';
+import { legacyClient } from './support/mcp.js';
+
+// A rehearsal answers a plate of itself (plate: true): sealed in the plates store like POST /plates, served at its
+// URLs, carried as image content over MCP; the same rehearsal answers the same bytes. Over the sample tape a deck
+// with no venue seeds itself with (ES 1m, October 2013).
+
+let deck: TestDeck;
+let me: Awaited<ReturnType<typeof signedIn>>;
+let seed: string;
+const ASK = { market: 'ES', hours: 24 };
+
+/** The raw bytes of a rehearsal's answer: the same rehearsal must answer the same ones. */
+async function rehearseRaw(body: Record<string, unknown>): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${deck.url}/studio/rehearse`, { method: 'POST', headers: { 'content-type': 'application/json', ...me.bearer }, body: JSON.stringify(body) });
+  return { status: res.status, text: await res.text() };
+}
+
+const rgb = (hex: string): [number, number, number] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+const pixelsOf = (image: pngjs.PNG, hex: string): number => {
+  const [r, g, b] = rgb(hex);
+  let count = 0;
+  for (let i = 0; i < image.data.length; i += 4) if (image.data[i] === r && image.data[i + 1] === g && image.data[i + 2] === b) count++;
+  return count;
+};
+
+beforeAll(async () => {
+  deck = await testDeck({ DECK_SAMPLE_TAPE: 'on' });
+  me = await signedIn(deck.url, 'plater');
+  const words = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: me.bearer })).body.intent as string;
+  seed = (await call(`${deck.url}/forge`, { body: { intent: words }, headers: me.bearer })).body.seed_hash as string;
+});
+afterAll(() => deck.stop());
+
+describe('POST /studio/rehearse with plate: true', () => {
+  it('answers a sealed plate of itself: a PNG with the trades, the equity and the null drawn, and the numbers it was drawn from', async () => {
+    const { status, text } = await rehearseRaw({ seed_hash: seed, ...ASK, plate: true });
+    expect(status).toBe(200);
+    const body = JSON.parse(text);
+    expect(Object.keys(body.plate)).toEqual(['id', 'path', 'png', 'json']);
+    expect(body.plate).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{64}$/), path: `/plates/${body.plate.id}`, png: `${deck.url}/plates/${body.plate.id}.png` });
+    const png = await fetch(body.plate.png);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    const image = pngjs.PNG.sync.read(Buffer.from(await png.arrayBuffer()));
+    expect([image.width, image.height]).toEqual([THEME.width, THEME.height]);
+    expect(body.stats.long + body.stats.short).toBeGreaterThan(0);
+    for (const colour of [REHEARSAL_COLOURS.equity, REHEARSAL_COLOURS.rule, THEME.up, THEME.down]) expect(pixelsOf(image, colour), colour).toBeGreaterThan(0);
+    if (body.stats.long > 0) expect(pixelsOf(image, REHEARSAL_COLOURS.long)).toBeGreaterThan(0);
+    if (body.stats.short > 0) expect(pixelsOf(image, REHEARSAL_COLOURS.short)).toBeGreaterThan(0);
+    const state = await (await fetch(body.plate.json)).json();
+    expect(state).toMatchObject({
+      style: REHEARSAL_PLATE_STYLE,
+      market: 'ES',
+      tf: '1m',
+      trades: { count: body.stats.n, wins: body.stats.wins, losses: body.stats.losses },
+      equity: { final_r: body.stats.total_r },
+      null: { runs: body.null.runs, rule_total_r: body.null.rule_total_r, percentile: body.null.percentile, p: body.null.p },
+    });
+  });
+
+  it('answers the same bytes for the same rehearsal, and without plate the same envelope with no plate', async () => {
+    const first = await rehearseRaw({ seed_hash: seed, ...ASK, plate: true });
+    const again = await rehearseRaw({ seed_hash: seed, ...ASK, plate: true });
+    expect(again.text).toBe(first.text);
+    const plain = await rehearseRaw({ seed_hash: seed, ...ASK });
+    const { plate, ...envelope } = JSON.parse(first.text);
+    expect(plate).toBeDefined();
+    expect(JSON.parse(plain.text)).toEqual(envelope);
+  });
+
+  it('refuses a plate that is not a boolean, naming the field', async () => {
+    const { status, body } = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: seed, ...ASK, plate: 'yes' }, headers: me.bearer });
+    expect(status).toBe(422);
+    expect(body.problems.map((p: { field: string }) => p.field)).toEqual(['plate']);
+  });
+
+  it('carries the very PNG it sealed as image content over MCP', async () => {
+    const client = await legacyClient(`${deck.url}/mcp/studio`, me.bearer);
+    try {
+      const result = await client.callTool({ name: 'rehearse', arguments: { seed_hash: seed, ...ASK, plate: true } });
+      const content = result.content as { type: string; data?: string; mimeType?: string }[];
+      const image = content.find((c) => c.type === 'image')!;
+      expect(image.mimeType).toBe('image/png');
+      const plate = (result.structuredContent as { plate: { id: string; png: string } }).plate;
+      const sealed = Buffer.from(await (await fetch(plate.png)).arrayBuffer());
+      expect(Buffer.from(image.data!, 'base64').equals(sealed)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
