@@ -1,11 +1,11 @@
 import type { Tool } from '../tools/define.js';
 
 /**
- * The toolsets a bare /mcp lists: the studio's own loop (plans and account, the skill bank, the studio gates, the
- * forge, the tape, the forecast, marks). The rest (plates, series, book, agent, typed, records, plane, chat) is listed
+ * The toolsets a bare /mcp lists, in registry order: the studio's own loop (plans and account, marks, the tape, the
+ * forecast, the studio gates, the forge, the skill bank). The rest (plates, series, book, agent, typed, records, plane, chat) is listed
  * on request, so a model's context pays for the whole deck only when it asks for it.
  */
-export const DEFAULT_TOOLSETS = ['plans', 'skills', 'studio', 'forge', 'tape', 'forecast', 'marks'] as const;
+export const DEFAULT_TOOLSETS = ['plans', 'marks', 'tape', 'forecast', 'studio', 'forge', 'skills'] as const;
 
 /** The words the toolsets parameter takes besides toolset names. */
 const ALL = 'all';
