@@ -1,4 +1,5 @@
 import { SELLER_IDS } from '../sellers/sellers.js';
+import { DEFAULT_TOOLSETS, toolsetsOf } from '../sellers/toolsets.js';
 import type { Tool } from '../tools/define.js';
 
 type Schema = Record<string, unknown>;
@@ -98,18 +99,27 @@ export const TAGS = [
   { name: 'plane', description: 'The observability plane: metrics (Prometheus), a load balancer\'s probes, and the hash-chained ledgers with their heads and a verify walk.' },
   { name: 'chat', description: "The chat lane: a model's words, labelled as such, through a fair queue; never written into a ledger." },
   { name: 'oauth', description: "The OAuth door's consent steps, which the onboarding page drives: read a pending authorization request, allow or deny it." },
-  { name: 'mcp', description: 'The MCP endpoints: the deck\'s own (every tool) and one per seller.' },
+  { name: 'mcp', description: 'The MCP endpoints: the deck\'s own (every tool; tools/list shows the toolsets ?toolsets= names) and one per seller.' },
   { name: 'cards', description: "How the deck is described: the seller cards (ERC-8004 registration files, also the coordination layer's cards) and this document." },
 ] as const;
 
 /** Routes that are not tools: the MCP endpoints, the cards and this document. */
 function fixedPaths(): Record<string, Schema> {
   const seller = { name: 'seller', in: 'path', required: true, schema: { type: 'string', enum: SELLER_IDS } };
+  const toolsets = {
+    name: 'toolsets',
+    in: 'query',
+    required: false,
+    description:
+      `The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: ${DEFAULT_TOOLSETS.join(', ')}; on a seller's endpoint: all its own). ` +
+      'A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not.',
+    schema: { type: 'string', examples: ['book,agent', 'all'] },
+  };
   const mcpPost = (params: Schema[]) => ({
     tags: ['mcp'],
     summary: 'MCP over stateless Streamable HTTP: one POST, one application/json answer',
     security: [{}, ...SESSION],
-    ...(params.length ? { parameters: params } : {}),
+    parameters: [...params, toolsets],
     requestBody: { required: true, ...json(RPC) },
     responses: Object.fromEntries([
       reply(200, RPC),
@@ -120,10 +130,10 @@ function fixedPaths(): Record<string, Schema> {
   });
   const mcpGet = (params: Schema[]) => ({
     tags: ['mcp'],
-    summary: 'The endpoint: name, transport, auth rule and tool names',
+    summary: 'The endpoint: name, transport, auth rule, tool names and toolsets',
     security: [],
-    ...(params.length ? { parameters: params } : {}),
-    responses: Object.fromEntries([reply(200), reply(405, ERROR), ...(params.length ? [reply(404, ERROR)] : [])]),
+    parameters: [...params, toolsets],
+    responses: Object.fromEntries([reply(200), reply(400, ERROR), reply(405, ERROR), ...(params.length ? [reply(404, ERROR)] : [])]),
   });
   return {
     '/mcp': { get: mcpGet([]), post: mcpPost([]) },
@@ -218,7 +228,10 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
     'x-mcp': {
       endpoint: `${base}/mcp`,
       sellers: SELLER_IDS.map((id) => `${base}/mcp/${id}`),
+      // Every tool /mcp serves (and lists with ?toolsets=all), by toolset; a bare /mcp lists the default toolsets.
       tools: tools.filter((t) => t.surface === 'both').map((t) => t.name),
+      toolsets: Object.fromEntries(toolsetsOf(tools.filter((t) => t.surface === 'both'))),
+      default_toolsets: DEFAULT_TOOLSETS,
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Tool, ToolAnnotations } from '../tools/define.js';
 import { opens, TIERS, type Principal, type Tier } from '../tools/principal.js';
 import { MCP_TOOLS } from '../tools/registry.js';
 import { HOUSE_TOOLS, SELLERS, type Seller } from './sellers.js';
+import { DEFAULT_TOOLSETS, toolsetsOf } from './toolsets.js';
 
 /** A tool as tools/list shows it, built once. */
 export interface ToolListing {
@@ -20,6 +21,10 @@ export interface McpEndpoint {
   path: string;
   tools: readonly Tool[];
   byName: ReadonlyMap<string, Tool>;
+  /** Its tools by toolset; tools/list shows the toolsets a client names (?toolsets=), every tool stays callable. */
+  toolsets: ReadonlyMap<string, readonly string[]>;
+  /** The toolsets a bare URL lists. */
+  defaults: readonly string[];
   /** tools/list per tier (and for anonymous callers), computed once: a tool locked above the tier is left out. */
   listings: ReadonlyMap<Tier | 'anonymous', readonly ToolListing[]>;
 }
@@ -33,23 +38,32 @@ const listing = (t: Tool): ToolListing => ({
   _meta: { 'deck/access': t.access, 'deck/tier': t.tier },
 });
 
-/** Builds an endpoint over a set of tools, with its tools/list per tier computed once. */
-export function endpoint(id: string, name: string, path: string, tools: readonly Tool[]): McpEndpoint {
+/**
+ * Builds an endpoint over a set of tools, with its tools/list per tier computed once. A bare URL lists the default
+ * toolsets (every toolset unless told).
+ */
+export function endpoint(id: string, name: string, path: string, tools: readonly Tool[], defaults?: readonly string[]): McpEndpoint {
   const all = tools.map(listing);
   const listings = new Map<Tier | 'anonymous', ToolListing[]>([['anonymous', all.filter((l) => !l._meta['deck/tier'])]]);
   for (const tier of TIERS) listings.set(tier, all.filter((l) => !l._meta['deck/tier'] || opens(tier, l._meta['deck/tier'])));
-  return { id, name, path, tools, byName: new Map(tools.map((t) => [t.name, t])), listings };
+  const toolsets = toolsetsOf(tools);
+  return { id, name, path, tools, byName: new Map(tools.map((t) => [t.name, t])), listings, toolsets, defaults: defaults ?? [...toolsets.keys()] };
 }
 
 /** The tools a seller serves: its card's tools the registry holds, plus the house tools. */
 export const sellerTools = (seller: Seller): Tool[] =>
   MCP_TOOLS.filter((t) => seller.tools.includes(t.name) || (HOUSE_TOOLS as readonly string[]).includes(t.name));
 
-export const DECK_ENDPOINT = endpoint('deck', 'the deck', '/mcp', MCP_TOOLS);
+export const DECK_ENDPOINT = endpoint('deck', 'the deck', '/mcp', MCP_TOOLS, DEFAULT_TOOLSETS);
 
 export const SELLER_ENDPOINTS: ReadonlyMap<string, McpEndpoint> = new Map(
   SELLERS.map((s) => [s.id, endpoint(s.id, s.name, `/mcp/${s.id}`, sellerTools(s))]),
 );
 
-export const listingFor = (e: McpEndpoint, principal: Principal | null): readonly ToolListing[] =>
-  e.listings.get(principal ? principal.tier : 'anonymous') ?? [];
+/** tools/list for a tier: what it opens, of the toolsets asked for (the endpoint's default unless told). */
+export const listingOf = (e: McpEndpoint, tier: Tier | 'anonymous', toolsets: ReadonlySet<string> = new Set(e.defaults)): readonly ToolListing[] =>
+  (e.listings.get(tier) ?? []).filter((l) => toolsets.has(e.byName.get(l.name)!.toolset!));
+
+/** tools/list for a caller: what its tier opens, of the toolsets it asked for. */
+export const listingFor = (e: McpEndpoint, principal: Principal | null, toolsets?: ReadonlySet<string>): readonly ToolListing[] =>
+  listingOf(e, principal ? principal.tier : 'anonymous', toolsets);

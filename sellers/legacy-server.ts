@@ -24,8 +24,9 @@ class Refusal extends Error {
   }
 }
 
-/** The call context rides to the handlers in authInfo.extra (the SDK's per-message channel). */
-const ctxOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }): Ctx => extra.authInfo!.extra!.ctx as Ctx;
+/** The call context and the toolsets the caller listed ride to the handlers in authInfo.extra (the SDK's per-message channel). */
+const extraOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }) => extra.authInfo!.extra! as { ctx: Ctx; toolsets: ReadonlySet<string> };
+const ctxOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }): Ctx => extraOf(extra).ctx;
 
 /**
  * 2025-era MCP (the SDK 1.x maintenance line): one Server per endpoint, built at start, behind a
@@ -36,7 +37,7 @@ export async function legacyServer(e: McpEndpoint, version: string) {
     { name: e.name, version },
     { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} }, instructions: `The deck's ${e.id} endpoint.` },
   );
-  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => ({ tools: [...listingFor(e, ctxOf(extra).principal)] }));
+  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => ({ tools: [...listingFor(e, ctxOf(extra).principal, extraOf(extra).toolsets)] }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const ctx = ctxOf(extra);
     const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});
@@ -53,8 +54,8 @@ export async function legacyServer(e: McpEndpoint, version: string) {
   const transport = new MuxTransport();
   await server.connect(transport);
   return {
-    dispatch: (message: JSONRPCMessage, ctx: Ctx) =>
-      transport.dispatch(message, { authInfo: { token: '', clientId: 'deck', scopes: [], extra: { ctx } } }),
+    dispatch: (message: JSONRPCMessage, ctx: Ctx, toolsets: ReadonlySet<string>) =>
+      transport.dispatch(message, { authInfo: { token: '', clientId: 'deck', scopes: [], extra: { ctx, toolsets } } }),
   };
 }
 

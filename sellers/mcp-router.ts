@@ -9,6 +9,7 @@ import { DECK_ENDPOINT, SELLER_ENDPOINTS, type McpEndpoint } from './endpoints.j
 import {
   checkMessage,
   idOf,
+  INVALID_PARAMS,
   INVALID_REQUEST,
   KEY_REQUIRED,
   LEGACY_REQUESTS,
@@ -20,6 +21,7 @@ import {
 import { legacyServer, type LegacyServer } from './legacy-server.js';
 import { modernBridge, PROTOCOL_META } from './modern-bridge.js';
 import { SELLER_IDS } from './sellers.js';
+import { chooseToolsets } from './toolsets.js';
 import { challenges } from '../tools/oauth/resources.js';
 
 /** The client's address rests under the login throttle (HTTP 429 with Retry-After; error.data.retry_after_s). */
@@ -33,6 +35,11 @@ const MODERN_PROTOCOL = '2026-07-28';
 /** A message of the 2026-07-28 era claims its protocol in params._meta (the 2025 era never does). */
 const claimsModern = (m: unknown): boolean =>
   typeof (m as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta?.[PROTOCOL_META] === 'string';
+
+/** How a client chooses what tools/list shows, said where the endpoint describes itself. */
+export const TOOLSETS_RULE =
+  'tools/list shows the toolsets the endpoint URL names, as ?toolsets=book,agent (all: every toolset; default: the ones a bare URL lists); ' +
+  'tools/call serves every tool of the endpoint by name, listed or not. Each toolset is the OpenAPI tag of the same name.';
 
 export const AUTH_RULE =
   'initialize, ping, tools/list, notifications, prompts/list, resources/list and resources/templates/list answer without a key; ' +
@@ -59,9 +66,22 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
     return e ?? null;
   };
 
+  /** The endpoint and the toolsets its tools/list shows; a toolsets parameter that names none it has is refused (400). */
+  const viewOf = (req: Request, res: Response, refuse: (message: string, e: McpEndpoint) => void) => {
+    const e = endpointOf(req, res);
+    if (!e) return null;
+    const choice = chooseToolsets(req.query.toolsets, e.toolsets, e.defaults);
+    if (!choice.ok) {
+      refuse(choice.message, e);
+      return null;
+    }
+    return { e, toolsets: choice.toolsets };
+  };
+  const rpcRefusal = (res: Response) => (message: string) => void res.status(400).json(rpcError(null, INVALID_PARAMS, message));
+
   // The endpoint and the Origin are settled before the body is read, so neither answer depends on the body.
   const admit = (req: Request, res: Response, next: () => void) => {
-    if (!endpointOf(req, res)) return;
+    if (!viewOf(req, res, rpcRefusal(res))) return;
     if (!originAllowed(req.headers.origin, origins)) {
       res.status(403).json(rpcError(null, INVALID_REQUEST, `Origin ${req.headers.origin} is not on the allowlist`));
       return;
@@ -70,8 +90,11 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
   };
 
   const describe = (req: Request, res: Response) => {
-    const e = endpointOf(req, res);
-    if (!e) return;
+    const view = viewOf(req, res, (message, e) =>
+      res.status(400).json({ ok: false, error: 'invalid_toolsets', message, toolsets: [...e.toolsets.keys()] }),
+    );
+    if (!view) return;
+    const { e, toolsets } = view;
     // A GET asking only for an event stream is a client looking for server-sent events: a stateless endpoint has none.
     if (req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream' && !req.accepts('application/json')) {
       res.status(405).set('allow', 'POST').json({ ok: false, error: 'no_stream', message: 'this endpoint is stateless: POST JSON-RPC to it' });
@@ -84,14 +107,19 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
       transport: 'streamable-http, stateless: one POST, one application/json answer; batches answer an array; notifications answer 202',
       auth: AUTH_RULE,
       join_url: s.urls.join,
+      // Every tool the endpoint serves; tools/list shows those of the listed toolsets.
       tools: e.tools.map((t) => t.name),
+      toolsets: Object.fromEntries(e.toolsets),
+      default_toolsets: e.defaults,
+      listed_toolsets: [...e.toolsets.keys()].filter((n) => toolsets.has(n)),
+      toolsets_rule: TOOLSETS_RULE,
       // Tools a tier locks: tools/list shows them only to callers whose tier opens them.
       tier_locked: Object.fromEntries(e.tools.filter((t) => t.tier).map((t) => [t.name, t.tier])),
     });
   };
 
   const handle = async (req: Request, res: Response) => {
-    const e = endpointOf(req, res)!;
+    const { e, toolsets } = viewOf(req, res, rpcRefusal(res))!;
     const body: unknown = req.body;
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];
@@ -129,8 +157,8 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
         res.status(checked.refusal.error.code === INVALID_REQUEST ? 400 : 200).json(checked.refusal);
         return;
       }
-      if (modern) return modernAnswer(req, res, ctx, e, body, challenged.missing);
-      const reply = await server.dispatch(checked.message, ctx);
+      if (modern) return modernAnswer(req, res, ctx, e, toolsets, body, challenged.missing);
+      const reply = await server.dispatch(checked.message, ctx, toolsets);
       if (reply === null) res.status(202).end();
       else {
         // A call that needs a key and came without one is HTTP 401: an OAuth client signs in by the header, another
@@ -141,12 +169,12 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
       return;
     }
     // Protocol 2026-07-28 has no batches: the 2.x line refuses them in its own words.
-    if (modern) return modernAnswer(req, res, ctx, e, body, challenged.missing);
+    if (modern) return modernAnswer(req, res, ctx, e, toolsets, body, challenged.missing);
     // A batch answers each call in its place (HTTP 200); one that needed a key adds the header for OAuth clients.
     let needsKey = false;
     const replies = await runBatch(messages, async (m) => {
       const checked = checkMessage(m, LEGACY_REQUESTS);
-      const reply = checked.ok ? await server.dispatch(checked.message, ctx) : checked.refusal;
+      const reply = checked.ok ? await server.dispatch(checked.message, ctx, toolsets) : checked.refusal;
       if (reply && keyRequired(reply)) needsKey = true;
       return reply;
     });

@@ -46,12 +46,12 @@ function headersStatedInBody(body: unknown, sent: Headers): [string, string][] {
 export function modernBridge(base: string, version: string) {
   let handler: Promise<ReturnType<typeof import('./modern-server.js').modernHandler>> | null = null;
   const once = () => (handler ??= import('./modern-server.js').then((m) => m.modernHandler(version)));
-  return async (req: Request, res: Response, ctx: Ctx, endpoint: McpEndpoint, body: unknown, challenge: string): Promise<void> => {
+  return async (req: Request, res: Response, ctx: Ctx, endpoint: McpEndpoint, toolsets: ReadonlySet<string>, body: unknown, challenge: string): Promise<void> => {
     // The handler reads the parsed body, so the web Request it is handed carries the headers only.
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'content-length') headers.set(k, v);
     for (const [k, v] of headersStatedInBody(body, headers)) headers.set(k, v);
-    const call: ModernCall = { ctx, endpoint, seen: { keyRequired: false } };
+    const call: ModernCall = { ctx, endpoint, toolsets, seen: { keyRequired: false } };
     const answer = await (await once()).fetch(new Request(`${base}${req.originalUrl}`, { method: 'POST', headers }), {
       parsedBody: body,
       authInfo: { token: '', clientId: 'deck', scopes: [], extra: { ...call } },

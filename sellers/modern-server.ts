@@ -18,6 +18,8 @@ const JOIN_REQUEST = 'join';
 export interface ModernCall {
   ctx: Ctx;
   endpoint: McpEndpoint;
+  /** The toolsets tools/list shows (?toolsets=, the endpoint's default unless told). */
+  toolsets: ReadonlySet<string>;
   /** Marked when the answer is the -32001 of a call that needs a key: the bridge answers it with HTTP 401. */
   seen: { keyRequired: boolean };
 }
@@ -37,9 +39,9 @@ function declaresUrlElicitation(envelope: Record<string, unknown> | undefined): 
 export function modernHandler(version: string) {
   const factory = (rc: McpRequestContext) => {
     const call = callOf(rc.authInfo);
-    const { ctx, endpoint: e } = call;
+    const { ctx, endpoint: e, toolsets } = call;
     const server = new Server({ name: e.name, version }, { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} } });
-    server.setRequestHandler('tools/list', () => ({ tools: [...listingFor(e, ctx.principal)] }));
+    server.setRequestHandler('tools/list', () => ({ tools: [...listingFor(e, ctx.principal, toolsets)] }));
     server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
     server.setRequestHandler('resources/list', () => ({ resources: [] }));
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));

@@ -33,9 +33,10 @@ afterAll(() => deck.stop());
 describe('the MCP inspector CLI', () => {
   it.each(['/mcp', '/mcp/studio'])('lists the tools of %s', async (path) => {
     const out = (await inspector([`${deck.url}${path}`, '--transport', 'http', '--method', 'tools/list'])) as { tools: { name: string }[] };
-    const described = (await (await fetch(`${deck.url}${path}`)).json()) as { tools: string[]; tier_locked: Record<string, string> };
-    // Anonymous, tools/list leaves out what a tier locks.
-    const listed = described.tools.filter((name) => !(name in described.tier_locked));
+    type Described = { toolsets: Record<string, string[]>; listed_toolsets: string[]; tier_locked: Record<string, string> };
+    const described = (await (await fetch(`${deck.url}${path}`)).json()) as Described;
+    // Anonymous, tools/list leaves out what a tier locks; a bare URL lists its default toolsets.
+    const listed = described.listed_toolsets.flatMap((set) => described.toolsets[set]!).filter((name) => !(name in described.tier_locked));
     expect(out.tools.map((t) => t.name).sort()).toEqual(listed.sort());
   });
 

@@ -49,8 +49,8 @@ describe.each(SELLER_IDS)('the %s seller', (seller) => {
 });
 
 describe('the deck endpoint /mcp', () => {
-  it('serves every MCP tool of the registry and every tool of every seller', async () => {
-    const all = await listed('/mcp');
+  it('lists every MCP tool of the registry and every tool of every seller with ?toolsets=all', async () => {
+    const all = await listed('/mcp?toolsets=all');
     expect(all).toEqual(namesOf(REGISTRY.filter((t) => t.surface === 'both')));
     for (const seller of SELLER_IDS) {
       const { tools } = (await (await fetch(`${deck.url}/cards/${seller}`)).json()) as { tools: string[] };

@@ -76,7 +76,7 @@ describe('grants with all=true over MCP', () => {
 
 describe('tools/list signed in', () => {
   const listed = async (headers: Record<string, string>) => {
-    const client = await legacyClient(`${deck.url}/mcp`, headers);
+    const client = await legacyClient(`${deck.url}/mcp?toolsets=all`, headers);
     const names = namesOf((await client.listTools()).tools);
     await client.close();
     return names;

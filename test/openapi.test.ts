@@ -22,7 +22,7 @@ interface Document {
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
-  'x-mcp': { endpoint: string; sellers: string[]; tools: string[] };
+  'x-mcp': { endpoint: string; sellers: string[]; tools: string[]; toolsets: Record<string, string[]>; default_toolsets: string[] };
 }
 
 let deck: TestDeck;
@@ -148,9 +148,14 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('lists as x-mcp.tools exactly the tools /mcp lists to a house principal', async () => {
+  it('lists as x-mcp.tools exactly the tools /mcp?toolsets=all lists to a house principal, and as default_toolsets what a bare /mcp lists', async () => {
     const { bearer } = await signedIn(deck.url, 'openapi_house');
-    const client = await legacyClient(`${deck.url}/mcp`, bearer);
+    const bare = await legacyClient(`${deck.url}/mcp`, bearer);
+    const { toolsets, default_toolsets } = doc['x-mcp'];
+    expect(namesOf((await bare.listTools()).tools)).toEqual(default_toolsets.flatMap((set) => toolsets[set]!).sort());
+    await bare.close();
+    expect(Object.values(toolsets).flat().sort()).toEqual([...doc['x-mcp'].tools].sort());
+    const client = await legacyClient(`${deck.url}/mcp?toolsets=all`, bearer);
     expect([...doc['x-mcp'].tools].sort()).toEqual(namesOf((await client.listTools()).tools));
     expect((await client.callTool({ name: 'account', arguments: {} })).structuredContent).toMatchObject({ principal: { tier: 'house' } });
     await client.close();

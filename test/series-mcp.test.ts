@@ -20,8 +20,8 @@ afterAll(() => rig.stop());
 const structured = (r: unknown) => (r as { structuredContent: Record<string, any> }).structuredContent;
 
 describe('the series tools on /mcp', () => {
-  it('are listed on /mcp (the terms route stays on REST) and on no seller\'s endpoint', async () => {
-    const client = await legacyClient(`${rig.url}/mcp`);
+  it('are listed on /mcp?toolsets=series (the terms route stays on REST) and on no seller\'s endpoint', async () => {
+    const client = await legacyClient(`${rig.url}/mcp?toolsets=series`);
     const names = namesOf((await client.listTools()).tools);
     for (const t of SERIES_TOOLS) expect(names).toContain(t);
     expect(names).not.toContain('series_terms');

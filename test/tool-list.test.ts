@@ -34,7 +34,10 @@ describe.each(MCP_PATHS)('tools/list on %s', (path) => {
     expect(tools.length).toBeGreaterThan(0);
     expect(tokens).toBeLessThan(tokenGoal(path));
   });
+});
 
+// Every tool /mcp serves, listed or not by default, states its annotations.
+describe.each([...MCP_PATHS, '/mcp?toolsets=all'])('tools/list on %s', (path) => {
   it('states all four annotations of every tool, and a description that says what it does', async () => {
     const client = await legacyClient(`${deck.url}${path}`, house);
     const { tools } = await client.listTools();
@@ -45,6 +48,16 @@ describe.each(MCP_PATHS)('tools/list on %s', (path) => {
       if (t.annotations!.readOnlyHint) expect(t.annotations!.destructiveHint, t.name).toBe(false);
       expect(t.description!.length, t.name).toBeGreaterThan(40);
     }
+  });
+});
+
+describe('the whole deck, every toolset', () => {
+  it('is what ?toolsets=all lists (no goal: a client that asks for every tool pays for every tool)', async () => {
+    const client = await legacyClient(`${deck.url}/mcp?toolsets=all`, house);
+    const { tools } = await client.listTools();
+    await client.close();
+    console.log(`tools/list /mcp?toolsets=all: ${tools.length} tools, ${listTokens(tools)} tokens (o200k_base)`);
+    expect(tools.length).toBeGreaterThan(60);
   });
 });
 

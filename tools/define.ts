@@ -73,6 +73,8 @@ export interface ToolSpec<I extends z.ZodObject, O> {
    */
   surface?: 'both' | 'rest';
   rest?: RestBinding;
+  /** The toolset /mcp lists it under: its REST binding's tag unless told (a tool without a route must tell). */
+  toolset?: string;
   run(ctx: Ctx, input: z.output<I>): Promise<O>;
 }
 
@@ -85,6 +87,8 @@ export interface Tool {
   tier: Tier | null;
   surface: 'both' | 'rest';
   rest: RestBinding | null;
+  /** The toolset /mcp lists it under (the OpenAPI tag of its route); null for a tool that never reaches MCP. */
+  toolset: string | null;
   /** The status of an input that fails its schema. */
   invalid: 400 | 422;
   input: z.ZodObject;
@@ -129,14 +133,18 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     : spec.listed?.properties;
   const strays = Object.keys(standIns ?? {}).filter((k) => !properties || !(k in properties));
   if (strays.length) throw new Error(`tool ${spec.name}: listed names no input property ${strays.join(', ')}`);
+  const surface = spec.surface ?? 'both';
+  const toolset = spec.toolset ?? spec.rest?.tag ?? null;
+  if (surface === 'both' && !toolset) throw new Error(`tool ${spec.name}: an MCP tool names its toolset (a tag on its route, or toolset)`);
   return {
     name: spec.name,
     title: spec.title,
     description: spec.description,
     access: spec.access,
     tier,
-    surface: spec.surface ?? 'both',
+    surface,
     rest: spec.rest ?? null,
+    toolset,
     invalid: spec.invalid ?? 422,
     input: spec.input,
     output: spec.output ?? null,

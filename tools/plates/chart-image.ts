@@ -9,6 +9,7 @@ export const chartImage = defineTool({
   input: PlateRequest,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
+  toolset: 'plates',
   async run(ctx, input) {
     const plate = await drawPlate(ctx, input);
     return new WithImage({ ok: true, id: plate.id, chart_state: plate.chart_state }, plate.png);

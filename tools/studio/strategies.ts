@@ -10,6 +10,7 @@ export const strategies = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
+  toolset: 'forge',
   async run(ctx) {
     return {
       ok: true,

@@ -31,6 +31,7 @@ export const strategyQuote = defineTool({
   input: z.object({ name: z.string().min(1).max(64).describe('a name from the strategies tool') }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
+  toolset: 'forge',
   async run(ctx, { name }) {
     return { ok: true, ...quoteOf(ctx, onboarded(ctx, name)) };
   },

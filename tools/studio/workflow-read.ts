@@ -13,6 +13,7 @@ export const workflowRead = defineTool({
   input: z.object({ text: RuleWords, lane: LaneInput }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
+  toolset: 'studio',
   async run(ctx, { text, lane }) {
     return { ok: true, parts: await readWith(ctx, withinWordsCap(text, 'text'), lane ?? 'embedded') };
   },
