@@ -35,7 +35,7 @@ export interface FuzzTarget {
 }
 
 /**
- * A deck in its own process, as `npm start` runs it, with a real venue behind it serving the shared tape, so
+ * A deck in its own process (from source, with the tsx loader), with a real venue behind it serving the shared tape, so
  * fuzzed reads reach the tape, forecast and studio code rather than stopping at "not configured". The login
  * throttle is raised: the fuzzer sends bad bearers on purpose and must keep its own session usable.
  */
