@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 // What the kernel says about a process under test: measures that hold when other work shares the machine.
 
@@ -16,12 +16,24 @@ export const residentMiB = (pid: number): Promise<number> => statusMiB(pid, 'VmR
 /** The most resident memory the process has held so far, in MiB (VmHWM). */
 export const peakResidentMiB = (pid: number): Promise<number> => statusMiB(pid, 'VmHWM');
 
-/** Milliseconds of CPU (user and system, every thread) the process has used so far. */
+/**
+ * Milliseconds of CPU (user and system, every thread) the process has used so far: the scheduler's own count in
+ * nanoseconds (/proc/<pid>/task/<tid>/schedstat), which needs no sampling; the clock-tick count of /proc/<pid>/stat
+ * (1/100 s) where the kernel keeps no schedstat.
+ */
 export async function cpuMs(pid: number): Promise<number> {
+  try {
+    const tasks = await readdir(`/proc/${pid}/task`);
+    // A thread that ends between the listing and the read has nothing left to count.
+    const ns = await Promise.all(tasks.map((tid) => readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').then((s) => Number(s.split(' ')[0]), () => 0)));
+    const total = ns.reduce((a, b) => a + b, 0);
+    if (total > 0) return total / 1e6;
+  } catch {
+    // No task listing: fall back to the clock ticks below.
+  }
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces) start at the process state; utime and stime
   // are the 14th and 15th fields, in clock ticks of 1/100 s on Linux.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
-

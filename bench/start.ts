@@ -4,7 +4,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './child.js';
+import { loadPerCore } from './machine.js';
 import { cpuMs } from './proc.js';
+import { medianVerdict, spread, spreadOfTrials, type Row, type Trial } from './report.js';
+import { spreadOf } from './spread.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -60,8 +63,30 @@ export async function runToExit(args: string[]): Promise<number> {
   return performance.now() - started;
 }
 
-export const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
+const START_RUNS = 5;
+const TSX_START = ['--import', 'tsx', 'main.ts'];
+
+/** Start to first answer as npm start runs it (the goal's row), then from source with tsx and node alone (shown). */
+export async function startPiece(built: string): Promise<Row[]> {
+  const timedStarts = async (args: string[]) => {
+    const trials: Trial[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < START_RUNS; i++) {
+      const load = loadPerCore();
+      const s = await firstAnswer(args);
+      trials.push({ value: s.ms, load: Math.max(load, loadPerCore()) });
+      cpu.push(s.cpuMs);
+    }
+    return { trials, result: `${spread(spreadOfTrials(trials), 'ms', 0)} (CPU ${spread(spreadOf(cpu), 'ms', 0)})` };
+  };
+  const deck = await timedStarts([built]);
+  const tsx = await timedStarts(TSX_START);
+  const alone = spreadOf([await runToExit(['-e', '0']), await runToExit(['-e', '0']), await runToExit(['-e', '0'])]);
+  const withTsx = spreadOf([await runToExit(['--import', 'tsx', '-e', '0']), await runToExit(['--import', 'tsx', '-e', '0']), await runToExit(['--import', 'tsx', '-e', '0'])]);
+  process.stderr.write(`  node dist/main.js ${deck.result}; tsx ${tsx.result}\n`);
+  return [
+    { measure: `start to first answer as npm start runs it (node dist/main.js), ${START_RUNS} starts`, result: deck.result, ratio: '', goal: 'median < 1000 ms', met: medianVerdict(deck.trials, (v) => v < 1000).text },
+    { measure: `start to first answer from source with the tsx loader (as the tests run it), ${START_RUNS} starts`, result: tsx.result, ratio: '', goal: '', met: '' },
+    { measure: 'start: node alone / node with the tsx loader, to exit, 3 each', result: `${spread(alone, 'ms', 0)} / ${spread(withTsx, 'ms', 0)}`, ratio: '', goal: '', met: '' },
+  ];
+}

@@ -1,19 +1,20 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  TaskMetadataSchema,
   type JSONRPCMessage,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../tools/context.js';
 import { listingFor, type McpEndpoint } from './endpoints.js';
-import { KEY_REQUIRED, UNKNOWN_TOOL } from './json-rpc.js';
-import { MuxTransport } from './mux-transport.js';
+import { KEY_REQUIRED, UNKNOWN_TOOL, type Reply } from './json-rpc.js';
 import { callOnEndpoint, joinStep } from './tool-call.js';
 
-/** A JSON-RPC error sent as written: the SDK's McpError would put "MCP error <code>: " before the message. */
+/** JSON-RPC's code for a method no handler serves, and for a failure the SDK does not name. */
+const METHOD_NOT_FOUND = -32601;
+const INTERNAL_ERROR = -32603;
+
+/** A refusal a handler answers: a JSON-RPC error, its message sent as written. */
 class Refusal extends Error {
   constructor(
     readonly code: number,
@@ -24,38 +25,91 @@ class Refusal extends Error {
   }
 }
 
-/** The call context rides to the handlers in authInfo.extra (the SDK's per-message channel). */
-const ctxOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }): Ctx => extra.authInfo!.extra!.ctx as Ctx;
-
-/**
- * 2025-era MCP (the SDK 1.x maintenance line): one Server per endpoint, built at start, behind a
- * MuxTransport, answering JSON. Protocol versions up to 2025-11-25 negotiate here.
- */
-export async function legacyServer(e: McpEndpoint, version: string) {
-  const server = new Server(
-    { name: e.name, version },
-    { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} }, instructions: `The deck's ${e.id} endpoint.` },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => ({ tools: [...listingFor(e, ctxOf(extra).principal)] }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const ctx = ctxOf(extra);
-    const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});
-    if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
-    if (outcome.kind === 'join_required') {
-      const { message, next } = joinStep(req.params.name, ctx.urls);
-      throw new Refusal(KEY_REQUIRED, message, { next });
-    }
-    return outcome.result;
-  });
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [] }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
-  const transport = new MuxTransport();
-  await server.connect(transport);
-  return {
-    dispatch: (message: JSONRPCMessage, ctx: Ctx) =>
-      transport.dispatch(message, { authInfo: { token: '', clientId: 'deck', scopes: [], extra: { ctx } } }),
-  };
+/** A request as checkMessage passed it: its params already hold to its method's schema (LEGACY_REQUESTS). */
+interface Call {
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
 }
 
-export type LegacyServer = Awaited<ReturnType<typeof legacyServer>>;
+type Handler = (params: Record<string, unknown>, ctx: Ctx) => unknown;
+
+/**
+ * 2025-era MCP (the protocols the SDK 1.x line speaks, up to 2025-11-25), stateless: the deck answers each checked
+ * request itself, with handlers and answers built once per endpoint. It answers as the SDK 1.32 `Server` with these
+ * handlers did (test/mcp-legacy-parity.test.ts holds the two side by side), without what that class keeps for a
+ * session a stateless endpoint does not have: no per-request AbortController, request bookkeeping or second schema
+ * pass over a message checkMessage has already checked, and no cancellation one request could send another.
+ *
+ * - initialize answers the client's protocol when the SDK supports it, else its latest, with the capabilities,
+ *   serverInfo and instructions; ping answers {}; the tool, prompt and resource lists answer the prebuilt listings.
+ * - tools/call answers the tool's result; a handler's refusal is a JSON-RPC error with its code, message and data;
+ *   an unknown method is -32601 "Method not found".
+ * - A request asking for task-augmented execution (`params.task`) is refused as the SDK refuses it: the deck declares
+ *   no task capability.
+ * - A notification changes nothing and answers nothing.
+ */
+export function legacyServer(e: McpEndpoint, version: string) {
+  const capabilities = { tools: { listChanged: false }, prompts: {}, resources: {} };
+  const serverInfo = { name: e.name, version };
+  const instructions = `The deck's ${e.id} endpoint.`;
+
+  const handlers = new Map<string, Handler>([
+    [
+      'initialize',
+      (params) => {
+        const requested = params.protocolVersion as string;
+        const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+        return { protocolVersion, capabilities, serverInfo, instructions };
+      },
+    ],
+    ['ping', () => ({})],
+    ['tools/list', (_params, ctx) => ({ tools: listingFor(e, ctx.principal) })],
+    [
+      'tools/call',
+      async (params, ctx) => {
+        const name = params.name as string;
+        const outcome = await callOnEndpoint(e, ctx, name, params.arguments ?? {});
+        if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
+        if (outcome.kind === 'join_required') {
+          const { message, next } = joinStep(name, ctx.urls);
+          throw new Refusal(KEY_REQUIRED, message, { next });
+        }
+        return outcome.result;
+      },
+    ],
+    ['prompts/list', () => ({ prompts: [] })],
+    ['resources/list', () => ({ resources: [] })],
+    ['resources/templates/list', () => ({ resourceTemplates: [] })],
+  ]);
+
+  const failed = (id: RequestId, error: unknown): Reply => {
+    const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown };
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: { code: Number.isSafeInteger(code) ? (code as number) : INTERNAL_ERROR, message: message ?? 'Internal error', ...(data !== undefined ? { data } : {}) },
+    };
+  };
+
+  /** Answers one checked message: a request with its answer, a notification with null. */
+  async function dispatch(message: JSONRPCMessage, ctx: Ctx): Promise<Reply | null> {
+    if (!('method' in message) || !('id' in message)) return null;
+    const { id, method, params } = message as Call;
+    const handler = handlers.get(method);
+    if (!handler) return { jsonrpc: '2.0', id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
+    try {
+      if (params && 'task' in params && TaskMetadataSchema.safeParse(params.task).success) {
+        throw new Error(`Server does not support task creation (required for ${method})`);
+      }
+      // The SDK's own order of keys: result, then jsonrpc and id.
+      return { result: (await handler(params ?? {}, ctx)) as Record<string, unknown>, jsonrpc: '2.0', id } as Reply;
+    } catch (error) {
+      return failed(id, error);
+    }
+  }
+
+  return { dispatch };
+}
+
+export type LegacyServer = ReturnType<typeof legacyServer>;

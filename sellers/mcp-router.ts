@@ -41,7 +41,7 @@ export const AUTH_RULE =
 /** POST /mcp and /mcp/{seller}: stateless JSON-RPC over HTTP, one JSON answer (an array for a batch). */
 export async function mcpRouter(s: Services, version: string): Promise<Router> {
   const servers = new Map<McpEndpoint, LegacyServer>();
-  for (const e of [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]) servers.set(e, await legacyServer(e, version));
+  for (const e of [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]) servers.set(e, legacyServer(e, version));
   const modernAnswer = modernBridge(s.urls.base, version);
   // Browser Origins allowed here: DECK_ORIGINS, or the deck's own when it is not set.
   const origins = s.config.origins ?? [ownOrigin(s)];

@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { ANSWERS_ENV, BARE_LIST_PATH } from './answers.js';
+import { spawnServer, type Child } from './child.js';
+import { load, type Shot } from './load.js';
+import { loadPerCore } from './machine.js';
+import { residentMiB } from './proc.js';
+import { num, ratios, spread, verdict, type Row, type Trial } from './report.js';
+import { MCP_CALL, MCP_LIST, PLANS } from './servers.js';
+import { spreadOf } from './spread.js';
+
+// Resident memory: what a fresh server grows by over 10,000 requests, the deck against a bare express app taking the
+// same requests, a fresh pair per round.
+
+const ROUNDS = 3;
+const CONNECTIONS = 32;
+const FIRST = 100;
+const THEN = 10_000;
+
+/** VmRSS of a fresh server after FIRST requests and after THEN more (MCP calls, MCP lists and GET /plans in turn). */
+async function growth(server: Child, shots: Shot[], started: Child[]): Promise<{ first: number; then: number }> {
+  started.push(server);
+  try {
+    await load(server, shots, { connections: CONNECTIONS, amount: FIRST });
+    const first = await residentMiB(server.pid);
+    await load(server, shots, { connections: CONNECTIONS, amount: THEN });
+    return { first, then: await residentMiB(server.pid) };
+  } finally {
+    await server.stop();
+    started.splice(started.indexOf(server), 1);
+  }
+}
+
+export async function memoryPiece(built: string, scratch: string, answersFile: string, started: Child[]): Promise<Row[]> {
+  const trials: Trial[] = [];
+  const deckGrowth: number[] = [];
+  const bareGrowth: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const before = loadPerCore();
+    const deck = await growth(await spawnServer(built, { DECK_DATA: join(scratch, `data-rss-${round}`) }), [MCP_CALL, MCP_LIST, PLANS], started);
+    const bare = await growth(
+      await spawnServer('bench/bare-express.ts', { [ANSWERS_ENV]: answersFile }),
+      [MCP_CALL, { ...MCP_LIST, path: BARE_LIST_PATH }, PLANS],
+      started,
+    );
+    deckGrowth.push(deck.then - deck.first);
+    bareGrowth.push(bare.then - bare.first);
+    trials.push({ value: (deck.then - deck.first) / (bare.then - bare.first), load: Math.max(before, loadPerCore()) });
+    process.stderr.write(
+      `  round ${round + 1}: deck ${num(deck.first, 1)} then ${num(deck.then, 1)} MiB; bare express ${num(bare.first, 1)} then ${num(bare.then, 1)} MiB\n`,
+    );
+  }
+  return [
+    { measure: `resident memory growth from ${FIRST} to ${(FIRST + THEN).toLocaleString('en-US')} requests: deck`, result: spread(spreadOf(deckGrowth), 'MiB', 1), ratio: '', goal: '', met: '' },
+    {
+      measure: 'resident memory growth: bare express app, the same requests (ratio: the deck\'s growth / its)',
+      result: spread(spreadOf(bareGrowth), 'MiB', 1),
+      ratio: ratios(spreadOf(trials.map((t) => t.value))),
+      goal: '<= 1.2x',
+      met: verdict(trials, (v) => v <= 1.2).text,
+    },
+  ];
+}
+
+export const MEMORY_METHOD = { rounds: ROUNDS, connections: CONNECTIONS, first: FIRST, then: THEN };
