@@ -5,10 +5,11 @@ import { DeckError, signInFirst } from '../tools/errors.js';
 import { SESSION_COOKIE } from '../tools/identity/credentials.js';
 import { resting } from '../tools/identity/login-throttle.js';
 import { byCookie, contextOf } from './credential.js';
+import { jsonBody } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 
-/** A JSON body, its content type checked before (jsonOnly): one that does not parse is 400, an oversized one 413. */
-const jsonBody = (limit = 1024 * 1024) => express.json({ type: () => true, limit, strict: false });
+/** The largest JSON body a REST route reads unless its binding says otherwise. */
+const MAX_BODY = 1024 * 1024;
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -86,7 +87,7 @@ export function restRoutes(s: Services, tools: readonly Tool[]): Router {
     if (rest.method === 'GET') router.get(rest.path, handler);
     else if (rest.method === 'DELETE') router.delete(rest.path, ownPages, handler);
     else if (rest.body === 'none') router.post(rest.path, ownPages, handler);
-    else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody), handler);
+    else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody ?? MAX_BODY), handler);
   }
   return router;
 }

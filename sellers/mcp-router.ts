@@ -3,6 +3,7 @@ import type { Services } from '../tools/context.js';
 import { contextOf } from '../rest/credential.js';
 import { resting } from '../tools/identity/login-throttle.js';
 import { bodyFailure } from '../rest/errors.js';
+import { jsonBody } from '../rest/json-body.js';
 import { originAllowed, ownOrigin } from '../rest/origin.js';
 import { MAX_BATCH_MESSAGES, MIB, runBatch, tooManyMessages } from './batch.js';
 import { DECK_ENDPOINT, SELLER_ENDPOINTS, type McpEndpoint } from './endpoints.js';
@@ -147,7 +148,7 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
   };
 
   const router = express.Router();
-  const json = express.json({ type: () => true, limit: MAX_BODY_BYTES, strict: false });
+  const json = jsonBody(MAX_BODY_BYTES);
   router.get(['/mcp', '/mcp/:seller'], describe);
   router.post(['/mcp', '/mcp/:seller'], admit, json, handle, parseFailure);
   return router;

@@ -5,6 +5,7 @@ import {
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
+  JSONRPCMessageSchema,
   ListToolsRequestSchema,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -170,4 +171,19 @@ describe.each([DECK_ENDPOINT, SELLER_ENDPOINTS.get('candles')!])('the deck and t
       expect(compared).toBeGreaterThan(200);
     }
   }, 120_000);
+});
+
+describe('checkMessage', () => {
+  it("takes as a JSON-RPC message exactly what the SDK's JSONRPCMessageSchema takes, parsed the same", () => {
+    const any = fc.oneof(message, oddValue, fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), result: oddValue, error: oddValue, method: oddString }, { requiredKeys: [] }));
+    fc.assert(
+      fc.property(any, (m) => {
+        const sdk = JSONRPCMessageSchema.safeParse(m);
+        const ours = checkMessage(m, new Map());
+        expect(ours.ok).toBe(sdk.success);
+        if (ours.ok) expect(JSON.stringify(ours.message)).toBe(JSON.stringify(sdk.data));
+      }),
+      { seed: 16, numRuns: 3000 },
+    );
+  });
 });
