@@ -25,8 +25,15 @@ export const credentialOf = (req: Request): string | null => bearerOf(req) ?? co
  */
 export const byCookie = (req: Request): boolean => bearerOf(req) === null && cookieOf(req) !== null;
 
-/** The client as express sees it: the socket's address, or the forwarded one when DECK_TRUST_PROXY trusts the proxy. */
-export const callerOf = (req: Request): Caller => ({ address: req.ip ?? req.socket.remoteAddress ?? 'unknown', secure: req.secure });
+/**
+ * The client as express sees it: the socket's address, or the forwarded one when DECK_TRUST_PROXY trusts the proxy.
+ * Trusting none (the default), express's answers are the socket's own, read here without its per-request parse of the
+ * forwarding headers.
+ */
+export const callerOf = (s: Services, req: Request): Caller =>
+  s.config.trustProxy === false
+    ? { address: req.socket.remoteAddress ?? 'unknown', secure: (req.socket as { encrypted?: boolean }).encrypted === true }
+    : { address: req.ip ?? req.socket.remoteAddress ?? 'unknown', secure: req.secure };
 
 /** A request's call context, and what became of the credential it came with. */
 export interface Admitted {
@@ -42,7 +49,7 @@ export interface Admitted {
  * the credential under the login throttle; an unguarded route (join, login, logout) only reads whose it is.
  */
 export async function contextOf(s: Services, req: Request, guarded: boolean): Promise<Admitted> {
-  const caller = callerOf(req);
+  const caller = callerOf(s, req);
   const value = credentialOf(req);
   let principal: Principal | null = null;
   let restingS = 0;

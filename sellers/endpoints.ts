@@ -51,5 +51,7 @@ export const SELLER_ENDPOINTS: ReadonlyMap<string, McpEndpoint> = new Map(
   SELLERS.map((s) => [s.id, endpoint(s.id, s.name, `/mcp/${s.id}`, sellerTools(s))]),
 );
 
-export const listingFor = (e: McpEndpoint, principal: Principal | null): readonly ToolListing[] =>
-  e.listings.get(principal ? principal.tier : 'anonymous') ?? [];
+/** Which of an endpoint's listings a caller sees: its tier's, or the anonymous one. */
+export const listedAs = (principal: Principal | null): Tier | 'anonymous' => (principal ? principal.tier : 'anonymous');
+
+export const listingFor = (e: McpEndpoint, principal: Principal | null): readonly ToolListing[] => e.listings.get(listedAs(principal)) ?? [];

@@ -29,7 +29,21 @@ export const rpcError = (id: RequestId | null, code: number, message: string, da
   error: { code, message, ...(data !== undefined ? { data } : {}) },
 });
 export type RpcErrorAnswer = ReturnType<typeof rpcError>;
-export type Reply = JSONRPCMessage | RpcErrorAnswer;
+
+/** A result whose JSON is already written (a listing built at start, a tool's answer): its reply splices the text in. */
+export class Written {
+  constructor(readonly json: string) {}
+}
+interface WrittenReply {
+  result: Written;
+  jsonrpc: '2.0';
+  id: RequestId;
+}
+export type Reply = JSONRPCMessage | RpcErrorAnswer | WrittenReply;
+
+/** A reply's JSON, as JSON.stringify writes it; a written result goes in as it was written, in the same place. */
+export const replyJson = (r: Reply): string =>
+  'result' in r && r.result instanceof Written ? `{"result":${r.result.json},"jsonrpc":"2.0","id":${JSON.stringify(r.id)}}` : JSON.stringify(r);
 
 /** A message's id when it is one JSON-RPC allows (a string or an integer), else null. */
 export const idOf = (m: unknown): RequestId | null => {

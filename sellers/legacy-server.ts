@@ -6,9 +6,9 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../tools/context.js';
-import { listingFor, type McpEndpoint } from './endpoints.js';
-import { KEY_REQUIRED, UNKNOWN_TOOL, type Reply } from './json-rpc.js';
-import { callOnEndpoint, joinStep } from './tool-call.js';
+import { listedAs, type McpEndpoint } from './endpoints.js';
+import { KEY_REQUIRED, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';
+import { callOnEndpoint, joinStep, resultJson } from './tool-call.js';
 
 /** JSON-RPC's code for a method no handler serves, and for a failure the SDK does not name. */
 const METHOD_NOT_FOUND = -32601;
@@ -42,8 +42,9 @@ type Handler = (params: Record<string, unknown>, ctx: Ctx) => unknown;
  * pass over a message checkMessage has already checked, and no cancellation one request could send another.
  *
  * - initialize answers the client's protocol when the SDK supports it, else its latest, with the capabilities,
- *   serverInfo and instructions; ping answers {}; the tool, prompt and resource lists answer the prebuilt listings.
- * - tools/call answers the tool's result; a handler's refusal is a JSON-RPC error with its code, message and data;
+ *   serverInfo and instructions; ping answers {}; the tool, prompt and resource lists answer the prebuilt listings
+ *   (tools/list as JSON written at start, one per tier).
+ * - tools/call answers the tool's result, its body serialized once (resultJson); a handler's refusal is a JSON-RPC error with its code, message and data;
  *   an unknown method is -32601 "Method not found".
  * - A request asking for task-augmented execution (`params.task`) is refused as the SDK refuses it: the deck declares
  *   no task capability.
@@ -53,6 +54,8 @@ export function legacyServer(e: McpEndpoint, version: string) {
   const capabilities = { tools: { listChanged: false }, prompts: {}, resources: {} };
   const serverInfo = { name: e.name, version };
   const instructions = `The deck's ${e.id} endpoint.`;
+  // tools/list for each tier, written once.
+  const lists = new Map([...e.listings].map(([tier, tools]) => [tier, new Written(JSON.stringify({ tools }))]));
 
   const handlers = new Map<string, Handler>([
     [
@@ -64,7 +67,7 @@ export function legacyServer(e: McpEndpoint, version: string) {
       },
     ],
     ['ping', () => ({})],
-    ['tools/list', (_params, ctx) => ({ tools: listingFor(e, ctx.principal) })],
+    ['tools/list', (_params, ctx) => lists.get(listedAs(ctx.principal))!],
     [
       'tools/call',
       async (params, ctx) => {
@@ -75,7 +78,7 @@ export function legacyServer(e: McpEndpoint, version: string) {
           const { message, next } = joinStep(name, ctx.urls);
           throw new Refusal(KEY_REQUIRED, message, { next });
         }
-        return outcome.result;
+        return new Written(resultJson(outcome.result));
       },
     ],
     ['prompts/list', () => ({ prompts: [] })],

@@ -14,6 +14,7 @@ import {
   KEY_REQUIRED,
   LEGACY_REQUESTS,
   PARSE_ERROR,
+  replyJson,
   rpcError,
   TOOL_REQUESTS,
   type Reply,
@@ -124,7 +125,7 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
       if (modern) return modernAnswer(req, res, ctx, e, body);
       const reply = await server.dispatch(checked.message, ctx);
       if (reply === null) res.status(202).end();
-      else res.json(reply);
+      else res.type('application/json').send(replyJson(reply));
       return;
     }
     // Protocol 2026-07-28 has no batches: the 2.x line refuses them in its own words.
