@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import express, { type Express } from 'express';
 import { sellerCard } from '../cards/card.js';
 import type { CardsFile } from '../config/files.js';
-import { mcpRouter } from '../sellers/mcp-router.js';
+import { mcpRoutes } from '../sellers/mcp-router.js';
 import { sellerById, SELLER_IDS, SELLERS } from '../sellers/sellers.js';
 import type { Services } from '../tools/context.js';
 import { REGISTRY } from '../tools/registry.js';
@@ -32,7 +32,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
     });
   }
   app.use(pathDecodes);
-  app.use(await mcpRouter(s, version));
+  mcpRoutes(app, s, version);
   // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.
   app.get('/join', (req, res, next) => {
     if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();

@@ -20,8 +20,7 @@ export function jsonBody(limit: number): RequestHandler {
     const done = (error: Error | null) => {
       req.removeListener('data', onData);
       req.removeListener('end', onEnd);
-      req.removeListener('aborted', onAborted);
-      req.removeListener('error', onError);
+      req.removeListener('close', onClose);
       if (error) return next(error);
       let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)).toString('utf8');
       // body-parser's UTF-8 decoder drops a byte order mark.
@@ -38,12 +37,11 @@ export function jsonBody(limit: number): RequestHandler {
       chunks.push(chunk);
     };
     const onEnd = () => done(received === length ? null : failure(400, 'request.size.invalid', 'the body does not match its content-length'));
-    const onAborted = () => done(failure(400, 'request.aborted', 'the request was aborted'));
-    const onError = (error: Error) => done(failure(400, 'request.aborted', error.message));
+    // Closed before its end: the client went away (aborted, or its connection failed).
+    const onClose = () => done(failure(400, 'request.aborted', 'the request was aborted'));
     req.on('data', onData);
     req.on('end', onEnd);
-    req.on('aborted', onAborted);
-    req.on('error', onError);
+    req.on('close', onClose);
   };
 }
 

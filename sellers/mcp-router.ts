@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { contextOf } from '../rest/credential.js';
 import { resting } from '../tools/identity/login-throttle.js';
@@ -40,8 +40,14 @@ export const AUTH_RULE =
   'initialize, ping, tools/list, notifications, prompts/list, resources/list and resources/templates/list answer without a key; ' +
   'so do the keyless tools. Every other tools/call needs "Authorization: Bearer <deck_session value or key>" or the deck_session cookie.';
 
-/** POST /mcp and /mcp/{seller}: stateless JSON-RPC over HTTP, one JSON answer (an array for a batch). */
-export async function mcpRouter(s: Services, version: string): Promise<Router> {
+const MCP_PATHS = ['/mcp', '/mcp/:seller'];
+
+/**
+ * POST /mcp and /mcp/{seller}: stateless JSON-RPC over HTTP, one JSON answer (an array for a batch); GET describes the
+ * endpoint. The routes go on the app itself, and a POST passes through one route handler that admits, reads and
+ * answers: a router of their own and a handler per step would each be one more dispatch through express per request.
+ */
+export function mcpRoutes(app: Router, s: Services, version: string): void {
   const servers = new Map<McpEndpoint, LegacyServer>();
   for (const e of [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]) servers.set(e, legacyServer(e, version));
   const modernAnswer = modernBridge(s.urls.base, version);
@@ -57,13 +63,13 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
   };
 
   // The endpoint and the Origin are settled before the body is read, so neither answer depends on the body.
-  const admit = (req: Request, res: Response, next: () => void) => {
-    if (!endpointOf(req, res)) return;
+  const admitted = (req: Request, res: Response): boolean => {
+    if (!endpointOf(req, res)) return false;
     if (!originAllowed(req.headers.origin, origins)) {
       res.status(403).json(rpcError(null, INVALID_REQUEST, `Origin ${req.headers.origin} is not on the allowlist`));
-      return;
+      return false;
     }
-    next();
+    return true;
   };
 
   const describe = (req: Request, res: Response) => {
@@ -148,9 +154,11 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
     res.status(failure.status).json(rpcError(null, code, code === PARSE_ERROR ? `Parse error: ${message}` : message));
   };
 
-  const router = express.Router();
   const json = jsonBody(MAX_BODY_BYTES);
-  router.get(['/mcp', '/mcp/:seller'], describe);
-  router.post(['/mcp', '/mcp/:seller'], admit, json, handle, parseFailure);
-  return router;
+  const post: RequestHandler = (req, res, next) => {
+    if (!admitted(req, res)) return;
+    json(req, res, (err?: unknown) => (err ? parseFailure(err, req, res, next) : void handle(req, res).catch(next)));
+  };
+  app.get(MCP_PATHS, describe);
+  app.post(MCP_PATHS, post);
 }

@@ -14,11 +14,16 @@ const LIMIT = 2_000;
 
 let server: Server;
 let base: string;
+/** The failures each reader reported, by route: a client that went away never reads its answer. */
+const reported: Record<string, unknown[]> = { '/deck': [], '/body-parser': [] };
 
 beforeAll(async () => {
   const app = express();
   const answer = (req: express.Request, res: express.Response) => void res.json({ body: req.body === undefined ? '(none)' : (req.body as unknown) });
-  const failed: ErrorRequestHandler = (err: { type?: unknown; status?: unknown }, _req, res, _next) => void res.json({ failed: { type: err.type ?? null, status: err.status ?? null } });
+  const failed: ErrorRequestHandler = (err: { type?: unknown; status?: unknown }, req, res, _next) => {
+    reported[req.path]!.push({ type: err.type ?? null, status: err.status ?? null });
+    res.json({ failed: { type: err.type ?? null, status: err.status ?? null } });
+  };
   app.post('/deck', jsonBody(LIMIT), answer, failed);
   app.post('/body-parser', express.json({ type: () => true, limit: LIMIT, strict: false }), answer, failed);
   server = app.listen(0, '127.0.0.1');
@@ -107,6 +112,20 @@ describe('jsonBody', () => {
         }
       }
     }
+  });
+
+  it('reports a body cut short by a client that went away as body-parser does: request.aborted', async () => {
+    for (const path of ['/deck', '/body-parser']) {
+      reported[path]!.length = 0;
+      const req = request(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '100' }, agent: false });
+      req.on('error', () => {});
+      req.write('{"a":');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      req.destroy();
+      for (let i = 0; i < 100 && reported[path]!.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(reported['/deck']).toEqual([{ type: 'request.aborted', status: 400 }]);
+    expect(reported['/deck']).toEqual(reported['/body-parser']);
   });
 
   it('reads a body of a stated length within the limit itself, and refuses one over it as entity.too.large', async () => {
