@@ -1,10 +1,11 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { JsonBytes, type Tool } from '../tools/define.js';
 import { DeckError, signInFirst } from '../tools/errors.js';
 import { SESSION_COOKIE } from '../tools/identity/credentials.js';
 import { resting } from '../tools/identity/login-throttle.js';
 import { byCookie, contextOf } from './credential.js';
+import { jsonOf, sendJson } from './json-answer.js';
 import { jsonBody } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 
@@ -63,9 +64,11 @@ function applyCookie(tool: Tool, result: unknown, secure: boolean, res: Response
   return body;
 }
 
-/** One express route per tool that has a REST binding; the route holds no logic of its own. */
-export function restRoutes(s: Services, tools: readonly Tool[]): Router {
-  const router = express.Router();
+/**
+ * One express route per tool that has a REST binding, on the app itself (a router of their own would be one more
+ * dispatch per request); the route holds no logic of its own.
+ */
+export function restRoutes(router: Router, s: Services, tools: readonly Tool[]): void {
   const ownPages = ownPagesOnly(s);
   for (const tool of tools) {
     const rest = tool.rest;
@@ -81,13 +84,11 @@ export function restRoutes(s: Services, tools: readonly Tool[]): Router {
       }
       const result = await tool.call(ctx, inputOf(tool, req));
       res.status(rest.status ?? 200);
-      if (result instanceof JsonBytes) res.type('application/json').send(result.bytes);
-      else res.json(applyCookie(tool, result, req.secure || s.urls.base.startsWith('https:'), res));
+      sendJson(req, res, result instanceof JsonBytes ? result.bytes : jsonOf(applyCookie(tool, result, req.secure || s.urls.base.startsWith('https:'), res)));
     };
     if (rest.method === 'GET') router.get(rest.path, handler);
     else if (rest.method === 'DELETE') router.delete(rest.path, ownPages, handler);
     else if (rest.body === 'none') router.post(rest.path, ownPages, handler);
     else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody ?? MAX_BODY), handler);
   }
-  return router;
 }

@@ -58,7 +58,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
       if (err && !res.headersSent) res.status(404).json({ ok: false, error: 'not_found', message: 'no such plate' });
     });
   });
-  app.use(restRoutes(s, REGISTRY));
+  restRoutes(app, s, REGISTRY);
   app.use(notFound);
   app.use(errorHandler(s.log));
   return app;

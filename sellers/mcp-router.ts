@@ -3,6 +3,7 @@ import type { Services } from '../tools/context.js';
 import { contextOf } from '../rest/credential.js';
 import { resting } from '../tools/identity/login-throttle.js';
 import { bodyFailure } from '../rest/errors.js';
+import { sendJson } from '../rest/json-answer.js';
 import { jsonBody } from '../rest/json-body.js';
 import { originAllowed, ownOrigin } from '../rest/origin.js';
 import { MAX_BATCH_MESSAGES, MIB, runBatch, tooManyMessages } from './batch.js';
@@ -42,17 +43,6 @@ export const AUTH_RULE =
 
 const MCP_PATHS = ['/mcp', '/mcp/:seller'];
 
-/**
- * An answered call's JSON, with the very headers res.json writes (names, case and order): express's res.send looks up
- * a content type, parses and formats its charset and asks whether the request is fresh, on every call, to arrive at
- * the same two headers.
- */
-function sendJson(res: Response, json: string): void {
-  const body = Buffer.from(json);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
-}
 
 /**
  * POST /mcp and /mcp/{seller}: stateless JSON-RPC over HTTP, one JSON answer (an array for a batch); GET describes the
@@ -143,7 +133,7 @@ export function mcpRoutes(app: Router, s: Services, version: string): void {
       if (modern) return modernAnswer(req, res, ctx, e, body);
       const reply = await server.dispatch(checked.message, ctx);
       if (reply === null) res.status(202).end();
-      else sendJson(res, replyJson(reply));
+      else sendJson(req, res, replyJson(reply));
       return;
     }
     // Protocol 2026-07-28 has no batches: the 2.x line refuses them in its own words.
@@ -153,7 +143,7 @@ export function mcpRoutes(app: Router, s: Services, version: string): void {
       return checked.ok ? server.dispatch(checked.message, ctx) : checked.refusal;
     });
     if (replies.length === 0) res.status(202).end();
-    else sendJson(res, `[${replies.join(',')}]`);
+    else sendJson(req, res, `[${replies.join(',')}]`);
   };
 
   // A body that cannot be read is a JSON-RPC error with the REST refusal's status, never an HTML page or the REST

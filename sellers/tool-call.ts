@@ -1,5 +1,6 @@
 import type { Ctx } from '../tools/context.js';
 import { JsonBytes, WithImage } from '../tools/define.js';
+import { jsonOf } from '../rest/json-answer.js';
 import { DeckError, internalFailure } from '../tools/errors.js';
 import type { McpEndpoint } from './endpoints.js';
 
@@ -17,21 +18,11 @@ export type CallOutcome = { kind: 'result'; result: ToolResult } | { kind: 'join
 /** Where a result keeps its body's JSON, which is its text: a symbol, so no serializer or schema sees it. */
 const BODY_JSON = Symbol('the body as JSON');
 
-/**
- * A frozen body is a tool's promise that it never changes (an answer built once per deck): its JSON, and the JSON of
- * the plain result carrying it, are written on the first call and kept with it.
- */
-const written = new WeakMap<object, { body: string; result?: string }>();
-
-function bodyJson(body: Record<string, unknown>): string {
-  if (!Object.isFrozen(body)) return JSON.stringify(body);
-  let w = written.get(body);
-  if (!w) written.set(body, (w = { body: JSON.stringify(body) }));
-  return w.body;
-}
+/** The JSON of the plain result carrying a frozen body (see jsonOf), kept with the body. */
+const writtenResults = new WeakMap<object, string>();
 
 const asResult = (body: Record<string, unknown>, isError: boolean, png?: Uint8Array): ToolResult => {
-  const text = bodyJson(body);
+  const text = jsonOf(body);
   return {
     content: [...(png ? [{ type: 'image' as const, data: Buffer.from(png).toString('base64'), mimeType: 'image/png' }] : []), { type: 'text', text }],
     structuredContent: body,
@@ -47,11 +38,12 @@ const asResult = (body: Record<string, unknown>, isError: boolean, png?: Uint8Ar
 export function resultJson(r: ToolResult): string {
   const body = r[BODY_JSON] as string | undefined;
   if (body === undefined) return JSON.stringify(r);
-  const kept = r.content.length === 1 && !r.isError ? written.get(r.structuredContent) : undefined;
-  if (kept?.result !== undefined) return kept.result;
+  const keep = r.content.length === 1 && !r.isError && Object.isFrozen(r.structuredContent);
+  const kept = keep ? writtenResults.get(r.structuredContent) : undefined;
+  if (kept !== undefined) return kept;
   const image = r.content.length > 1 ? `${JSON.stringify(r.content[0])},` : '';
   const json = `{"content":[${image}{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}${r.isError ? ',"isError":true' : ''}}`;
-  if (kept) kept.result = json;
+  if (keep) writtenResults.set(r.structuredContent, json);
   return json;
 }
 

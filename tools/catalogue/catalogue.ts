@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import type { Offer } from '../offer.js';
+import { perDeck } from '../per-deck.js';
 
 const answerOf = (ctx: Ctx) => ({
   ok: true,
@@ -13,12 +13,8 @@ const answerOf = (ctx: Ctx) => ({
   plans: ctx.offer.plans.plans.map((p) => ({ id: p.id, tier: p.tier, name: p.name, price_usdc: p.price_usdc, period_days: p.period_days })),
 });
 
-/**
- * The answer, per deck: what a deck offers and where it is reached are fixed when it starts (its offer and its
- * addresses are made together, once), so the answer is built on the first call and kept, frozen, for every call after:
- * the one who serves it may keep its serialization as well.
- */
-const built = new WeakMap<Offer, Readonly<ReturnType<typeof answerOf>>>();
+/** What a deck offers and where it is reached are fixed when it starts. */
+const answer = perDeck(answerOf);
 
 export const catalogue = defineTool({
   name: 'catalogue',
@@ -29,8 +25,6 @@ export const catalogue = defineTool({
   access: 'none',
   rest: { method: 'GET', path: '/catalogue' },
   async run(ctx) {
-    let answer = built.get(ctx.offer);
-    if (!answer) built.set(ctx.offer, (answer = Object.freeze(answerOf(ctx))));
-    return answer;
+    return answer(ctx);
   },
 });

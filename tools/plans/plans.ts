@@ -1,6 +1,25 @@
 import { z } from 'zod';
+import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
+import { perDeck } from '../per-deck.js';
 import { meterOf, planOf } from './standing.js';
+
+const answerOf = (ctx: Ctx) => {
+  const { plans: list, chains, treasury, currency } = ctx.offer.plans;
+  const p = ctx.principal;
+  return {
+    ok: true,
+    currency,
+    plans: list,
+    chains,
+    treasury: ctx.config.treasury ?? treasury,
+    mine: p ? { ...planOf(ctx, p.tier), tier: p.tier, usage: meterOf(ctx, p) } : null,
+    principal: p ? { name: p.name, agent_id: p.agent_id, wallet: p.wallet, tier: p.tier } : null,
+  };
+};
+
+/** Without a principal the answer is the offer and the treasury, fixed when a deck starts. */
+const anonymous = perDeck(answerOf);
 
 export const plans = defineTool({
   name: 'plans',
@@ -11,16 +30,6 @@ export const plans = defineTool({
   access: 'optional',
   rest: { method: 'GET', path: '/plans' },
   async run(ctx) {
-    const { plans: list, chains, treasury, currency } = ctx.offer.plans;
-    const p = ctx.principal;
-    return {
-      ok: true,
-      currency,
-      plans: list,
-      chains,
-      treasury: ctx.config.treasury ?? treasury,
-      mine: p ? { ...planOf(ctx, p.tier), tier: p.tier, usage: meterOf(ctx, p) } : null,
-      principal: p ? { name: p.name, agent_id: p.agent_id, wallet: p.wallet, tier: p.tier } : null,
-    };
+    return ctx.principal ? answerOf(ctx) : anonymous(ctx);
   },
 });
