@@ -1,6 +1,6 @@
 import { parse as parseCookies } from 'cookie';
 import type { Request } from 'express';
-import type { Caller, Ctx, Services } from '../tools/context.js';
+import { callContext, type Caller, type Ctx, type Services } from '../tools/context.js';
 import { admitCredential, principalFrom, SESSION_COOKIE } from '../tools/identity/credentials.js';
 import type { Principal } from '../tools/principal.js';
 
@@ -59,5 +59,5 @@ export async function contextOf(s: Services, req: Request, guarded: boolean): Pr
     if ('restingS' in admitted) restingS = admitted.restingS;
   } else if (value) principal = await principalFrom(s, value);
   const credential = principal && value ? { kind: principal.via, value } : null;
-  return { ctx: { ...s, principal, credential, caller }, refused: value !== null && principal === null && restingS === 0, restingS };
+  return { ctx: callContext(s, principal, credential, caller), refused: value !== null && principal === null && restingS === 0, restingS };
 }
