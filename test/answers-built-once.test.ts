@@ -49,7 +49,9 @@ describe('answers built once per deck', () => {
     const { bearer } = await signedIn(deck.url, 'built_once');
     const { body } = await call(`${deck.url}/plans`, { headers: bearer });
     expect(body.principal).toMatchObject({ name: 'built_once', tier: 'free' });
-    expect(body.mine).toMatchObject({ tier: 'free' });
+    const day = new Date().toISOString().slice(0, 10);
+    const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+    expect(body.mine).toMatchObject({ tier: 'free', plan: 'free', period: { unit: 'utc_day', start: `${day}T00:00:00.000Z`, end: next } });
     expect((await call(`${deck.url}/plans`)).body).toMatchObject({ mine: null, principal: null });
   });
 

@@ -38,13 +38,25 @@ export function meterOf(ctx: Ctx, principal: { id: string; name: string; tier: T
   return { day, allowance, spent, balance, tone };
 }
 
+const DAY_MS = 86_400_000;
+
+interface DayPeriod {
+  unit: 'utc_day';
+  start: string;
+  end: string;
+}
+
+/** The UTC day a moment falls in, as a period; kept, frozen, since it changes once a day. */
+let today: { n: number; period: Readonly<DayPeriod> } = { n: NaN, period: { unit: 'utc_day', start: '', end: '' } };
+
+function dayPeriod(now: number): Readonly<DayPeriod> {
+  const n = Math.floor(now / DAY_MS);
+  if (n !== today.n) today = { n, period: Object.freeze({ unit: 'utc_day', start: new Date(n * DAY_MS).toISOString(), end: new Date((n + 1) * DAY_MS).toISOString() }) };
+  return today.period;
+}
+
 /** The plan a tier stands on, with the period it runs in (a UTC day for free and house). */
 export function planOf(ctx: Ctx, tier: Tier) {
   const plan = ctx.offer.plans.plans.find((p) => p.tier === tier) ?? null;
-  const now = ctx.clock();
-  const dayStart = Date.parse(`${utcDay(now)}T00:00:00Z`);
-  return {
-    plan: tier === 'house' ? 'house' : (plan?.id ?? 'free'),
-    period: { unit: 'utc_day', start: new Date(dayStart).toISOString(), end: new Date(dayStart + 86_400_000).toISOString() },
-  };
+  return { plan: tier === 'house' ? 'house' : (plan?.id ?? 'free'), period: dayPeriod(ctx.clock()) };
 }
