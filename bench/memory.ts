@@ -11,7 +11,11 @@ import { spreadOf } from './spread.js';
 // Resident memory: what a fresh server grows by over 10,000 requests, the deck against a bare express app taking the
 // same requests, a fresh pair per round.
 
-const ROUNDS = 3;
+const ROUNDS = 5;
+/** A pause after each load before VmRSS is read, so the collector's background work of that load has settled. */
+const SETTLE_MS = 500;
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 const CONNECTIONS = 32;
 const FIRST = 100;
 const THEN = 10_000;
@@ -21,8 +25,10 @@ async function growth(server: Child, shots: Shot[], started: Child[]): Promise<{
   started.push(server);
   try {
     await load(server, shots, { connections: CONNECTIONS, amount: FIRST });
+    await settle();
     const first = await residentMiB(server.pid);
     await load(server, shots, { connections: CONNECTIONS, amount: THEN });
+    await settle();
     return { first, then: await residentMiB(server.pid) };
   } finally {
     await server.stop();
