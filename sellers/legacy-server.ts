@@ -15,7 +15,7 @@ const METHOD_NOT_FOUND = -32601;
 const INTERNAL_ERROR = -32603;
 
 /** A refusal a handler answers: a JSON-RPC error, its message sent as written. */
-class Refusal extends Error {
+export class Refusal extends Error {
   constructor(
     readonly code: number,
     message: string,

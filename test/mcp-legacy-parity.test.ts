@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DECK_ENDPOINT, listingFor, SELLER_ENDPOINTS, type McpEndpoint } from '../sellers/endpoints.js';
 import { checkMessage, KEY_REQUIRED, LEGACY_REQUESTS, replyJson, UNKNOWN_TOOL } from '../sellers/json-rpc.js';
-import { legacyServer } from '../sellers/legacy-server.js';
+import { legacyServer, Refusal } from '../sellers/legacy-server.js';
 import { callOnEndpoint, joinStep } from '../sellers/tool-call.js';
 import type { Ctx } from '../tools/context.js';
 import { principalFrom } from '../tools/identity/credentials.js';
@@ -24,17 +24,6 @@ import { oddString, oddValue } from './fuzz/values.js';
 // by the SDK 1.32 Server it replaced (a long-lived Server per endpoint with the deck's handlers, as the deck ran it
 // before), and the two answers must be the same bytes: initialize's negotiation, ping, every list, calls that answer,
 // refuse, fail their schema or name no tool, unknown methods, task-augmented requests, notifications.
-
-/** The SDK error a handler threw before: its message as written (McpError would prefix "MCP error <code>: "). */
-class Refusal extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
 
 /** The reference: the SDK's Server with the handlers the deck registered on it, over an in-memory transport. */
 async function sdkServer(e: McpEndpoint, ctx: Ctx) {
