@@ -18,8 +18,8 @@ import { median, spreadOf } from './spread.js';
 // own (bench/engine.ts runs each in one) with nothing warmed: the median of REHEARSALS, with their spread.
 // `npx tsx bench/stepper.ts` runs both, the rehearsal first.
 
-const RUNS = 21;
-const WARM = 10;
+const RUNS = 61;
+const WARM = 20;
 const REHEARSALS = 10;
 
 interface Outcome {

@@ -152,6 +152,17 @@ export class Machine {
     return -1;
   }
 
+  /** Flat bars from `from` on, each read by the decider at its close: answers the bar it armed at, or -1. */
+  private scan(from: number, end: number): number {
+    const st = this.st;
+    const { decider, s } = this;
+    for (let i = from; i < end; i++) {
+      decider.decide(i, st, s);
+      if (st.phase !== FLAT) return i;
+    }
+    return -1;
+  }
+
   private exitAt(i: number, price: number, at: number, why: number): number {
     this.exit(i, price, at, why);
     return i;
@@ -186,17 +197,18 @@ export class Machine {
     Object.assign(st, freshState());
     const trades: TradeRecord[] = [];
     let skipped = 0;
-    const from = start > 1 ? start : 1;
-    const { decider, s } = this;
-    for (let i = from; i < end; i++) {
+    let i = start > 1 ? start : 1;
+    while (i < end) {
+      // Flat: the decider reads bar after bar until it arms an entry.
       if (st.phase === FLAT) {
-        decider.decide(i, st, s);
+        const armed = this.scan(i, end);
+        if (armed < 0) break;
+        i = armed + 1;
         continue;
       }
       // An armed entry fills at this open; refused, the bar is a flat one.
       if (st.phase === ARMED && !this.enter(i)) {
         skipped++;
-        decider.decide(i, st, s);
         continue;
       }
       const ended = this.step(i, end);
@@ -204,7 +216,7 @@ export class Machine {
       trades.push(this.record());
       i = ended;
       // The bar a trade ends in (other than at its close) may arm the next entry at its close.
-      if (this.exitWhere !== AT_CLOSE) decider.decide(i, st, s);
+      if (this.exitWhere === AT_CLOSE) i++;
     }
     if (st.phase === IN_LONG || st.phase === IN_SHORT || st.phase === EXITING) {
       this.endAt(end - 1);
