@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { ANSWERS_ENV, BARE_LIST_PATH } from './answers.js';
 import { spawnServer, type Child } from './child.js';
 import { load, type Shot } from './load.js';
-import { loadPerCore } from './machine.js';
+import { isDisturbed, loadPerCore } from './machine.js';
 import { residentMiB } from './proc.js';
-import { num, ratios, spread, verdict, type Row, type Trial } from './report.js';
+import { num, ratios, spread, type Row, type Trial } from './report.js';
 import { MCP_CALL, MCP_LIST, PLANS } from './servers.js';
 import { spreadOf } from './spread.js';
 
@@ -55,14 +55,21 @@ export async function memoryPiece(built: string, scratch: string, answersFile: s
       `  round ${round + 1}: deck ${num(deck.first, 1)} then ${num(deck.then, 1)} MiB; bare express ${num(bare.first, 1)} then ${num(bare.then, 1)} MiB\n`,
     );
   }
+  // The rounds pair a fresh deck with a fresh bare app, but their growths are independent draws: the deck's median is
+  // held to the bare app's median and its worst round to the bare app's worst, each within the goal's 1.2x.
+  const deck = spreadOf(deckGrowth);
+  const bare = spreadOf(bareGrowth);
+  const medianMet = deck.median <= 1.2 * bare.median;
+  const worstMet = deck.max <= 1.2 * bare.max;
+  const disturbed = trials.filter((t) => isDisturbed(t.load)).length;
   return [
-    { measure: `resident memory growth from ${FIRST} to ${(FIRST + THEN).toLocaleString('en-US')} requests: deck`, result: spread(spreadOf(deckGrowth), 'MiB', 1), ratio: '', goal: '', met: '' },
+    { measure: `resident memory growth from ${FIRST} to ${(FIRST + THEN).toLocaleString('en-US')} requests: deck`, result: spread(deck, 'MiB', 1), ratio: '', goal: '', met: '' },
     {
-      measure: 'resident memory growth: bare express app, the same requests (ratio: the deck\'s growth / its)',
-      result: spread(spreadOf(bareGrowth), 'MiB', 1),
-      ratio: ratios(spreadOf(trials.map((t) => t.value))),
+      measure: 'resident memory growth: bare express app, the same requests (ratio: the deck\'s growth / its, median to median and worst to worst; each round\'s pair in brackets)',
+      result: spread(bare, 'MiB', 1),
+      ratio: `${(deck.median / bare.median).toFixed(2)}x median, ${(deck.max / bare.max).toFixed(2)}x worst (rounds ${ratios(spreadOf(trials.map((t) => t.value)))})`,
       goal: '<= 1.2x',
-      met: verdict(trials, (v) => v <= 1.2).text,
+      met: `${medianMet && worstMet ? 'yes' : 'NO'} (median ${medianMet ? 'met' : 'missed'}, worst ${worstMet ? 'met' : 'missed'}; ${disturbed} of the ${trials.length} rounds ran disturbed)`,
     },
   ];
 }
