@@ -36,6 +36,18 @@ function engineTable(rows: readonly BenchRow[]): string {
   ].join('\n');
 }
 
+/** Every goal of the run and whether it was met, in one list: the goals missed first. */
+function verdicts(rows: readonly Row[], engine: readonly BenchRow[]): string[] {
+  const goals = [
+    ...rows.filter((r) => r.goal).map((r) => ({ what: r.measure, goal: r.goal, met: r.met.startsWith('yes'), how: r.met })),
+    ...engine.filter((r) => r.goal).map((r) => ({ what: r.name, goal: r.goal!, met: r.met === true, how: met(r.met) })),
+  ];
+  // A measure's name without its closing note on how the ratio is taken.
+  const name = (what: string) => what.replace(/ \((ratio|median of|load)[^]*$/, '');
+  const line = (g: (typeof goals)[number]) => `- ${g.met ? 'Met' : '**Not met**'}: ${name(g.what)}, goal ${g.goal}: ${g.how}.`;
+  return [...goals.filter((g) => !g.met).map(line), ...goals.filter((g) => g.met).map(line)];
+}
+
 const METHOD_LINES = [
   '- `npm run bench` (bench/run.ts), in this order: the build, the servers (MCP, REST, the tape), start, memory, the rehearsal over HTTP, then the engine benchmarks, so that no server runs while they do. `npx tsx bench/run.ts <piece> ...` runs only the pieces named (mcp, rest, tape, start, memory, rehearse, engine) and prints their tables.',
   `- The deck is built and run as \`npm start\` does (\`npm run build\`, then \`node dist/main.js\`); the baselines run from source with the tsx loader. Every server runs in its own process; autocannon loads it from the bench process, one server at a time: a ${WARM_SECONDS} s warm-up each, then ${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s per server and request, with ${METHOD.connections} connections (${METHOD.tapeConnections} for the tape).`,
@@ -106,6 +118,10 @@ async function main() {
       '# Bench results',
       '',
       `Machine: ${machine}.`,
+      '',
+      '## Verdicts',
+      '',
+      ...verdicts(rows, engine),
       '',
       '## Servers, start, memory, the rehearsal over HTTP',
       '',
