@@ -3,9 +3,13 @@ import { readFileSync } from 'node:fs';
 /** What the deck answered, handed to a baseline so it answers the same bytes. */
 export interface Answers {
   /** The JSON-RPC answer to tools/call catalogue on POST /mcp/candles. */
-  mcp: string;
+  mcpCall: string;
+  /** The JSON-RPC answer to an anonymous tools/list on POST /mcp/candles. */
+  mcpList: string;
   /** The answer to an anonymous GET /plans. */
   plans: string;
+  /** The answer to GET /me with a session bearer. */
+  me: string;
   /** The answer to GET /timetravel/candles/BTC/1m for the sealed 7-day window, asked with a session bearer. */
   tape: string;
 }
@@ -17,3 +21,6 @@ export function readAnswers(): Answers {
   if (!file) throw new Error(`${ANSWERS_ENV} names no file`);
   return JSON.parse(readFileSync(file, 'utf8')) as Answers;
 }
+
+/** Where the bare express app answers tools/list: it does not read the body, so each answer has its own path. */
+export const BARE_LIST_PATH = '/mcp/candles/tools-list';

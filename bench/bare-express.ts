@@ -1,20 +1,25 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { readAnswers } from './answers.js';
+import { BARE_LIST_PATH, readAnswers } from './answers.js';
 import { listening } from './child.js';
 
 // Baseline: bare express routes answering the deck's JSON, configured as the deck's app is (no etag, no
-// x-powered-by). The MCP route does not read the body: it is the ceiling a JSON answer over express has.
+// x-powered-by). The MCP routes do not read the body (tools/list has a path of its own): they are the ceiling a JSON
+// answer over express has. The signed-in read does not read its bearer.
 const answers = readAnswers();
-const mcp: unknown = JSON.parse(answers.mcp);
+const mcpCall: unknown = JSON.parse(answers.mcpCall);
+const mcpList: unknown = JSON.parse(answers.mcpList);
 const plans: unknown = JSON.parse(answers.plans);
+const me: unknown = JSON.parse(answers.me);
 const tape = Buffer.from(answers.tape);
 
 const app = express();
 app.disable('x-powered-by');
 app.set('etag', false);
-app.post('/mcp/candles', (_req, res) => void res.json(mcp));
+app.post('/mcp/candles', (_req, res) => void res.json(mcpCall));
+app.post(BARE_LIST_PATH, (_req, res) => void res.json(mcpList));
 app.get('/plans', (_req, res) => void res.json(plans));
+app.get('/me', (_req, res) => void res.json(me));
 // The sealed window as the deck sends a seal: its bytes as they are, typed JSON; query and bearer are not read.
 app.get('/timetravel/candles/BTC/1m', (_req, res) => void res.type('application/json').send(tape));
 

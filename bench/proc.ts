@@ -25,8 +25,21 @@ async function statFields(pid: number | string): Promise<string[]> {
 /** utime and stime (the 14th and 15th fields, in clock ticks of 1/100 s on Linux) in milliseconds. */
 const cpuOf = (fields: string[]) => (Number(fields[11]) + Number(fields[12])) * 10;
 
-/** Milliseconds of CPU (user and system, every thread) the process has used so far. */
+/**
+ * Milliseconds of CPU (user and system, every thread) the process has used so far: the scheduler's own count in
+ * nanoseconds (/proc/<pid>/task/<tid>/schedstat), which needs no sampling; the clock-tick count of /proc/<pid>/stat
+ * (1/100 s) where the kernel keeps no schedstat.
+ */
 export async function cpuMs(pid: number): Promise<number> {
+  try {
+    const tasks = await readdir(`/proc/${pid}/task`);
+    // A thread that ends between the listing and the read has nothing left to count.
+    const ns = await Promise.all(tasks.map((tid) => readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').then((s) => Number(s.split(' ')[0]), () => 0)));
+    const total = ns.reduce((a, b) => a + b, 0);
+    if (total > 0) return total / 1e6;
+  } catch {
+    // No task listing: fall back to the clock ticks below.
+  }
   return cpuOf(await statFields(pid));
 }
 
@@ -43,4 +56,3 @@ export async function groupCpuMs(pgid: number): Promise<number> {
   }
   return total;
 }
-

@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './child.js';
 import type { BenchRow } from './indicators.js';
-import { groupCpuMs } from './proc.js';
+import { loadPerCore } from './machine.js';
+import { cpuMs, groupCpuMs } from './proc.js';
+import { medianVerdict, spread, spreadOfTrials, type Row, type Trial } from './report.js';
+import { spreadOf } from './spread.js';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -88,6 +91,34 @@ export async function runToExit(args: string[]): Promise<number> {
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}`);
   return performance.now() - started;
+}
+
+const START_RUNS = 5;
+const TSX_START = ['--import', 'tsx', 'main.ts'];
+
+/** Start to first answer as npm start runs it (the goal's row), then from source with tsx and node alone (shown). */
+export async function startPiece(built: string): Promise<Row[]> {
+  const timedStarts = async (args: string[]) => {
+    const trials: Trial[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < START_RUNS; i++) {
+      const load = loadPerCore();
+      const s = await firstAnswer(args);
+      trials.push({ value: s.ms, load: Math.max(load, loadPerCore()) });
+      cpu.push(s.cpuMs);
+    }
+    return { trials, result: `${spread(spreadOfTrials(trials), 'ms', 0)} (CPU ${spread(spreadOf(cpu), 'ms', 0)})` };
+  };
+  const deck = await timedStarts([built]);
+  const tsx = await timedStarts(TSX_START);
+  const alone = spreadOf([await runToExit(['-e', '0']), await runToExit(['-e', '0']), await runToExit(['-e', '0'])]);
+  const withTsx = spreadOf([await runToExit(['--import', 'tsx', '-e', '0']), await runToExit(['--import', 'tsx', '-e', '0']), await runToExit(['--import', 'tsx', '-e', '0'])]);
+  process.stderr.write(`  node dist/main.js ${deck.result}; tsx ${tsx.result}\n`);
+  return [
+    { measure: `start to first answer as npm start runs it (node dist/main.js), ${START_RUNS} starts`, result: deck.result, ratio: '', goal: 'median < 1000 ms', met: medianVerdict(deck.trials, (v) => v < 1000).text },
+    { measure: `start to first answer from source with the tsx loader (as the tests run it), ${START_RUNS} starts`, result: tsx.result, ratio: '', goal: '', met: '' },
+    { measure: 'start: node alone / node with the tsx loader, to exit, 3 each', result: `${spread(alone, 'ms', 0)} / ${spread(withTsx, 'ms', 0)}`, ratio: '', goal: '', met: '' },
+  ];
 }
 
 export const median = (xs: number[]): number => {

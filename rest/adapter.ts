@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { EventStream, JsonBytes, WithImage, type Tool } from '../tools/define.js';
 import { DeckError, signInFirst } from '../tools/errors.js';
@@ -6,10 +6,12 @@ import { SESSION_COOKIE } from '../tools/identity/credentials.js';
 import { resting } from '../tools/identity/login-throttle.js';
 import { byCookie, contextOf } from './credential.js';
 import { sendEvents } from './events.js';
+import { jsonOf, sendJson } from './json-answer.js';
+import { jsonBody } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 
-/** A JSON body, its content type checked before (jsonOnly): one that does not parse is 400, an oversized one 413. */
-const jsonBody = (limit = 1024 * 1024) => express.json({ type: () => true, limit, strict: false });
+/** The largest JSON body a REST route reads unless its binding says otherwise. */
+const MAX_BODY = 1024 * 1024;
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -63,9 +65,11 @@ function applyCookie(tool: Tool, result: unknown, secure: boolean, res: Response
   return body;
 }
 
-/** One express route per tool that has a REST binding; the route holds no logic of its own. */
-export function restRoutes(s: Services, tools: readonly Tool[]): Router {
-  const router = express.Router();
+/**
+ * One express route per tool that has a REST binding, on the app itself (a router of their own would be one more
+ * dispatch per request); the route holds no logic of its own.
+ */
+export function restRoutes(router: Router, s: Services, tools: readonly Tool[]): void {
   const ownPages = ownPagesOnly(s);
   for (const tool of tools) {
     const rest = tool.rest;
@@ -82,15 +86,14 @@ export function restRoutes(s: Services, tools: readonly Tool[]): Router {
       const result = await tool.call(ctx, inputOf(tool, req));
       if (result instanceof EventStream) return sendEvents(res, result, s.log);
       res.status(rest.status ?? 200);
-      if (result instanceof JsonBytes) res.type('application/json').send(result.bytes);
+      if (result instanceof JsonBytes) sendJson(req, res, result.bytes);
       // The picture is served by its own URL on REST, named in the body.
-      else if (result instanceof WithImage) res.json(result.body);
-      else res.json(applyCookie(tool, result, req.secure || s.urls.base.startsWith('https:'), res));
+      else if (result instanceof WithImage) sendJson(req, res, jsonOf(result.body));
+      else sendJson(req, res, jsonOf(applyCookie(tool, result, req.secure || s.urls.base.startsWith('https:'), res)));
     };
     if (rest.method === 'GET') router.get(rest.path, handler);
     else if (rest.method === 'DELETE') router.delete(rest.path, ownPages, handler);
     else if (rest.body === 'none') router.post(rest.path, ownPages, handler);
-    else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody), handler);
+    else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody ?? MAX_BODY), handler);
   }
-  return router;
 }

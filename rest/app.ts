@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import { sellerCard } from '../cards/card.js';
 import type { CardsFile } from '../config/files.js';
 import { PROJECT_ROOT } from '../config/root.js';
-import { mcpRouter } from '../sellers/mcp-router.js';
+import { mcpRoutes } from '../sellers/mcp-router.js';
 import { sellerById, SELLER_IDS, SELLERS } from '../sellers/sellers.js';
 import type { Services } from '../tools/context.js';
 import { REGISTRY } from '../tools/registry.js';
@@ -37,7 +37,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
     });
   }
   app.use(pathDecodes);
-  app.use(await mcpRouter(s, version));
+  mcpRoutes(app, s, version);
   app.use(oauthRouter(s));
   // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.
   app.get('/join', (req, res, next) => {
@@ -65,7 +65,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
     });
   });
   app.use(planeRoutes(s, version));
-  app.use(restRoutes(s, REGISTRY));
+  restRoutes(app, s, REGISTRY);
   app.use(notFound);
   app.use(errorHandler(s.log));
   return app;

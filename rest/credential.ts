@@ -1,6 +1,6 @@
 import { parse as parseCookies } from 'cookie';
 import type { Request } from 'express';
-import type { Caller, Ctx, Services } from '../tools/context.js';
+import { callContext, type Caller, type Ctx, type Services } from '../tools/context.js';
 import { admitCredential, principalFrom, SESSION_COOKIE, type Audience } from '../tools/identity/credentials.js';
 import type { Principal } from '../tools/principal.js';
 
@@ -25,8 +25,15 @@ export const credentialOf = (req: Request): string | null => bearerOf(req) ?? co
  */
 export const byCookie = (req: Request): boolean => bearerOf(req) === null && cookieOf(req) !== null;
 
-/** The client as express sees it: the socket's address, or the forwarded one when DECK_TRUST_PROXY trusts the proxy. */
-export const callerOf = (req: Request): Caller => ({ address: req.ip ?? req.socket.remoteAddress ?? 'unknown', secure: req.secure });
+/**
+ * The client as express sees it: the socket's address, or the forwarded one when DECK_TRUST_PROXY trusts the proxy.
+ * Trusting none (the default), express's answers are the socket's own, read here without its per-request parse of the
+ * forwarding headers.
+ */
+export const callerOf = (s: Services, req: Request): Caller =>
+  s.config.trustProxy === false
+    ? { address: req.socket.remoteAddress ?? 'unknown', secure: (req.socket as { encrypted?: boolean }).encrypted === true }
+    : { address: req.ip ?? req.socket.remoteAddress ?? 'unknown', secure: req.secure };
 
 /** A request's call context, and what became of the credential it came with. */
 export interface Admitted {
@@ -43,7 +50,7 @@ export interface Admitted {
  * the MCP endpoint's path, or 'rest' (a session bound to an MCP endpoint is refused there).
  */
 export async function contextOf(s: Services, req: Request, guarded: boolean, at: Audience = 'rest'): Promise<Admitted> {
-  const caller = callerOf(req);
+  const caller = callerOf(s, req);
   const value = credentialOf(req);
   let principal: Principal | null = null;
   let restingS = 0;
@@ -53,5 +60,5 @@ export async function contextOf(s: Services, req: Request, guarded: boolean, at:
     if ('restingS' in admitted) restingS = admitted.restingS;
   } else if (value) principal = await principalFrom(s, value, 'any');
   const credential = principal && value ? { kind: principal.via, value } : null;
-  return { ctx: { ...s, principal, credential, caller }, refused: value !== null && principal === null && restingS === 0, restingS };
+  return { ctx: callContext(s, principal, credential, caller), refused: value !== null && principal === null && restingS === 0, restingS };
 }

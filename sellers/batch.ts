@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { idOf, INVALID_REQUEST, rpcError, type Reply } from './json-rpc.js';
+import { idOf, INVALID_REQUEST, replyJson, rpcError, type Reply } from './json-rpc.js';
 
 /** The most messages one batch may hold: the bound the SDK's 1.x transport has always kept. */
 export const MAX_BATCH_MESSAGES = 100;
@@ -44,7 +44,7 @@ export async function runBatch(messages: readonly unknown[], answer: (m: unknown
       .then(
         (reply) => {
           if (reply === null) return;
-          out[i] = JSON.stringify(reply);
+          out[i] = replyJson(reply);
           bytes += Buffer.byteLength(out[i]!);
         },
         (error: unknown) => void failures.push(error),

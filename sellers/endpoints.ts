@@ -60,10 +60,13 @@ export const SELLER_ENDPOINTS: ReadonlyMap<string, McpEndpoint> = new Map(
   SELLERS.map((s) => [s.id, endpoint(s.id, s.name, `/mcp/${s.id}`, sellerTools(s))]),
 );
 
+/** Which of an endpoint's listings a caller sees: its tier's, or the anonymous one. */
+export const listedAs = (principal: Principal | null): Tier | 'anonymous' => (principal ? principal.tier : 'anonymous');
+
 /** tools/list for a tier: what it opens, of the toolsets asked for (the endpoint's default unless told). */
 export const listingOf = (e: McpEndpoint, tier: Tier | 'anonymous', toolsets: ReadonlySet<string> = new Set(e.defaults)): readonly ToolListing[] =>
   (e.listings.get(tier) ?? []).filter((l) => toolsets.has(e.byName.get(l.name)!.toolset!));
 
 /** tools/list for a caller: what its tier opens, of the toolsets it asked for. */
 export const listingFor = (e: McpEndpoint, principal: Principal | null, toolsets?: ReadonlySet<string>): readonly ToolListing[] =>
-  listingOf(e, principal ? principal.tier : 'anonymous', toolsets);
+  listingOf(e, listedAs(principal), toolsets);

@@ -3,7 +3,6 @@ import {
   CallToolRequestSchema,
   InitializeRequestSchema,
   JSONRPCErrorResponseSchema,
-  JSONRPCMessageSchema,
   JSONRPCNotificationSchema,
   JSONRPCRequestSchema,
   JSONRPCResultResponseSchema,
@@ -30,7 +29,21 @@ export const rpcError = (id: RequestId | null, code: number, message: string, da
   error: { code, message, ...(data !== undefined ? { data } : {}) },
 });
 export type RpcErrorAnswer = ReturnType<typeof rpcError>;
-export type Reply = JSONRPCMessage | RpcErrorAnswer;
+
+/** A result whose JSON is already written (a listing built at start, a tool's answer): its reply splices the text in. */
+export class Written {
+  constructor(readonly json: string) {}
+}
+interface WrittenReply {
+  result: Written;
+  jsonrpc: '2.0';
+  id: RequestId;
+}
+export type Reply = JSONRPCMessage | RpcErrorAnswer | WrittenReply;
+
+/** A reply's JSON, as JSON.stringify writes it; a written result goes in as it was written, in the same place. */
+export const replyJson = (r: Reply): string =>
+  'result' in r && r.result instanceof Written ? `{"result":${r.result.json},"jsonrpc":"2.0","id":${JSON.stringify(r.id)}}` : JSON.stringify(r);
 
 /** A message's id when it is one JSON-RPC allows (a string or an integer), else null. */
 export const idOf = (m: unknown): RequestId | null => {
@@ -84,12 +97,21 @@ function problemsIn(schema: z.ZodType, value: unknown): string | null {
   return parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
 }
 
+/**
+ * The one kind of JSON-RPC message a value can be, by its keys: each kind's schema is strict, so `method` rules out
+ * both responses, `id` beside it the notification, and `result` and `error` each rule out the other. The SDK's
+ * JSONRPCMessageSchema (their union, tried in turn) takes a value exactly when this kind's schema does, so one object
+ * schema decides instead of four; and a value no kind takes is explained against the kind it looks most like.
+ */
+const kindOf = (m: object): z.ZodType =>
+  'method' in m ? ('id' in m ? JSONRPCRequestSchema : JSONRPCNotificationSchema) : 'error' in m ? JSONRPCErrorResponseSchema : 'result' in m ? JSONRPCResultResponseSchema : JSONRPCRequestSchema;
+
+const isObject = (m: unknown): m is object => typeof m === 'object' && m !== null && !Array.isArray(m);
+
 /** Why a value the SDK does not take as a JSON-RPC 2.0 message is not one, naming the field. */
 function whyNotJsonRpc(m: unknown): string {
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) return `a JSON-RPC message is an object, not ${what(m)}`;
-  // Explained against the kind of message it looks most like.
-  const like = 'method' in m ? ('id' in m ? JSONRPCRequestSchema : JSONRPCNotificationSchema) : 'error' in m ? JSONRPCErrorResponseSchema : 'result' in m ? JSONRPCResultResponseSchema : JSONRPCRequestSchema;
-  return problemsIn(like, m) ?? 'not a JSON-RPC 2.0 message';
+  if (!isObject(m)) return `a JSON-RPC message is an object, not ${what(m)}`;
+  return problemsIn(kindOf(m), m) ?? 'not a JSON-RPC 2.0 message';
 }
 
 /** The SDK schemas of some requests, by method. */
@@ -121,9 +143,9 @@ export type Checked = { ok: true; message: JSONRPCMessage } | { ok: false; refus
  * schema is -32602 (an SDK would answer -32603 with the schema's raw report); each names the field.
  */
 export function checkMessage(m: unknown, requests: ReadonlyMap<string, z.ZodType>): Checked {
-  const parsed = JSONRPCMessageSchema.safeParse(m);
-  if (!parsed.success) return { ok: false, refusal: rpcError(idOf(m), INVALID_REQUEST, whyNotJsonRpc(m)) };
-  const message = parsed.data;
+  const parsed = isObject(m) ? kindOf(m).safeParse(m) : null;
+  if (!parsed?.success) return { ok: false, refusal: rpcError(idOf(m), INVALID_REQUEST, whyNotJsonRpc(m)) };
+  const message = parsed.data as JSONRPCMessage;
   const schema = 'method' in message && 'id' in message ? requests.get(message.method) : undefined;
   const problems = schema ? problemsIn(schema, message) : null;
   if (problems) return { ok: false, refusal: rpcError(idOf(m), INVALID_PARAMS, problems) };

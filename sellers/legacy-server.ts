@@ -1,20 +1,21 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  TaskMetadataSchema,
   type JSONRPCMessage,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../tools/context.js';
-import { listingFor, type McpEndpoint } from './endpoints.js';
-import { KEY_REQUIRED, UNKNOWN_TOOL } from './json-rpc.js';
-import { MuxTransport } from './mux-transport.js';
-import { callOnEndpoint, joinStep } from './tool-call.js';
+import { listedAs, listingOf, type McpEndpoint } from './endpoints.js';
+import { KEY_REQUIRED, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';
+import { callOnEndpoint, joinStep, resultJson } from './tool-call.js';
 
-/** A JSON-RPC error sent as written: the SDK's McpError would put "MCP error <code>: " before the message. */
-class Refusal extends Error {
+/** JSON-RPC's code for a method no handler serves, and for a failure the SDK does not name. */
+const METHOD_NOT_FOUND = -32601;
+const INTERNAL_ERROR = -32603;
+
+/** A refusal a handler answers: a JSON-RPC error, its message sent as written. */
+export class Refusal extends Error {
   constructor(
     readonly code: number,
     message: string,
@@ -24,39 +25,101 @@ class Refusal extends Error {
   }
 }
 
-/** The call context and the toolsets the caller listed ride to the handlers in authInfo.extra (the SDK's per-message channel). */
-const extraOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }) => extra.authInfo!.extra! as { ctx: Ctx; toolsets: ReadonlySet<string> };
-const ctxOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }): Ctx => extraOf(extra).ctx;
-
-/**
- * 2025-era MCP (the SDK 1.x maintenance line): one Server per endpoint, built at start, behind a
- * MuxTransport, answering JSON. Protocol versions up to 2025-11-25 negotiate here.
- */
-export async function legacyServer(e: McpEndpoint, version: string) {
-  const server = new Server(
-    { name: e.name, version },
-    { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} }, instructions: `The deck's ${e.id} endpoint.` },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => ({ tools: [...listingFor(e, ctxOf(extra).principal, extraOf(extra).toolsets)] }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const ctx = ctxOf(extra);
-    const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});
-    if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
-    if (outcome.kind === 'join_required') {
-      const { message, next } = joinStep(req.params.name, ctx.urls);
-      throw new Refusal(KEY_REQUIRED, message, { next });
-    }
-    return outcome.result;
-  });
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [] }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
-  const transport = new MuxTransport();
-  await server.connect(transport);
-  return {
-    dispatch: (message: JSONRPCMessage, ctx: Ctx, toolsets: ReadonlySet<string>) =>
-      transport.dispatch(message, { authInfo: { token: '', clientId: 'deck', scopes: [], extra: { ctx, toolsets } } }),
-  };
+/** A request as checkMessage passed it: its params already hold to its method's schema (LEGACY_REQUESTS). */
+interface Call {
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
 }
 
-export type LegacyServer = Awaited<ReturnType<typeof legacyServer>>;
+type Handler = (params: Record<string, unknown>, ctx: Ctx, toolsets: ReadonlySet<string>) => unknown;
+
+/**
+ * 2025-era MCP (the protocols the SDK 1.x line speaks, up to 2025-11-25), stateless: the deck answers each checked
+ * request itself, with handlers and answers built once per endpoint. It answers as the SDK 1.32 `Server` with these
+ * handlers did (test/mcp-legacy-parity.test.ts holds the two side by side), without what that class keeps for a
+ * session a stateless endpoint does not have: no per-request AbortController, request bookkeeping or second schema
+ * pass over a message checkMessage has already checked, and no cancellation one request could send another.
+ *
+ * - initialize answers the client's protocol when the SDK supports it, else its latest, with the capabilities,
+ *   serverInfo and instructions; ping answers {}; the tool, prompt and resource lists answer the prebuilt listings
+ *   (tools/list of the endpoint's default toolsets as JSON written at start, one per tier; another choice of
+ *   toolsets is written when asked).
+ * - tools/call answers the tool's result, its body serialized once (resultJson); a handler's refusal is a JSON-RPC error with its code, message and data;
+ *   an unknown method is -32601 "Method not found".
+ * - A request asking for task-augmented execution (`params.task`) is refused as the SDK refuses it: the deck declares
+ *   no task capability.
+ * - A notification changes nothing and answers nothing.
+ */
+export function legacyServer(e: McpEndpoint, version: string) {
+  const capabilities = { tools: { listChanged: false }, prompts: {}, resources: {} };
+  const serverInfo = { name: e.name, version };
+  const instructions = `The deck's ${e.id} endpoint.`;
+  // tools/list of the default toolsets for each tier, written once.
+  const defaults = new Set(e.defaults);
+  const lists = new Map([...e.listings.keys()].map((tier) => [tier, new Written(JSON.stringify({ tools: listingOf(e, tier, defaults) }))]));
+  const sameSet = (a: ReadonlySet<string>) => a.size === defaults.size && [...a].every((t) => defaults.has(t));
+
+  const handlers = new Map<string, Handler>([
+    [
+      'initialize',
+      (params) => {
+        const requested = params.protocolVersion as string;
+        const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+        return { protocolVersion, capabilities, serverInfo, instructions };
+      },
+    ],
+    ['ping', () => ({})],
+    [
+      'tools/list',
+      (_params, ctx, toolsets) =>
+        sameSet(toolsets) ? lists.get(listedAs(ctx.principal))! : new Written(JSON.stringify({ tools: listingOf(e, listedAs(ctx.principal), toolsets) })),
+    ],
+    [
+      'tools/call',
+      async (params, ctx) => {
+        const name = params.name as string;
+        const outcome = await callOnEndpoint(e, ctx, name, params.arguments ?? {});
+        if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
+        if (outcome.kind === 'join_required') {
+          const { message, next } = joinStep(name, ctx.urls);
+          throw new Refusal(KEY_REQUIRED, message, { next });
+        }
+        return new Written(resultJson(outcome.result));
+      },
+    ],
+    ['prompts/list', () => ({ prompts: [] })],
+    ['resources/list', () => ({ resources: [] })],
+    ['resources/templates/list', () => ({ resourceTemplates: [] })],
+  ]);
+
+  const failed = (id: RequestId, error: unknown): Reply => {
+    const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown };
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: { code: Number.isSafeInteger(code) ? (code as number) : INTERNAL_ERROR, message: message ?? 'Internal error', ...(data !== undefined ? { data } : {}) },
+    };
+  };
+
+  /** Answers one checked message: a request with its answer, a notification with null. */
+  async function dispatch(message: JSONRPCMessage, ctx: Ctx, toolsets: ReadonlySet<string>): Promise<Reply | null> {
+    if (!('method' in message) || !('id' in message)) return null;
+    const { id, method, params } = message as Call;
+    const handler = handlers.get(method);
+    if (!handler) return { jsonrpc: '2.0', id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
+    try {
+      if (params && 'task' in params && TaskMetadataSchema.safeParse(params.task).success) {
+        throw new Error(`Server does not support task creation (required for ${method})`);
+      }
+      // The SDK's own order of keys: result, then jsonrpc and id.
+      return { result: (await handler(params ?? {}, ctx, toolsets)) as Record<string, unknown>, jsonrpc: '2.0', id } as Reply;
+    } catch (error) {
+      return failed(id, error);
+    }
+  }
+
+  return { dispatch };
+}
+
+export type LegacyServer = ReturnType<typeof legacyServer>;

@@ -1,8 +1,10 @@
-import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { contextOf } from '../rest/credential.js';
 import { resting } from '../tools/identity/login-throttle.js';
 import { bodyFailure } from '../rest/errors.js';
+import { sendJson } from '../rest/json-answer.js';
+import { jsonBody } from '../rest/json-body.js';
 import { originAllowed, ownOrigin } from '../rest/origin.js';
 import { MAX_BATCH_MESSAGES, MIB, runBatch, tooManyMessages } from './batch.js';
 import { DECK_ENDPOINT, SELLER_ENDPOINTS, type McpEndpoint } from './endpoints.js';
@@ -14,6 +16,7 @@ import {
   KEY_REQUIRED,
   LEGACY_REQUESTS,
   PARSE_ERROR,
+  replyJson,
   rpcError,
   TOOL_REQUESTS,
   type Reply,
@@ -48,10 +51,16 @@ export const AUTH_RULE =
 /** Whether an answer is the -32001 of a call that needs a key. */
 const keyRequired = (reply: Reply): boolean => 'error' in reply && reply.error.code === KEY_REQUIRED;
 
-/** POST /mcp and /mcp/{seller}: stateless JSON-RPC over HTTP, one JSON answer (an array for a batch). */
-export async function mcpRouter(s: Services, version: string): Promise<Router> {
+const MCP_PATHS = ['/mcp', '/mcp/:seller'];
+
+/**
+ * POST /mcp and /mcp/{seller}: stateless JSON-RPC over HTTP, one JSON answer (an array for a batch); GET describes the
+ * endpoint. The routes go on the app itself, and a POST passes through one route handler that admits, reads and
+ * answers: a router of their own and a handler per step would each be one more dispatch through express per request.
+ */
+export function mcpRoutes(app: Router, s: Services, version: string): void {
   const servers = new Map<McpEndpoint, LegacyServer>();
-  for (const e of [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]) servers.set(e, await legacyServer(e, version));
+  for (const e of [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]) servers.set(e, legacyServer(e, version));
   const modernAnswer = modernBridge(s.urls.base, version);
   // What a 401 from each endpoint says beside its -32001 (RFC 9728): where its Protected Resource Metadata is.
   const challenge = new Map([DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()].map((e) => [e, challenges(s.urls.base, s.oauth.resources.find((r) => r.path === e.path)!)]));
@@ -80,13 +89,13 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
   const rpcRefusal = (res: Response) => (message: string) => void res.status(400).json(rpcError(null, INVALID_PARAMS, message));
 
   // The endpoint and the Origin are settled before the body is read, so neither answer depends on the body.
-  const admit = (req: Request, res: Response, next: () => void) => {
-    if (!viewOf(req, res, rpcRefusal(res))) return;
+  const admitted = (req: Request, res: Response): boolean => {
+    if (!viewOf(req, res, rpcRefusal(res))) return false;
     if (!originAllowed(req.headers.origin, origins)) {
       res.status(403).json(rpcError(null, INVALID_REQUEST, `Origin ${req.headers.origin} is not on the allowlist`));
-      return;
+      return false;
     }
-    next();
+    return true;
   };
 
   const describe = (req: Request, res: Response) => {
@@ -164,7 +173,7 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
         // A call that needs a key and came without one is HTTP 401: an OAuth client signs in by the header, another
         // reads the join step in the body.
         if (keyRequired(reply)) res.status(401).set('www-authenticate', challenged.missing);
-        res.json(reply);
+        sendJson(req, res, replyJson(reply));
       }
       return;
     }
@@ -180,7 +189,7 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
     });
     if (needsKey) res.set('www-authenticate', challenged.missing);
     if (replies.length === 0) res.status(202).end();
-    else res.type('application/json').send(`[${replies.join(',')}]`);
+    else sendJson(req, res, `[${replies.join(',')}]`);
   };
 
   // A body that cannot be read is a JSON-RPC error with the REST refusal's status, never an HTML page or the REST
@@ -193,9 +202,11 @@ export async function mcpRouter(s: Services, version: string): Promise<Router> {
     res.status(failure.status).json(rpcError(null, code, code === PARSE_ERROR ? `Parse error: ${message}` : message));
   };
 
-  const router = express.Router();
-  const json = express.json({ type: () => true, limit: MAX_BODY_BYTES, strict: false });
-  router.get(['/mcp', '/mcp/:seller'], describe);
-  router.post(['/mcp', '/mcp/:seller'], admit, json, handle, parseFailure);
-  return router;
+  const json = jsonBody(MAX_BODY_BYTES);
+  const post: RequestHandler = (req, res, next) => {
+    if (!admitted(req, res)) return;
+    json(req, res, (err?: unknown) => (err ? parseFailure(err, req, res, next) : void handle(req, res).catch(next)));
+  };
+  app.get(MCP_PATHS, describe);
+  app.post(MCP_PATHS, post);
 }

@@ -1,12 +1,13 @@
 import type { Ctx } from '../tools/context.js';
 import { EventStream, JsonBytes, WithImage } from '../tools/define.js';
+import { jsonOf } from '../rest/json-answer.js';
 import { DeckError, internalFailure } from '../tools/errors.js';
 import { outcomeOfStatus } from '../tools/plane/metrics.js';
 import type { McpEndpoint } from './endpoints.js';
 
 /** A tools/call result in the shape both protocol eras share. */
 export interface ToolResult {
-  [key: string]: unknown;
+  [key: string | symbol]: unknown;
   content: ({ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string })[];
   structuredContent: Record<string, unknown>;
   isError?: boolean;
@@ -15,14 +16,37 @@ export interface ToolResult {
 /** What became of a tools/call: each era's adapter turns the last two into its own form. */
 export type CallOutcome = { kind: 'result'; result: ToolResult } | { kind: 'join_required' } | { kind: 'unknown_tool'; name: string };
 
-const asResult = (body: Record<string, unknown>, isError: boolean, png?: Uint8Array): ToolResult => ({
-  content: [
-    ...(png ? [{ type: 'image' as const, data: Buffer.from(png).toString('base64'), mimeType: 'image/png' }] : []),
-    { type: 'text', text: JSON.stringify(body) },
-  ],
-  structuredContent: body,
-  ...(isError ? { isError: true } : {}),
-});
+/** Where a result keeps its body's JSON, which is its text: a symbol, so no serializer or schema sees it. */
+const BODY_JSON = Symbol('the body as JSON');
+
+/** The JSON of the plain result carrying a frozen body (see jsonOf), kept with the body. */
+const writtenResults = new WeakMap<object, string>();
+
+const asResult = (body: Record<string, unknown>, isError: boolean, png?: Uint8Array): ToolResult => {
+  const text = jsonOf(body);
+  return {
+    content: [...(png ? [{ type: 'image' as const, data: Buffer.from(png).toString('base64'), mimeType: 'image/png' }] : []), { type: 'text', text }],
+    structuredContent: body,
+    ...(isError ? { isError: true } : {}),
+    [BODY_JSON]: text,
+  };
+};
+
+/**
+ * A result's JSON, the very bytes JSON.stringify writes for it, with the body serialized once: the text already holds
+ * the body's JSON, and structuredContent is that same body.
+ */
+export function resultJson(r: ToolResult): string {
+  const body = r[BODY_JSON] as string | undefined;
+  if (body === undefined) return JSON.stringify(r);
+  const keep = r.content.length === 1 && !r.isError && Object.isFrozen(r.structuredContent);
+  const kept = keep ? writtenResults.get(r.structuredContent) : undefined;
+  if (kept !== undefined) return kept;
+  const image = r.content.length > 1 ? `${JSON.stringify(r.content[0])},` : '';
+  const json = `{"content":[${image}{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}${r.isError ? ',"isError":true' : ''}}`;
+  if (keep) writtenResults.set(r.structuredContent, json);
+  return json;
+}
 
 /** A tool's answer as the body MCP structures (sealed bytes are read back; a picture rides beside it; a stream is read whole). */
 async function resultOf(out: unknown): Promise<ToolResult> {

@@ -8,7 +8,14 @@ export interface Spend {
   bars?: number;
 }
 
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+/** The last day asked for, kept: every call of a request, and most requests of a day, ask for the same one. */
+let lastDay = { n: NaN, iso: '' };
+
+export const utcDay = (ms: number): string => {
+  const n = Math.floor(ms / 86_400_000);
+  if (n !== lastDay.n) lastDay = { n, iso: new Date(ms).toISOString().slice(0, 10) };
+  return lastDay.iso;
+};
 
 /** Seconds from `ms` until the next UTC day begins, when every per-day count starts again. */
 export const secondsToNextUtcDay = (ms: number): number => Math.ceil((86_400_000 - (ms % 86_400_000)) / 1000);

@@ -48,3 +48,27 @@ export interface Ctx extends Services {
   credential: { kind: 'session' | 'key'; value: string } | null;
   caller: Caller;
 }
+
+/**
+ * A call's context: the deck's services and who is calling. Written out field by field: in the V8 of Node 20 an object
+ * literal that starts by spreading another and adds fields after it (`{ ...s, principal }`) copies the descriptors
+ * into a new shape every time (a few microseconds a call), where naming each field builds one shape once.
+ */
+export const callContext = (s: Services, principal: Principal | null, credential: Ctx['credential'], caller: Caller): Ctx => ({
+  config: s.config,
+  urls: s.urls,
+  store: s.store,
+  upstreams: s.upstreams,
+  guards: s.guards,
+  chatQueue: s.chatQueue,
+  plane: s.plane,
+  login: s.login,
+  offer: s.offer,
+  oauth: s.oauth,
+  rail: s.rail,
+  clock: s.clock,
+  log: s.log,
+  principal,
+  credential,
+  caller,
+});

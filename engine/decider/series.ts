@@ -1,5 +1,5 @@
 import type { Bars } from '../bars.js';
-import { atr, ema, highest, lowest, rsi, sma, vwap, type Anchor } from '../indicators/index.js';
+import { atr, ema, emaPair, highest, lowest, rsi, sma, vwap, type Anchor } from '../indicators/index.js';
 import type { Zone } from '../reader/schema.js';
 import type { DeciderSeries } from './contract.js';
 import type { DeciderIR, SeriesSpec, TradingDay, WindowIR } from './ir.js';
@@ -204,6 +204,13 @@ export function seriesOf(ir: DeciderIR, bars: Bars, marks: readonly MarkInput[] 
     markHi: Float64Array.from(marks, (m) => (m.kind === 'zone' ? Math.max(m.price, m.price2!) : m.price)),
     markShape: Uint8Array.from(marks, (m) => (m.kind === 'zone' ? 1 : 0)),
   };
-  for (const spec of ir.series) s[spec.id] = compute(spec, bars, ir.tf_seconds);
+  // The averages of the close are computed two at a time (emaPair): the same values, in about half the time.
+  const paired = new Map<string, Float64Array>();
+  const emas = ir.series.filter((spec) => spec.kind === 'ema') as Extract<SeriesSpec, { kind: 'ema' | 'sma' | 'rsi' }>[];
+  for (let k = 0; k + 1 < emas.length; k += 2) {
+    const [a, b] = emaPair(bars.c, emas[k]!.params.n, emas[k + 1]!.params.n);
+    paired.set(emas[k]!.id, a).set(emas[k + 1]!.id, b);
+  }
+  for (const spec of ir.series) s[spec.id] = paired.get(spec.id) ?? compute(spec, bars, ir.tf_seconds);
   return s as DeciderSeries;
 }

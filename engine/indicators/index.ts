@@ -1,7 +1,7 @@
 /** The indicators, one import for the stepper, the plate and the tools. */
 export { atr } from './atr.js';
 export { bollinger, type BollingerBands } from './bollinger.js';
-export { ema } from './ema.js';
+export { ema, emaPair } from './ema.js';
 export { highest, lowest } from './extremes.js';
 export { rsi } from './rsi.js';
 export { indicatorLines, warmUpBars, type IndicatorLine } from './series.js';

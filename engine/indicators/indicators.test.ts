@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { atr } from './atr.js';
 import { bollinger } from './bollinger.js';
-import { ema } from './ema.js';
+import { ema, emaPair } from './ema.js';
 import { highest, lowest } from './extremes.js';
 import { rsi } from './rsi.js';
 import { sma } from './sma.js';
@@ -83,6 +83,20 @@ describe('indicators on hand-computed series', () => {
         expect(lo[i]).toStrictEqual(w ? Math.min(...w) : NaN);
       }
     }
+  });
+
+  it('emaPair gives each average the very values ema gives, bit for bit, in either order and at any length', () => {
+    let seed = 11;
+    const x = Float64Array.from({ length: 500 }, () => 100 + ((seed = (seed * 48271) % 2147483647) % 1000) / 7);
+    for (const [a, b] of [[9, 21], [21, 9], [1, 2], [5, 5], [3, 499], [3, 500], [3, 501], [600, 2]]) {
+      for (const len of [0, 1, 2, 20, 21, 22, 500]) {
+        const xs = x.subarray(0, len);
+        const [pa, pb] = emaPair(xs, a!, b!);
+        expect(Array.from(pa)).toEqual(Array.from(ema(xs, a!)));
+        expect(Array.from(pb)).toEqual(Array.from(ema(xs, b!)));
+      }
+    }
+    expect(() => emaPair(f(1, 2), 0, 3)).toThrow(RangeError);
   });
 
   it('refuses a look-back that is not a whole number of bars', () => {

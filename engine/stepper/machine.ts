@@ -59,6 +59,8 @@ export class Machine {
   /** A side's fee is feeFixed + price * feeRate. */
   private readonly feeFixed: number;
   private readonly feeRate: number;
+  /** Slippage in price, read every bar of a trade. */
+  private readonly slip: number;
   private readonly t: Float64Array;
   private readonly o: Float64Array;
   private readonly h: Float64Array;
@@ -81,6 +83,7 @@ export class Machine {
     this.inv = Math.round(1 / fills.tick);
     this.feeFixed = fills.fee.unit === 'points' ? fills.fee.per_side : 0;
     this.feeRate = fills.fee.unit === 'bps' ? fills.fee.per_side / 10_000 : 0;
+    this.slip = fills.slippage;
     ({ t: this.t, o: this.o, h: this.h, l: this.l, c: this.c } = s);
   }
 
@@ -116,24 +119,53 @@ export class Machine {
   }
 
   /** The pending rule exit, at the open of bar i. */
-  exitAtOpen(i: number): true {
+  private exitAtOpen(i: number): true {
     return this.exit(i, this.o[i]! - this.st.dir * this.fills.slippage, AT_OPEN, this.st.why);
   }
 
-  /** Bar i of an open trade: the open, the range, then the close. True when the trade ended in it. */
-  live(i: number): boolean {
+  /**
+   * Steps an open trade (in a position, or exiting at the next open) through bars [from, last): answers the bar it
+   * ended in, its exit recorded, or -1 when it is still open at the close of bar last - 1. Each bar: a pending rule exit
+   * at the open; else the open, the range, then the close. One loop with the bars in hand: a trade's
+   * bars are most of the bars the stepper steps.
+   */
+  step(from: number, last: number): number {
     const st = this.st;
-    const d = st.dir;
-    const slip = this.fills.slippage;
-    const open = this.o[i]!;
-    if (d * (open - st.stop) <= 0) return this.exit(i, open - d * slip, AT_OPEN, st.stopWhy);
-    if (d * (open - st.target) >= 0) return this.exit(i, open, AT_OPEN, TARGET);
-    if (this.t[i]! >= st.deadline) return this.exit(i, open - d * slip, AT_OPEN, st.deadlineWhy);
-    if (d > 0 ? this.l[i]! <= st.stop : this.h[i]! >= st.stop) return this.exit(i, st.stop - d * slip, IN_RANGE, st.stopWhy);
-    if (d > 0 ? this.h[i]! >= st.target : this.l[i]! <= st.target) return this.exit(i, st.target, IN_RANGE, TARGET);
-    this.decider.decide(i, st, this.s);
-    if (st.phase === CLOSING) return this.exit(i, this.c[i]! - d * slip, AT_CLOSE, st.why);
-    return false;
+    const { o, h, l, t, c, slip, decider, s } = this;
+    for (let i = from; i < last; i++) {
+      if (st.phase === EXITING) {
+        this.exitAtOpen(i);
+        return i;
+      }
+      const d = st.dir;
+      const open = o[i]!;
+      const stop = st.stop;
+      const target = st.target;
+      if (d * (open - stop) <= 0) return this.exitAt(i, open - d * slip, AT_OPEN, st.stopWhy);
+      if (d * (open - target) >= 0) return this.exitAt(i, open, AT_OPEN, TARGET);
+      if (t[i]! >= st.deadline) return this.exitAt(i, open - d * slip, AT_OPEN, st.deadlineWhy);
+      if (d > 0 ? l[i]! <= stop : h[i]! >= stop) return this.exitAt(i, stop - d * slip, IN_RANGE, st.stopWhy);
+      if (d > 0 ? h[i]! >= target : l[i]! <= target) return this.exitAt(i, target, IN_RANGE, TARGET);
+      decider.decide(i, st, s);
+      if (st.phase === CLOSING) return this.exitAt(i, c[i]! - d * slip, AT_CLOSE, st.why);
+    }
+    return -1;
+  }
+
+  /** Flat bars from `from` on, each read by the decider at its close: answers the bar it armed at, or -1. */
+  private scan(from: number, end: number): number {
+    const st = this.st;
+    const { decider, s } = this;
+    for (let i = from; i < end; i++) {
+      decider.decide(i, st, s);
+      if (st.phase !== FLAT) return i;
+    }
+    return -1;
+  }
+
+  private exitAt(i: number, price: number, at: number, why: number): number {
+    this.exit(i, price, at, why);
+    return i;
   }
 
   /** Ends an open trade at the close of bar i (the data ran out). */
@@ -165,20 +197,26 @@ export class Machine {
     Object.assign(st, freshState());
     const trades: TradeRecord[] = [];
     let skipped = 0;
-    const from = Math.max(start, 1);
-    for (let i = from; i < end; i++) {
-      if (st.phase === ARMED) {
-        if (!this.enter(i)) skipped++;
-      } else if (st.phase === EXITING) {
-        this.exitAtOpen(i);
-        trades.push(this.record());
+    let i = start > 1 ? start : 1;
+    while (i < end) {
+      // Flat: the decider reads bar after bar until it arms an entry.
+      if (st.phase === FLAT) {
+        const armed = this.scan(i, end);
+        if (armed < 0) break;
+        i = armed + 1;
+        continue;
       }
-      if (st.phase === IN_LONG || st.phase === IN_SHORT) {
-        if (!this.live(i)) continue;
-        trades.push(this.record());
-        if (this.exitWhere === AT_CLOSE) continue;
+      // An armed entry fills at this open; refused, the bar is a flat one.
+      if (st.phase === ARMED && !this.enter(i)) {
+        skipped++;
+        continue;
       }
-      this.decider.decide(i, st, this.s);
+      const ended = this.step(i, end);
+      if (ended < 0) break;
+      trades.push(this.record());
+      i = ended;
+      // The bar a trade ends in (other than at its close) may arm the next entry at its close.
+      if (this.exitWhere === AT_CLOSE) i++;
     }
     if (st.phase === IN_LONG || st.phase === IN_SHORT || st.phase === EXITING) {
       this.endAt(end - 1);

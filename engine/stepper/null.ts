@@ -79,12 +79,11 @@ class Side {
     m.enter(i + 1);
     const f = i + 1;
     const last = Math.min(end, f + cap);
-    for (let k = f; k < last; k++) {
-      if (st.phase === EXITING ? m.exitAtOpen(k) : m.live(k)) {
-        data[4 * i] = k - f + 1;
-        data[4 * i + 1] = m.exitR;
-        return;
-      }
+    const k = m.step(f, last);
+    if (k >= 0) {
+      data[4 * i] = k - f + 1;
+      data[4 * i + 1] = m.exitR;
+      return;
     }
     if (last === end && (st.phase === IN_LONG || st.phase === IN_SHORT || st.phase === EXITING)) {
       m.endAt(end - 1);

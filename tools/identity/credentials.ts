@@ -52,12 +52,12 @@ export type Admission = { principal: Principal } | { refused: true } | { resting
  * the count: only a login does, so presenting one's own session between guesses buys no more guesses.
  */
 export async function admitCredential(s: Services, caller: Caller, credential: string, at: Audience): Promise<Admission> {
-  const client = clientOf(s, caller);
-  const restingS = s.login.restingFor(client, s.clock());
+  // The client's salted digest is only needed while some address has refusals counted, or to count this one.
+  const restingS = s.login.counting ? s.login.restingFor(clientOf(s, caller), s.clock()) : 0;
   if (restingS > 0) return { restingS };
   const principal = await principalFrom(s, credential, at);
   if (principal) return { principal };
-  s.login.refused(client, s.clock());
+  s.login.refused(clientOf(s, caller), s.clock());
   return { refused: true };
 }
 

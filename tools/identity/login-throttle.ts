@@ -22,6 +22,11 @@ export class LoginThrottle {
     return w ?? null;
   }
 
+  /** Whether any address has a refusal counted: while none has, every door is open, whoever asks. */
+  get counting(): boolean {
+    return this.windows.size > 0;
+  }
+
   /** Seconds until the door opens again for this client, or 0 when it is open. */
   restingFor(client: string, now: number): number {
     const w = this.current(client, now);

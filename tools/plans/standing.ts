@@ -77,6 +77,23 @@ export function meterOf(ctx: Reads, principal: Account & { tier: Tier }): MeterV
   return { day, allowance, holder, spent, balance, tone };
 }
 
+const DAY_MS = 86_400_000;
+
+interface DayPeriod {
+  unit: 'utc_day';
+  start: string;
+  end: string;
+}
+
+/** The UTC day a moment falls in, as a period; kept, frozen, since it changes once a day. */
+let today: { n: number; period: Readonly<DayPeriod> } = { n: NaN, period: { unit: 'utc_day', start: '', end: '' } };
+
+function dayPeriod(now: number): Readonly<DayPeriod> {
+  const n = Math.floor(now / DAY_MS);
+  if (n !== today.n) today = { n, period: Object.freeze({ unit: 'utc_day', start: new Date(n * DAY_MS).toISOString(), end: new Date((n + 1) * DAY_MS).toISOString() }) };
+  return today.period;
+}
+
 /**
  * The plan a principal stands on and the period it runs in: a paid plan's unbroken run when one gives the tier,
  * else the tier's plan over the UTC day (free, granted and house standing renew daily).
@@ -87,9 +104,5 @@ export function planOf(ctx: Reads, principal: Account & { tier: Tier }) {
     return { plan: paid.plan, period: { unit: 'paid', start: new Date(paid.start).toISOString(), end: new Date(paid.until).toISOString() } };
   }
   const plan = ctx.offer.plans.plans.find((p) => p.tier === principal.tier) ?? null;
-  const dayStart = Date.parse(`${utcDay(ctx.clock())}T00:00:00Z`);
-  return {
-    plan: principal.tier === 'house' ? 'house' : (plan?.id ?? 'free'),
-    period: { unit: 'utc_day', start: new Date(dayStart).toISOString(), end: new Date(dayStart + 86_400_000).toISOString() },
-  };
+  return { plan: principal.tier === 'house' ? 'house' : (plan?.id ?? 'free'), period: dayPeriod(ctx.clock()) };
 }

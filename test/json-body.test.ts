@@ -1,0 +1,137 @@
+import express, { type ErrorRequestHandler } from 'express';
+import fc from 'fast-check';
+import { request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonBody } from '../rest/json-body.js';
+import { oddValue } from './fuzz/values.js';
+
+// The deck's JSON body reader reads the common case itself and hands the rest to body-parser: whatever is sent, the
+// body it reads (or the failure it reports, by status and type, which the refusals are chosen by) is body-parser's.
+
+const LIMIT = 2_000;
+
+let server: Server;
+let base: string;
+/** The failures each reader reported, by route: a client that went away never reads its answer. */
+const reported: Record<string, unknown[]> = { '/deck': [], '/body-parser': [] };
+
+beforeAll(async () => {
+  const app = express();
+  const answer = (req: express.Request, res: express.Response) => void res.json({ body: req.body === undefined ? '(none)' : (req.body as unknown) });
+  const failed: ErrorRequestHandler = (err: { type?: unknown; status?: unknown }, req, res, _next) => {
+    reported[req.path]!.push({ type: err.type ?? null, status: err.status ?? null });
+    res.json({ failed: { type: err.type ?? null, status: err.status ?? null } });
+  };
+  app.post('/deck', jsonBody(LIMIT), answer, failed);
+  app.post('/body-parser', express.json({ type: () => true, limit: LIMIT, strict: false }), answer, failed);
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+interface Sent {
+  type: string | undefined;
+  encoding: 'none' | 'identity' | 'gzip' | 'gzip-lie' | 'br';
+  chunked: boolean;
+  bytes: Buffer;
+}
+
+/** POSTs the bytes as told, over a fresh connection, and answers the JSON it got back. */
+function post(path: string, s: Sent): Promise<unknown> {
+  const body = s.encoding === 'gzip' ? gzipSync(s.bytes) : s.bytes;
+  const headers: Record<string, string> = {};
+  if (s.type !== undefined) headers['content-type'] = s.type;
+  if (s.encoding !== 'none') headers['content-encoding'] = s.encoding === 'gzip-lie' ? 'gzip' : s.encoding;
+  if (!s.chunked) headers['content-length'] = String(body.length);
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { method: 'POST', headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve(JSON.parse(text) as unknown));
+    });
+    req.on('error', reject);
+    // Chunked: the body in two writes, split inside a multi-byte character when there is one.
+    if (s.chunked && body.length > 1) req.write(body.subarray(0, Math.ceil(body.length / 2)));
+    req.end(s.chunked && body.length > 1 ? body.subarray(Math.ceil(body.length / 2)) : body);
+  });
+}
+
+const text: fc.Arbitrary<string> = fc.oneof(
+  oddValue.map((v) => JSON.stringify(v) ?? 'null'),
+  fc.constantFrom('', ' ', '{', '[]', '{"a":1}', ' {"a": "é"} ', 'not json', '\uFEFF{"bom":true}', '\uFEFF', '{"a":"😀"}', 'null', '"x"', '1e309'),
+  fc.integer({ min: LIMIT - 20, max: LIMIT + 20 }).map((n) => JSON.stringify({ pad: 'a'.repeat(n) })),
+);
+
+const bytes: fc.Arbitrary<Buffer> = fc.oneof(
+  { weight: 6, arbitrary: text.map((t) => Buffer.from(t, 'utf8')) },
+  { weight: 1, arbitrary: fc.constantFrom(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), Buffer.from('{"a":"é"}', 'latin1'), Buffer.from('{"a":1}', 'utf16le')) },
+);
+
+const sent: fc.Arbitrary<Sent> = fc.record({
+  type: fc.constantFrom(
+    undefined,
+    'application/json',
+    'application/json',
+    'application/json; charset=utf-8',
+    'APPLICATION/JSON; Charset=UTF-8',
+    'application/json;charset=utf-8',
+    'application/json; charset="utf-8"',
+    'application/json; charset=latin1',
+    'application/json; charset=utf-16le',
+    'application/vnd.api+json',
+    'text/plain',
+    'application/json; charset',
+  ),
+  encoding: fc.constantFrom('none', 'none', 'none', 'identity', 'gzip', 'gzip-lie', 'br'),
+  chunked: fc.boolean(),
+  bytes,
+});
+
+describe('jsonBody', () => {
+  it("reads every body as body-parser does: the same value, or the same failure's status and type", async () => {
+    await fc.assert(
+      fc.asyncProperty(sent, async (s) => {
+        const [deck, bodyParser] = [await post('/deck', s), await post('/body-parser', s)];
+        expect(deck, JSON.stringify({ ...s, bytes: s.bytes.toString('base64').slice(0, 80) })).toEqual(bodyParser);
+      }),
+      { seed: 16, numRuns: 400 },
+    );
+  }, 120_000);
+
+  it('reads the bodies that differ in one byte as body-parser does, however they are sent', async () => {
+    const texts = ['', '\uFEFF{"bom":true}', '\uFEFF', '{"a":"é😀"}', ' 7 ', 'nul', '[1,]'];
+    for (const t of texts) {
+      for (const type of [undefined, 'application/json', 'application/json; charset=UTF-8']) {
+        for (const chunked of [false, true]) {
+          const s: Sent = { type, encoding: 'none', chunked, bytes: Buffer.from(t, 'utf8') };
+          expect(await post('/deck', s), JSON.stringify({ t, type, chunked })).toEqual(await post('/body-parser', s));
+        }
+      }
+    }
+  });
+
+  it('reports a body cut short by a client that went away as body-parser does: request.aborted', async () => {
+    for (const path of ['/deck', '/body-parser']) {
+      reported[path]!.length = 0;
+      const req = request(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '100' }, agent: false });
+      req.on('error', () => {});
+      req.write('{"a":');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      req.destroy();
+      for (let i = 0; i < 100 && reported[path]!.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(reported['/deck']).toEqual([{ type: 'request.aborted', status: 400 }]);
+    expect(reported['/deck']).toEqual(reported['/body-parser']);
+  });
+
+  it('reads a body of a stated length within the limit itself, and refuses one over it as entity.too.large', async () => {
+    const within = Buffer.from(JSON.stringify({ pad: 'a'.repeat(LIMIT - 20) }));
+    expect(await post('/deck', { type: 'application/json', encoding: 'none', chunked: false, bytes: within })).toEqual({ body: { pad: 'a'.repeat(LIMIT - 20) } });
+    const over = Buffer.from(JSON.stringify({ pad: 'a'.repeat(LIMIT) }));
+    expect(await post('/deck', { type: 'application/json', encoding: 'none', chunked: false, bytes: over })).toEqual({ failed: { type: 'entity.too.large', status: 413 } });
+  });
+});
