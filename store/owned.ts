@@ -9,7 +9,7 @@ export interface OwnedDoc<T> {
  * reads exactly like an id that does not exist.
  */
 export class Owned<T extends { id: string }> {
-  constructor(private readonly file: JsonFile<OwnedDoc<T>>) {}
+  constructor(protected readonly file: JsonFile<OwnedDoc<T>>) {}
 
   static empty = <T>(): OwnedDoc<T> => ({ by_principal: {} });
 

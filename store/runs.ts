@@ -1,4 +1,4 @@
-import type { JsonFile } from './json-file.js';
+import { Owned, type OwnedDoc } from './owned.js';
 
 /** Where a run stands: running, done (its window or budget stepped through), or stopped (by its operator, or by a misbehaving decide()). */
 export type RunState = 'running' | 'done' | 'stopped';
@@ -40,24 +40,10 @@ export interface RunRecord {
   end: RunEnd | null;
 }
 
-export interface RunsDoc {
-  by_principal: Record<string, RunRecord[]>;
-}
+export type RunsDoc = OwnedDoc<RunRecord>;
 
 /** Every principal's runs, by (principal, id). */
-export class Runs {
-  constructor(private readonly file: JsonFile<RunsDoc>) {}
-
-  static empty = (): RunsDoc => ({ by_principal: {} });
-
-  list(principal: string): readonly RunRecord[] {
-    return this.file.data.by_principal[principal] ?? [];
-  }
-
-  get(principal: string, id: string): RunRecord | null {
-    return this.list(principal).find((r) => r.id === id) ?? null;
-  }
-
+export class Runs extends Owned<RunRecord> {
   /** Writes the run as it now stands (added when new). */
   put(principal: string, run: RunRecord): Promise<void> {
     const copy = structuredClone(run);

@@ -15,7 +15,7 @@ import { Models, type ModelsDoc } from './models.js';
 import { Owned, type OwnedDoc } from './owned.js';
 import { PlanClaims } from './plan-claims.js';
 import { PlateFiles } from './plates.js';
-import { Runs, type RunsDoc } from './runs.js';
+import { Runs, type RunRecord, type RunsDoc } from './runs.js';
 import { Seals } from './seals.js';
 import { SeriesBook } from './series.js';
 import { Sessions, type SessionsDoc } from './sessions.js';
@@ -120,6 +120,6 @@ export async function openStore(dir: string): Promise<Store> {
     book: new BookStore(await Ledger.open<OrderEvent>(dir, 'orders'), await Ledger.open<FillRecord>(dir, 'fills')),
     bookCaps: new BookCaps(await JsonFile.open<BookCapsDoc>(dir, 'book-caps', BookCaps.empty)),
     models: new Models(await JsonFile.open<ModelsDoc>(dir, 'models', Models.empty)),
-    runs: new Runs(await JsonFile.open<RunsDoc>(dir, 'runs', Runs.empty)),
+    runs: new Runs(await JsonFile.open<RunsDoc>(dir, 'runs', Owned.empty<RunRecord>)),
   };
 }

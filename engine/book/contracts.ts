@@ -1,22 +1,21 @@
 import { MARKET_SPECS, type Market } from '../markets.js';
 
 /**
- * What one unit of size is on each market's book. Futures trade whole contracts worth a fixed number of dollars a
- * point (CME contract specs: NQ $20, ES $50, YM $5); crypto trades coins (USDT spot), a dollar a point a coin, in
- * steps of the spot books' usual lot (0.0001 BTC, 0.001 ETH, 0.01 SOL).
+ * What one unit of size is on each market's book. Futures trade whole contracts, worth the market's point value a
+ * point (MARKET_SPECS: NQ $20, ES $50, YM $5); crypto trades coins (USDT spot), a dollar a point a coin, in steps of
+ * the spot books' usual lot (0.0001 BTC, 0.001 ETH, 0.01 SOL).
  */
 export interface Contract {
-  usd_per_point: number;
   size_step: number;
 }
 
 export const CONTRACTS: Readonly<Record<Market, Contract>> = {
-  NQ: { usd_per_point: 20, size_step: 1 },
-  ES: { usd_per_point: 50, size_step: 1 },
-  YM: { usd_per_point: 5, size_step: 1 },
-  BTC: { usd_per_point: 1, size_step: 0.0001 },
-  ETH: { usd_per_point: 1, size_step: 0.001 },
-  SOL: { usd_per_point: 1, size_step: 0.01 },
+  NQ: { size_step: 1 },
+  ES: { size_step: 1 },
+  YM: { size_step: 1 },
+  BTC: { size_step: 0.0001 },
+  ETH: { size_step: 0.001 },
+  SOL: { size_step: 0.01 },
 };
 
 /** Snaps x to the grid of `step` (a power of ten or a whole number): the nearest double to the decimal amount. */
@@ -45,4 +44,4 @@ export const isOnTick = (market: Market, price: number): boolean => onGrid(price
 export const isOnStep = (market: Market, size: number): boolean => onGrid(size, CONTRACTS[market].size_step);
 
 /** Dollars of one order or position: size x price x dollars a point. */
-export const notionalOf = (market: Market, size: number, price: number): number => size * price * CONTRACTS[market].usd_per_point;
+export const notionalOf = (market: Market, size: number, price: number): number => size * price * MARKET_SPECS[market].point_value;

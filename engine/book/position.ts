@@ -1,6 +1,6 @@
-import type { Market } from '../markets.js';
+import { MARKET_SPECS, type Market } from '../markets.js';
 import { round4 } from '../stepper/stats.js';
-import { CONTRACTS, onStep } from './contracts.js';
+import { onStep } from './contracts.js';
 import { dirOf, type Fill, type FillWhy } from './order.js';
 
 /** Part of a position, opened by one fill and closed first in, first out. */
@@ -76,7 +76,7 @@ function paired(p: Position, lot: Lot, fill: Fill, size: number): PairedTrade {
     exit: fill.price,
     why: fill.why,
     fees: round4(fees),
-    pnl_usd: round4(perUnit * size * CONTRACTS[p.market].usd_per_point),
+    pnl_usd: round4(perUnit * size * MARKET_SPECS[p.market].point_value),
     r: risk > 0 ? round4(perUnit / risk) : null,
   };
 }
