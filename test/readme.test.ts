@@ -78,28 +78,32 @@ describe("the README's first session with curl", () => {
     expect(body.coverage).toMatchObject({ source: 'sample', sealed: true, bars: Number(found(/"coverage":\{"bars":(\d+)/)) });
   });
 
-  it('forges the seed it names, every review class passed and the scan clean, and rehearses it to the figures it shows', async () => {
+  it('forges the seed it names, every review class passed and the scan clean, and rehearses it to the figures and the plate it shows', async () => {
     const forged = await call(`${deck.url}/forge`, { raw: found(/-d '(\{"intent":[^']+\})'/), headers: me.bearer });
     expect(forged.status).toBe(200);
     expect(forged.body.seed_hash).toBe(found(/SEED=([0-9a-f]{64})/));
     expect(forged.body.review.classes.map((c: { status: string }) => c.status)).toEqual(Array(9).fill('passed'));
     expect(forged.body.scan.clean).toBe(true);
 
-    const rehearsed = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: forged.body.seed_hash }, headers: me.bearer });
+    expect(session).toContain('-d "{\\"seed_hash\\":\\"$SEED\\",\\"plate\\":true}"');
+    const rehearsed = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: forged.body.seed_hash, plate: true }, headers: me.bearer });
     expect(rehearsed.status).toBe(200);
     expect(rehearsed.body.window.bars).toBe(Number(found(/"bars":(\d+),\.\.\.\},"trades"/)));
     expect(rehearsed.body.stats).toMatchObject({ n: Number(found(/"stats":\{"n":(\d+)/)), total_r: Number(found(/"total_r":([-\d.]+)/)) });
     expect(rehearsed.body.null).toMatchObject({ percentile: Number(found(/"percentile":([\d.]+)/)), p: Number(found(/"p":([\d.]+)\}/)) });
     expect(rehearsed.body.trades[0]).toMatchObject(JSON.parse(`{${found(/"trades":\[\{("side":"long","entry_t":\d+,"entry":[\d.]+,"stop":[\d.]+)/)}}`));
+    const id = found(/-o rehearsal\.png http:\/\/127\.0\.0\.1:8080\/plates\/([0-9a-f]{64})\.png/);
+    expect(rehearsed.body.plate.id).toBe(id);
+    const png = await fetch(`${deck.url}/plates/${id}.png`);
+    expect([png.status, png.headers.get('content-type')]).toEqual([200, 'image/png']);
   });
 
   it('seals the plate whose id it names, and serves its PNG without a key', async () => {
     const sealed = await call(`${deck.url}/plates`, { raw: found(/-d '(\{"market":[^']+\})'/), headers: me.bearer });
     expect(sealed.status).toBe(200);
-    const id = found(/\/plates\/([0-9a-f]{64})\.png/);
+    const id = found(/-o plate\.png http:\/\/127\.0\.0\.1:8080\/plates\/([0-9a-f]{64})\.png/);
     expect(sealed.body.id).toBe(id);
     const png = await fetch(`${deck.url}/plates/${id}.png`);
-    expect(png.status).toBe(200);
-    expect(png.headers.get('content-type')).toBe('image/png');
+    expect([png.status, png.headers.get('content-type')]).toEqual([200, 'image/png']);
   });
 });
