@@ -163,7 +163,7 @@ describe('a join or a rotation cut by SIGKILL, with a remote door (DECK_DOOR_URL
       remote.mode = 'answer';
     });
     expect(await accountNamed(dir, 'far_newcomer')).toBeNull();
-    // The wire format has no verb to withdraw a principal, so the door keeps the name it minted (README, Identity).
+    // The wire format has no verb to withdraw a principal, so the door keeps the name it minted (docs/identity.md).
     expect((await joinAs(url, 'far_newcomer')).status).toBe(409);
     expect((await joinAs(url, 'far_other')).status).toBe(201);
     expect((await joinAs(url, 'one_too_many')).status).toBe(429);

@@ -308,9 +308,9 @@ describe('series are the principal\'s own, listed newest first, every move on th
 });
 
 describe('the table in words', () => {
-  it('is carried whole by the README and by the OpenAPI description of GET /v1/series/{id}, from the machine itself', async () => {
+  it('is carried whole by docs/series.md and by the OpenAPI description of GET /v1/series/{id}, from the machine itself', async () => {
     const doc = (await call(`${rig.url}/openapi.json`)).body;
     expect(doc.paths['/v1/series/{id}'].get.description).toContain(seriesMarkdown());
-    expect(await readFile(new URL('../README.md', import.meta.url), 'utf8')).toContain(seriesMarkdown());
+    expect(await readFile(new URL('../docs/series.md', import.meta.url), 'utf8')).toContain(seriesMarkdown());
   });
 });

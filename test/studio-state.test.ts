@@ -376,15 +376,15 @@ describe('the studio machine over MCP', () => {
 });
 
 describe('the transition table', () => {
-  it('is carried whole by the OpenAPI document (POST /studio/state) and by the README, from the machine itself', async () => {
+  it('is carried whole by the OpenAPI document (POST /studio/state) and by docs/studio.md, from the machine itself', async () => {
     const doc = (await call(`${deck.url}/openapi.json`)).body;
     const post = doc.paths['/studio/state'].post;
     expect(post.operationId).toBe('studio_act');
     expect(post.description).toContain(machineMarkdown());
     expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['200', '401', '409', '413', '422', '503']));
     expect(doc.paths['/studio/state'].get.operationId).toBe('studio_state');
-    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(machineMarkdown());
+    const page = await readFile(new URL('../docs/studio.md', import.meta.url), 'utf8');
+    expect(page).toContain(machineMarkdown());
   });
 });
 

@@ -8,7 +8,7 @@ import { mandateWords } from './words.js';
  * function answers a new record and the moves it made; none mutates what it is given.
  */
 
-/** What each state means, in words (README, OpenAPI). */
+/** What each state means, in words (docs/series.md, OpenAPI). */
 export const STATE_MEANS: Readonly<Record<SeriesState, string>> = {
   MANDATED: 'The mandate is kept and the epochs are cut; no epoch has opened yet.',
   EPOCH_OPEN: 'An epoch is open: the layer holds its handshake and the unsigned createJob is the buyer\'s to sign.',
@@ -48,7 +48,7 @@ export const ROWS: readonly Row[] = [
   { id: 'R14', from: 'STOPPED or ENDED', by: `${EPOCHS}, or a read adopting a kept handshake`, when: 'the layer opened an epoch while the series was being stopped or ended', to: 'unchanged', also: 'the epoch is open; it submits and is graded' },
 ];
 
-/** The states and the table in Markdown: the README and the OpenAPI description carry these words. */
+/** The states and the table in Markdown: docs/series.md and the OpenAPI description carry these words. */
 export function seriesMarkdown(): string {
   const states = Object.entries(STATE_MEANS).map(([s, means]) => `- \`${s}\`: ${means}`);
   const rows = ROWS.map((r) => `| ${r.id} | ${r.from} | ${r.by} | ${r.when} | ${r.to} | ${r.also} |`);

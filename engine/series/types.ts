@@ -94,7 +94,7 @@ export interface Epoch {
   job: Job | null;
 }
 
-/** The rows of the state table (README, "Standing hire"), numbered as the interface document numbers them. */
+/** The rows of the state table (docs/series.md), numbered as the interface document numbers them. */
 export const ROW_IDS = ['R01', 'R02', 'R03', 'R04', 'R05', 'R06', 'R07', 'R08', 'R09', 'R10', 'R11', 'R12', 'R13', 'R14'] as const;
 export type RowId = (typeof ROW_IDS)[number];
 

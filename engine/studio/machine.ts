@@ -168,7 +168,7 @@ export function arrive(state: StudioState, action: StudioAction, outcome: Outcom
   return found.to;
 }
 
-/** The states and the transition table in Markdown: the README and the OpenAPI description carry these words. */
+/** The states and the transition table in Markdown: docs/studio.md and the OpenAPI description carry these words. */
 export function machineMarkdown(): string {
   const states = STUDIO_STATES.map((s) => `- \`${s}\` (earned: ${STATES[s].done.join(', ') || 'none'}; next: ${STATES[s].next ?? 'none'}): ${STATES[s].means}`);
   const rows = TRANSITIONS.map((t) => `| ${t.from} | ${t.action} | ${t.when ? OUTCOMES[t.when] : ''} | ${t.to} | ${t.does} |`);

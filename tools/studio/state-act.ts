@@ -156,7 +156,7 @@ export const studioAct = defineTool({
     'Every strategy (default main) has its own record.\n\nThe states, and the full transition table (a state and action not in it is 409):\n\n' +
     machineMarkdown(),
   input: Move,
-  // The transition table is the OpenAPI document's and the README's; over MCP the view names the moves open now.
+  // The transition table is the OpenAPI document's and docs/studio.md's; over MCP the view names the moves open now.
   listed: {
     description:
       'Moves your strategy one step through the studio machine (read the rule into seven parts, forge, rehearse, grade; nothing skipped) and answers { ok, record, view, coverage, answer }. ' +

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { VENUE_KINDS } from '../../engine/series/index.js';
 
-// The coordination layer's answers, as the deck reads them (the layer's wire, README "Standing hire"). Times are unix
+// The coordination layer's answers, as the deck reads them (the layer's wire, docs/series.md). Times are unix
 // seconds; addresses 0x-prefixed. An answer of another shape is the layer answering nonsense: 502.
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'an address');

@@ -8,7 +8,7 @@ import type { Source } from './forecaster.js';
 const Unissued = z.object({ reason: z.enum(['warming_up', 'flat']), message: z.string().max(500) });
 
 /**
- * An HTTP forecast sidecar (DECK_FORECAST_URL), over undici, with no retries. The wire (the README states it):
+ * An HTTP forecast sidecar (DECK_FORECAST_URL), over undici, with no retries. The wire (docs/forecast.md states it):
  *   GET {url}/envelope/{market}/{tf}?t=<s>  t is a bar close (a multiple of the bar length, unix seconds). 200: the
  *     envelope.v1 the sidecar issues as of t, at the close of the last bar closed by t (issued_t <= t) and from bars
  *     closed by then. 404 { reason: warming_up | flat, message }: nothing to issue.

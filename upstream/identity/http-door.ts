@@ -27,7 +27,7 @@ const shaped = <T>(schema: z.ZodType<T>, body: unknown): T => {
 };
 
 /**
- * A remote identity door over HTTP (the wire format is in the README):
+ * A remote identity door over HTTP (the wire format is in docs/identity.md):
  * POST /principals, POST /verify, POST /principals/{id}/key.
  */
 export class HttpDoor implements IdentityDoor {

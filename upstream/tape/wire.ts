@@ -10,5 +10,5 @@ export const CandleRowSchema = z
   .tuple([z.number().int().nonnegative(), positive, positive, positive, positive, z.number().finite().nonnegative()])
   .refine(([, o, h, l, c]) => l <= Math.min(o, c) && Math.max(o, c) <= h, 'needs l <= min(o, c) <= max(o, c) <= h');
 
-/** The venue's answer to GET {tape_url}/candles/{market}/{tf}?from&to (the README states it). */
+/** The venue's answer to GET {tape_url}/candles/{market}/{tf}?from&to (docs/tape.md states it). */
 export const VenueAnswer = z.object({ candles: z.array(CandleRowSchema) });
