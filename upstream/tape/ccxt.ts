@@ -168,7 +168,8 @@ export class CcxtTape implements TapeVenue {
     } catch (error) {
       if (!(error instanceof this.ccxt.BaseError)) throw error;
       const why = `${what}: ${error.message.slice(0, 400)}`;
-      if (error instanceof this.ccxt.NetworkError) throw didNotAnswer(this.source, `${why} (tried ${RETRIES + 1} times)`);
+      // What ccxt takes for a failure on the way (network, timeout, 429, an exchange's unknown error), and retried.
+      if (error instanceof this.ccxt.OperationFailed) throw didNotAnswer(this.source, `${why} (tried ${RETRIES + 1} times)`);
       throw new DeckError(502, 'upstream_refused', `${this.source} refused ${why}`, { upstream: this.source });
     }
   }
