@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CandleRow } from '../upstream/tape/wire.js';
 import { startExchange, type ExchangeFixture } from './fixtures/exchange.js';
 import { tapeRows } from './fixtures/venue.js';
+import { runCli, sharedTape } from './support/cli.js';
 import { movableClock } from './support/clock.js';
 import { signedIn, spawnDeck, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
@@ -123,6 +124,23 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
     expect(status).toBe(422);
     expect(body.problems[0].field).toBe('market');
     expect(body.message).toMatch(/ccxt:binance cannot serve NQ \(E-mini Nasdaq-100 futures\): it is a CME futures contract, which no crypto exchange lists/);
+    expect(exchange.asked.length).toBe(asked);
+  });
+
+  it('still serves CME bars an operator imported (from the archive), refusing only windows the archive knows nothing of', async () => {
+    const imported = await runCli('tape', ['import', sharedTape('NQ-1m'), '--market', 'NQ', '--tf', '1m'], deck.dataDir);
+    expect(imported.code).toBe(0);
+    // 2023-12-04 21:30 to 23:30Z: the import's last half hour, the daily break, then half an hour it does not hold.
+    const from = Date.UTC(2023, 11, 4, 21, 30) / 1000;
+    const asked = exchange.asked.length;
+    const kept = await candles(`NQ/1m?from=${from}&to=${from + 2 * H}`);
+    expect(kept.status).toBe(200);
+    expect(kept.body.candles).toEqual(asBars(within(tapeRows('NQ-1m'), from, from + 2 * H)));
+    expect(kept.body.coverage).toMatchObject({ source: 'archive', bars: 30, unmeasured: { bars: 30 }, sealed: false });
+    const tuesday = Date.UTC(2023, 10, 14, 15) / 1000; // before the import's first bar
+    const before = await candles(`NQ/1m?from=${tuesday}&to=${tuesday + H}`);
+    expect(before.status).toBe(422);
+    expect(before.body.message).toContain('ccxt:binance cannot serve NQ');
     expect(exchange.asked.length).toBe(asked);
   });
 
