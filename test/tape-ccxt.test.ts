@@ -141,6 +141,12 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
     const before = await candles(`NQ/1m?from=${tuesday}&to=${tuesday + H}`);
     expect(before.status).toBe(422);
     expect(before.body.message).toContain('ccxt:binance cannot serve NQ');
+    // A rehearsal without a window counts back from the newest bar imported (the exchange is not asked for NQ's latest).
+    const words = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: me.bearer })).body.intent as string;
+    const seed = (await call(`${deck.url}/forge`, { body: { intent: words }, headers: me.bearer })).body.seed_hash as string;
+    const rehearsal = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: seed, market: 'NQ', hours: 24 }, headers: me.bearer });
+    expect(rehearsal.status).toBe(200);
+    expect(rehearsal.body).toMatchObject({ market: 'NQ', window: { to: Date.UTC(2023, 11, 4, 22) / 1000 } });
     expect(exchange.asked.length).toBe(asked);
   });
 
