@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CandleRow } from '../upstream/tape/wire.js';
-import { startExchange, type ExchangeFixture } from './fixtures/exchange.js';
+import { startExchange, type ExchangeFixture, type Wire } from './fixtures/exchange.js';
 import { tapeRows } from './fixtures/venue.js';
 import { runCli, sharedTape } from './support/cli.js';
-import { movableClock } from './support/clock.js';
+import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, spawnDeck, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 
@@ -25,41 +25,47 @@ const sol = tapeRows('SOL-1m');
 const asBars = (rows: readonly CandleRow[]) => rows.map(([t, o, h, l, c, v]) => ({ t, o, h, l, c, v }));
 const within = (rows: readonly CandleRow[], from: number, to: number) => rows.filter((r) => r[0] >= from && r[0] < to);
 
-describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
-  const clock = movableClock(NOW);
-  let exchange: ExchangeFixture;
-  let deck: TestDeck;
-  let me: Awaited<ReturnType<typeof signedIn>>;
-  const candles = (path: string) => call(`${deck.url}/timetravel/candles/${path}`, { headers: me.bearer });
-  const klines = () => exchange.asked.filter((u) => u.pathname === '/api/v3/klines');
-
+/**
+ * A deck reading an exchange through ccxt (DECK_TAPE_URL=ccxt:<wire>), the exchange a local server of the shared tape
+ * speaking its wire (DECK_CCXT_API_URL); both keep `clock`'s time. Started before the block's tests, stopped after.
+ */
+function onExchange(wire: Wire, series: Record<string, CandleRow[]>, clock: MovableClock) {
+  const on = {} as { exchange: ExchangeFixture; deck: TestDeck; me: Awaited<ReturnType<typeof signedIn>>; candles: (path: string) => ReturnType<typeof call> };
   beforeAll(async () => {
-    exchange = await startExchange('binance', { 'BTC/1m': btc, 'ETH/1m': tapeRows('ETH-1m') }, clock);
-    deck = await testDeck({ DECK_TAPE_URL: 'ccxt:binance', DECK_CCXT_API_URL: exchange.url }, clock);
-    me = await signedIn(deck.url, 'ccxt-trader');
+    on.exchange = await startExchange(wire, series, clock);
+    on.deck = await testDeck({ DECK_TAPE_URL: `ccxt:${wire}`, DECK_CCXT_API_URL: on.exchange.url }, clock);
+    on.me = await signedIn(on.deck.url, `${wire}-trader`);
+    on.candles = (path) => call(`${on.deck.url}/timetravel/candles/${path}`, { headers: on.me.bearer });
   });
   afterAll(async () => {
-    await deck.stop();
-    await exchange.close();
+    await on.deck.stop();
+    await on.exchange.close();
   });
+  return on;
+}
+
+describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
+  const clock = movableClock(NOW);
+  const on = onExchange('binance', { 'BTC/1m': btc, 'ETH/1m': tapeRows('ETH-1m') }, clock);
+  const klines = () => on.exchange.asked.filter((u) => u.pathname === '/api/v3/klines');
 
   it('serves the tape bar for bar from BTC/USDT, and its coverage names the exchange', async () => {
     const from = Date.UTC(2025, 2, 5) / 1000;
-    const { status, body } = await candles(`BTC/1m?from=${from}&to=${from + 6 * H}`);
+    const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + 6 * H}`);
     expect(status).toBe(200);
     expect(body.candles).toEqual(asBars(within(btc, from, from + 6 * H)));
     expect(body.candles).toHaveLength(360);
     expect(body.coverage).toMatchObject({ source: 'ccxt:binance', measured: true, complete: true, bars: 360, expected: 360, sealed: true });
     // Only spot markets were loaded, once; the pair is Binance's BTCUSDT.
-    expect(exchange.asked.filter((u) => u.pathname === '/api/v3/exchangeInfo')).toHaveLength(1);
-    expect(exchange.asked.some((u) => u.pathname.startsWith('/fapi') || u.pathname.startsWith('/dapi'))).toBe(false);
+    expect(on.exchange.asked.filter((u) => u.pathname === '/api/v3/exchangeInfo')).toHaveLength(1);
+    expect(on.exchange.asked.some((u) => u.pathname.startsWith('/fapi') || u.pathname.startsWith('/dapi'))).toBe(false);
     expect(klines().at(-1)!.searchParams.get('symbol')).toBe('BTCUSDT');
   });
 
   it('pages a window longer than one answer through the exchange limit (1,000 klines)', async () => {
     const from = Date.UTC(2025, 2, 2) / 1000;
     const before = klines().length;
-    const { status, body } = await candles(`BTC/1m?from=${from}&to=${from + 2 * D}`);
+    const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + 2 * D}`);
     expect(status).toBe(200);
     expect(body.candles).toEqual(asBars(within(btc, from, from + 2 * D)));
     expect(body.coverage).toMatchObject({ source: 'ccxt:binance', bars: 2880, complete: true });
@@ -73,15 +79,15 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
 
   it('never serves the bar still forming, though the exchange sends it; serves it once it has closed', async () => {
     const from = FORMING - H;
-    const sent = (await call(`${exchange.url}/api/v3/klines?symbol=BTCUSDT&interval=1m&startTime=${from * 1000}&limit=1000`)).body as unknown[][];
+    const sent = (await call(`${on.exchange.url}/api/v3/klines?symbol=BTCUSDT&interval=1m&startTime=${from * 1000}&limit=1000`)).body as unknown[][];
     expect(sent.at(-1)![0]).toBe(FORMING * 1000);
-    const { status, body } = await candles(`BTC/1m?from=${from}&to=${NOW}`);
+    const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${NOW}`);
     expect(status).toBe(200);
     expect(body.candles.at(-1).t).toBe(FORMING - M);
     expect(body.candles.map((c: { t: number }) => c.t)).not.toContain(FORMING);
     clock.advance(M);
     try {
-      const closed = await candles(`BTC/1m?from=${FORMING - 10 * M}&to=${FORMING + M}`);
+      const closed = await on.candles(`BTC/1m?from=${FORMING - 10 * M}&to=${FORMING + M}`);
       expect(closed.body.candles.at(-1)).toEqual(asBars(within(btc, FORMING, FORMING + M))[0]);
     } finally {
       clock.set(NOW);
@@ -91,8 +97,8 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
   it('is retried as ccxt retries: a 429 once is answered, the exchange asked again', async () => {
     const from = Date.UTC(2025, 2, 6) / 1000;
     const before = klines().length;
-    exchange.failing = { status: 429, times: 1 };
-    const { status, body } = await candles(`BTC/1m?from=${from}&to=${from + H}`);
+    on.exchange.failing = { status: 429, times: 1 };
+    const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + H}`);
     expect(status).toBe(200);
     expect(body.candles).toEqual(asBars(within(btc, from, from + H)));
     expect(klines().length - before).toBe(2);
@@ -101,9 +107,9 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
   it.each([429, 500] as const)('answers 502 naming the exchange and what failed when it answers %i after ccxt retried', async (failure) => {
     const from = Date.UTC(2025, 2, 7) / 1000 + (failure === 429 ? 0 : D);
     const before = klines().length;
-    exchange.failing = { status: failure, times: 3 };
+    on.exchange.failing = { status: failure, times: 3 };
     try {
-      const { status, body } = await candles(`BTC/1m?from=${from}&to=${from + H}`);
+      const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + H}`);
       expect(status).toBe(502);
       expect(body).toMatchObject({ ok: false, error: 'upstream_silent', upstream: 'ccxt:binance' });
       expect(body.message).toContain('ccxt:binance did not answer: fetchOHLCV BTC/USDT 1m: binance');
@@ -112,50 +118,50 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
       expect(body.message).toContain(failure === 429 ? '429 Too Many Requests {"code":-1003' : '{"code":-1000,"msg":"An unknown error occurred while processing the request."}');
       expect(klines().length - before).toBe(3);
     } finally {
-      exchange.failing = null;
+      on.exchange.failing = null;
     }
-    // Nothing was kept of the failure: the exchange answering again, so does the deck.
-    expect((await candles(`BTC/1m?from=${from}&to=${from + H}`)).body.candles).toHaveLength(60);
+    // Nothing was kept of the failure: the exchange answering again, so does the on.deck.
+    expect((await on.candles(`BTC/1m?from=${from}&to=${from + H}`)).body.candles).toHaveLength(60);
   });
 
   it('refuses CME futures with 422 naming market and why, without asking the exchange', async () => {
-    const asked = exchange.asked.length;
-    const { status, body } = await candles(`NQ/1m?from=${Date.UTC(2025, 2, 4, 14) / 1000}&to=${Date.UTC(2025, 2, 4, 15) / 1000}`);
+    const asked = on.exchange.asked.length;
+    const { status, body } = await on.candles(`NQ/1m?from=${Date.UTC(2025, 2, 4, 14) / 1000}&to=${Date.UTC(2025, 2, 4, 15) / 1000}`);
     expect(status).toBe(422);
     expect(body.problems[0].field).toBe('market');
     expect(body.message).toMatch(/ccxt:binance cannot serve NQ \(E-mini Nasdaq-100 futures\): it is a CME futures contract, which no crypto exchange lists/);
-    expect(exchange.asked.length).toBe(asked);
+    expect(on.exchange.asked.length).toBe(asked);
   });
 
   it('still serves CME bars an operator imported (from the archive), refusing only windows the archive knows nothing of', async () => {
-    const imported = await runCli('tape', ['import', sharedTape('NQ-1m'), '--market', 'NQ', '--tf', '1m'], deck.dataDir);
+    const imported = await runCli('tape', ['import', sharedTape('NQ-1m'), '--market', 'NQ', '--tf', '1m'], on.deck.dataDir);
     expect(imported.code).toBe(0);
     // 2023-12-04 21:30 to 23:30Z: the import's last half hour, the daily break, then half an hour it does not hold.
     const from = Date.UTC(2023, 11, 4, 21, 30) / 1000;
-    const asked = exchange.asked.length;
-    const kept = await candles(`NQ/1m?from=${from}&to=${from + 2 * H}`);
+    const asked = on.exchange.asked.length;
+    const kept = await on.candles(`NQ/1m?from=${from}&to=${from + 2 * H}`);
     expect(kept.status).toBe(200);
     expect(kept.body.candles).toEqual(asBars(within(tapeRows('NQ-1m'), from, from + 2 * H)));
     expect(kept.body.coverage).toMatchObject({ source: 'archive', bars: 30, unmeasured: { bars: 30 }, sealed: false });
     const tuesday = Date.UTC(2023, 10, 14, 15) / 1000; // before the import's first bar
-    const before = await candles(`NQ/1m?from=${tuesday}&to=${tuesday + H}`);
+    const before = await on.candles(`NQ/1m?from=${tuesday}&to=${tuesday + H}`);
     expect(before.status).toBe(422);
     expect(before.body.message).toContain('ccxt:binance cannot serve NQ');
     // A rehearsal without a window counts back from the newest bar imported (the exchange is not asked for NQ's latest).
-    const words = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: me.bearer })).body.intent as string;
-    const seed = (await call(`${deck.url}/forge`, { body: { intent: words }, headers: me.bearer })).body.seed_hash as string;
-    const rehearsal = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: seed, market: 'NQ', hours: 24 }, headers: me.bearer });
+    const words = (await call(`${on.deck.url}/forge?onboard=ema-cross`, { headers: on.me.bearer })).body.intent as string;
+    const seed = (await call(`${on.deck.url}/forge`, { body: { intent: words }, headers: on.me.bearer })).body.seed_hash as string;
+    const rehearsal = await call(`${on.deck.url}/studio/rehearse`, { body: { seed_hash: seed, market: 'NQ', hours: 24 }, headers: on.me.bearer });
     expect(rehearsal.status).toBe(200);
     expect(rehearsal.body).toMatchObject({ market: 'NQ', window: { to: Date.UTC(2023, 11, 4, 22) / 1000 } });
-    expect(exchange.asked.length).toBe(asked);
+    expect(on.exchange.asked.length).toBe(asked);
   });
 
   it('refuses a market the exchange lists no USDT or USD pair for, and a timeframe it cannot build, naming the field', async () => {
     const from = Date.UTC(2025, 2, 4) / 1000;
-    const solana = await candles(`SOL/1m?from=${from}&to=${from + H}`);
+    const solana = await on.candles(`SOL/1m?from=${from}&to=${from + H}`);
     expect(solana.status).toBe(422);
     expect(solana.body.message).toContain('ccxt:binance lists neither SOL/USDT nor SOL/USD among its active spot markets');
-    const seconds = await candles(`BTC/15s?from=${from}&to=${from + H}`);
+    const seconds = await on.candles(`BTC/15s?from=${from}&to=${from + H}`);
     expect(seconds.status).toBe(422);
     expect(seconds.body.problems[0]).toMatchObject({ field: 'tf', message: 'ccxt:binance offers no 15s bars, nor finer ones to build them from; it serves 1m, 5m, 1h' });
   });
@@ -163,53 +169,40 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
 
 describe('DECK_TAPE_URL=ccxt:kraken (Kraken spot wire)', () => {
   const clock = movableClock(NOW);
-  let exchange: ExchangeFixture;
-  let deck: TestDeck;
-  let me: Awaited<ReturnType<typeof signedIn>>;
-  const candles = (path: string) => call(`${deck.url}/timetravel/candles/${path}`, { headers: me.bearer });
-  const ohlc = () => exchange.asked.filter((u) => u.pathname === '/0/public/OHLC');
-
-  beforeAll(async () => {
-    exchange = await startExchange('kraken', { 'BTC/1m': btc, 'SOL/1m': sol }, clock);
-    deck = await testDeck({ DECK_TAPE_URL: 'ccxt:kraken', DECK_CCXT_API_URL: exchange.url }, clock);
-    me = await signedIn(deck.url, 'kraken-trader');
-  });
-  afterAll(async () => {
-    await deck.stop();
-    await exchange.close();
-  });
+  const on = onExchange('kraken', { 'BTC/1m': btc, 'SOL/1m': sol }, clock);
+  const ohlc = () => on.exchange.asked.filter((u) => u.pathname === '/0/public/OHLC');
 
   it('serves BTC from XBT/USDT and SOL from SOL/USD (Kraken lists no SOL/USDT), bar for bar, the forming bar left out', async () => {
     const from = FORMING - 3 * H;
-    const bitcoin = await candles(`BTC/1m?from=${from}&to=${NOW}`);
+    const bitcoin = await on.candles(`BTC/1m?from=${from}&to=${NOW}`);
     expect(bitcoin.status).toBe(200);
     expect(bitcoin.body.candles).toEqual(asBars(within(btc, from, FORMING)));
     // The bar still forming opens inside the window: not served, it is unmeasured until it closes.
     expect(bitcoin.body.coverage).toMatchObject({ source: 'ccxt:kraken', bars: 180, unmeasured: { bars: 1, spans: [{ from: FORMING, to: FORMING + M }] } });
     expect(ohlc().at(-1)!.searchParams.get('pair')).toBe('XBTUSDT');
-    const solana = await candles(`SOL/1m?from=${from}&to=${from + H}`);
+    const solana = await on.candles(`SOL/1m?from=${from}&to=${from + H}`);
     expect(solana.body.candles).toEqual(asBars(within(sol, from, from + H)));
     expect(ohlc().at(-1)!.searchParams.get('pair')).toBe('SOLUSD');
-    expect(exchange.asked.filter((u) => u.pathname === '/0/public/AssetPairs')).toHaveLength(1);
+    expect(on.exchange.asked.filter((u) => u.pathname === '/0/public/AssetPairs')).toHaveLength(1);
   });
 
   it('reads a window older than the 720 bars Kraken keeps as unmeasured, never as missing', async () => {
     const from = NOW - 2 * D;
-    const { status, body } = await candles(`BTC/1m?from=${from}&to=${from + H}`);
+    const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + H}`);
     expect(status).toBe(200);
     expect(body.candles).toEqual([]);
     expect(body.coverage).toMatchObject({ source: 'ccxt:kraken', measured: false, sealed: false, unmeasured: { bars: 60 } });
   });
 
   it('answers 502 naming the exchange when Kraken says it is unavailable', async () => {
-    exchange.failing = { status: 500, times: 3 };
+    on.exchange.failing = { status: 500, times: 3 };
     try {
-      const { status, body } = await candles(`BTC/1m?from=${NOW - 8 * H}&to=${NOW - 7 * H}`);
+      const { status, body } = await on.candles(`BTC/1m?from=${NOW - 8 * H}&to=${NOW - 7 * H}`);
       expect(status).toBe(502);
       expect(body.upstream).toBe('ccxt:kraken');
       expect(body.message).toContain('fetchOHLCV BTC/USDT 1m');
     } finally {
-      exchange.failing = null;
+      on.exchange.failing = null;
     }
   });
 });
