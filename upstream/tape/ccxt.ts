@@ -119,7 +119,7 @@ export class CcxtTape implements TapeVenue {
 
   /** Throws unless the exchange offers `tf`: TimeframeNotServed when the deck can build it from a finer one it offers, else 422. */
   private offers(tf: Timeframe): void {
-    const offered = (t: Timeframe) => t in this.exchange.timeframes;
+    const offered = (t: Timeframe) => t in (this.exchange.timeframes ?? {});
     if (offered(tf)) return;
     if (FINER[tf].some(offered)) throw new TimeframeNotServed(`${this.source} offers no ${tf} bars`);
     const has = TIMEFRAMES.filter(offered);
