@@ -24,8 +24,8 @@ const DEFAULT_PAGE = 500;
  */
 function pointedAt(api: unknown, base: string, hostname: string | undefined): unknown {
   if (typeof api === 'string') {
-    if (!URL.canParse(hostname ? api.replaceAll('{hostname}', hostname) : api)) return api;
-    return base.replace(/\/$/, '') + new URL(hostname ? api.replaceAll('{hostname}', hostname) : api).pathname.replace(/\/$/, '');
+    const whole = hostname ? api.replaceAll('{hostname}', hostname) : api;
+    return URL.canParse(whole) ? base.replace(/\/$/, '') + new URL(whole).pathname.replace(/\/$/, '') : api;
   }
   if (api && typeof api === 'object') return Object.fromEntries(Object.entries(api).map(([k, v]) => [k, pointedAt(v, base, hostname)]));
   return api;
