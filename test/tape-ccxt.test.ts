@@ -124,6 +124,20 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
     expect((await on.candles(`BTC/1m?from=${from}&to=${from + H}`)).body.candles).toHaveLength(60);
   });
 
+  it('answers 502 naming the exchange when it answers a bar that is not a candle, and keeps nothing of it', async () => {
+    const from = Date.UTC(2025, 2, 9) / 1000;
+    on.exchange.tamper = ([t, o, h, l, c, v]) => [t, o, l, h, c, v];
+    try {
+      const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + H}`);
+      expect(status).toBe(502);
+      expect(body).toMatchObject({ ok: false, error: 'upstream_refused', upstream: 'ccxt:binance' });
+      expect(body.message).toBe('ccxt:binance answered fetchOHLCV BTC/USDT 1m with a bar that is not a candle: needs l <= min(o, c) <= max(o, c) <= h');
+    } finally {
+      on.exchange.tamper = null;
+    }
+    expect((await on.candles(`BTC/1m?from=${from}&to=${from + H}`)).body.candles).toEqual(asBars(within(btc, from, from + H)));
+  });
+
   it('refuses CME futures with 422 naming market and why, without asking the exchange', async () => {
     const asked = on.exchange.asked.length;
     const { status, body } = await on.candles(`NQ/1m?from=${Date.UTC(2025, 2, 4, 14) / 1000}&to=${Date.UTC(2025, 2, 4, 15) / 1000}`);
