@@ -54,6 +54,14 @@ const trustProxy = z
     return entries;
   });
 
+/** DECK_TAPE_URL naming a crypto exchange through ccxt (ccxt:binance); the name is checked against ccxt's list at start. */
+const CCXT_TAPE = /^ccxt:(.+)$/;
+
+/** The venue's open tape: an http(s) URL, or ccxt:<exchange>. */
+const tapeUrl = z
+  .string()
+  .refine((s) => CCXT_TAPE.test(s) || url.safeParse(s).success, "the venue's open tape (an http(s) URL) or ccxt:<exchange> (ccxt:binance, ccxt:kraken, ...)");
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
@@ -76,7 +84,8 @@ const EnvSchema = z.object({
   DECK_TREASURY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
   DECK_DOOR_URL: url.optional(),
   DECK_DOOR_TOKEN: z.string().optional(),
-  DECK_TAPE_URL: url.optional(),
+  DECK_TAPE_URL: tapeUrl.optional(),
+  DECK_CCXT_API_URL: url.optional(),
   DECK_SAMPLE_TAPE: z.enum(['on', 'off']).default('on'),
   DECK_COORD_URL: url.optional(),
   DECK_COORD_KEY: z.string().optional(),
@@ -132,6 +141,11 @@ export interface Config {
   treasury: string | null;
   door: { url: string; token: string | null } | null;
   tapeUrl: string | null;
+  /**
+   * DECK_TAPE_URL=ccxt:<exchange>: the exchange's keyless public OHLCV through ccxt, and where its API is asked
+   * instead of the exchange's own hosts (DECK_CCXT_API_URL: a proxy, or a local server in tests); null otherwise.
+   */
+  ccxt: { exchange: string; apiUrl: string | null } | null;
   /** With no venue, an empty archive is seeded at start from the sample of real candles shipped in tape/sample/. */
   sampleTape: boolean;
   coord: { url: string; key: string | null } | null;
@@ -165,6 +179,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`bad configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const exchange = CCXT_TAPE.exec(e.DECK_TAPE_URL ?? '')?.[1];
   return {
     port: e.PORT,
     host: e.HOST,
@@ -184,6 +199,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     treasury: e.DECK_TREASURY ?? null,
     door: e.DECK_DOOR_URL ? { url: e.DECK_DOOR_URL, token: e.DECK_DOOR_TOKEN ?? null } : null,
     tapeUrl: e.DECK_TAPE_URL ?? null,
+    ccxt: exchange ? { exchange, apiUrl: e.DECK_CCXT_API_URL ?? null } : null,
     sampleTape: e.DECK_SAMPLE_TAPE === 'on',
     coord: e.DECK_COORD_URL ? { url: e.DECK_COORD_URL, key: e.DECK_COORD_KEY ?? null } : null,
     grader: e.DECK_GRADER_URL ? { url: e.DECK_GRADER_URL, key: e.DECK_GRADER_KEY ?? null, model: e.DECK_GRADER_MODEL } : null,

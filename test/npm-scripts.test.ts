@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, utimes } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
@@ -36,6 +36,11 @@ describe('npm start', () => {
       expect(said.map((e) => e.event).slice(0, 2)).toEqual(['building', 'built']);
       expect(said[0]!.why).toBe('dist/ holds no build yet');
       expect((await stat(join(DIST, 'main.js'))).isFile()).toBe(true);
+      // ccxt stays a package of its own, imported by the one line that runs when DECK_TAPE_URL=ccxt:<exchange>.
+      const files = ['main.js', ...(await readdir(join(DIST, 'chunks'))).map((f) => join('chunks', f))].filter((f) => f.endsWith('.js'));
+      const bundled = (await Promise.all(files.map((f) => readFile(join(DIST, f), 'utf8')))).join('\n');
+      expect(bundled.match(/import\("ccxt"\)/g)).toHaveLength(1);
+      expect(bundled).not.toMatch(/from\s*"ccxt"|require\("ccxt"\)/);
       // The join page (rest/join-page.html), the plans (config/*.json), the skill documents (skills/), the sample
       // tape (tape/sample/) and the plate's fonts (in node_modules), each read by the bundle in dist/.
       const page = await fetch(`${deck.url}/join`, { headers: { accept: 'text/html' } });

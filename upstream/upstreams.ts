@@ -11,7 +11,8 @@ import { EmbeddedDoor } from './identity/embedded.js';
 import { HttpDoor } from './identity/http-door.js';
 import { ModelReader } from './reader/model-reader.js';
 import { Tape } from './tape/tape.js';
-import { VenueTape } from './tape/venue.js';
+import { CcxtTape } from './tape/ccxt.js';
+import { VenueTape, type TapeVenue } from './tape/venue.js';
 import { PaperVenue } from './venue/paper.js';
 import type { Venue } from './venue/venue.js';
 
@@ -36,9 +37,15 @@ export interface Upstreams {
 
 export async function openUpstreams(config: Config, store: Store, clock: () => number, chains: readonly Chain[], log: Logger): Promise<Upstreams> {
   const door = config.door ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix) : await embeddedDoor(config, store, clock, log);
-  const tape = new Tape(store.archive, config.tapeUrl ? new VenueTape(config.tapeUrl) : null, clock);
+  const tape = new Tape(store.archive, await venueTape(config, log), clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
   return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord), chat: config.chat ? new ChatLane(config.chat) : null, venue: new PaperVenue(store.book, tape, clock) };
+}
+
+/** The venue's open tape over HTTP, or a crypto exchange through ccxt (loaded only then), or none. */
+async function venueTape(config: Config, log: Logger): Promise<TapeVenue | null> {
+  if (config.ccxt) return CcxtTape.open(config.ccxt.exchange, config.ccxt.apiUrl, log);
+  return config.tapeUrl ? new VenueTape(config.tapeUrl) : null;
 }
 
 /** The embedded door, settled to the accounts: what a crash cut short of a join or a rotation is undone. */

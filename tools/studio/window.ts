@@ -36,8 +36,8 @@ async function newestClose(ctx: Ctx, market: Market, tf: Timeframe): Promise<num
 
 /**
  * The end of a window, on the bar grid: `to` when given (not in the future), else the close of the newest bar the
- * tape holds for the market, so archived history can be rehearsed. With a venue configured it is first asked for
- * its latest bars (the last hour, else the last four days), which the archive keeps; then the archive is read.
+ * tape holds for the market, so archived history can be rehearsed. With a venue configured that serves the market
+ * it is first asked for its latest bars (the last hour, else the last four days), which the archive keeps; then the archive is read.
  */
 export async function windowEnd(ctx: Ctx, market: Market, tf: Timeframe, to: number | undefined): Promise<number> {
   const len = TIMEFRAME_SECONDS[tf];
@@ -46,7 +46,7 @@ export async function windowEnd(ctx: Ctx, market: Market, tf: Timeframe, to: num
     if (to > now) throw badInput([{ field: 'to', message: 'the tape holds the past only: to must not be in the future' }]);
     return Math.floor(to / len) * len;
   }
-  if (ctx.config.tapeUrl) {
+  if (ctx.upstreams.tape.asksVenue(market)) {
     for (const span of PROBES_S) {
       const w = await ctx.upstreams.tape.window(market, tf, now - span, now, true, () => false);
       if (w.bars.length > 0) break;
@@ -55,6 +55,8 @@ export async function windowEnd(ctx: Ctx, market: Market, tf: Timeframe, to: num
   const close = await newestClose(ctx, market, tf);
   if (close === null) {
     if (!ctx.config.tapeUrl) throw notConfigured('the venue tape', 'DECK_TAPE_URL (or import bars with npm run tape -- import)');
+    const refused = ctx.upstreams.tape.refusal(market);
+    if (refused) throw refused;
     throw badInput([{ field: 'market', message: `the tape holds no ${tf} bars of ${market}, nor finer bars to build them from` }]);
   }
   return Math.floor(close / len) * len;

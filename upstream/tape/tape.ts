@@ -4,23 +4,24 @@ import { coverage } from '../../engine/coverage.js';
 import { TIMEFRAME_SECONDS, type Market, type Timeframe } from '../../engine/markets.js';
 import { resample, wholeBuckets } from '../../engine/resample.js';
 import type { Kept, TapeArchive } from '../../store/tape-archive.js';
-import { notConfigured } from '../../tools/errors.js';
-import { TimeframeNotServed, type VenueTape } from './venue.js';
+import { notConfigured, type DeckError } from '../../tools/errors.js';
+import { TimeframeNotServed, type TapeVenue, type VenueSource } from './venue.js';
 import type { CandleRow } from './wire.js';
 
 /** How long the venue keeps bars (the interface says about seven days). */
 export const VENUE_RETENTION_S = 7 * 86_400;
 
 /** Finer timeframes a coarser one can be built from, finest last. */
-const FINER: Readonly<Record<Timeframe, readonly Timeframe[]>> = { '15s': [], '1m': ['15s'], '5m': ['1m', '15s'], '1h': ['1m', '15s'] };
+export const FINER: Readonly<Record<Timeframe, readonly Timeframe[]>> = { '15s': [], '1m': ['15s'], '5m': ['1m', '15s'], '1h': ['1m', '15s'] };
 
 export interface TapeWindow {
   bars: Bars;
   /**
-   * venue: the venue answered for this window; archive: the archive of bars kept from the venue or imported; sample:
-   * the archive, where some or all of the window's history is the sample of real candles shipped with the deck.
+   * venue (or ccxt:<exchange>): the venue answered for this window; archive: the archive of bars kept from the venue
+   * or imported; sample: the archive, where some or all of the window's history is the sample of real candles shipped
+   * with the deck.
    */
-  source: 'venue' | 'archive' | 'sample';
+  source: VenueSource | 'archive' | 'sample';
   /** The stretches the source holds history for (coverage reads absent bars outside them as unmeasured). */
   held: Span[];
   built?: { tf: Timeframe; sources: Int32Array; perBar: number };
@@ -54,7 +55,7 @@ export const knownWhole =
 export class Tape {
   constructor(
     private readonly archive: TapeArchive,
-    private readonly venue: VenueTape | null,
+    private readonly venue: TapeVenue | null,
     private readonly clock: () => number,
   ) {}
 
@@ -97,25 +98,38 @@ export class Tape {
   /**
    * The bars of [from, to). `fresh` (a replay session) asks the venue and never answers from the archive.
    * `wholeFromArchive` decides whether the archive's bars are the whole past window (knownWhole, as a rule).
-   * With no venue the archive answers alone; it is 503 only when it knows nothing of a window where the calendar
+   * With no venue (or one that never serves the market: a CME future on a crypto exchange) the archive answers
+   * alone; it is 503 (or the venue's refusal of the market) only when it knows nothing of a window where the calendar
    * expects bars (a window of closed market is answered: nothing was expected).
    */
   async window(market: Market, tf: Timeframe, from: number, to: number, fresh: boolean, wholeFromArchive: (w: TapeWindow) => boolean): Promise<TapeWindow> {
+    const refused = this.refusal(market);
+    const venue = refused ? null : this.venue;
     if (!fresh) {
       const { sample, ...got } = await this.gather(market, tf, from, to, 'archive');
       const w: TapeWindow = { ...got, source: sample ? 'sample' : 'archive' };
       if (wholeFromArchive(w)) return w;
-      if (!this.venue) {
+      if (!venue) {
         const knows = w.held.some((s) => s.to > from && s.from < to);
         if (!knows && expectedBars(market, TIMEFRAME_SECONDS[tf], from, to).length > 0) {
-          throw notConfigured('the venue tape', 'DECK_TAPE_URL (or import bars with npm run tape -- import)');
+          throw refused ?? notConfigured('the venue tape', 'DECK_TAPE_URL (or import bars with npm run tape -- import)');
         }
         return w;
       }
     }
-    if (!this.venue) throw notConfigured('the venue tape', 'DECK_TAPE_URL');
+    if (!venue) throw refused ?? notConfigured('the venue tape', 'DECK_TAPE_URL');
     // Read back from the archive, a window may hold bars the sample put there first (first seen wins): it says so.
     const { sample, ...got } = await this.gather(market, tf, from, to, fresh ? 'fresh' : 'venue');
-    return { ...got, source: sample ? 'sample' : 'venue' };
+    return { ...got, source: sample ? 'sample' : venue.source };
+  }
+
+  /** Why the configured venue can never serve a market, as the refusal to answer; null when it may (or none is configured). */
+  refusal(market: Market): DeckError | null {
+    return this.venue?.refusal(market) ?? null;
+  }
+
+  /** Whether a venue is configured that serves the market (its latest bars can be asked for). */
+  asksVenue(market: Market): boolean {
+    return this.venue !== null && this.refusal(market) === null;
   }
 }

@@ -1,6 +1,7 @@
+import type { Market, Timeframe } from '../../engine/markets.js';
 import { undici } from '../undici.js';
 import { watched } from '../watch.js';
-import { didNotAnswer, refusedBy } from '../../tools/errors.js';
+import { didNotAnswer, refusedBy, type DeckError } from '../../tools/errors.js';
 import { VenueAnswer, type CandleRow } from './wire.js';
 
 const NAME = 'venue tape';
@@ -8,6 +9,18 @@ const BACKOFF_MS = [100, 300];
 
 /** The venue answered that it does not serve this timeframe (the deck may build it from finer bars). */
 export class TimeframeNotServed extends Error {}
+
+/** What coverage.source says of an answer a venue gave: `venue` (the open-tape wire) or `ccxt:<exchange>`. */
+export type VenueSource = 'venue' | `ccxt:${string}`;
+
+/** Where the tape asks for candles it does not keep: the open-tape wire over HTTP, or a crypto exchange through ccxt. */
+export interface TapeVenue {
+  readonly source: VenueSource;
+  /** Why it can never serve a market (a CME future on a crypto exchange), as the refusal to answer; null when it may. */
+  refusal(market: Market): DeckError | null;
+  /** The bars of [from, to) it holds, oldest first (one still forming among them, maybe: the tape keeps closed ones only). */
+  candles(market: Market, tf: Timeframe, from: number, to: number): Promise<CandleRow[]>;
+}
 
 /** One attempt: the rows, a refusal thrown, or the reason to try again. */
 async function attempt(target: string, timeoutMs: number): Promise<CandleRow[] | { retry: string }> {
@@ -37,13 +50,19 @@ async function attempt(target: string, timeoutMs: number): Promise<CandleRow[] |
  * timeout or 5xx is retried twice with a short backoff, then the venue "did not answer" (502). A 404 or 422
  * means the venue does not serve that timeframe.
  */
-export class VenueTape {
+export class VenueTape implements TapeVenue {
+  readonly source = 'venue' as const;
+
   constructor(
     private readonly url: string,
     private readonly timeoutMs = 5000,
   ) {}
 
-  async candles(market: string, tf: string, from: number, to: number): Promise<CandleRow[]> {
+  refusal(): null {
+    return null;
+  }
+
+  async candles(market: Market, tf: Timeframe, from: number, to: number): Promise<CandleRow[]> {
     const target = `${this.url.replace(/\/$/, '')}/candles/${market}/${tf}?from=${from}&to=${to}`;
     let why = '';
     for (let i = 0; i <= BACKOFF_MS.length; i++) {
