@@ -1,4 +1,4 @@
-import type { Config } from '../config/env.js';
+import type { Config } from './env.js';
 
 export interface Logger {
   debug(event: string, fields?: Record<string, unknown>): void;

@@ -1,4 +1,4 @@
-import type { PlansFile } from '../config/files.js';
+import type { PlansFile } from './files.js';
 
 /**
  * A seller is a name, a card's worth of words and a filter over the registry. The deck's own /mcp

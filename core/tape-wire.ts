@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BarTuple } from '../../engine/bars.js';
+import type { BarTuple } from '../engine/bars.js';
 
 /** One bar as the venue's wire and the archive's files carry it: [t, o, h, l, c, v], t = open time in unix seconds. */
 export type CandleRow = BarTuple;

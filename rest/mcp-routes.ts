@@ -1,13 +1,13 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import type { Services } from '../tools/context.js';
-import { contextOf } from '../rest/credential.js';
+import { contextOf } from './credential.js';
 import { resting } from '../tools/identity/login-throttle.js';
-import { bodyFailure } from '../rest/errors.js';
-import { sendJson } from '../rest/json-answer.js';
-import { jsonBody } from '../rest/json-body.js';
-import { originAllowed, ownOrigin } from '../rest/origin.js';
-import { MAX_BATCH_MESSAGES, MIB, runBatch, tooManyMessages } from './batch.js';
-import { DECK_ENDPOINT, SELLER_ENDPOINTS, type McpEndpoint } from './endpoints.js';
+import { bodyFailure } from './errors.js';
+import { sendJson } from './json-answer.js';
+import { jsonBody } from './json-body.js';
+import { originAllowed, ownOrigin } from './origin.js';
+import { MAX_BATCH_MESSAGES, MIB, runBatch, tooManyMessages } from '../sellers/batch.js';
+import { DECK_ENDPOINT, SELLER_ENDPOINTS, type McpEndpoint } from '../sellers/endpoints.js';
 import {
   checkMessage,
   idOf,
@@ -20,11 +20,11 @@ import {
   rpcError,
   TOOL_REQUESTS,
   type Reply,
-} from './json-rpc.js';
-import { legacyServer, type LegacyServer } from './legacy-server.js';
-import { modernBridge, PROTOCOL_META } from './modern-bridge.js';
-import { SELLER_IDS } from './sellers.js';
-import { chooseToolsets } from './toolsets.js';
+} from '../sellers/json-rpc.js';
+import { legacyServer, type LegacyServer } from '../sellers/legacy-server.js';
+import { modernBridge, PROTOCOL_META } from '../sellers/modern-bridge.js';
+import { SELLER_IDS } from '../config/sellers.js';
+import { chooseToolsets } from '../sellers/toolsets.js';
 import { challenges } from '../tools/oauth/resources.js';
 
 /** The client's address rests under the login throttle (HTTP 429 with Retry-After; error.data.retry_after_s). */

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { upgradeRequired, type Tool } from '../tools/define.js';
-import { signInFirst } from '../tools/errors.js';
+import { signInFirst } from '../core/errors.js';
 import { resting } from '../tools/identity/login-throttle.js';
 import { outcomeOfStatus } from '../tools/plane/metrics.js';
 import { readiness } from '../tools/plane/ready.js';

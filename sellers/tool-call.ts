@@ -1,7 +1,7 @@
 import type { Ctx } from '../tools/context.js';
 import { EventStream, JsonBytes, WithImage } from '../tools/define.js';
-import { jsonOf } from '../rest/json-answer.js';
-import { DeckError, internalFailure } from '../tools/errors.js';
+import { jsonOf } from '../core/json.js';
+import { DeckError, internalFailure } from '../core/errors.js';
 import { outcomeOfStatus } from '../tools/plane/metrics.js';
 import type { McpEndpoint } from './endpoints.js';
 

@@ -5,9 +5,9 @@ import type { Rail } from './agent/rail.js';
 import type { FairQueue } from './chat/fair-queue.js';
 import type { Guards } from './guards.js';
 import type { LoginThrottle } from './identity/login-throttle.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../config/logger.js';
 import type { OAuthDoor } from './oauth/door.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../core/principal.js';
 import type { Offer } from './offer.js';
 import type { Plane } from './plane/metrics.js';
 

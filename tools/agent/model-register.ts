@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CapsSchema, within } from '../../engine/book/index.js';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { ModelName } from '../book/books.js';
 import { decideUrl } from './decide-url.js';
 import { modelView } from './model-view.js';

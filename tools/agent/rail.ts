@@ -10,7 +10,7 @@ import { askDecide } from '../../upstream/decide/client.js';
 import type { BookRef } from '../../upstream/venue/venue.js';
 import type { Ctx } from '../context.js';
 import type { JsonBytes } from '../define.js';
-import { DeckError, limitReached, type Problem } from '../errors.js';
+import { DeckError, limitReached, type Problem } from '../../core/errors.js';
 import { liveBook, replayBook } from '../book/books.js';
 import { positionView } from '../book/views.js';
 import { tape } from '../tape/tape.js';

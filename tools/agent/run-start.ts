@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
-import { badInput } from '../errors.js';
+import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { ModelName, myModel } from '../book/books.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../studio/window.js';

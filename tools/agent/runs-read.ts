@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { ModelName, RunId } from '../book/books.js';
 
 export const runRead = defineTool({

@@ -16,7 +16,7 @@ import { MARKET_SPECS } from '../../engine/markets.js';
 import type { OrderRecord } from '../../store/book.js';
 import type { BookRef } from '../../upstream/venue/venue.js';
 import type { Ctx } from '../context.js';
-import { badInput, DeckError, type Problem } from '../errors.js';
+import { badInput, DeckError, type Problem } from '../../core/errors.js';
 
 const WEEK_S = 7 * 86_400;
 

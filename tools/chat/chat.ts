@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChatAnswer } from '../../upstream/chat/lane.js';
 import { defineTool, EventStream } from '../define.js';
-import { notConfigured } from '../errors.js';
+import { notConfigured } from '../../core/errors.js';
 import { recordSpend, type Recorded } from '../meter/spend.js';
 
 const Message = z

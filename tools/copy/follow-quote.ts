@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CapsSchema, followQuote } from '../../engine/book/index.js';
 import { defineTool } from '../define.js';
-import { badInput } from '../errors.js';
+import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { PublicModelId, publicModel, settledBook, trackRecord } from './public.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { recordOf } from '../../engine/book/index.js';
 import type { ModelRecord } from '../../store/models.js';
 import type { Ctx } from '../context.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { liveBookOf } from '../book/books.js';
 
 /** A model as the copy seller names it: its owner's name and its own. */

@@ -6,7 +6,7 @@ import { noForecaster, type Forecaster } from '../../upstream/forecast/forecaste
 import type { Ctx } from '../context.js';
 import { recordSpend } from '../meter/spend.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError, type Problem } from '../errors.js';
+import { badInput, DeckError, type Problem } from '../../core/errors.js';
 import { flag, int } from '../schemas.js';
 import { tape } from '../tape/tape.js';
 import { ageBars } from './age.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError, limitReached } from '../errors.js';
+import { badInput, DeckError, limitReached } from '../../core/errors.js';
 import { clientOf } from './client.js';
 import { Name, Wallet } from './name-rule.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { digest } from '../../upstream/identity/keys.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { clientOf } from './client.js';
 import { newSessionToken } from './credentials.js';
 import { resting } from './login-throttle.js';

@@ -4,7 +4,7 @@ import { notHouseMandate } from '../../engine/mandates/house.js';
 import { domainChainId, recoverTypedData, undeclared } from '../../engine/mandates/typed-data.js';
 import { chainNumber } from '../../upstream/chain/provider.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError, notConfigured } from '../errors.js';
+import { badInput, DeckError, notConfigured } from '../../core/errors.js';
 
 /** The largest mandate recorded, as JSON: a wallet's typed data is a few hundred bytes. */
 export const MANDATE_MAX_BYTES = 16 * 1024;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { MARK_LIMITS, MarkInput } from './mark-schema.js';
 
 export const marksAdd = defineTool({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, upgradeRequired } from '../define.js';
-import { opens } from '../principal.js';
+import { opens } from '../../core/principal.js';
 import { meterOf, tierOf } from '../plans/standing.js';
 import { flag } from '../schemas.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { CODE_TTL_MS } from './authorizations.js';
 import { vouchedHost } from './clients.js';
 

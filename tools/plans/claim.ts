@@ -6,8 +6,8 @@ import type { PlanClaim } from '../../store/plan-claims.js';
 import type { LedgerEntry } from '../../store/ledger.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import { DeckError, notConfigured } from '../errors.js';
-import type { Principal } from '../principal.js';
+import { DeckError, notConfigured } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
 import { listedChain, treasuryOf } from './offered.js';
 import { meterOf, planOf, tierOf } from './standing.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { holderMessage, signerOf } from '../../engine/plans/messages.js';
 import { utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError, notConfigured } from '../errors.js';
+import { badInput, DeckError, notConfigured } from '../../core/errors.js';
 import { holderOf } from './standing.js';
 
 export const holderLink = defineTool({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { priceOf, SELLERS } from '../../sellers/sellers.js';
+import { priceOf, SELLERS } from '../../config/sellers.js';
 import { defineTool } from '../define.js';
 import { priceEntry } from '../meter/prices.js';
 import { register } from '../studio/register.js';

@@ -5,7 +5,7 @@ import { IndicatorSpecError, parseIndicators, type IndicatorSpec } from '../../e
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
 import { MAX_PLATE_BARS, PlateError, plateLoadFrom, renderPlate, type Plate } from '../../engine/plate/index.js';
 import type { Ctx } from '../context.js';
-import { badInput, DeckError } from '../errors.js';
+import { badInput, DeckError } from '../../core/errors.js';
 import { readCandles } from '../tape/tape.js';
 
 export const PlateRequest = z

@@ -1,7 +1,7 @@
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import { limitReached } from '../errors.js';
+import { limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/spend.js';
 import { drawPlate, PlateRequest } from './draw.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { epochOpened, epochToOpen, openEpoch } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { followSeries, settled } from './follow.js';
 import { notWritten, nowS, SeriesId, seriesView, writeSeries } from './view.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { openSeries, SERIES_LIMITS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError } from '../errors.js';
+import { badInput, DeckError } from '../../core/errors.js';
 import { QuoteBody } from './quote-body.js';
 import { quoteSeries, VAULT_NOT_BUILT } from './quoting.js';
 import { chainedOrLogged, notWritten, nowS, seriesView } from './view.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { SKILLS, skillById } from './bank.js';
 
 export const skillRead = defineTool({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ForgeRecord } from '../../store/forges.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 
 export const SeedHash = z.string().regex(/^[0-9a-f]{64}$/, 'a seed hash: 64 lowercase hex digits');
 

@@ -4,9 +4,9 @@ import { review, scan, type ScanSource } from '../../engine/forge/index.js';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import { DeckError, limitReached } from '../errors.js';
+import { DeckError, limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/spend.js';
-import type { Tier } from '../principal.js';
+import type { Tier } from '../../core/principal.js';
 import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './cast.js';
 import { LaneInput, readWith, type LaneId } from './lanes.js';
 

@@ -3,9 +3,9 @@ import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError, limitReached } from '../errors.js';
+import { badInput, DeckError, limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/spend.js';
-import type { Tier } from '../principal.js';
+import type { Tier } from '../../core/principal.js';
 
 /** The largest image accepted, decoded. */
 export const IMAGE_CAP_BYTES = 5 * 1024 * 1024;

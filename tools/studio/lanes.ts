@@ -5,7 +5,7 @@ import { modelLaneFor } from '../../upstream/reader/funding.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { recordSpend } from '../meter/spend.js';
-import { opens } from '../principal.js';
+import { opens } from '../../core/principal.js';
 import { engineStep } from './cast.js';
 
 /** The readers of the studio: the embedded one, always there, and the model lane when configured and funded. */

@@ -20,7 +20,7 @@ import { STAGES, type GraderPart, type JudgedRehearsal, type ScoreEntry, type Sh
 import { GraderKey } from '../../upstream/grader/funding.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError } from '../errors.js';
+import { badInput, DeckError } from '../../core/errors.js';
 import { myForge, SeedHash } from './forge-read.js';
 import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from './grade.js';
 import { RuleWords, withinWordsCap } from './words.js';

@@ -7,7 +7,7 @@ import { arrive, isMove, machineMarkdown, STATES, STUDIO_ACTIONS, viewOf, type G
 import type { StudioRecord } from '../../store/studio.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { forge } from './forge.js';
 import { imageAttach } from './image.js';

@@ -3,7 +3,7 @@ import { ScriptSchema, trialSession } from '../../engine/decider/index.js';
 import { MARKETS } from '../../engine/markets.js';
 import { MarketSchema, SessionSchema } from '../../engine/reader/index.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { deciderOf, fromScript } from './cast.js';
 import { SCRIPT_LISTED } from './forge.js';
 import { meterSteps, stepOver } from './stepper.js';

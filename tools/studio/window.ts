@@ -3,7 +3,7 @@ import { barsFromRows, type Bars, type BarRow } from '../../engine/bars.js';
 import { warmStart } from '../../engine/calendar.js';
 import { TIMEFRAME_SECONDS, TIMEFRAMES, type Market, type Timeframe } from '../../engine/markets.js';
 import type { Ctx } from '../context.js';
-import { badInput, DeckError, notConfigured } from '../errors.js';
+import { badInput, DeckError, notConfigured } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { MAX_BARS, readCandles } from '../tape/tape.js';
 

@@ -6,7 +6,7 @@ import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js'
 import { knownWhole } from '../../upstream/tape/tape.js';
 import type { Ctx } from '../context.js';
 import { defineTool, JsonBytes } from '../define.js';
-import { badInput } from '../errors.js';
+import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { recordSpend } from '../meter/spend.js';
 import { coverageIn } from './served.js';

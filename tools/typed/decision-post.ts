@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { defineTool } from '../define.js';
 import { liveBook, ModelName, myModel } from '../book/books.js';
 import { orderView, positionView } from '../book/views.js';

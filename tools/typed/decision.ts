@@ -3,7 +3,7 @@ import type { OrderRecord } from '../../store/book.js';
 import type { ModelRecord } from '../../store/models.js';
 import type { BookRef } from '../../upstream/venue/venue.js';
 import type { Ctx } from '../context.js';
-import { DeckError, type Problem } from '../errors.js';
+import { DeckError, type Problem } from '../../core/errors.js';
 import { capsOf } from '../book/books.js';
 import { placeOrder } from '../book/place.js';
 

@@ -1,7 +1,7 @@
 import { undici } from '../undici.js';
 import { watched } from '../watch.js';
-import { didNotAnswer, refusedBy } from '../../tools/errors.js';
-import { VenueAnswer, type CandleRow } from './wire.js';
+import { didNotAnswer, refusedBy } from '../../core/errors.js';
+import { VenueAnswer, type CandleRow } from '../../core/tape-wire.js';
 
 const NAME = 'venue tape';
 const BACKOFF_MS = [100, 300];
