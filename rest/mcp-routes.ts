@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { contextOf } from './credential.js';
-import { resting } from '../tools/identity/login-throttle.js';
+import { resting } from '../tools/identity/lib/login-throttle.js';
 import { bodyFailure } from './errors.js';
 import { sendJson } from './json-answer.js';
 import { jsonBody } from './json-body.js';
@@ -25,7 +25,7 @@ import { legacyServer, type LegacyServer } from '../sellers/legacy-server.js';
 import { modernBridge, PROTOCOL_META } from '../sellers/modern-bridge.js';
 import { SELLER_IDS } from '../config/sellers.js';
 import { chooseToolsets } from '../sellers/toolsets.js';
-import { challenges } from '../tools/oauth/resources.js';
+import { challenges } from '../tools/oauth/lib/resources.js';
 
 /** The client's address rests under the login throttle (HTTP 429 with Retry-After; error.data.retry_after_s). */
 const RESTING = -32005;

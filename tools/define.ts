@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Ctx } from './context.js';
 import { badInput, DeckError, problemsOf, signInFirst } from '../core/errors.js';
 import type { GuardName } from './guards.js';
-import { howToBuy } from './plans/offered.js';
+import { howToBuy } from './plans/lib/offered.js';
 import { opens, type Tier } from '../core/principal.js';
 
 export type Access = 'none' | 'session' | 'optional';

@@ -3,9 +3,9 @@ import { CapsSchema, within } from '../../engine/book/index.js';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { ModelName } from '../book/books.js';
-import { decideUrl } from './decide-url.js';
-import { modelView } from './model-view.js';
+import { ModelName } from '../book/lib/books.js';
+import { decideUrl } from './lib/decide-url.js';
+import { modelView } from './lib/model-view.js';
 
 /** Models one principal may register. */
 const MOST_MODELS = 20;

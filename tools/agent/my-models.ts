@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { ModelName, myModel } from '../book/books.js';
-import { modelView } from './model-view.js';
+import { ModelName, myModel } from '../book/lib/books.js';
+import { modelView } from './lib/model-view.js';
 
 export const modelsMine = defineTool({
   name: 'my_models',

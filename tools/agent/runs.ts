@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { ModelName, RunId } from '../book/books.js';
+import { ModelName, RunId } from '../book/lib/books.js';
 
 export const runRead = defineTool({
   name: 'run_read',

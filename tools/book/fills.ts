@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { bookOf } from './books.js';
-import { settled } from './history.js';
-import { BookQuery } from './orders-list.js';
-import { pageOf, Paging } from './paging.js';
-import { fillView } from './views.js';
+import { bookOf } from './lib/books.js';
+import { settled } from './lib/history.js';
+import { BookQuery } from './orders.js';
+import { pageOf, Paging } from './lib/paging.js';
+import { fillView } from './lib/views.js';
 
 export const fillsList = defineTool({
   name: 'fills',

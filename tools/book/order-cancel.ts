@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { liveBook } from './books.js';
-import { orderView } from './views.js';
+import { liveBook } from './lib/books.js';
+import { orderView } from './lib/views.js';
 
 export const orderCancel = defineTool({
   name: 'order_cancel',

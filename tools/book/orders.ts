@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { bookOf, ModelName, RunId } from './books.js';
-import { settled } from './history.js';
-import { pageOf, Paging } from './paging.js';
-import { orderView } from './views.js';
+import { bookOf, ModelName, RunId } from './lib/books.js';
+import { settled } from './lib/history.js';
+import { pageOf, Paging } from './lib/paging.js';
+import { orderView } from './lib/views.js';
 
 /** Which book a history read names: yours, a model's live book, or a run's. */
 export const BookQuery = {

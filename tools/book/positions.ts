@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
-import { bookOf } from './books.js';
-import { settled } from './history.js';
-import { BookQuery } from './orders-list.js';
-import { positionView } from './views.js';
+import { bookOf } from './lib/books.js';
+import { settled } from './lib/history.js';
+import { BookQuery } from './orders.js';
+import { positionView } from './lib/views.js';
 
 export const positionsList = defineTool({
   name: 'positions',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ChatAnswer } from '../../upstream/chat/lane.js';
 import { defineTool, EventStream } from '../define.js';
 import { notConfigured } from '../../core/errors.js';
-import { recordSpend, type Recorded } from '../meter/spend.js';
+import { recordSpend, type Recorded } from '../meter/lib/spend.js';
 
 const Message = z
   .object({

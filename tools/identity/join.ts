@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
-import { clientOf } from './client.js';
-import { Name, Wallet } from './name-rule.js';
+import { clientOf } from './lib/client.js';
+import { Name, Wallet } from './lib/name-rule.js';
 
 export const join = defineTool({
   name: 'join',

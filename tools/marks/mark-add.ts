@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { MARK_LIMITS, MarkInput } from './mark-schema.js';
+import { MARK_LIMITS, MarkInput } from './lib/mark-schema.js';
 
 export const marksAdd = defineTool({
   name: 'mark_add',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { MARK_ID } from './mark-schema.js';
+import { MARK_ID } from './lib/mark-schema.js';
 
 export const marksRemove = defineTool({
   name: 'mark_remove',

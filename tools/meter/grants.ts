@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, upgradeRequired } from '../define.js';
 import { opens } from '../../core/principal.js';
-import { meterOf, tierOf } from '../plans/standing.js';
+import { meterOf, tierOf } from '../plans/lib/standing.js';
 import { flag } from '../schemas.js';
 
 export const grants = defineTool({

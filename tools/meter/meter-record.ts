@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { meterOf } from '../plans/standing.js';
-import { priceEntry } from './prices.js';
-import { spendEntry } from './spend.js';
+import { meterOf } from '../plans/lib/standing.js';
+import { priceEntry } from './lib/prices.js';
+import { spendEntry } from './lib/spend.js';
 
 export const meterRecord = defineTool({
   name: 'meter_record',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { meterOf } from '../plans/standing.js';
+import { meterOf } from '../plans/lib/standing.js';
 
 export const meter = defineTool({
   name: 'meter',

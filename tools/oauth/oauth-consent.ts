@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { CODE_TTL_MS } from './authorizations.js';
-import { vouchedHost } from './clients.js';
+import { CODE_TTL_MS } from './lib/authorizations.js';
+import { vouchedHost } from './lib/clients.js';
 
 const RequestId = z.string().regex(/^ar_[A-Za-z0-9_-]{22}$/, 'the authorization request id the page was opened with');
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { grantOf, meterOf, planOf } from './standing.js';
+import { grantOf, meterOf, planOf } from './lib/standing.js';
 
 export const account = defineTool({
   name: 'account',

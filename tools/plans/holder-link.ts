@@ -4,7 +4,7 @@ import { holderMessage, signerOf } from '../../engine/plans/messages.js';
 import { utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, notConfigured } from '../../core/errors.js';
-import { holderOf } from './standing.js';
+import { holderOf } from './lib/standing.js';
 
 export const holderLink = defineTool({
   name: 'holder_link',

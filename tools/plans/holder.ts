@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { holderMessage } from '../../engine/plans/messages.js';
 import { defineTool } from '../define.js';
-import { holderOf } from './standing.js';
+import { holderOf } from './lib/standing.js';
 
 export const holderState = defineTool({
   name: 'holder',

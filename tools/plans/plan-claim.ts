@@ -8,8 +8,8 @@ import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError, notConfigured } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
-import { listedChain, treasuryOf } from './offered.js';
-import { meterOf, planOf, tierOf } from './standing.js';
+import { listedChain, treasuryOf } from './lib/offered.js';
+import { meterOf, planOf, tierOf } from './lib/standing.js';
 
 const refuse = (code: string, message: string, details: Record<string, unknown> = {}) => new DeckError(422, code, message, details);
 const same = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();

@@ -2,8 +2,8 @@ import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { limitReached } from '../../core/errors.js';
-import { recordSpend } from '../meter/spend.js';
-import { drawPlate, PlateRequest } from './draw.js';
+import { recordSpend } from '../meter/lib/spend.js';
+import { drawPlate, PlateRequest } from './lib/draw.js';
 
 /** Plates a principal may seal per UTC day (sealing one already sealed does not count). */
 export const PLATE_SEALS_PER_DAY = 40;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { int } from '../schemas.js';
-import { ACT_LEDGERS, ownEntry } from './acts.js';
+import { ACT_LEDGERS, ownEntry } from './lib/acts.js';
 
 export const historyEntry = defineTool({
   name: 'history_entry',

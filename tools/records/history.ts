@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
-import { actsOf, LEDGER_KINDS } from './acts.js';
+import { actsOf, LEDGER_KINDS } from './lib/acts.js';
 
 /** The most acts one page carries. */
 const MAX_PAGE = 200;

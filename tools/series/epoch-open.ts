@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { epochOpened, epochToOpen, openEpoch } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { followSeries, settled } from './follow.js';
-import { notWritten, nowS, SeriesId, seriesView, writeSeries } from './view.js';
+import { followSeries, settled } from './lib/follow.js';
+import { notWritten, nowS, SeriesId, seriesView, writeSeries } from './lib/view.js';
 
 /** A failure after the layer opened the handshake: the handshake is kept for recovery, and the caller is told so. */
 const afterHandshake = (error: unknown, handshakeId: string): unknown =>

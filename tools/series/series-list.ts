@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { nowS, seriesView } from './view.js';
+import { nowS, seriesView } from './lib/view.js';
 
 export const seriesList = defineTool({
   name: 'series_list',

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { openSeries, SERIES_LIMITS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError } from '../../core/errors.js';
-import { QuoteBody } from './quote-body.js';
-import { quoteSeries, VAULT_NOT_BUILT } from './quoting.js';
-import { chainedOrLogged, notWritten, nowS, seriesView } from './view.js';
+import { QuoteBody } from './lib/quote-body.js';
+import { quoteSeries, VAULT_NOT_BUILT } from './lib/quoting.js';
+import { chainedOrLogged, notWritten, nowS, seriesView } from './lib/view.js';
 
 export const seriesOpen = defineTool({
   name: 'series_open',

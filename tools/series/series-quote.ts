@@ -1,6 +1,6 @@
 import { defineTool } from '../define.js';
-import { QuoteBody } from './quote-body.js';
-import { quoteSeries, VAULT_NOT_BUILT } from './quoting.js';
+import { QuoteBody } from './lib/quote-body.js';
+import { quoteSeries, VAULT_NOT_BUILT } from './lib/quoting.js';
 
 export const seriesQuote = defineTool({
   name: 'series_quote',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { seriesMarkdown } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
-import { followSeries } from './follow.js';
-import { nowS, SeriesId, seriesView } from './view.js';
+import { followSeries } from './lib/follow.js';
+import { nowS, SeriesId, seriesView } from './lib/view.js';
 
 export const seriesRead = defineTool({
   name: 'series_read',

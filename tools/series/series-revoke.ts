@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { revoke, SERIES_LIMITS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { mySeries, nowS, SeriesId, seriesView, writeSeries } from './view.js';
+import { mySeries, nowS, SeriesId, seriesView, writeSeries } from './lib/view.js';
 
 export const seriesRevoke = defineTool({
   name: 'series_revoke',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MARKETS } from '../../engine/markets.js';
 import { SERIES_LIMITS, VENUE_KINDS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
-import { pricesBySeller, QuoteBody } from './quote-body.js';
+import { pricesBySeller, QuoteBody } from './lib/quote-body.js';
 
 /** The quote body's JSON Schema, made once from the schema that validates it. */
 const BODY = z.toJSONSchema(QuoteBody, { io: 'input', unrepresentable: 'any' });

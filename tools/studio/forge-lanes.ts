@@ -4,9 +4,9 @@ import { readRule, withDefaults, type RuleReading } from '../../engine/reader/in
 import { modelLaneFor } from '../../upstream/reader/funding.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import { recordSpend } from '../meter/spend.js';
+import { recordSpend } from '../meter/lib/spend.js';
 import { opens } from '../../core/principal.js';
-import { engineStep } from './cast.js';
+import { engineStep } from './lib/cast.js';
 
 /** The readers of the studio: the embedded one, always there, and the model lane when configured and funded. */
 export const LANES = ['embedded', 'model'] as const;

@@ -4,11 +4,11 @@ import { MARKETS } from '../../engine/markets.js';
 import { MarketSchema, SessionSchema } from '../../engine/reader/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { deciderOf, fromScript } from './cast.js';
+import { deciderOf, fromScript } from './lib/cast.js';
 import { SCRIPT_LISTED } from './forge.js';
-import { meterSteps, stepOver } from './stepper.js';
-import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './trades-page.js';
-import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './window.js';
+import { meterSteps, stepOver } from './lib/stepper.js';
+import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './lib/trades-page.js';
+import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './lib/window.js';
 
 /** The largest trial script, in bytes of JSON. */
 export const TRIAL_SCRIPT_CAP = 64 * 1024;

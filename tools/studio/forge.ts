@@ -5,10 +5,10 @@ import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError, limitReached } from '../../core/errors.js';
-import { recordSpend } from '../meter/spend.js';
+import { recordSpend } from '../meter/lib/spend.js';
 import type { Tier } from '../../core/principal.js';
-import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './cast.js';
-import { LaneInput, readWith, type LaneId } from './lanes.js';
+import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './lib/cast.js';
+import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
 
 /** The largest forge request, in bytes of JSON. */
 export const FORGE_PAYLOAD_CAP = 256 * 1024;

@@ -24,9 +24,9 @@ import { fundingOf, GraderKey, pingsSpent } from '../../upstream/grader/funding.
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { recordSpend } from '../meter/spend.js';
+import { recordSpend } from '../meter/lib/spend.js';
 import { opens } from '../../core/principal.js';
-import { deciderOf, fromScript } from './cast.js';
+import { deciderOf, fromScript } from './lib/cast.js';
 import { myForge, SeedHash } from './forge-read.js';
 import { RehearsalDigest } from './rehearse.js';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
-import { recordSpend } from '../meter/spend.js';
+import { recordSpend } from '../meter/lib/spend.js';
 import type { Tier } from '../../core/principal.js';
 
 /** The largest image accepted, decoded. */

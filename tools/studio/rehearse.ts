@@ -4,14 +4,14 @@ import { MARKETS } from '../../engine/markets.js';
 import { renderRehearsalPlate } from '../../engine/plate/index.js';
 import { MAX_FOLDS } from '../../engine/stepper/index.js';
 import { defineTool, WithImage } from '../define.js';
-import { drawing, plateId } from '../plates/draw.js';
-import { sealPlate } from '../plates/seal.js';
+import { drawing, plateId } from '../plates/lib/draw.js';
+import { sealPlate } from '../plates/plate-seal.js';
 import { int } from '../schemas.js';
-import { deciderOf } from './cast.js';
+import { deciderOf } from './lib/cast.js';
 import { myForge, SeedHash } from './forge-read.js';
-import { meterSteps, stepOver } from './stepper.js';
-import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './trades-page.js';
-import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './window.js';
+import { meterSteps, stepOver } from './lib/stepper.js';
+import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './lib/trades-page.js';
+import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './lib/window.js';
 
 /**
  * A rehearsal's name: sha256 of its JSON answer, the very bytes POST /studio/rehearse answers for it. Grades and

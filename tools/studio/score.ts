@@ -23,7 +23,7 @@ import { defineTool } from '../define.js';
 import { badInput, DeckError } from '../../core/errors.js';
 import { myForge, SeedHash } from './forge-read.js';
 import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from './grade.js';
-import { RuleWords, withinWordsCap } from './words.js';
+import { RuleWords, withinWordsCap } from './lib/words.js';
 
 interface Judged {
   stage: Stage;

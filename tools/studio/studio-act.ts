@@ -10,11 +10,11 @@ import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { forge } from './forge.js';
-import { imageAttach } from './image.js';
+import { imageAttach } from './image-attach.js';
 import { rehearsalDigest, rehearseTool } from './rehearse.js';
-import { DEFAULT_STRATEGY, stateOf, Strategy } from './state-read.js';
-import { DEFAULT_HOURS, Hours } from './window.js';
-import { RuleWords, WORDS_CAP, withinWordsCap } from './words.js';
+import { DEFAULT_STRATEGY, stateOf, Strategy } from './studio-state.js';
+import { DEFAULT_HOURS, Hours } from './lib/window.js';
+import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
 import { workflowRead } from './workflow-read.js';
 import { grade } from './grade.js';
 

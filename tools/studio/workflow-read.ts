@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { LaneInput, readWith } from './lanes.js';
-import { RuleWords, WORDS_CAP, withinWordsCap } from './words.js';
+import { LaneInput, readWith } from './forge-lanes.js';
+import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
 
 export const workflowRead = defineTool({
   name: 'workflow_read',

@@ -8,8 +8,8 @@ import type { Ctx } from '../context.js';
 import { defineTool, JsonBytes } from '../define.js';
 import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
-import { recordSpend } from '../meter/spend.js';
-import { coverageIn } from './served.js';
+import { recordSpend } from '../meter/lib/spend.js';
+import { coverageIn } from './lib/served.js';
 
 /** The most bars one answer carries: seven days of 1m bars fit (10,080), longer windows are asked in parts. */
 export const MAX_BARS = 20_000;

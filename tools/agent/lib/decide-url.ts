@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import type { Config } from '../../config/env.js';
-import { badInput } from '../../core/errors.js';
+import type { Config } from '../../../config/env.js';
+import { badInput } from '../../../core/errors.js';
 
 /** Hosts that are this machine (or any of its addresses): a decide() there would have the deck call itself. */
 function isLoopback(host: string): boolean {

@@ -1,4 +1,4 @@
-import type { ModelRecord } from '../../store/models.js';
+import type { ModelRecord } from '../../../store/models.js';
 
 /** A model as its operator reads it. */
 export const modelView = (m: ModelRecord) => ({

@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TYPED_DECISION_VERSION, type Bar, type TypedDecision } from '../../engine/book/index.js';
-import type { BarRow } from '../../engine/bars.js';
-import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
-import type { ModelRecord } from '../../store/models.js';
-import type { RunEnd, RunRecord } from '../../store/runs.js';
-import type { Store } from '../../store/store.js';
-import { askDecide } from '../../upstream/decide/client.js';
-import type { BookRef } from '../../upstream/venue/venue.js';
-import type { Ctx } from '../context.js';
-import type { JsonBytes } from '../define.js';
-import { DeckError, limitReached, type Problem } from '../../core/errors.js';
-import { liveBook, replayBook } from '../book/books.js';
-import { positionView } from '../book/views.js';
-import { tape } from '../tape/tape.js';
-import { applyDecision, countRefused, readDecision } from '../typed/decision.js';
+import { TYPED_DECISION_VERSION, type Bar, type TypedDecision } from '../../../engine/book/index.js';
+import type { BarRow } from '../../../engine/bars.js';
+import { TIMEFRAME_SECONDS } from '../../../engine/markets.js';
+import type { ModelRecord } from '../../../store/models.js';
+import type { RunEnd, RunRecord } from '../../../store/runs.js';
+import type { Store } from '../../../store/store.js';
+import { askDecide } from '../../../upstream/decide/client.js';
+import type { BookRef } from '../../../upstream/venue/venue.js';
+import type { Ctx } from '../../context.js';
+import type { JsonBytes } from '../../define.js';
+import { DeckError, limitReached, type Problem } from '../../../core/errors.js';
+import { liveBook, replayBook } from '../../book/lib/books.js';
+import { positionView } from '../../book/lib/views.js';
+import { tape } from '../../tape/tape.js';
+import { applyDecision, countRefused, readDecision } from '../../typed/lib/decision.js';
 
 /** Runs one principal may have under way at once. */
 export const MOST_RUNNING = 2;

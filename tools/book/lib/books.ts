@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { Caps } from '../../engine/book/index.js';
-import { within } from '../../engine/book/index.js';
-import { bookKey } from '../../store/book.js';
-import type { ModelRecord } from '../../store/models.js';
-import type { RunRecord } from '../../store/runs.js';
-import type { BookRef } from '../../upstream/venue/venue.js';
-import type { Ctx } from '../context.js';
-import { DeckError } from '../../core/errors.js';
+import type { Caps } from '../../../engine/book/index.js';
+import { within } from '../../../engine/book/index.js';
+import { bookKey } from '../../../store/book.js';
+import type { ModelRecord } from '../../../store/models.js';
+import type { RunRecord } from '../../../store/runs.js';
+import type { BookRef } from '../../../upstream/venue/venue.js';
+import type { Ctx } from '../../context.js';
+import { DeckError } from '../../../core/errors.js';
 
 /** A model's name: unique among its principal's models (the copy seller names it owner/name). */
 export const ModelName = z.string().regex(/^[a-z0-9_-]{3,32}$/, '3 to 32 of a-z, 0-9, _ and -');

@@ -1,6 +1,6 @@
-import type { Market } from '../../engine/markets.js';
-import type { BookRef } from '../../upstream/venue/venue.js';
-import type { Ctx } from '../context.js';
+import type { Market } from '../../../engine/markets.js';
+import type { BookRef } from '../../../upstream/venue/venue.js';
+import type { Ctx } from '../../context.js';
 
 /**
  * Brings a live book up to now on every market it has orders or fills on, before it is read: the history shows

@@ -1,4 +1,4 @@
-import { int } from '../schemas.js';
+import { int } from '../../schemas.js';
 
 export const MAX_PAGE = 500;
 const DEFAULT_PAGE = 100;

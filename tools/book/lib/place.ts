@@ -10,13 +10,13 @@ import {
   type Caps,
   type OrderSpec,
   type Position,
-} from '../../engine/book/index.js';
-import { closedSpans, isOpen } from '../../engine/calendar.js';
-import { MARKET_SPECS } from '../../engine/markets.js';
-import type { OrderRecord } from '../../store/book.js';
-import type { BookRef } from '../../upstream/venue/venue.js';
-import type { Ctx } from '../context.js';
-import { badInput, DeckError, type Problem } from '../../core/errors.js';
+} from '../../../engine/book/index.js';
+import { closedSpans, isOpen } from '../../../engine/calendar.js';
+import { MARKET_SPECS } from '../../../engine/markets.js';
+import type { OrderRecord } from '../../../store/book.js';
+import type { BookRef } from '../../../upstream/venue/venue.js';
+import type { Ctx } from '../../context.js';
+import { badInput, DeckError, type Problem } from '../../../core/errors.js';
 
 const WEEK_S = 7 * 86_400;
 

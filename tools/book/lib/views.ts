@@ -1,6 +1,6 @@
-import { averageEntry, type Position } from '../../engine/book/index.js';
-import type { FillRecord, OrderRecord } from '../../store/book.js';
-import type { Venue } from '../../upstream/venue/venue.js';
+import { averageEntry, type Position } from '../../../engine/book/index.js';
+import type { FillRecord, OrderRecord } from '../../../store/book.js';
+import type { Venue } from '../../../upstream/venue/venue.js';
 
 /** An order as the history shows it: its status read from the venue, with its fill when it filled. */
 export function orderView(venue: Venue, o: OrderRecord) {

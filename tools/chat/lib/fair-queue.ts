@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { limitReached } from '../../core/errors.js';
+import { limitReached } from '../../../core/errors.js';
 
 /**
  * Hands out at most `bound` turns at once, to principals in rotation: a principal waiting for a turn joins the back

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { recordOf } from '../../engine/book/index.js';
-import type { ModelRecord } from '../../store/models.js';
-import type { Ctx } from '../context.js';
-import { DeckError } from '../../core/errors.js';
-import { liveBookOf } from '../book/books.js';
+import { recordOf } from '../../../engine/book/index.js';
+import type { ModelRecord } from '../../../store/models.js';
+import type { Ctx } from '../../context.js';
+import { DeckError } from '../../../core/errors.js';
+import { liveBookOf } from '../../book/lib/books.js';
 
 /** A model as the copy seller names it: its owner's name and its own. */
 export const PublicModelId = z.string().regex(/^[a-z0-9_-]{3,32}\/[a-z0-9_-]{3,32}$/, 'owner/name, as models lists it');

@@ -1,6 +1,6 @@
-import { expectedBars } from '../../engine/calendar.js';
-import type { Pair } from '../../engine/forecast/index.js';
-import { MARKET_SPECS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
+import { expectedBars } from '../../../engine/calendar.js';
+import type { Pair } from '../../../engine/forecast/index.js';
+import { MARKET_SPECS, TIMEFRAME_SECONDS } from '../../../engine/markets.js';
 
 /**
  * How many of the pair's bars closed after an envelope was issued and by t (0: it was issued at the close of the

@@ -1,9 +1,9 @@
-import { HORIZON, scoreEnvelope, type Envelope, type Score } from '../../engine/forecast/index.js';
-import { MARKET_SPECS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
-import type { ForecastBook } from '../../store/forecasts.js';
-import { pairBars } from '../../upstream/forecast/bars.js';
-import type { Ctx } from '../context.js';
-import { DeckError } from '../../core/errors.js';
+import { HORIZON, scoreEnvelope, type Envelope, type Score } from '../../../engine/forecast/index.js';
+import { MARKET_SPECS, TIMEFRAME_SECONDS } from '../../../engine/markets.js';
+import type { ForecastBook } from '../../../store/forecasts.js';
+import { pairBars } from '../../../upstream/forecast/bars.js';
+import type { Ctx } from '../../context.js';
+import { DeckError } from '../../../core/errors.js';
 
 /** Envelopes one read of a pair scores at most, and the most bars the one tape read behind them spans. */
 export const SCORES_PER_READ = 500;

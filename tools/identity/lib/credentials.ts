@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { digest } from '../../upstream/identity/keys.js';
-import type { Caller, Services } from '../context.js';
-import { tierOf } from '../plans/standing.js';
-import type { Principal } from '../../core/principal.js';
+import { digest } from '../../../upstream/identity/keys.js';
+import type { Caller, Services } from '../../context.js';
+import { tierOf } from '../../plans/lib/standing.js';
+import type { Principal } from '../../../core/principal.js';
 import { clientOf } from './client.js';
 
 export const SESSION_COOKIE = 'deck_session';

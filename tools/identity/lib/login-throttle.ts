@@ -1,4 +1,4 @@
-import { limitReached } from '../../core/errors.js';
+import { limitReached } from '../../../core/errors.js';
 
 /**
  * Refused credentials per client address (keys at login, and keys or sessions presented as the bearer or the

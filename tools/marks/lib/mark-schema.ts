@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MARKETS } from '../../engine/markets.js';
+import { MARKETS } from '../../../engine/markets.js';
 
 export const MARK_LIMITS = { perMarket: 20, total: 60, note: 140 } as const;
 export const MARK_ID = /^mk_[0-9a-f]{16}$/;

@@ -1,5 +1,5 @@
-import type { PlansFile } from '../../config/files.js';
-import { badInput } from '../../core/errors.js';
+import type { PlansFile } from '../../../config/files.js';
+import { badInput } from '../../../core/errors.js';
 
 export type PriceEntry = PlansFile['prices'][number];
 

@@ -1,4 +1,4 @@
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../../context.js';
 import { unitsOf, type PriceEntry } from './prices.js';
 
 /** What one spend put on the meter. */

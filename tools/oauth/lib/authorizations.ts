@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { digest } from '../../upstream/identity/keys.js';
+import { digest } from '../../../upstream/identity/keys.js';
 
 /** How long a person has to consent once a client sent them to the deck. */
 export const REQUEST_TTL_MS = 10 * 60_000;

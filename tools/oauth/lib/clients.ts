@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { InvalidClientError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
-import type { RegisteredClient } from '../../store/oauth.js';
-import { ClientMetadataUnavailable } from '../../upstream/oauth/client-metadata.js';
-import type { Services } from '../context.js';
+import type { RegisteredClient } from '../../../store/oauth.js';
+import { ClientMetadataUnavailable } from '../../../upstream/oauth/client-metadata.js';
+import type { Services } from '../../context.js';
 
 /** A registration nobody consented to under is dropped after this long. */
 const UNUSED_REGISTRATION_MS = 30 * 24 * 3_600_000;

@@ -1,4 +1,4 @@
-import { ClientMetadataFetcher } from '../../upstream/oauth/client-metadata.js';
+import { ClientMetadataFetcher } from '../../../upstream/oauth/client-metadata.js';
 import { Authorizations } from './authorizations.js';
 import { ClientMetadataCache } from './clients.js';
 import { protectedResources, type ProtectedResource } from './resources.js';

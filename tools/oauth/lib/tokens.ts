@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { InvalidGrantError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { digest } from '../../upstream/identity/keys.js';
-import type { Services } from '../context.js';
-import { newSessionToken } from '../identity/credentials.js';
+import { digest } from '../../../upstream/identity/keys.js';
+import type { Services } from '../../context.js';
+import { newSessionToken } from '../../identity/lib/credentials.js';
 import { resourceNamed } from './resources.js';
 
 /** A refresh token lives this long unused; each refresh replaces it with a new one that lives as long. */

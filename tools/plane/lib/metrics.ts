@@ -1,7 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { LedgerHead } from '../../store/ledger-files.js';
-import { upstreamCalls, type UpstreamCall } from '../../upstream/watch.js';
+import type { LedgerHead } from '../../../store/ledger-files.js';
+import { upstreamCalls, type UpstreamCall } from '../../../upstream/watch.js';
 
 /** Which way in a request came: the REST facade or an MCP endpoint. */
 export type Surface = 'rest' | 'mcp';

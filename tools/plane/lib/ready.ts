@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { Config } from '../../config/env.js';
-import { writeAtomic } from '../../store/atomic-file.js';
-import type { UpstreamCall } from '../../upstream/watch.js';
-import type { Services } from '../context.js';
+import type { Config } from '../../../config/env.js';
+import { writeAtomic } from '../../../store/atomic-file.js';
+import type { UpstreamCall } from '../../../upstream/watch.js';
+import type { Services } from '../../context.js';
 
 /** The file a readiness probe writes (synced and renamed, as every store write) to prove the data directory takes writes. */
 const PROBE = '.ready';

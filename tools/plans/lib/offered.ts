@@ -1,6 +1,6 @@
-import type { Ctx } from '../context.js';
-import { badInput } from '../../core/errors.js';
-import { opens, type Tier } from '../../core/principal.js';
+import type { Ctx } from '../../context.js';
+import { badInput } from '../../../core/errors.js';
+import { opens, type Tier } from '../../../core/principal.js';
 
 /** The treasury plan payments go to: DECK_TREASURY, else the plans file's. */
 export const treasuryOf = (ctx: Pick<Ctx, 'config' | 'offer'>): string | null => ctx.config.treasury ?? ctx.offer.plans.treasury;

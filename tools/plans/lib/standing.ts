@@ -1,9 +1,9 @@
-import type { Grant } from '../../config/files.js';
-import { holderAllowance, holderUse } from '../../engine/plans/holder.js';
-import { runningAt } from '../../engine/plans/period.js';
-import { utcDay } from '../../store/spend.js';
-import type { Ctx } from '../context.js';
-import { opens, type Tier } from '../../core/principal.js';
+import type { Grant } from '../../../config/files.js';
+import { holderAllowance, holderUse } from '../../../engine/plans/holder.js';
+import { runningAt } from '../../../engine/plans/period.js';
+import { utcDay } from '../../../store/spend.js';
+import type { Ctx } from '../../context.js';
+import { opens, type Tier } from '../../../core/principal.js';
 
 /** What a principal's standing is read from: the offer (grants, plans), the store (claims, links, spend) and the clock. */
 type Reads = Pick<Ctx, 'offer' | 'clock' | 'store'>;

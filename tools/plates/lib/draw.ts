@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { barsFromRows, type BarRow } from '../../engine/bars.js';
-import { IndicatorSpecError, parseIndicators, type IndicatorSpec } from '../../engine/indicators/index.js';
-import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
-import { MAX_PLATE_BARS, PlateError, plateLoadFrom, renderPlate, type Plate } from '../../engine/plate/index.js';
-import type { Ctx } from '../context.js';
-import { badInput, DeckError } from '../../core/errors.js';
-import { readCandles } from '../tape/tape.js';
+import { barsFromRows, type BarRow } from '../../../engine/bars.js';
+import { IndicatorSpecError, parseIndicators, type IndicatorSpec } from '../../../engine/indicators/index.js';
+import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../../engine/markets.js';
+import { MAX_PLATE_BARS, PlateError, plateLoadFrom, renderPlate, type Plate } from '../../../engine/plate/index.js';
+import type { Ctx } from '../../context.js';
+import { badInput, DeckError } from '../../../core/errors.js';
+import { readCandles } from '../../tape/tape.js';
 
 export const PlateRequest = z
   .object({

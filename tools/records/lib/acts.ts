@@ -1,5 +1,5 @@
-import type { LedgerEntry } from '../../store/ledger.js';
-import type { Store } from '../../store/store.js';
+import type { LedgerEntry } from '../../../store/ledger.js';
+import type { Store } from '../../../store/store.js';
 
 interface Owned {
   principal_id: string;

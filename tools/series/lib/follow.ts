@@ -1,7 +1,7 @@
-import { follow, openEpoch, planProblems, type Facts, type Opening, type SeriesRecord, type UnsignedPlan } from '../../engine/series/index.js';
-import type { HandshakeAnswer } from '../../upstream/coord/wire.js';
-import type { Ctx } from '../context.js';
-import { DeckError } from '../../core/errors.js';
+import { follow, openEpoch, planProblems, type Facts, type Opening, type SeriesRecord, type UnsignedPlan } from '../../../engine/series/index.js';
+import type { HandshakeAnswer } from '../../../upstream/coord/wire.js';
+import type { Ctx } from '../../context.js';
+import { DeckError } from '../../../core/errors.js';
 import { mySeries, nowS, writeSeries } from './view.js';
 
 /** A series as a read left it: the record, the open epoch's handshake as the layer reported it, and what the layer failed to answer. */

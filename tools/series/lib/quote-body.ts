@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { MARKETS } from '../../engine/markets.js';
-import { isUsdc, SERIES_LIMITS } from '../../engine/series/index.js';
-import type { PlansFile } from '../../config/files.js';
-import { priceOf, SELLER_IDS, SELLERS, type Seller } from '../../config/sellers.js';
-import { durationWords } from '../../engine/series/index.js';
+import { MARKETS } from '../../../engine/markets.js';
+import { isUsdc, SERIES_LIMITS } from '../../../engine/series/index.js';
+import type { PlansFile } from '../../../config/files.js';
+import { priceOf, SELLER_IDS, SELLERS, type Seller } from '../../../config/sellers.js';
+import { durationWords } from '../../../engine/series/index.js';
 
 const { epochs, epoch_s, span_s } = SERIES_LIMITS;
 

@@ -1,7 +1,7 @@
-import { usdcTimes, type Quote, type Terms } from '../../engine/series/index.js';
-import type { Ctx } from '../context.js';
+import { usdcTimes, type Quote, type Terms } from '../../../engine/series/index.js';
+import type { Ctx } from '../../context.js';
 import { pricesBySeller } from './quote-body.js';
-import { badInput, DeckError } from '../../core/errors.js';
+import { badInput, DeckError } from '../../../core/errors.js';
 
 /** A quote confirmed by the layer: the body as normalized, the terms, and what the whole series costs. */
 export interface Quoted {

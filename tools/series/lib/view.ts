@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { nextOf, type Changed, type SeriesRecord } from '../../engine/series/index.js';
-import type { Chained } from '../../store/series.js';
-import type { Ctx } from '../context.js';
-import { DeckError } from '../../core/errors.js';
+import { nextOf, type Changed, type SeriesRecord } from '../../../engine/series/index.js';
+import type { Chained } from '../../../store/series.js';
+import type { Ctx } from '../../context.js';
+import { DeckError } from '../../../core/errors.js';
 
 /** The deck's clock in unix seconds, the unit every series time is in. */
 export const nowS = (ctx: Ctx): number => Math.floor(ctx.clock() / 1000);

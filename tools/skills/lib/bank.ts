@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import { PROJECT_ROOT } from '../../config/root.js';
+import { PROJECT_ROOT } from '../../../config/root.js';
 
 /**
  * The skill bank: short markdown documents under skills/ at the project root, one per skill, each opening with a

@@ -1,5 +1,5 @@
-import { codeOf, DECIDER_VERSION, DeciderRefusal, irOf, seedHash, verifyWatermark, type DeciderIR, type Script } from '../../engine/decider/index.js';
-import { DeckError } from '../../core/errors.js';
+import { codeOf, DECIDER_VERSION, DeciderRefusal, irOf, seedHash, verifyWatermark, type DeciderIR, type Script } from '../../../engine/decider/index.js';
+import { DeckError } from '../../../core/errors.js';
 
 /** The field a refusal of a script's part names: the one the caller can change (the words, the script block, ...). */
 export type FieldOf = (part: string) => string;

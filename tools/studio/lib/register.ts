@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { DeciderRefusal, irOf, ScriptSchema } from '../../engine/decider/index.js';
-import type { Ctx } from '../context.js';
-import { DeckError } from '../../core/errors.js';
+import { DeciderRefusal, irOf, ScriptSchema } from '../../../engine/decider/index.js';
+import type { Ctx } from '../../context.js';
+import { DeckError } from '../../../core/errors.js';
 
 /**
  * The onboarded register (config/register.json, or DECK_REGISTER): documented example algorithms, each with the

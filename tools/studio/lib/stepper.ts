@@ -1,8 +1,8 @@
-import { compileDecider, DECIDER_VERSION, type DeciderIR } from '../../engine/decider/index.js';
-import { rehearse, type Rehearsal } from '../../engine/stepper/index.js';
-import type { Ctx } from '../context.js';
-import { DeckError } from '../../core/errors.js';
-import { recordSpend } from '../meter/spend.js';
+import { compileDecider, DECIDER_VERSION, type DeciderIR } from '../../../engine/decider/index.js';
+import { rehearse, type Rehearsal } from '../../../engine/stepper/index.js';
+import type { Ctx } from '../../context.js';
+import { DeckError } from '../../../core/errors.js';
+import { recordSpend } from '../../meter/lib/spend.js';
 import { engineStep } from './cast.js';
 import type { WindowBars } from './window.js';
 

@@ -1,5 +1,5 @@
-import type { Trade } from '../../engine/stepper/index.js';
-import { int } from '../schemas.js';
+import type { Trade } from '../../../engine/stepper/index.js';
+import { int } from '../../schemas.js';
 
 /** Trades a model is shown at first over MCP: the statistics, the null and the summary come whole. */
 export const MCP_TRADES = 50;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { barsFromRows, type Bars, type BarRow } from '../../engine/bars.js';
-import { warmStart } from '../../engine/calendar.js';
-import { TIMEFRAME_SECONDS, TIMEFRAMES, type Market, type Timeframe } from '../../engine/markets.js';
-import type { Ctx } from '../context.js';
-import { badInput, DeckError, notConfigured } from '../../core/errors.js';
-import { int } from '../schemas.js';
-import { MAX_BARS, readCandles } from '../tape/tape.js';
+import { barsFromRows, type Bars, type BarRow } from '../../../engine/bars.js';
+import { warmStart } from '../../../engine/calendar.js';
+import { TIMEFRAME_SECONDS, TIMEFRAMES, type Market, type Timeframe } from '../../../engine/markets.js';
+import type { Ctx } from '../../context.js';
+import { badInput, DeckError, notConfigured } from '../../../core/errors.js';
+import { int } from '../../schemas.js';
+import { MAX_BARS, readCandles } from '../../tape/tape.js';
 
 /** A trial or rehearsal looks back a week unless told otherwise (the venue keeps about seven days). */
 export const DEFAULT_HOURS = 168;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeckError } from '../../core/errors.js';
+import { DeckError } from '../../../core/errors.js';
 
 /** The studio words cap: the most characters of a trader's rule the studio reads at once. */
 export const WORDS_CAP = 4000;

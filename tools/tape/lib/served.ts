@@ -1,4 +1,4 @@
-import type { Coverage } from '../../engine/coverage.js';
+import type { Coverage } from '../../../engine/coverage.js';
 
 const KEY = Buffer.from('"coverage":');
 

@@ -1,11 +1,11 @@
-import { isConflict, orderOfDecision, TYPED_DECISION_VERSION, TypedDecisionSchema, type TypedDecision } from '../../engine/book/index.js';
-import type { OrderRecord } from '../../store/book.js';
-import type { ModelRecord } from '../../store/models.js';
-import type { BookRef } from '../../upstream/venue/venue.js';
-import type { Ctx } from '../context.js';
-import { DeckError, type Problem } from '../../core/errors.js';
-import { capsOf } from '../book/books.js';
-import { placeOrder } from '../book/place.js';
+import { isConflict, orderOfDecision, TYPED_DECISION_VERSION, TypedDecisionSchema, type TypedDecision } from '../../../engine/book/index.js';
+import type { OrderRecord } from '../../../store/book.js';
+import type { ModelRecord } from '../../../store/models.js';
+import type { BookRef } from '../../../upstream/venue/venue.js';
+import type { Ctx } from '../../context.js';
+import { DeckError, type Problem } from '../../../core/errors.js';
+import { capsOf } from '../../book/lib/books.js';
+import { placeOrder } from '../../book/lib/place.js';
 
 /**
  * An answer read against typed-decision.v1: the decision, or every field it failed, each named as `field` names a
