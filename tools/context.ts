@@ -49,6 +49,13 @@ export interface Ctx extends Services {
   caller: Caller;
 }
 
+/** The context of a call a tool admits only signed in (access 'session'): the principal is there. */
+export interface SessionCtx extends Ctx {
+  principal: Principal;
+}
+
+export const signedIn = (ctx: Ctx): ctx is SessionCtx => ctx.principal !== null;
+
 /**
  * A call's context: the deck's services and who is calling. Written out field by field: in the V8 of Node 20 an object
  * literal that starts by spreading another and adds fields after it (`{ ...s, principal }`) copies the descriptors

@@ -29,7 +29,7 @@ export const modelRegister = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/agent/models', status: 201, errors: [403, 409], tag: 'agent' },
   async run(ctx, input) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     if (input.synthetic && p.tier !== 'house') throw new DeckError(403, 'house_only', 'only the house registers synthetic book actors', { field: 'synthetic' });
     const model = {
       name: input.name,

@@ -12,7 +12,7 @@ export const modelsMine = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/agent/models', tag: 'agent' },
   async run(ctx) {
-    return { ok: true, models: ctx.store.models.list(ctx.principal!.id).map(modelView) };
+    return { ok: true, models: ctx.store.models.list(ctx.principal.id).map(modelView) };
   },
 });
 

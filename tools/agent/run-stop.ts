@@ -12,7 +12,7 @@ export const runStop = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/agent/runs/:id/stop', body: 'none', errors: [404], tag: 'agent' },
   async run(ctx, { id }) {
-    const run = await ctx.rail.stop(ctx.principal!.id, id);
+    const run = await ctx.rail.stop(ctx.principal.id, id);
     if (!run) throw new DeckError(404, 'run_not_found', `you have no run ${id}`, { field: 'id' });
     return { ok: true, run };
   },

@@ -13,7 +13,7 @@ export const runRead = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/agent/runs/:id', errors: [404], tag: 'agent' },
   async run(ctx, { id }) {
-    const run = ctx.rail.view(ctx.principal!.id, id);
+    const run = ctx.rail.view(ctx.principal.id, id);
     if (!run) throw new DeckError(404, 'run_not_found', `you have no run ${id}`, { field: 'id' });
     return { ok: true, run };
   },
@@ -28,7 +28,7 @@ export const runsList = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/agent/runs', tag: 'agent' },
   async run(ctx, { model }) {
-    const p = ctx.principal!.id;
+    const p = ctx.principal.id;
     const runs = ctx.store.runs
       .list(p)
       .filter((r) => !model || r.model === model)

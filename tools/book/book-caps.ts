@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { CapsSchema, HOUSE_LIMITS, HOUSE_MAX_NOTIONAL_USD, limitsFor } from '../../engine/book/index.js';
 import { MARKETS } from '../../engine/markets.js';
-import type { Ctx } from '../context.js';
+import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 
 /** The caps and the limits they make on every market, inside the house's. */
-const capsView = (ctx: Ctx) => {
-  const caps = ctx.store.bookCaps.get(ctx.principal!.id);
+const capsView = (ctx: SessionCtx) => {
+  const caps = ctx.store.bookCaps.get(ctx.principal.id);
   return {
     ok: true,
     caps,
@@ -37,7 +37,7 @@ export const capsSet = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/book/caps', tag: 'book' },
   async run(ctx, { caps }) {
-    await ctx.store.bookCaps.set(ctx.principal!.id, caps);
+    await ctx.store.bookCaps.set(ctx.principal.id, caps);
     return capsView(ctx);
   },
 });

@@ -13,7 +13,7 @@ export const marksAdd = defineTool({
   rest: { method: 'POST', path: '/me/marks', errors: [409], tag: 'marks' },
   async run(ctx, input) {
     const mark = { id: `mk_${randomBytes(8).toString('hex')}`, ...input, created_at: ctx.clock() };
-    const marks = await ctx.store.marks.add(ctx.principal!.id, mark, (mine) => {
+    const marks = await ctx.store.marks.add(ctx.principal.id, mark, (mine) => {
       if (mine.length >= MARK_LIMITS.total) throw new DeckError(409, 'cap_reached', `you have ${MARK_LIMITS.total} marks, the most there can be`);
       if (mine.filter((m) => m.market === input.market).length >= MARK_LIMITS.perMarket)
         throw new DeckError(409, 'cap_reached', `you have ${MARK_LIMITS.perMarket} marks on ${input.market}, the most one market can have`);

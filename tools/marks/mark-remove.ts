@@ -12,7 +12,7 @@ export const marksRemove = defineTool({
   access: 'session',
   rest: { method: 'DELETE', path: '/me/marks', errors: [404], tag: 'marks' },
   async run(ctx, { id }) {
-    const marks = await ctx.store.marks.remove(ctx.principal!.id, id);
+    const marks = await ctx.store.marks.remove(ctx.principal.id, id);
     if (!marks) throw new DeckError(404, 'not_found', 'no such mark of yours');
     return { ok: true, marks };
   },

@@ -12,7 +12,7 @@ export const marksList = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/me/marks', tag: 'marks' },
   async run(ctx, { market }) {
-    const all = ctx.store.marks.list(ctx.principal!.id);
+    const all = ctx.store.marks.list(ctx.principal.id);
     const marks = market ? all.filter((m) => m.market === market) : all;
     return { ok: true, marks, words: marksInWords(marks) };
   },

@@ -14,7 +14,7 @@ export const grants = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/grants', errors: [403], tag: 'plans' },
   async run(ctx, { all }) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     if (!all) {
       const grant = ctx.offer.grants.find((g) => g.name === p.name) ?? null;
       return { ok: true, grant, today: meterOf(ctx, p) };

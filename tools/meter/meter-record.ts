@@ -20,6 +20,6 @@ export const meterRecord = defineTool({
   rest: { method: 'POST', path: '/meter', tag: 'plans' },
   async run(ctx, { action, bars }) {
     const recorded = await spendEntry(ctx, priceEntry(ctx.offer.plans, action), bars);
-    return { ok: true, recorded, ...meterOf(ctx, ctx.principal!) };
+    return { ok: true, recorded, ...meterOf(ctx, ctx.principal) };
   },
 });

@@ -63,7 +63,7 @@ export const oauthConsent = defineTool({
       ctx.log.info('oauth_denied', { client: r.client_id });
       return { ok: true, allowed: false, redirect: back.href };
     }
-    const p = ctx.principal!;
+    const p = ctx.principal;
     const account = ctx.store.accounts.byId(p.id)!;
     const code = ctx.oauth.authorizations.mint(
       { client_id: r.client_id, redirect_uri: r.redirect_uri, code_challenge: r.code_challenge, resource: r.resource, principal_id: p.id, key_gen: account.key_gen, expires_at: now + CODE_TTL_MS },

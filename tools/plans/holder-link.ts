@@ -24,7 +24,7 @@ export const holderLink = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/plans/holder', errors: [502, 503], tag: 'plans' },
   async run(ctx, input) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     const today = utcDay(ctx.clock());
     if (input.day !== today) throw badInput([{ field: 'day', message: `must be today (UTC), ${today}; sign the message for today` }]);
     const rule = ctx.offer.plans.holder;

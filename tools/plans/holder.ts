@@ -14,7 +14,7 @@ export const holderState = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/plans/holder', tag: 'plans' },
   async run(ctx) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     const holder = holderOf(ctx, p.id);
     return { ok: true, holder, message: holderMessage(p.agent_id, holder.day) };
   },

@@ -47,7 +47,7 @@ export const planClaim = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/plans', errors: [502, 503], tag: 'plans' },
   async run(ctx, input) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     const chain = listedChain(ctx, input.chain, 'chain');
     const tx = input.tx_hash.toLowerCase();
     const settle = (e: LedgerEntry<PlanClaim>) => {

@@ -1,5 +1,5 @@
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
-import type { Ctx } from '../context.js';
+import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/lib/spend.js';
@@ -14,8 +14,8 @@ export const PLATE_SEALS_PER_DAY = 40;
  * a plate sealed already (or being sealed by a call running at the same time) answers fresh false and counts
  * nothing; over the day's seals it is 429.
  */
-export async function sealPlate(ctx: Ctx, id: string, png: Uint8Array, stateJson: string) {
-  const p = ctx.principal!;
+export async function sealPlate(ctx: SessionCtx, id: string, png: Uint8Array, stateJson: string) {
+  const p = ctx.principal;
   const path = `/plates/${id}`;
   const now = ctx.clock();
   const day = utcDay(now);

@@ -14,7 +14,7 @@ export const historyEntry = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/records/history/:ledger/:seq', errors: [404], tag: 'records' },
   async run(ctx, { ledger, seq }) {
-    const found = ownEntry(ctx.store, ctx.principal!.id, ledger, seq);
+    const found = ownEntry(ctx.store, ctx.principal.id, ledger, seq);
     if (!found) throw new DeckError(404, 'not_found', `no act of yours at ${ledger} #${seq}`);
     const { principal_id: _mine, ...entry } = found.entry as { principal_id: string } & Record<string, unknown>;
     return { ok: true, ledger, seq: found.seq, at: new Date(found.at).toISOString(), prev: found.prev, hash: found.hash, entry };

@@ -32,7 +32,7 @@ export const seriesOpen = defineTool({
     const quoted = await quoteSeries(ctx, input.quote, { status: 422, prefix: 'quote.' });
     if (quoted.terms.kind === 'vault') throw new DeckError(422, 'vault_not_built', VAULT_NOT_BUILT, { venue: input.quote.venue });
     const record = openSeries({ id: `sr_${randomBytes(12).toString('hex')}`, ...quoted, from, now });
-    const chained = await ctx.store.series.create(ctx.principal!.id, record).catch((error: Error) => {
+    const chained = await ctx.store.series.create(ctx.principal.id, record).catch((error: Error) => {
       throw notWritten(ctx, record.id, error, 'the series could not be kept: nothing is opened');
     });
     chainedOrLogged(ctx, record.id, chained);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { noteUnsaid } from '../../engine/decider/index.js';
 import { readRule, withDefaults, type RuleReading } from '../../engine/reader/index.js';
 import { modelLaneFor } from '../../upstream/reader/funding.js';
-import type { Ctx } from '../context.js';
+import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { opens } from '../../core/principal.js';
@@ -17,10 +17,10 @@ export const LaneInput = z
   .describe('the reader: embedded (the default; deterministic, the controlled vocabulary) or model (an OpenAI-compatible reader; see forge_lanes)');
 
 /** The model lane as this principal stands: open with its funding, or closed with the reason and the refusal. */
-const modelLane = (ctx: Ctx) =>
+const modelLane = (ctx: SessionCtx) =>
   modelLaneFor(
     ctx.upstreams.reader,
-    ctx.principal!.tier,
+    ctx.principal.tier,
     ctx.offer.plans.plans.filter((x) => opens(x.tier, 'plan')).map((x) => x.id),
   );
 
@@ -30,7 +30,7 @@ const modelLane = (ctx: Ctx) =>
  * defaults as the embedded reader's does, and is recorded on the meter as read_model. Either reading carries the notes
  * of what the forge would add that the words leave unsaid (noteUnsaid).
  */
-export async function readWith(ctx: Ctx, text: string, lane: LaneId): Promise<RuleReading> {
+export async function readWith(ctx: SessionCtx, text: string, lane: LaneId): Promise<RuleReading> {
   if (lane === 'embedded') return engineStep('the reader', () => noteUnsaid(readRule(text)));
   const open = modelLane(ctx);
   if ('refusal' in open) throw open.refusal;

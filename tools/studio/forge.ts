@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { scriptOfReading, ScriptSchema, type Script } from '../../engine/decider/index.js';
 import { review, scan, type ScanSource } from '../../engine/forge/index.js';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
-import type { Ctx } from '../context.js';
+import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError, limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/lib/spend.js';
@@ -36,7 +36,7 @@ const tierLimit = (tier: Tier, limit: number, now: number) =>
  * and the field a refusal names.
  */
 async function toForge(
-  ctx: Ctx,
+  ctx: SessionCtx,
   input: { intent: string; script?: Script | undefined; lane?: LaneId | undefined },
 ): Promise<{ script: Script; source: ScanSource; fieldOf: FieldOf }> {
   if (input.script) return { script: input.script, source: { script: input.script }, fieldOf: fromScript };
@@ -68,7 +68,7 @@ export const forge = defineTool({
   guard: 'forge_cast',
   rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [402, 413, 429, 500, 502, 503], tag: 'forge' },
   async run(ctx, input) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     // REST's body parser holds the cap; an MCP call is measured here, so both surfaces refuse alike.
     const bytes = Buffer.byteLength(JSON.stringify(input));
     if (bytes > FORGE_PAYLOAD_CAP) throw new DeckError(413, 'too_large', `the forge request is ${bytes} bytes; the cap is ${FORGE_PAYLOAD_CAP}`, { cap_bytes: FORGE_PAYLOAD_CAP });

@@ -21,7 +21,7 @@ import type { ForgeRecord } from '../../store/forges.js';
 import { REHEARSALS_KEPT, type GradeEntry, type GraderPart, type JudgedRehearsal, type Shown } from '../../store/grades.js';
 import { askClosed } from '../../upstream/grader/chat.js';
 import { fundingOf, GraderKey, pingsSpent } from '../../upstream/grader/funding.js';
-import type { Ctx } from '../context.js';
+import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { recordSpend } from '../meter/lib/spend.js';
@@ -34,8 +34,8 @@ import { RehearsalDigest } from './rehearse.js';
  * The rehearsal a grade or score of your forge judges: the one `digest` names, else the latest of the seed on the
  * rule's own market (pickRehearsal). A named rehearsal that is not kept is 404 naming rehearsal_digest.
  */
-export function rehearsalToJudge(ctx: Ctx, forge: ForgeRecord, digest: string | undefined): ToJudge {
-  const pick = pickRehearsal(ctx.store.grades.rehearsals(ctx.principal!.id, forge.id, ctx.clock()), forge.script.market, digest ?? null);
+export function rehearsalToJudge(ctx: SessionCtx, forge: ForgeRecord, digest: string | undefined): ToJudge {
+  const pick = pickRehearsal(ctx.store.grades.rehearsals(ctx.principal.id, forge.id, ctx.clock()), forge.script.market, digest ?? null);
   if (pick) return pick;
   throw new DeckError(
     404,
@@ -73,13 +73,13 @@ export const RehearsalToJudge = RehearsalDigest.optional().describe(
  * meter records nothing. A decision that comes back is recorded on the meter under `action`.
  */
 export async function spendDecision(
-  ctx: Ctx,
+  ctx: SessionCtx,
   ownKey: string | null,
   action: 'grade' | 'score',
   questions: readonly ClosedQuestion[],
   messagesOf: (q: ClosedQuestion) => ChatMessage[],
 ): Promise<{ grader: GraderPart; trial_pings_left: number | null }> {
-  const p = ctx.principal!;
+  const p = ctx.principal;
   const grades = ctx.store.grades;
   const ask = {
     grader: ctx.config.grader,
@@ -132,7 +132,7 @@ export const grade = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/studio/grade', errors: [402, 404, 502, 503], tag: 'studio' },
   async run(ctx, input) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     const forge = myForge(ctx, input.seed_hash);
     const pick = rehearsalToJudge(ctx, forge, input.rehearsal_digest);
     const facts = gradeFacts(forge, pick);

@@ -28,7 +28,7 @@ export const imageAttach = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/studio/image', errors: [413, 415, 429], maxBody: 8 * 1024 * 1024, tag: 'studio' },
   async run(ctx, { data }) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     const bytes = Buffer.from(data, 'base64');
     if (bytes.length === 0) throw badInput([{ field: 'data', message: 'no image' }]);
     if (bytes.length > IMAGE_CAP_BYTES) throw new DeckError(413, 'too_large', `the image is ${bytes.length} bytes; the cap is ${IMAGE_CAP_BYTES}`, { cap_bytes: IMAGE_CAP_BYTES });

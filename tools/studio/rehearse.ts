@@ -61,7 +61,7 @@ export const rehearseTool = defineTool({
     const answer = { ok: true, seed_hash: forge.id, ...rehearsal, ...(plate ? { plate: { id: plate.id, path: plate.path, png: plate.png, json: plate.json } } : {}) };
     const digest = rehearsalDigest(answer);
     // Grading judges a kept rehearsal by its digest: its trades against the rule's stop, side and ways out.
-    await ctx.store.grades.keepRehearsal(ctx.principal!.id, keptOf(forge.id, digest, rehearsal, w.bars), ctx.clock(), forge.expires_at);
+    await ctx.store.grades.keepRehearsal(ctx.principal.id, keptOf(forge.id, digest, rehearsal, w.bars), ctx.clock(), forge.expires_at);
     const paged = pagedTrades(answer, input);
     // A page is not the whole answer, so it names the whole one's digest, which grade and score take.
     const shown = paged === answer ? answer : { ...paged, rehearsal_digest: digest };

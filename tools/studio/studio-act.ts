@@ -168,7 +168,7 @@ export const studioAct = defineTool({
   // As POST /studio/image's cap, so the image move carries any image that route takes.
   rest: { method: 'POST', path: '/studio/state', maxBody: imageAttach.rest?.maxBody, errors: [402, 404, 409, 413, 415, 429, 500, 502, 503], tag: 'studio' },
   async run(ctx, move) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     const record = ctx.store.studio.get(p.id, move.strategy ?? DEFAULT_STRATEGY);
     if (!isMove(record.state, move.action)) throw notTheMove(record, move.action, false);
     const { change, outcome, answer } = await MOVES[move.action](ctx, record, move);

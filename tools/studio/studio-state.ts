@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PARTS, type PartName, type Status } from '../../engine/reader/index.js';
 import { STATES, viewOf, type Gate } from '../../engine/studio/machine.js';
 import type { StudioRecord } from '../../store/studio.js';
-import type { Ctx } from '../context.js';
+import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 
 /** The strategy a studio record is kept under; one record per principal's strategy. */
@@ -21,9 +21,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * it is still kept), the rehearsal's seed, window, digest and how much of that window the tape held, and the grade's
  * decision with the seed and rehearsal it judged. A gate's rests_on is null when the record holds nothing for it.
  */
-function coverageOf(ctx: Ctx, r: StudioRecord) {
+function coverageOf(ctx: SessionCtx, r: StudioRecord) {
   const earned = (g: Gate) => STATES[r.state].done.includes(g);
-  const kept = r.seed ? ctx.store.forges.get(ctx.principal!.id, r.seed.seed_hash, ctx.clock()) : null;
+  const kept = r.seed ? ctx.store.forges.get(ctx.principal.id, r.seed.seed_hash, ctx.clock()) : null;
   return {
     read: {
       earned: earned('read'),
@@ -47,7 +47,7 @@ function coverageOf(ctx: Ctx, r: StudioRecord) {
 }
 
 /** A record as GET /studio/state answers it, and as every move answers the state after it. */
-export function stateOf(ctx: Ctx, record: StudioRecord) {
+export function stateOf(ctx: SessionCtx, record: StudioRecord) {
   return { record, view: viewOf(record.state), coverage: coverageOf(ctx, record) };
 }
 
@@ -63,6 +63,6 @@ export const studioState = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/studio/state', tag: 'studio' },
   async run(ctx, { strategy }) {
-    return { ok: true, ...stateOf(ctx, ctx.store.studio.get(ctx.principal!.id, strategy ?? DEFAULT_STRATEGY)) };
+    return { ok: true, ...stateOf(ctx, ctx.store.studio.get(ctx.principal.id, strategy ?? DEFAULT_STRATEGY)) };
   },
 });

@@ -8,7 +8,7 @@ import type { RunEnd, RunRecord } from '../../../store/runs.js';
 import type { Store } from '../../../store/store.js';
 import { askDecide } from '../../../upstream/decide/client.js';
 import type { BookRef } from '../../../upstream/venue/venue.js';
-import type { Ctx } from '../../context.js';
+import type { SessionCtx } from '../../context.js';
 import type { JsonBytes } from '../../define.js';
 import { DeckError, limitReached, type Problem } from '../../../core/errors.js';
 import { liveBook, replayBook } from '../../book/lib/books.js';
@@ -35,7 +35,7 @@ interface Under {
 
 /** What a run's loop is handed: the call that started it (it acts as that principal), the model, and its book. */
 interface Drive {
-  ctx: Ctx;
+  ctx: SessionCtx;
   model: ModelRecord;
   book: BookRef;
   under: Under;
@@ -84,8 +84,8 @@ export class Rail {
    * Starts a run of a model: `bars` for a replay (its window, read already), null for a live run. Answers the run as
    * it stands once started; the stepping goes on in the background.
    */
-  async start(ctx: Ctx, model: ModelRecord, init: RunInit, bars: readonly BarRow[] | null): Promise<RunRecord> {
-    const principal = ctx.principal!.id;
+  async start(ctx: SessionCtx, model: ModelRecord, init: RunInit, bars: readonly BarRow[] | null): Promise<RunRecord> {
+    const principal = ctx.principal.id;
     const mine = this.runningOf(principal);
     if (mine.length >= MOST_RUNNING) throw limitReached('busy', `${MOST_RUNNING} runs are already under way for you`, 60, { running: mine.map((u) => u.record.id) });
     if (init.mode === 'live' && mine.some((u) => u.record.model === model.name && u.record.mode === 'live')) {

@@ -4,7 +4,7 @@ import { barsFromRows, type BarRow } from '../../../engine/bars.js';
 import { IndicatorSpecError, parseIndicators, type IndicatorSpec } from '../../../engine/indicators/index.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../../engine/markets.js';
 import { MAX_PLATE_BARS, PlateError, plateLoadFrom, renderPlate, type Plate } from '../../../engine/plate/index.js';
-import type { Ctx } from '../../context.js';
+import type { SessionCtx } from '../../context.js';
 import { badInput, DeckError } from '../../../core/errors.js';
 import { readCandles } from '../../tape/tape.js';
 
@@ -53,7 +53,7 @@ function specsOf(texts: readonly string[]): IndicatorSpec[] {
  * from far enough before the window that every indicator is warm and VWAP starts at its trading day, and the
  * principal's marks on that market (where they lie; never their notes).
  */
-export async function drawPlate(ctx: Ctx, input: z.output<typeof PlateRequest>): Promise<DrawnPlate> {
+export async function drawPlate(ctx: SessionCtx, input: z.output<typeof PlateRequest>): Promise<DrawnPlate> {
   const from = seconds(input.from);
   const to = seconds(input.to);
   const len = TIMEFRAME_SECONDS[input.tf];
@@ -65,7 +65,7 @@ export async function drawPlate(ctx: Ctx, input: z.output<typeof PlateRequest>):
   const got = await readCandles(ctx, { market: input.market, tf: input.tf, from: start, to });
   const { candles } = JSON.parse(got.bytes.toString('utf8')) as { candles: BarRow[] };
   const marks = ctx.store.marks
-    .list(ctx.principal!.id)
+    .list(ctx.principal.id)
     .filter((m) => m.market === input.market)
     .map((m) => ({ kind: m.kind, price: m.price, ...(m.price2 !== undefined ? { price2: m.price2 } : {}) }));
   const plate = drawing(() => renderPlate({ market: input.market, tf: input.tf, from, to, bars: barsFromRows(candles), indicators: specs, marks }));

@@ -1,6 +1,6 @@
 import { follow, openEpoch, planProblems, type Facts, type Opening, type SeriesRecord, type UnsignedPlan } from '../../../engine/series/index.js';
 import type { HandshakeAnswer } from '../../../upstream/coord/wire.js';
-import type { Ctx } from '../../context.js';
+import type { Ctx, SessionCtx } from '../../context.js';
 import { DeckError } from '../../../core/errors.js';
 import { mySeries, nowS, writeSeries } from './view.js';
 
@@ -27,7 +27,7 @@ export async function settled(ctx: Ctx, r: SeriesRecord, epoch: number, handshak
  * A layer that cannot answer leaves the epoch as kept and is reported in `layer`; the rules that need no layer still
  * apply. Writes only when something moved.
  */
-export async function followSeries(ctx: Ctx, id: string): Promise<Followed> {
+export async function followSeries(ctx: SessionCtx, id: string): Promise<Followed> {
   const kept = mySeries(ctx, id);
   const now = nowS(ctx);
   const adopt: Opening[] = ctx.store.series

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nextOf, type Changed, type SeriesRecord } from '../../../engine/series/index.js';
 import type { Chained } from '../../../store/series.js';
-import type { Ctx } from '../../context.js';
+import type { Ctx, SessionCtx } from '../../context.js';
 import { DeckError } from '../../../core/errors.js';
 
 /** The deck's clock in unix seconds, the unit every series time is in. */
@@ -15,8 +15,8 @@ export const seriesView = (r: SeriesRecord, now: number) => ({ ...r, next: nextO
 export const notYours = (id: string): DeckError => new DeckError(404, 'not_found', `no series ${id} of yours`);
 
 /** The principal's series, or 404: another principal's id reads like one that does not exist. */
-export function mySeries(ctx: Ctx, id: string): SeriesRecord {
-  const found = ctx.store.series.get(ctx.principal!.id, id);
+export function mySeries(ctx: SessionCtx, id: string): SeriesRecord {
+  const found = ctx.store.series.get(ctx.principal.id, id);
   if (!found) throw notYours(id);
   return found;
 }
@@ -36,8 +36,8 @@ export function chainedOrLogged(ctx: Ctx, id: string, chained: Chained): void {
  * Applies a change to the principal's series as it is when the write runs; a refusal the change throws passes through,
  * a write that fails is 503 with `failed` as its message and nothing written.
  */
-export async function writeSeries(ctx: Ctx, id: string, change: (now: SeriesRecord) => Changed, failed: string, details: Record<string, unknown> = {}): Promise<Changed> {
-  const changed = await ctx.store.series.apply(ctx.principal!.id, id, change).catch((error: Error) => {
+export async function writeSeries(ctx: SessionCtx, id: string, change: (now: SeriesRecord) => Changed, failed: string, details: Record<string, unknown> = {}): Promise<Changed> {
+  const changed = await ctx.store.series.apply(ctx.principal.id, id, change).catch((error: Error) => {
     throw error instanceof DeckError ? error : notWritten(ctx, id, error, failed, details);
   });
   if (!changed) throw notYours(id);

@@ -2,7 +2,7 @@ import { isConflict, orderOfDecision, TYPED_DECISION_VERSION, TypedDecisionSchem
 import type { OrderRecord } from '../../../store/book.js';
 import type { ModelRecord } from '../../../store/models.js';
 import type { BookRef } from '../../../upstream/venue/venue.js';
-import type { Ctx } from '../../context.js';
+import type { SessionCtx } from '../../context.js';
 import { DeckError, type Problem } from '../../../core/errors.js';
 import { capsOf } from '../../book/lib/books.js';
 import { placeOrder } from '../../book/lib/place.js';
@@ -23,9 +23,9 @@ export function readDecision(raw: unknown, field: (path: string) => string): { o
 }
 
 /** Counts a refused answer against its model, under each field it named (without the caller's prefix). */
-export const countRefused = (ctx: Ctx, model: ModelRecord, problems: readonly Problem[], prefix = '') =>
+export const countRefused = (ctx: SessionCtx, model: ModelRecord, problems: readonly Problem[], prefix = '') =>
   ctx.store.models.refuse(
-    ctx.principal!.id,
+    ctx.principal.id,
     model.name,
     problems.map((p) => (prefix && p.field.startsWith(prefix) ? p.field.slice(prefix.length) : p.field)),
   );
@@ -36,7 +36,7 @@ export const countRefused = (ctx: Ctx, model: ModelRecord, problems: readonly Pr
  * the book as it stands is 409 (not_flat, flat, order_working); the rest as placeOrder refuses.
  */
 export async function applyDecision(
-  ctx: Ctx,
+  ctx: SessionCtx,
   model: ModelRecord,
   book: BookRef,
   d: TypedDecision,
