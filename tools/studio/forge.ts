@@ -65,30 +65,42 @@ export const forge = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   listed: { properties: { script: SCRIPT_LISTED } },
   access: 'session',
-  guard: 'forge_cast',
   rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [402, 413, 429, 500, 502, 503], tag: 'forge' },
-  async run(ctx, input) {
-    const p = ctx.principal;
-    // REST's body parser holds the cap; an MCP call is measured here, so both surfaces refuse alike.
-    const bytes = Buffer.byteLength(JSON.stringify(input));
-    if (bytes > FORGE_PAYLOAD_CAP) throw new DeckError(413, 'too_large', `the forge request is ${bytes} bytes; the cap is ${FORGE_PAYLOAD_CAP}`, { cap_bytes: FORGE_PAYLOAD_CAP });
-    const now = ctx.clock();
-    const day = utcDay(now);
-    const limit = FORGES_PER_DAY[p.tier];
-    if (limit !== null && ctx.store.forges.castsOn(p.id, day) >= limit) throw tierLimit(p.tier, limit, now);
-    const what = await toForge(ctx, input);
-    const { seed_hash, version, code, watermark, script, ir } = castOf(what.script, what.fieldOf);
-    const reviewed = engineStep('the self-review', () => review(ir, code));
-    const scanned = engineStep('the scan', () => scan(code, what.source));
-    await ctx.store.forges.keep(
-      p.id,
-      { id: seed_hash, version, intent: input.intent, author: input.author ?? null, script, code, review: reviewed, scan: scanned, created_at: now, expires_at: now + FORGE_KEPT_MS },
-      day,
-      (today) => {
-        if (limit !== null && today >= limit) throw tierLimit(p.tier, limit, now);
-      },
-    );
-    await recordSpend(ctx, 'forge');
-    return { ok: true, seed_hash, version, code, watermark, script, review: reviewed, scan: scanned };
-  },
+  run: (ctx, input) => forgeRule(ctx, input),
 });
+
+/** What a forge is asked: the words, who states them, and the script block or the lane that reads the words. */
+interface ForgeAsk {
+  intent: string;
+  author?: string | undefined;
+  script?: Script | undefined;
+  lane?: LaneId | undefined;
+}
+
+/** Forges a rule, one cast at a time per principal (the forge_cast guard): the forge tool, and the studio's forge move. */
+export const forgeRule = (ctx: SessionCtx, input: ForgeAsk) => ctx.guards.run('forge_cast', ctx.principal.id, () => cast(ctx, input));
+
+async function cast(ctx: SessionCtx, input: ForgeAsk) {
+  const p = ctx.principal;
+  // REST's body parser holds the cap; an MCP call is measured here, so both surfaces refuse alike.
+  const bytes = Buffer.byteLength(JSON.stringify(input));
+  if (bytes > FORGE_PAYLOAD_CAP) throw new DeckError(413, 'too_large', `the forge request is ${bytes} bytes; the cap is ${FORGE_PAYLOAD_CAP}`, { cap_bytes: FORGE_PAYLOAD_CAP });
+  const now = ctx.clock();
+  const day = utcDay(now);
+  const limit = FORGES_PER_DAY[p.tier];
+  if (limit !== null && ctx.store.forges.castsOn(p.id, day) >= limit) throw tierLimit(p.tier, limit, now);
+  const what = await toForge(ctx, input);
+  const { seed_hash, version, code, watermark, script, ir } = castOf(what.script, what.fieldOf);
+  const reviewed = engineStep('the self-review', () => review(ir, code));
+  const scanned = engineStep('the scan', () => scan(code, what.source));
+  await ctx.store.forges.keep(
+    p.id,
+    { id: seed_hash, version, intent: input.intent, author: input.author ?? null, script, code, review: reviewed, scan: scanned, created_at: now, expires_at: now + FORGE_KEPT_MS },
+    day,
+    (today) => {
+      if (limit !== null && today >= limit) throw tierLimit(p.tier, limit, now);
+    },
+  );
+  await recordSpend(ctx, 'forge');
+  return { ok: true, seed_hash, version, code, watermark, script, review: reviewed, scan: scanned };
+}

@@ -1,22 +1,23 @@
 import { z } from 'zod';
 import { expectedBars } from '../../engine/calendar.js';
 import { MARKETS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
-import { isSettled, PARTS, type RuleReading } from '../../engine/reader/index.js';
-import type { Rehearsal } from '../../engine/stepper/index.js';
+import { isSettled, PARTS } from '../../engine/reader/index.js';
+import { MAX_FOLDS } from '../../engine/stepper/index.js';
 import { arrive, isMove, machineMarkdown, STATES, STUDIO_ACTIONS, viewOf, type Gate, type Outcome, type StudioAction } from '../../engine/studio/machine.js';
 import type { StudioRecord } from '../../store/studio.js';
-import type { Ctx } from '../context.js';
+import { GraderKey } from '../../upstream/grader/funding.js';
+import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { int } from '../schemas.js';
-import { forge } from './forge.js';
-import { imageAttach } from './image-attach.js';
-import { rehearsalDigest, rehearseTool } from './rehearse.js';
+import { forgeRule } from './forge.js';
+import { attachImage, ImageData, imageAttach } from './image-attach.js';
+import { Folds, rehearseForge } from './rehearse.js';
 import { DEFAULT_STRATEGY, stateOf, Strategy } from './studio-state.js';
 import { DEFAULT_HOURS, Hours } from './lib/window.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
-import { workflowRead } from './workflow-read.js';
-import { grade } from './grade.js';
+import { readWorkflow } from './workflow-read.js';
+import { gradeForge } from './grade.js';
 
 /** The fields of the actions besides action and strategy. */
 const FIELDS = ['text', 'data', 'market', 'hours', 'to', 'folds', 'grader_key'] as const;
@@ -38,12 +39,12 @@ const Move = z
     action: z.enum(STUDIO_ACTIONS).describe('the move: words, image, reset, read, forge, rehearse or grade'),
     strategy: Strategy,
     text: RuleWords.optional().describe(`words: the rule in plain words, at most ${WORDS_CAP} characters (over it is 413)`),
-    data: z.string().min(1, 'no image').optional().describe('image: base64 image bytes (a data: URL is accepted too), as POST /studio/image takes them'),
+    data: ImageData.optional().describe('image: base64 image bytes (a data: URL is accepted too), as POST /studio/image takes them'),
     market: z.enum(MARKETS).optional().describe('rehearse: the market to rehearse on (default: the one the rule named)'),
     hours: Hours.describe(`rehearse: hours of tape counted back from the window's end (default ${DEFAULT_HOURS})`),
     to: int.optional().describe('rehearse: the window\'s end, unix seconds (default: the newest bar the tape holds)'),
-    folds: int.optional().describe('rehearse: walk-forward folds to cut the window into (2 to 20)'),
-    grader_key: z.string().min(1).optional().describe('grade: your own grader key, as POST /studio/grade takes it (that route checks its shape); never kept'),
+    folds: Folds.optional().describe(`rehearse: walk-forward folds to cut the window into (2 to ${MAX_FOLDS})`),
+    grader_key: GraderKey.optional().describe('grade: your own grader key, as POST /studio/grade takes it; never kept'),
   })
   .strict()
   .superRefine((move, issues) => {
@@ -66,9 +67,6 @@ interface Moved {
 /** The record's field that holds each gate's evidence. */
 const EVIDENCE: Readonly<Record<Gate, 'reading' | 'seed' | 'rehearsal' | 'grade'>> = { read: 'reading', forge: 'seed', rehearse: 'rehearsal', grade: 'grade' };
 
-/** What the machine reads of the grade tool's answer: its decision. The whole answer is kept as the receipt. */
-const GradeDecision = z.looseObject({ decision: z.enum(['accept', 'revise', 'reject']) });
-
 // Every state but blank holds words (only the words move leaves blank), forged and every later state hold the
 // seed, and rehearsed the rehearsal: the table lets read and forge run only from the first, rehearse only from the
 // second, grade only from rehearsed.
@@ -76,37 +74,36 @@ const wordsOf = (r: StudioRecord): string => r.words!;
 const seedOf = (r: StudioRecord): string => r.seed!.seed_hash;
 const rehearsalOf = (r: StudioRecord): string => r.rehearsal!.digest;
 
-/** Each action: the tool its REST route calls, called as the principal, so its refusals are that tool's own. */
-const MOVES: Readonly<Record<StudioAction, (ctx: Ctx, r: StudioRecord, move: MoveInput) => Promise<Moved>>> = {
+/** Each action: the work of the tool its REST route calls, done as the principal, so its refusals are that tool's own. */
+const MOVES: Readonly<Record<StudioAction, (ctx: SessionCtx, r: StudioRecord, move: MoveInput) => Promise<Moved>>> = {
   async words(_ctx, _r, move) {
     return { change: { words: withinWordsCap(move.text!, 'text') }, answer: null };
   },
   async image(ctx, r, move) {
-    const got = (await imageAttach.call(ctx, { data: move.data })) as { id: string };
+    const got = await attachImage(ctx, move.data!);
     return { change: { images: [...r.images, got.id] }, answer: got };
   },
   async reset() {
     return { change: { words: null, images: [] }, answer: null };
   },
   async read(ctx, r) {
-    const got = (await workflowRead.call(ctx, { text: wordsOf(r) })) as { parts: RuleReading };
+    const got = await readWorkflow(ctx, wordsOf(r), 'embedded');
     const outcome = PARTS.every((p) => isSettled(got.parts[p].status)) ? 'all_read' : 'unclear';
     return { change: { reading: got.parts }, outcome, answer: got };
   },
   async forge(ctx, r) {
-    const got = (await forge.call(ctx, { intent: wordsOf(r) })) as { seed_hash: string; version: string };
+    const got = await forgeRule(ctx, { intent: wordsOf(r) });
     return { change: { seed: { seed_hash: got.seed_hash, version: got.version } }, answer: got };
   },
   async rehearse(ctx, r, move) {
     const { market, hours, to, folds } = move;
-    const asked = Object.fromEntries(Object.entries({ seed_hash: seedOf(r), market, hours, to, folds }).filter(([, v]) => v !== undefined));
-    const got = (await rehearseTool.call(ctx, asked)) as Rehearsal;
+    const { answer: got, digest } = await rehearseForge(ctx, { seed_hash: seedOf(r), market, hours, to, folds });
     // The window asked ends at `to` on the bar grid, or (without it) at the newest bar, where the envelope's ends.
     const len = TIMEFRAME_SECONDS[got.timeframe];
     const end = to !== undefined ? Math.floor(to / len) * len : got.window.to;
     const span = (hours ?? DEFAULT_HOURS) * 3600;
     const rehearsal = {
-      digest: rehearsalDigest(got),
+      digest,
       market: got.market,
       timeframe: got.timeframe,
       asked: { from: end - span, to: end, hours: hours ?? DEFAULT_HOURS, folds: folds ?? null },
@@ -118,12 +115,9 @@ const MOVES: Readonly<Record<StudioAction, (ctx: Ctx, r: StudioRecord, move: Mov
   },
   async grade(ctx, r, move) {
     // The grade judges the rehearsal the record holds, by its digest, whatever was rehearsed since outside the studio.
-    const judged = { seed_hash: seedOf(r), rehearsal_digest: rehearsalOf(r) };
-    const answer = await grade.call(ctx, { ...judged, ...(move.grader_key ? { grader_key: move.grader_key } : {}) });
-    const read = GradeDecision.safeParse(answer);
-    if (!read.success) throw new DeckError(500, 'engine_failed', 'the grade answered no decision the studio machine can read (accept, revise or reject)', { step: 'the grade' });
-    const { decision } = read.data;
-    return { change: { grade: { decision, receipt: read.data } }, outcome: decision === 'accept' ? 'accepted' : 'not_accepted', answer };
+    const answer = await gradeForge(ctx, { seed_hash: seedOf(r), rehearsal_digest: rehearsalOf(r), grader_key: move.grader_key });
+    const { decision } = answer;
+    return { change: { grade: { decision, receipt: answer } }, outcome: decision === 'accept' ? 'accepted' : 'not_accepted', answer };
   },
 };
 

@@ -9,11 +9,10 @@ import type { Store } from '../../../store/store.js';
 import { askDecide } from '../../../upstream/decide/client.js';
 import type { BookRef } from '../../../upstream/venue/venue.js';
 import type { SessionCtx } from '../../context.js';
-import type { JsonBytes } from '../../define.js';
 import { DeckError, limitReached, type Problem } from '../../../core/errors.js';
 import { liveBook, replayBook } from '../../book/lib/books.js';
 import { positionView } from '../../book/lib/views.js';
-import { tape } from '../../tape/tape.js';
+import { meteredCandles } from '../../tape/tape.js';
 import { applyDecision, countRefused, readDecision } from '../../typed/lib/decision.js';
 
 /** Runs one principal may have under way at once. */
@@ -267,7 +266,7 @@ export class Rail {
 
   /** Closed bars of [from, now) from the live tape, read fresh (a replay session of the run's own id). */
   private async liveBars(d: Drive, from: number, now: number): Promise<BarRow[]> {
-    const got = (await tape.call(d.ctx, { market: d.model.market, tf: d.model.timeframe, from, to: now, session: d.under.record.id })) as JsonBytes;
+    const got = await meteredCandles(d.ctx, { market: d.model.market, tf: d.model.timeframe, from, to: now, session: d.under.record.id });
     const len = TIMEFRAME_SECONDS[d.model.timeframe];
     return (JSON.parse(got.bytes.toString('utf8')) as { candles: BarRow[] }).candles.filter((b) => b.t >= from && b.t + len <= now);
   }
