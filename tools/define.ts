@@ -79,8 +79,8 @@ interface ToolSpecBase<I extends z.ZodObject, O> {
 /** A tool as written: a tool that needs a session runs on a context whose principal is there. */
 export type ToolSpec<I extends z.ZodObject, O> = ToolSpecBase<I, O> &
   (
-    | { access: 'session'; run(ctx: SessionCtx, input: z.output<I>): Promise<O> }
-    | { access: Exclude<Access, 'session'>; run(ctx: Ctx, input: z.output<I>): Promise<O> }
+    | { access: 'session'; run: (ctx: SessionCtx, input: z.output<I>) => Promise<O> }
+    | { access: Exclude<Access, 'session'>; run: (ctx: Ctx, input: z.output<I>) => Promise<O> }
   );
 
 /** A tool's run on any context: a session tool's refuses a call without a principal (401) before anything else. */
