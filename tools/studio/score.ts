@@ -22,7 +22,7 @@ import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError } from '../../core/errors.js';
 import { myForge, SeedHash } from './forge-read.js';
-import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from './grade.js';
+import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from './lib/judging.js';
 import { RuleWords, withinWordsCap } from './lib/words.js';
 
 interface Judged {
