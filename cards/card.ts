@@ -1,6 +1,6 @@
 import type { CardsFile, PlansFile } from '../config/files.js';
 import { SELLER_ENDPOINTS } from '../sellers/endpoints.js';
-import { priceOf, type Seller } from '../sellers/sellers.js';
+import { priceOf, type Seller } from '../config/sellers.js';
 import { badge } from './image.js';
 
 export const ERC8004_TYPE = 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1';

@@ -1,5 +1,5 @@
 import { DECK_ENDPOINT, SELLER_ENDPOINTS, type McpEndpoint } from '../sellers/endpoints.js';
-import { HOUSE_TOOLS, SELLERS, type Seller } from '../sellers/sellers.js';
+import { HOUSE_TOOLS, SELLERS, type Seller } from '../config/sellers.js';
 
 /** The official MCP registry's server.json format this entry follows. */
 export const REGISTRY_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json';

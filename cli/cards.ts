@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { Contract, getAddress, isAddress, Wallet, type ContractTransactionResponse } from 'ethers';
 import { readConfig } from '../config/env.js';
 import { loadCards } from '../config/files.js';
-import { SELLER_IDS } from '../sellers/sellers.js';
+import { SELLER_IDS } from '../config/sellers.js';
 import { rpcProvider } from '../upstream/chain/provider.js';
 import { callJson, expectOk } from '../upstream/http.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { TIERS } from '../tools/principal.js';
+import { TIERS } from '../core/principal.js';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 /** A chain as CAIP-2 names an EVM chain: eip155:<chain id>. */

@@ -1,12 +1,13 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { EventStream, JsonBytes, WithImage, type Tool } from '../tools/define.js';
-import { DeckError, signInFirst } from '../tools/errors.js';
-import { SESSION_COOKIE } from '../tools/identity/credentials.js';
-import { resting } from '../tools/identity/login-throttle.js';
+import { DeckError, signInFirst } from '../core/errors.js';
+import { SESSION_COOKIE } from '../tools/identity/lib/credentials.js';
+import { resting } from '../tools/identity/lib/login-throttle.js';
 import { byCookie, contextOf } from './credential.js';
 import { sendEvents } from './events.js';
-import { jsonOf, sendJson } from './json-answer.js';
+import { jsonOf } from '../core/json.js';
+import { sendJson } from './json-answer.js';
 import { jsonBody } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 

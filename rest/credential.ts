@@ -1,8 +1,8 @@
 import { parse as parseCookies } from 'cookie';
 import type { Request } from 'express';
 import { callContext, type Caller, type Ctx, type Services } from '../tools/context.js';
-import { admitCredential, principalFrom, SESSION_COOKIE, type Audience } from '../tools/identity/credentials.js';
-import type { Principal } from '../tools/principal.js';
+import { admitCredential, principalFrom, SESSION_COOKIE, type Audience } from '../tools/identity/lib/credentials.js';
+import type { Principal } from '../core/principal.js';
 
 /** The bearer of an Authorization header, when there is one. */
 export function bearerOf(req: Request): string | null {

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { DeckError, internalFailure } from '../tools/errors.js';
-import type { Logger } from '../tools/logger.js';
+import { DeckError, internalFailure } from '../core/errors.js';
+import type { Logger } from '../config/logger.js';
 
 const encodingOf = (req: Request): string => String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
 

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { EventStream } from '../tools/define.js';
-import { DeckError, internalFailure } from '../tools/errors.js';
-import type { Logger } from '../tools/logger.js';
+import { DeckError, internalFailure } from '../core/errors.js';
+import type { Logger } from '../config/logger.js';
 
 const frame = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 

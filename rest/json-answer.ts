@@ -1,16 +1,5 @@
 import type { Request, Response } from 'express';
 
-/** A frozen value is its maker's promise that it never changes (an answer built once per deck): its JSON is kept. */
-const written = new WeakMap<object, string>();
-
-/** A value's JSON, as JSON.stringify writes it; a frozen value's is written once and kept with it. */
-export function jsonOf(value: unknown): string {
-  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
-  let json = written.get(value);
-  if (json === undefined) written.set(value, (json = JSON.stringify(value)));
-  return json;
-}
-
 /**
  * A JSON answer with the very headers res.json writes (names, case and order) and the status already set: express's
  * res.send looks up the content type, parses and formats its charset and asks whether the request is fresh on every

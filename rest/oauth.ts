@@ -8,10 +8,10 @@ import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express, { type Router } from 'express';
 import type { Services } from '../tools/context.js';
-import { REQUEST_TTL_MS } from '../tools/oauth/authorizations.js';
-import { clientFor, registerClient } from '../tools/oauth/clients.js';
-import { resourceMetadata, resourceNamed } from '../tools/oauth/resources.js';
-import { challengeOf, exchangeCode, refresh, revoke, verifyAccess } from '../tools/oauth/tokens.js';
+import { REQUEST_TTL_MS } from '../tools/oauth/lib/authorizations.js';
+import { clientFor, registerClient } from '../tools/oauth/lib/clients.js';
+import { resourceMetadata, resourceNamed } from '../tools/oauth/lib/resources.js';
+import { challengeOf, exchangeCode, refresh, revoke, verifyAccess } from '../tools/oauth/lib/tokens.js';
 
 /** Where the authorization server's endpoints sit under the deck's base URL. */
 export const OAUTH_PATHS = { authorize: '/oauth/authorize', token: '/oauth/token', register: '/oauth/register', revoke: '/oauth/revoke' } as const;

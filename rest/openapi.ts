@@ -1,4 +1,4 @@
-import { SELLER_IDS } from '../sellers/sellers.js';
+import { SELLER_IDS } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from '../sellers/toolsets.js';
 import type { Tool } from '../tools/define.js';
 

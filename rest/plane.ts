@@ -2,10 +2,10 @@ import { timingSafeEqual } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { upgradeRequired, type Tool } from '../tools/define.js';
-import { signInFirst } from '../tools/errors.js';
-import { resting } from '../tools/identity/login-throttle.js';
-import { outcomeOfStatus } from '../tools/plane/metrics.js';
-import { readiness } from '../tools/plane/ready.js';
+import { signInFirst } from '../core/errors.js';
+import { resting } from '../tools/identity/lib/login-throttle.js';
+import { outcomeOfStatus } from '../tools/plane/lib/metrics.js';
+import { readiness } from '../tools/plane/lib/ready.js';
 import { bearerOf, contextOf } from './credential.js';
 
 /** A route's pattern as express matched it (the first of a list that fits the path's depth); unmatched otherwise. */

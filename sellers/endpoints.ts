@@ -1,7 +1,7 @@
 import type { Tool, ToolAnnotations } from '../tools/define.js';
-import { opens, TIERS, type Principal, type Tier } from '../tools/principal.js';
+import { opens, TIERS, type Principal, type Tier } from '../core/principal.js';
 import { MCP_TOOLS } from '../tools/registry.js';
-import { HOUSE_TOOLS, SELLERS, type Seller } from './sellers.js';
+import { HOUSE_TOOLS, SELLERS, type Seller } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from './toolsets.js';
 
 /** A tool as tools/list shows it, built once. */

@@ -1,8 +1,8 @@
 import type { Ctx } from '../tools/context.js';
 import { EventStream, JsonBytes, WithImage } from '../tools/define.js';
-import { jsonOf } from '../rest/json-answer.js';
-import { DeckError, internalFailure } from '../tools/errors.js';
-import { outcomeOfStatus } from '../tools/plane/metrics.js';
+import { jsonOf } from '../core/json.js';
+import { DeckError, internalFailure } from '../core/errors.js';
+import { outcomeOfStatus } from '../tools/plane/lib/metrics.js';
 import type { McpEndpoint } from './endpoints.js';
 
 /** A tools/call result in the shape both protocol eras share. */

@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Span } from '../engine/calendar.js';
 import { TIMEFRAME_SECONDS, type Timeframe } from '../engine/markets.js';
-import type { CandleRow } from '../upstream/tape/wire.js';
+import type { CandleRow } from '../core/tape-wire.js';
 import { writeAtomic } from './atomic-file.js';
 
 const DAY_S = 86_400;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueEnvelope, type Envelope } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
-import type { CandleRow } from '../upstream/tape/wire.js';
+import type { CandleRow } from '../core/tape-wire.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { meterSpent } from './support/studio.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, spawnDeck, type SpawnedDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { internalFailure } from '../tools/errors.js';
+import { internalFailure } from '../core/errors.js';
 
 /** The house's secrets as an operator configures them: none may reach the log either. */
 const HOUSE = { DECK_READER_KEY: 'sk-house-reader-0123456789', DECK_GRADER_KEY: 'sk-house-grader-0123456789' };

@@ -16,7 +16,7 @@ import { checkMessage, KEY_REQUIRED, LEGACY_REQUESTS, replyJson, UNKNOWN_TOOL } 
 import { legacyServer, Refusal } from '../sellers/legacy-server.js';
 import { callOnEndpoint, joinStep } from '../sellers/tool-call.js';
 import type { Ctx } from '../tools/context.js';
-import { principalFrom } from '../tools/identity/credentials.js';
+import { principalFrom } from '../tools/identity/lib/credentials.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { oddString, oddValue } from './fuzz/values.js';
 

@@ -257,6 +257,13 @@ describe('GET and POST /studio/state', () => {
     const notAnImage = await act({ strategy, action: 'image', data: Buffer.from('plain words, not a picture').toString('base64') });
     expect(notAnImage.status).toBe(415);
     expect(notAnImage.body.error).toBe('unsupported_image');
+    // The moves' fields are held to the schemas of the tools behind them.
+    const oneFold = await act({ strategy, action: 'rehearse', folds: 1 });
+    expect(oneFold.status).toBe(422);
+    expect(fields(oneFold)).toEqual(['folds']);
+    const notBase64 = await act({ strategy, action: 'image', data: 'not base64!' });
+    expect(notBase64.status).toBe(422);
+    expect(fields(notBase64)).toEqual(['data']);
     expect((await state(me, strategy)).body.record).toEqual(forged);
   });
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CandleRow } from '../upstream/tape/wire.js';
+import type { CandleRow } from '../core/tape-wire.js';
 import { startExchange, type ExchangeFixture, type Wire } from './fixtures/exchange.js';
 import { tapeRows } from './fixtures/venue.js';
 import { runCli, sharedTape } from './support/cli.js';

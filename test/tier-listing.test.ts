@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { loadPlans } from '../config/files.js';
 import { endpoint, listingFor } from '../sellers/endpoints.js';
 import { defineTool } from '../tools/define.js';
-import type { Principal, Tier } from '../tools/principal.js';
+import type { Principal, Tier } from '../core/principal.js';
 
 // The listing rule on the endpoint builder the MCP servers use, with tools made for the test, one per tier (the
 // registry's follow_quote, on the max tier, is held to it over MCP in copy.test.ts).

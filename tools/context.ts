@@ -1,15 +1,15 @@
 import type { Config } from '../config/env.js';
 import type { Store } from '../store/store.js';
 import type { Upstreams } from '../upstream/upstreams.js';
-import type { Rail } from './agent/rail.js';
-import type { FairQueue } from './chat/fair-queue.js';
+import type { Rail } from './agent/lib/rail.js';
+import type { FairQueue } from './chat/lib/fair-queue.js';
 import type { Guards } from './guards.js';
-import type { LoginThrottle } from './identity/login-throttle.js';
-import type { Logger } from './logger.js';
-import type { OAuthDoor } from './oauth/door.js';
-import type { Principal } from './principal.js';
+import type { LoginThrottle } from './identity/lib/login-throttle.js';
+import type { Logger } from '../config/logger.js';
+import type { OAuthDoor } from './oauth/lib/door.js';
+import type { Principal } from '../core/principal.js';
 import type { Offer } from './offer.js';
-import type { Plane } from './plane/metrics.js';
+import type { Plane } from './plane/lib/metrics.js';
 
 /** Who is on the other end of this call, as far as the transport can tell. */
 export interface Caller {
@@ -48,6 +48,13 @@ export interface Ctx extends Services {
   credential: { kind: 'session' | 'key'; value: string } | null;
   caller: Caller;
 }
+
+/** The context of a call a tool admits only signed in (access 'session'): the principal is there. */
+export interface SessionCtx extends Ctx {
+  principal: Principal;
+}
+
+export const signedIn = (ctx: Ctx): ctx is SessionCtx => ctx.principal !== null;
 
 /**
  * A call's context: the deck's services and who is calling. Written out field by field: in the V8 of Node 20 an object

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Ctx } from './context.js';
-import { badInput, DeckError, problemsOf, signInFirst } from './errors.js';
+import { signedIn, type Ctx, type SessionCtx } from './context.js';
+import { badInput, DeckError, problemsOf, signInFirst } from '../core/errors.js';
 import type { GuardName } from './guards.js';
-import { howToBuy } from './plans/offered.js';
-import { opens, type Tier } from './principal.js';
+import { howToBuy } from './plans/lib/offered.js';
+import { opens, type Tier } from '../core/principal.js';
 
 export type Access = 'none' | 'session' | 'optional';
 export type Method = 'GET' | 'POST' | 'DELETE';
@@ -42,7 +42,7 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-export interface ToolSpec<I extends z.ZodObject, O> {
+interface ToolSpecBase<I extends z.ZodObject, O> {
   name: string;
   title: string;
   description: string;
@@ -59,7 +59,6 @@ export interface ToolSpec<I extends z.ZodObject, O> {
    */
   mcpDefaults?: Record<string, unknown>;
   output?: z.ZodType<O>;
-  access: Access;
   /** The lowest tier that opens the tool; below it the call answers upgrade_required. */
   tier?: Tier;
   guard?: GuardName;
@@ -75,7 +74,26 @@ export interface ToolSpec<I extends z.ZodObject, O> {
   rest?: RestBinding;
   /** The toolset /mcp lists it under: its REST binding's tag unless told (a tool without a route must tell). */
   toolset?: string;
-  run(ctx: Ctx, input: z.output<I>): Promise<O>;
+}
+
+/** A tool as written: a tool that needs a session runs on a context whose principal is there. */
+export type ToolSpec<I extends z.ZodObject, O> = ToolSpecBase<I, O> &
+  (
+    | { access: 'session'; run: (ctx: SessionCtx, input: z.output<I>) => Promise<O> }
+    | { access: Exclude<Access, 'session'>; run: (ctx: Ctx, input: z.output<I>) => Promise<O> }
+  );
+
+/** A tool's run on any context: a session tool's refuses a call without a principal (401) before anything else. */
+function admitting<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): (ctx: Ctx) => (input: z.output<I>) => Promise<O> {
+  if (spec.access !== 'session') {
+    const run = spec.run;
+    return (ctx) => (input) => run(ctx, input);
+  }
+  const run = spec.run;
+  return (ctx) => {
+    if (!signedIn(ctx)) throw signInFirst();
+    return (input) => run(ctx, input);
+  };
 }
 
 /** A tool with its types erased, as the registry, adapters and cards hold it. */
@@ -135,6 +153,7 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
   if (strays.length) throw new Error(`tool ${spec.name}: listed names no input property ${strays.join(', ')}`);
   const surface = spec.surface ?? 'both';
   const toolset = spec.toolset ?? spec.rest?.tag ?? null;
+  const admit = admitting(spec);
   if (surface === 'both' && !toolset) throw new Error(`tool ${spec.name}: an MCP tool names its toolset (a tag on its route, or toolset)`);
   return {
     name: spec.name,
@@ -154,16 +173,16 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     listedSchema: standIns ? withStandIns(inputSchema, standIns) : inputSchema,
     mcpDefaults: defaults,
     async call(ctx, raw) {
-      if (spec.access === 'session' && !ctx.principal) throw signInFirst();
+      const run = admit(ctx);
       if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(ctx, spec.name, tier);
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) throw badInput(problemsOf(parsed.error), undefined, spec.invalid ?? 422);
       const principal = ctx.principal;
       if (spec.guard && principal) {
         const key = spec.guardKey ? `${principal.id}|${spec.guardKey(parsed.data)}` : principal.id;
-        return ctx.guards.run(spec.guard, key, () => spec.run(ctx, parsed.data));
+        return ctx.guards.run(spec.guard, key, () => run(parsed.data));
       }
-      return spec.run(ctx, parsed.data);
+      return run(parsed.data);
     },
   };
 }

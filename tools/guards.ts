@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { DeckError, limitReached } from './errors.js';
+import { DeckError, limitReached } from '../core/errors.js';
 
 /** How many calls a guard lets run at once for one key, and how it refuses the next (429 busy unless told; null: it queues). */
 interface GuardRule {

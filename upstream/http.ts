@@ -1,6 +1,6 @@
 import { undici } from './undici.js';
 import { watched } from './watch.js';
-import { refusedBy, unreachable } from '../tools/errors.js';
+import { refusedBy, unreachable } from '../core/errors.js';
 
 export interface JsonAnswer {
   status: number;

@@ -3,7 +3,7 @@ import type { Chain } from '../config/files.js';
 import type { Store } from '../store/store.js';
 import { Chains } from './chain/chains.js';
 import { CoordLayer } from './coord/layer.js';
-import type { Logger } from '../tools/logger.js';
+import type { Logger } from '../config/logger.js';
 import { ChatLane } from './chat/lane.js';
 import { openForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { IdentityDoor } from './identity/door.js';

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { CapsSchema, within } from '../../engine/book/index.js';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
-import { ModelName } from '../book/books.js';
-import { decideUrl } from './decide-url.js';
-import { modelView } from './model-view.js';
+import { DeckError } from '../../core/errors.js';
+import { ModelName } from '../book/lib/books.js';
+import { decideUrl } from './lib/decide-url.js';
+import { modelView } from './lib/model-view.js';
 
 /** Models one principal may register. */
 const MOST_MODELS = 20;
@@ -29,7 +29,7 @@ export const modelRegister = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/agent/models', status: 201, errors: [403, 409], tag: 'agent' },
   async run(ctx, input) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     if (input.synthetic && p.tier !== 'house') throw new DeckError(403, 'house_only', 'only the house registers synthetic book actors', { field: 'synthetic' });
     const model = {
       name: input.name,

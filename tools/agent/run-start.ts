@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
-import { badInput } from '../errors.js';
+import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
-import { ModelName, myModel } from '../book/books.js';
-import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../studio/window.js';
+import { ModelName, myModel } from '../book/lib/books.js';
+import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../studio/lib/window.js';
 import { barsToRows } from '../../engine/bars.js';
 
 /** The most bars a run may step: a month of 1m bars, the longest replay window. */

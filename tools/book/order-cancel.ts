@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
-import { liveBook } from './books.js';
-import { orderView } from './views.js';
+import { DeckError } from '../../core/errors.js';
+import { liveBook } from './lib/books.js';
+import { orderView } from './lib/views.js';
 
 export const orderCancel = defineTool({
   name: 'order_cancel',
@@ -15,7 +15,7 @@ export const orderCancel = defineTool({
   rest: { method: 'DELETE', path: '/book/orders/:id', errors: [404, 409, 502, 503], tag: 'book' },
   async run(ctx, { id }) {
     const venue = ctx.upstreams.venue;
-    const order = ctx.store.book.order(ctx.principal!.id, id);
+    const order = ctx.store.book.order(ctx.principal.id, id);
     if (!order) throw new DeckError(404, 'order_not_found', 'no such order of yours', { field: 'id' });
     if (order.mode === 'replay') throw new DeckError(409, 'order_replayed', 'an order of a replay belongs to a past window: it cannot be cancelled', { order: orderView(venue, order) });
     const was = await venue.cancel(liveBook(ctx, order.model, order.run), order, ctx.clock());

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { ORDER_TYPES, SIDES } from '../../engine/book/index.js';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
-import { badInput } from '../errors.js';
-import { capsOf, liveBook, ModelName, myModel } from './books.js';
-import { placeOrder } from './place.js';
-import { orderView } from './views.js';
+import { badInput } from '../../core/errors.js';
+import { capsOf, liveBook, ModelName, myModel } from './lib/books.js';
+import { placeOrder } from './lib/place.js';
+import { orderView } from './lib/views.js';
 
 const Price = z.number().finite().positive();
 

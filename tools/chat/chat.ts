@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ChatAnswer } from '../../upstream/chat/lane.js';
 import { defineTool, EventStream } from '../define.js';
-import { notConfigured } from '../errors.js';
-import { recordSpend, type Recorded } from '../meter/spend.js';
+import { notConfigured } from '../../core/errors.js';
+import { recordSpend, type Recorded } from '../meter/lib/spend.js';
 
 const Message = z
   .object({
@@ -46,7 +46,7 @@ export const chat = defineTool({
   async run(ctx, { messages, stream, max_tokens }) {
     const lane = ctx.upstreams.chat;
     if (!lane) throw notConfigured('the chat lane', 'DECK_CHAT_URL and DECK_CHAT_MODEL (and DECK_CHAT_KEY when the lane needs a key)');
-    const release = await ctx.chatQueue.turn(ctx.principal!.id);
+    const release = await ctx.chatQueue.turn(ctx.principal.id);
     const cancel = new AbortController();
     let words;
     try {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { CapsSchema, followQuote } from '../../engine/book/index.js';
 import { defineTool } from '../define.js';
-import { badInput } from '../errors.js';
+import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
-import { PublicModelId, publicModel, settledBook, trackRecord } from './public.js';
+import { PublicModelId, publicModel, settledBook, trackRecord } from './lib/public.js';
 
 /** The model's recent orders: its live fills of the last `days` days, the newest of them at most. */
 const DEFAULT_DAYS = 30;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { pageOf, Paging } from '../book/paging.js';
-import { fillView, positionView } from '../book/views.js';
-import { PublicModelId, publicModel, settledBook, trackRecord } from './public.js';
+import { pageOf, Paging } from '../book/lib/paging.js';
+import { fillView, positionView } from '../book/lib/views.js';
+import { PublicModelId, publicModel, settledBook, trackRecord } from './lib/public.js';
 
 export const modelRecord = defineTool({
   name: 'model_record',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { pageOf, Paging } from '../book/paging.js';
-import { listable, settledBook, trackRecord } from './public.js';
+import { pageOf, Paging } from '../book/lib/paging.js';
+import { listable, settledBook, trackRecord } from './lib/public.js';
 
 export const models = defineTool({
   name: 'models',

@@ -3,8 +3,8 @@ import { drawOf, FORECAST_TIMEFRAMES, HORIZON } from '../../engine/forecast/inde
 import { MARKETS } from '../../engine/markets.js';
 import { noForecaster } from '../../upstream/forecast/forecaster.js';
 import { defineTool } from '../define.js';
-import { ageBars } from './age.js';
-import { scoreDue } from './scoring.js';
+import { ageBars } from './lib/age.js';
+import { scoreDue } from './lib/scoring.js';
 
 export const forecastHealth = defineTool({
   name: 'forecast_health',

@@ -4,13 +4,13 @@ import { MARKETS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import type { ForecastBook } from '../../store/forecasts.js';
 import { noForecaster, type Forecaster } from '../../upstream/forecast/forecaster.js';
 import type { Ctx } from '../context.js';
-import { recordSpend } from '../meter/spend.js';
+import { recordSpend } from '../meter/lib/spend.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError, type Problem } from '../errors.js';
+import { badInput, DeckError, type Problem } from '../../core/errors.js';
 import { flag, int } from '../schemas.js';
 import { tape } from '../tape/tape.js';
-import { ageBars } from './age.js';
-import { scoreDue } from './scoring.js';
+import { ageBars } from './lib/age.js';
+import { scoreDue } from './lib/scoring.js';
 
 /** The most issues one history answer carries; `truncated` says more are left (ask again from the last one + 1). */
 export const MAX_HISTORY = 2000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { NAME_RULE, WALLET_RULE } from './name-rule.js';
+import { NAME_RULE, WALLET_RULE } from './lib/name-rule.js';
 
 export const joinInfo = defineTool({
   name: 'join_info',

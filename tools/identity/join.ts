@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError, limitReached } from '../errors.js';
-import { clientOf } from './client.js';
-import { Name, Wallet } from './name-rule.js';
+import { badInput, DeckError, limitReached } from '../../core/errors.js';
+import { clientOf } from './lib/client.js';
+import { Name, Wallet } from './lib/name-rule.js';
 
 export const join = defineTool({
   name: 'join',

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { digest } from '../../upstream/identity/keys.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
-import { clientOf } from './client.js';
-import { newSessionToken } from './credentials.js';
-import { resting } from './login-throttle.js';
+import { DeckError } from '../../core/errors.js';
+import { clientOf } from './lib/client.js';
+import { newSessionToken } from './lib/credentials.js';
+import { resting } from './lib/login-throttle.js';
 
 export const login = defineTool({
   name: 'login',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { endSession } from '../oauth/tokens.js';
+import { endSession } from '../oauth/lib/tokens.js';
 
 export const logout = defineTool({
   name: 'logout',

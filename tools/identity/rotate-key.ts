@@ -14,7 +14,7 @@ export const rotateKey = defineTool({
   // One at a time per principal, so the embedded door is never more than one key ahead of the account.
   guard: 'key_rotation',
   async run(ctx) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     const api_key = await ctx.upstreams.door.rotate(p.id);
     // The rotation's commit: cut before it, the sessions hold and the embedded door takes the old key back at start.
     await ctx.store.accounts.bumpKeyGen(p.id);

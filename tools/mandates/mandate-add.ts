@@ -4,7 +4,7 @@ import { notHouseMandate } from '../../engine/mandates/house.js';
 import { domainChainId, recoverTypedData, undeclared } from '../../engine/mandates/typed-data.js';
 import { chainNumber } from '../../upstream/chain/provider.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError, notConfigured } from '../errors.js';
+import { badInput, DeckError, notConfigured } from '../../core/errors.js';
 
 /** The largest mandate recorded, as JSON: a wallet's typed data is a few hundred bytes. */
 export const MANDATE_MAX_BYTES = 16 * 1024;
@@ -32,7 +32,7 @@ export const mandateAdd = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/me/mandates', maxBody: MANDATE_MAX_BYTES, errors: [502, 503], tag: 'plans' },
   async run(ctx, { typed_data: td }) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     // The REST body cap says the same for HTTP; this holds it over MCP too.
     if (Buffer.byteLength(JSON.stringify(td)) > MANDATE_MAX_BYTES) throw new DeckError(413, 'too_large', `a mandate is at most ${MANDATE_MAX_BYTES} bytes of JSON`);
     const spot = ctx.offer.plans.spot;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, upgradeRequired } from '../define.js';
-import { opens } from '../principal.js';
-import { meterOf, tierOf } from '../plans/standing.js';
+import { opens } from '../../core/principal.js';
+import { meterOf, tierOf } from '../plans/lib/standing.js';
 import { flag } from '../schemas.js';
 
 export const grants = defineTool({
@@ -14,7 +14,7 @@ export const grants = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/grants', errors: [403], tag: 'plans' },
   async run(ctx, { all }) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     if (!all) {
       const grant = ctx.offer.grants.find((g) => g.name === p.name) ?? null;
       return { ok: true, grant, today: meterOf(ctx, p) };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { meterOf } from '../plans/standing.js';
-import { priceEntry } from './prices.js';
-import { spendEntry } from './spend.js';
+import { meterOf } from '../plans/lib/standing.js';
+import { priceEntry } from './lib/prices.js';
+import { spendEntry } from './lib/spend.js';
 
 export const meterRecord = defineTool({
   name: 'meter_record',
@@ -20,6 +20,6 @@ export const meterRecord = defineTool({
   rest: { method: 'POST', path: '/meter', tag: 'plans' },
   async run(ctx, { action, bars }) {
     const recorded = await spendEntry(ctx, priceEntry(ctx.offer.plans, action), bars);
-    return { ok: true, recorded, ...meterOf(ctx, ctx.principal!) };
+    return { ok: true, recorded, ...meterOf(ctx, ctx.principal) };
   },
 });

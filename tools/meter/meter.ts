@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { meterOf } from '../plans/standing.js';
+import { meterOf } from '../plans/lib/standing.js';
 
 export const meter = defineTool({
   name: 'meter',
@@ -11,6 +11,6 @@ export const meter = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/meter', tag: 'plans' },
   async run(ctx) {
-    return { ok: true, ...meterOf(ctx, ctx.principal!), prices: ctx.offer.plans.prices };
+    return { ok: true, ...meterOf(ctx, ctx.principal), prices: ctx.offer.plans.prices };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ledgerNames, walkLedger } from '../../store/ledger-files.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 
 export const ledgerVerify = defineTool({
   name: 'ledger_verify',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { grantOf, meterOf, planOf } from './standing.js';
+import { grantOf, meterOf, planOf } from './lib/standing.js';
 
 export const account = defineTool({
   name: 'account',
@@ -11,7 +11,7 @@ export const account = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/me', tag: 'plans' },
   async run(ctx) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     return {
       ok: true,
       principal: { name: p.name, agent_id: p.agent_id, wallet: p.wallet, tier: p.tier },

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { holderMessage, signerOf } from '../../engine/plans/messages.js';
 import { utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError, notConfigured } from '../errors.js';
-import { holderOf } from './standing.js';
+import { badInput, DeckError, notConfigured } from '../../core/errors.js';
+import { holderOf } from './lib/standing.js';
 
 export const holderLink = defineTool({
   name: 'holder_link',
@@ -24,7 +24,7 @@ export const holderLink = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/plans/holder', errors: [502, 503], tag: 'plans' },
   async run(ctx, input) {
-    const p = ctx.principal!;
+    const p = ctx.principal;
     const today = utcDay(ctx.clock());
     if (input.day !== today) throw badInput([{ field: 'day', message: `must be today (UTC), ${today}; sign the message for today` }]);
     const rule = ctx.offer.plans.holder;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import { chainsShown, treasuryOf } from './offered.js';
+import { chainsShown, treasuryOf } from './lib/offered.js';
 import { perDeck } from '../per-deck.js';
-import { meterOf, planOf } from './standing.js';
+import { meterOf, planOf } from './lib/standing.js';
 
 const answerOf = (ctx: Ctx) => {
   const { plans: list, currency } = ctx.offer.plans;

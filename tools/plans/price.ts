@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { priceOf, SELLERS } from '../../sellers/sellers.js';
+import { priceOf, SELLERS } from '../../config/sellers.js';
 import { defineTool } from '../define.js';
-import { priceEntry } from '../meter/prices.js';
-import { register } from '../studio/register.js';
+import { priceEntry } from '../meter/lib/prices.js';
+import { register } from '../studio/lib/register.js';
 import { quoteOf } from '../studio/strategy-quote.js';
 
 export const price = defineTool({

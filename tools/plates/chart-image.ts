@@ -1,5 +1,5 @@
 import { defineTool, WithImage } from '../define.js';
-import { drawPlate, PlateRequest } from './draw.js';
+import { drawPlate, PlateRequest } from './lib/draw.js';
 
 export const chartImage = defineTool({
   name: 'chart_image',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { int } from '../schemas.js';
-import { ACT_LEDGERS, ownEntry } from './acts.js';
+import { ACT_LEDGERS, ownEntry } from './lib/acts.js';
 
 export const historyEntry = defineTool({
   name: 'history_entry',
@@ -14,7 +14,7 @@ export const historyEntry = defineTool({
   access: 'session',
   rest: { method: 'GET', path: '/records/history/:ledger/:seq', errors: [404], tag: 'records' },
   async run(ctx, { ledger, seq }) {
-    const found = ownEntry(ctx.store, ctx.principal!.id, ledger, seq);
+    const found = ownEntry(ctx.store, ctx.principal.id, ledger, seq);
     if (!found) throw new DeckError(404, 'not_found', `no act of yours at ${ledger} #${seq}`);
     const { principal_id: _mine, ...entry } = found.entry as { principal_id: string } & Record<string, unknown>;
     return { ok: true, ledger, seq: found.seq, at: new Date(found.at).toISOString(), prev: found.prev, hash: found.hash, entry };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { badInput } from '../errors.js';
+import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
-import { actsOf, LEDGER_KINDS } from './acts.js';
+import { actsOf, LEDGER_KINDS } from './lib/acts.js';
 
 /** The most acts one page carries. */
 const MAX_PAGE = 200;
@@ -26,7 +26,7 @@ export const history = defineTool({
   async run(ctx, { kind, cursor = 0, limit = 50 }) {
     const kinds = [...new Set([...ctx.offer.plans.prices.map((p) => p.action), ...LEDGER_KINDS])].sort();
     if (kind !== undefined && !kinds.includes(kind)) throw badInput([{ field: 'kind', message: `one of ${kinds.join(', ')}` }]);
-    const acts = actsOf(ctx.store, ctx.principal!.id).filter((a) => kind === undefined || a.kind === kind);
+    const acts = actsOf(ctx.store, ctx.principal.id).filter((a) => kind === undefined || a.kind === kind);
     const page = acts.slice(cursor, cursor + limit);
     return { ok: true, kinds, total: acts.length, cursor, next: cursor + limit < acts.length ? cursor + limit : null, acts: page };
   },

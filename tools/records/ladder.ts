@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ladderOf, MIN_TRADES, type ModelCloses } from '../../engine/ladder.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
-import { listable, settledBook, trackRecord } from '../copy/public.js';
+import { listable, settledBook, trackRecord } from '../copy/lib/public.js';
 
 /**
  * The paired closes of every listed model (never a synthetic book actor), from its live book brought up to now: the

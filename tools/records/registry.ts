@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { register } from '../studio/register.js';
+import { register } from '../studio/lib/register.js';
 
 export const registry = defineTool({
   name: 'registry',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { epochOpened, epochToOpen, openEpoch } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
-import { followSeries, settled } from './follow.js';
-import { notWritten, nowS, SeriesId, seriesView, writeSeries } from './view.js';
+import { DeckError } from '../../core/errors.js';
+import { followSeries, settled } from './lib/follow.js';
+import { notWritten, nowS, SeriesId, seriesView, writeSeries } from './lib/view.js';
 
 /** A failure after the layer opened the handshake: the handshake is kept for recovery, and the caller is told so. */
 const afterHandshake = (error: unknown, handshakeId: string): unknown =>
@@ -45,11 +45,11 @@ export const epochOpen = defineTool({
       series_id: id,
       epoch: epoch.index,
       paymentRef: epoch.paymentRef,
-      opener: { agent_id: ctx.principal!.agent_id, wallet: ctx.principal!.wallet },
+      opener: { agent_id: ctx.principal.agent_id, wallet: ctx.principal.wallet },
       window: epoch.window,
     });
     const hid = opened.handshake_id;
-    const recovery = { series_id: id, principal_id: ctx.principal!.id, epoch: epoch.index, paymentRef: epoch.paymentRef, handshake_id: hid, opened_at: opened.opened_at };
+    const recovery = { series_id: id, principal_id: ctx.principal.id, epoch: epoch.index, paymentRef: epoch.paymentRef, handshake_id: hid, opened_at: opened.opened_at };
     await ctx.store.series.keepHandshake(recovery, now).catch((error: Error) => {
       throw notWritten(ctx, id, error, `the layer opened handshake ${hid} but the deck could not keep it: nothing is written`, { handshake_id: hid });
     });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { DeckError } from '../errors.js';
-import { SKILLS, skillById } from './bank.js';
+import { DeckError } from '../../core/errors.js';
+import { SKILLS, skillById } from './lib/bank.js';
 
 export const skillRead = defineTool({
   name: 'skill_read',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { SKILLS } from './bank.js';
+import { SKILLS } from './lib/bank.js';
 
 export const skills = defineTool({
   name: 'skills',

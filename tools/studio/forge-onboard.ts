@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { onboarded } from './register.js';
+import { onboarded } from './lib/register.js';
 
 export const forgeOnboard = defineTool({
   name: 'forge_onboard',

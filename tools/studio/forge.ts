@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { scriptOfReading, ScriptSchema, type Script } from '../../engine/decider/index.js';
 import { review, scan, type ScanSource } from '../../engine/forge/index.js';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
-import type { Ctx } from '../context.js';
+import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
-import { DeckError, limitReached } from '../errors.js';
-import { recordSpend } from '../meter/spend.js';
-import type { Tier } from '../principal.js';
-import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './cast.js';
-import { LaneInput, readWith, type LaneId } from './lanes.js';
+import { DeckError, limitReached } from '../../core/errors.js';
+import { recordSpend } from '../meter/lib/spend.js';
+import type { Tier } from '../../core/principal.js';
+import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './lib/cast.js';
+import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
 
 /** The largest forge request, in bytes of JSON. */
 export const FORGE_PAYLOAD_CAP = 256 * 1024;
@@ -36,7 +36,7 @@ const tierLimit = (tier: Tier, limit: number, now: number) =>
  * and the field a refusal names.
  */
 async function toForge(
-  ctx: Ctx,
+  ctx: SessionCtx,
   input: { intent: string; script?: Script | undefined; lane?: LaneId | undefined },
 ): Promise<{ script: Script; source: ScanSource; fieldOf: FieldOf }> {
   if (input.script) return { script: input.script, source: { script: input.script }, fieldOf: fromScript };
@@ -65,30 +65,42 @@ export const forge = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   listed: { properties: { script: SCRIPT_LISTED } },
   access: 'session',
-  guard: 'forge_cast',
   rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [402, 413, 429, 500, 502, 503], tag: 'forge' },
-  async run(ctx, input) {
-    const p = ctx.principal!;
-    // REST's body parser holds the cap; an MCP call is measured here, so both surfaces refuse alike.
-    const bytes = Buffer.byteLength(JSON.stringify(input));
-    if (bytes > FORGE_PAYLOAD_CAP) throw new DeckError(413, 'too_large', `the forge request is ${bytes} bytes; the cap is ${FORGE_PAYLOAD_CAP}`, { cap_bytes: FORGE_PAYLOAD_CAP });
-    const now = ctx.clock();
-    const day = utcDay(now);
-    const limit = FORGES_PER_DAY[p.tier];
-    if (limit !== null && ctx.store.forges.castsOn(p.id, day) >= limit) throw tierLimit(p.tier, limit, now);
-    const what = await toForge(ctx, input);
-    const { seed_hash, version, code, watermark, script, ir } = castOf(what.script, what.fieldOf);
-    const reviewed = engineStep('the self-review', () => review(ir, code));
-    const scanned = engineStep('the scan', () => scan(code, what.source));
-    await ctx.store.forges.keep(
-      p.id,
-      { id: seed_hash, version, intent: input.intent, author: input.author ?? null, script, code, review: reviewed, scan: scanned, created_at: now, expires_at: now + FORGE_KEPT_MS },
-      day,
-      (today) => {
-        if (limit !== null && today >= limit) throw tierLimit(p.tier, limit, now);
-      },
-    );
-    await recordSpend(ctx, 'forge');
-    return { ok: true, seed_hash, version, code, watermark, script, review: reviewed, scan: scanned };
-  },
+  run: (ctx, input) => forgeRule(ctx, input),
 });
+
+/** What a forge is asked: the words, who states them, and the script block or the lane that reads the words. */
+interface ForgeAsk {
+  intent: string;
+  author?: string | undefined;
+  script?: Script | undefined;
+  lane?: LaneId | undefined;
+}
+
+/** Forges a rule, one cast at a time per principal (the forge_cast guard): the forge tool, and the studio's forge move. */
+export const forgeRule = (ctx: SessionCtx, input: ForgeAsk) => ctx.guards.run('forge_cast', ctx.principal.id, () => cast(ctx, input));
+
+async function cast(ctx: SessionCtx, input: ForgeAsk) {
+  const p = ctx.principal;
+  // REST's body parser holds the cap; an MCP call is measured here, so both surfaces refuse alike.
+  const bytes = Buffer.byteLength(JSON.stringify(input));
+  if (bytes > FORGE_PAYLOAD_CAP) throw new DeckError(413, 'too_large', `the forge request is ${bytes} bytes; the cap is ${FORGE_PAYLOAD_CAP}`, { cap_bytes: FORGE_PAYLOAD_CAP });
+  const now = ctx.clock();
+  const day = utcDay(now);
+  const limit = FORGES_PER_DAY[p.tier];
+  if (limit !== null && ctx.store.forges.castsOn(p.id, day) >= limit) throw tierLimit(p.tier, limit, now);
+  const what = await toForge(ctx, input);
+  const { seed_hash, version, code, watermark, script, ir } = castOf(what.script, what.fieldOf);
+  const reviewed = engineStep('the self-review', () => review(ir, code));
+  const scanned = engineStep('the scan', () => scan(code, what.source));
+  await ctx.store.forges.keep(
+    p.id,
+    { id: seed_hash, version, intent: input.intent, author: input.author ?? null, script, code, review: reviewed, scan: scanned, created_at: now, expires_at: now + FORGE_KEPT_MS },
+    day,
+    (today) => {
+      if (limit !== null && today >= limit) throw tierLimit(p.tier, limit, now);
+    },
+  );
+  await recordSpend(ctx, 'forge');
+  return { ok: true, seed_hash, version, code, watermark, script, review: reviewed, scan: scanned };
+}

@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { keptOf, sha256 } from '../../engine/grade/index.js';
-import { MARKETS } from '../../engine/markets.js';
+import { MARKETS, type Market } from '../../engine/markets.js';
 import { renderRehearsalPlate } from '../../engine/plate/index.js';
 import { MAX_FOLDS } from '../../engine/stepper/index.js';
+import type { SessionCtx } from '../context.js';
 import { defineTool, WithImage } from '../define.js';
-import { drawing, plateId } from '../plates/draw.js';
-import { sealPlate } from '../plates/seal.js';
+import { drawing, plateId } from '../plates/lib/draw.js';
+import { sealPlate } from '../plates/plate-seal.js';
 import { int } from '../schemas.js';
-import { deciderOf } from './cast.js';
+import { deciderOf } from './lib/cast.js';
 import { myForge, SeedHash } from './forge-read.js';
-import { meterSteps, stepOver } from './stepper.js';
-import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './trades-page.js';
-import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './window.js';
+import { meterSteps, stepOver } from './lib/stepper.js';
+import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './lib/trades-page.js';
+import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './lib/window.js';
 
 /**
  * A rehearsal's name: sha256 of its JSON answer, the very bytes POST /studio/rehearse answers for it. Grades and
@@ -19,6 +20,8 @@ import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './window.js';
  */
 export const rehearsalDigest = (answer: unknown): string => sha256(JSON.stringify(answer));
 export const RehearsalDigest = z.string().regex(/^[0-9a-f]{64}$/, 'a rehearsal digest: 64 lowercase hex digits, sha256 of the rehearsal\'s JSON answer');
+
+export const Folds = int.refine((k) => k >= 2 && k <= MAX_FOLDS, `2 to ${MAX_FOLDS}`);
 
 export const rehearseTool = defineTool({
   name: 'rehearse',
@@ -35,7 +38,7 @@ export const rehearseTool = defineTool({
       market: z.enum(MARKETS).optional().describe('the market to rehearse on (default: the one the rule named)'),
       hours: Hours,
       to: int.optional().describe('the window\'s end, unix seconds, not in the future (floored to the bar); default: the newest bar the tape holds'),
-      folds: int.refine((k) => k >= 2 && k <= MAX_FOLDS, `2 to ${MAX_FOLDS}`).optional().describe('walk-forward folds to cut the window into'),
+      folds: Folds.optional().describe('walk-forward folds to cut the window into'),
       ...TradesPage,
       plate: z.boolean().optional().describe('true: answer a sealed plate of the rehearsal too (price with entries and exits, equity in R, where the rule falls in the random null)'),
     })
@@ -45,26 +48,45 @@ export const rehearseTool = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 500, 502, 503], tag: 'studio' },
   async run(ctx, input) {
-    const forge = myForge(ctx, input.seed_hash);
-    const market = input.market ?? forge.script.market;
-    const { ir } = deciderOf({ ...forge.script, market }, () => 'market');
-    const to = await windowEnd(ctx, market, ir.timeframe, input.to);
-    const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars });
-    let nullTotals: Float64Array = new Float64Array(0);
-    const rehearsal = stepOver(ctx, ir, forge.id, w, input.folds, (totals) => void (nullTotals = totals));
-    // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.
-    const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, bars: w.bars, nullTotals })) : null;
-    const stateJson = drawn && JSON.stringify(drawn.state);
-    const plate = drawn && stateJson && (await sealPlate(ctx, plateId(drawn.png, stateJson), drawn.png, stateJson));
-    await meterSteps(ctx, 'rehearse', rehearsal);
-    // A plate sealed before says fresh false: the answer names it without that, so the same rehearsal answers the same bytes.
-    const answer = { ok: true, seed_hash: forge.id, ...rehearsal, ...(plate ? { plate: { id: plate.id, path: plate.path, png: plate.png, json: plate.json } } : {}) };
-    const digest = rehearsalDigest(answer);
-    // Grading judges a kept rehearsal by its digest: its trades against the rule's stop, side and ways out.
-    await ctx.store.grades.keepRehearsal(ctx.principal!.id, keptOf(forge.id, digest, rehearsal, w.bars), ctx.clock(), forge.expires_at);
+    const { answer, digest, png } = await rehearseForge(ctx, input);
     const paged = pagedTrades(answer, input);
     // A page is not the whole answer, so it names the whole one's digest, which grade and score take.
     const shown = paged === answer ? answer : { ...paged, rehearsal_digest: digest };
-    return drawn ? new WithImage(shown, drawn.png) : shown;
+    return png ? new WithImage(shown, png) : shown;
   },
 });
+
+/** What a rehearsal is asked: the forge by its seed, the market, the window and folds, and whether to draw its plate. */
+interface RehearsalAsk {
+  seed_hash: string;
+  market?: Market | undefined;
+  hours?: number | undefined;
+  to?: number | undefined;
+  folds?: number | undefined;
+  plate?: boolean | undefined;
+}
+
+/**
+ * Rehearses your forge and keeps the rehearsal for grading under its digest: the whole answer, its digest and the
+ * plate's PNG when one was asked (the rehearse tool pages the answer; the studio's rehearse move keeps its digest).
+ */
+export async function rehearseForge(ctx: SessionCtx, input: RehearsalAsk) {
+  const forge = myForge(ctx, input.seed_hash);
+  const market = input.market ?? forge.script.market;
+  const { ir } = deciderOf({ ...forge.script, market }, () => 'market');
+  const to = await windowEnd(ctx, market, ir.timeframe, input.to);
+  const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars });
+  let nullTotals: Float64Array = new Float64Array(0);
+  const rehearsal = stepOver(ctx, ir, forge.id, w, input.folds, (totals) => void (nullTotals = totals));
+  // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.
+  const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, bars: w.bars, nullTotals })) : null;
+  const stateJson = drawn && JSON.stringify(drawn.state);
+  const plate = drawn && stateJson && (await sealPlate(ctx, plateId(drawn.png, stateJson), drawn.png, stateJson));
+  await meterSteps(ctx, 'rehearse', rehearsal);
+  // A plate sealed before says fresh false: the answer names it without that, so the same rehearsal answers the same bytes.
+  const answer = { ok: true, seed_hash: forge.id, ...rehearsal, ...(plate ? { plate: { id: plate.id, path: plate.path, png: plate.png, json: plate.json } } : {}) };
+  const digest = rehearsalDigest(answer);
+  // Grading judges a kept rehearsal by its digest: its trades against the rule's stop, side and ways out.
+  await ctx.store.grades.keepRehearsal(ctx.principal.id, keptOf(forge.id, digest, rehearsal, w.bars), ctx.clock(), forge.expires_at);
+  return { answer, digest, png: drawn ? drawn.png : null };
+}

@@ -17,6 +17,6 @@ export const scoreRead = defineTool({
       const t = ctx.store.grades.tally(stage, principalId);
       return { ...calibrationOf(t.k, t.n), scores: t.scores };
     };
-    return { ok: true, stage, rubric: RUBRIC_VERSION, z: Z95, house: side(null), mine: side(ctx.principal!.id) };
+    return { ok: true, stage, rubric: RUBRIC_VERSION, z: Z95, house: side(null), mine: side(ctx.principal.id) };
   },
 });

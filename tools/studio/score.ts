@@ -18,12 +18,12 @@ import {
 import { citationProblems, isSettled, PARTS, readRule, type PartName } from '../../engine/reader/index.js';
 import { STAGES, type GraderPart, type JudgedRehearsal, type ScoreEntry, type Shown, type Stage } from '../../store/grades.js';
 import { GraderKey } from '../../upstream/grader/funding.js';
-import type { Ctx } from '../context.js';
+import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
-import { badInput, DeckError } from '../errors.js';
+import { badInput, DeckError } from '../../core/errors.js';
 import { myForge, SeedHash } from './forge-read.js';
-import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from './grade.js';
-import { RuleWords, withinWordsCap } from './words.js';
+import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from './lib/judging.js';
+import { RuleWords, withinWordsCap } from './lib/words.js';
 
 interface Judged {
   stage: Stage;
@@ -43,7 +43,7 @@ const PART_QUESTIONS = PARTS.map(partQuestion);
  * Stage parts: the deck's reading of the words, each part read or defaulted asked about (a defaulted one shown with
  * the defaults it took); a part missing or ambiguous scores 0 unasked.
  */
-async function judgeParts(ctx: Ctx, text: string | undefined, ownKey: string | null): Promise<Judged> {
+async function judgeParts(ctx: SessionCtx, text: string | undefined, ownKey: string | null): Promise<Judged> {
   if (text === undefined) throw badInput([{ field: 'text', message: 'stage parts scores the reading of words: send them as text' }]);
   const words = withinWordsCap(text, 'text');
   const reading = readRule(words);
@@ -58,7 +58,7 @@ async function judgeParts(ctx: Ctx, text: string | undefined, ownKey: string | n
  * Stage rehearsed: a rehearsal of your forge against the words (the one named, else the latest on the rule's own
  * market; 409 when there is none to judge); a failed fact scores the stage 0 unasked.
  */
-async function judgeRehearsed(ctx: Ctx, seed: string | undefined, digest: string | undefined, ownKey: string | null): Promise<Judged> {
+async function judgeRehearsed(ctx: SessionCtx, seed: string | undefined, digest: string | undefined, ownKey: string | null): Promise<Judged> {
   if (seed === undefined) throw badInput([{ field: 'seed_hash', message: 'stage rehearsed scores the rehearsal of a forge: send its seed_hash' }]);
   const forge = myForge(ctx, seed);
   const pick = rehearsalToJudge(ctx, forge, digest);
@@ -107,7 +107,7 @@ export const score = defineTool({
     const answers: Answered[] | null = j.spent?.grader.answers ?? null;
     const { score: points, reasons } = scoreOf(j.n, j.facts, answers, j.questions);
     const entry: ScoreEntry = {
-      principal_id: ctx.principal!.id,
+      principal_id: ctx.principal.id,
       rubric: RUBRIC_VERSION,
       stage: j.stage,
       subject: j.subject,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { register } from './register.js';
+import { register } from './lib/register.js';
 
 export const strategies = defineTool({
   name: 'strategies',

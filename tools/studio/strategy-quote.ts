@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { irOf } from '../../engine/decider/index.js';
 import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
-import { unitsFor } from '../meter/prices.js';
+import { unitsFor } from '../meter/lib/prices.js';
 import type { Ctx } from '../context.js';
-import { onboarded, type Onboarded } from './register.js';
-import { DEFAULT_HOURS } from './window.js';
+import { onboarded, type Onboarded } from './lib/register.js';
+import { DEFAULT_HOURS } from './lib/window.js';
 
 /** One forge plus one rehearsal of a strategy over the default window, in meter units from the price list. */
 export function quoteOf(ctx: Ctx, s: Onboarded) {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
-import { LaneInput, readWith } from './lanes.js';
-import { RuleWords, WORDS_CAP, withinWordsCap } from './words.js';
+import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
+import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
 
 export const workflowRead = defineTool({
   name: 'workflow_read',
@@ -14,7 +15,10 @@ export const workflowRead = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   toolset: 'studio',
-  async run(ctx, { text, lane }) {
-    return { ok: true, parts: await readWith(ctx, withinWordsCap(text, 'text'), lane ?? 'embedded') };
-  },
+  run: (ctx, { text, lane }) => readWorkflow(ctx, text, lane ?? 'embedded'),
 });
+
+/** A rule's words read into its seven parts by the lane: workflow_read's answer. */
+export async function readWorkflow(ctx: SessionCtx, text: string, lane: LaneId) {
+  return { ok: true, parts: await readWith(ctx, withinWordsCap(text, 'text'), lane) };
+}

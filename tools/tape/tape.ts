@@ -4,12 +4,12 @@ import { isOpen } from '../../engine/calendar.js';
 import { coverage, isFinal } from '../../engine/coverage.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
 import { knownWhole } from '../../upstream/tape/tape.js';
-import type { Ctx } from '../context.js';
+import type { Ctx, SessionCtx } from '../context.js';
 import { defineTool, JsonBytes } from '../define.js';
-import { badInput } from '../errors.js';
+import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
-import { recordSpend } from '../meter/spend.js';
-import { coverageIn } from './served.js';
+import { recordSpend } from '../meter/lib/spend.js';
+import { coverageIn } from './lib/served.js';
 
 /** The most bars one answer carries: seven days of 1m bars fit (10,080), longer windows are asked in parts. */
 export const MAX_BARS = 20_000;
@@ -103,11 +103,24 @@ export const tape = defineTool({
     const answer = await readCandles(ctx, request);
     const whole = coverageIn(answer.bytes).bars;
     const part = limit !== undefined && limit < whole ? firstBars(answer.bytes, limit) : null;
-    // The answer does not wait for the meter's fsync: a sealed read takes about a millisecond and an fsync several,
-    // and the meter reports, it never gates. The ledger writes records that arrive together with one fsync; a crash
-    // can lose the last few milliseconds of them, in the caller's favour. A record that fails is logged.
-    const bars = part ? part.candles.length : whole;
-    recordSpend(ctx, 'tape', bars).catch((error: unknown) => ctx.log.error('meter_not_recorded', { action: 'tape', bars, why: (error as Error).message }));
+    meterRead(ctx, part ? part.candles.length : whole);
     return part ?? answer;
   },
 });
+
+/**
+ * Records a read of the tape on the reader's meter by the bars it served, without waiting for it: a sealed read takes
+ * about a millisecond and an fsync several, and the meter reports, it never gates. The ledger writes records that
+ * arrive together with one fsync; a crash can lose the last few milliseconds of them, in the caller's favour. A record
+ * that fails is logged.
+ */
+function meterRead(ctx: SessionCtx, bars: number): void {
+  recordSpend(ctx, 'tape', bars).catch((error: unknown) => ctx.log.error('meter_not_recorded', { action: 'tape', bars, why: (error as Error).message }));
+}
+
+/** A whole window read as the tape tool reads it, metered by every bar (a run's live bars). */
+export async function meteredCandles(ctx: SessionCtx, request: z.output<typeof TapeRequest>): Promise<JsonBytes> {
+  const answer = await readCandles(ctx, request);
+  meterRead(ctx, coverageIn(answer.bytes).bars);
+  return answer;
+}

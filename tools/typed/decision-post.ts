@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { DeckError } from '../errors.js';
+import { DeckError } from '../../core/errors.js';
 import { defineTool } from '../define.js';
-import { liveBook, ModelName, myModel } from '../book/books.js';
-import { orderView, positionView } from '../book/views.js';
-import { applyDecision, countRefused, readDecision } from './decision.js';
-import { TYPED_DECISION_PATH } from './schema-doc.js';
+import { liveBook, ModelName, myModel } from '../book/lib/books.js';
+import { orderView, positionView } from '../book/lib/views.js';
+import { applyDecision, countRefused, readDecision } from './lib/decision.js';
+import { TYPED_DECISION_PATH } from './typed-decision-schema.js';
 
 export const decisionPost = defineTool({
   name: 'decision_post',

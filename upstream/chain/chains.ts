@@ -1,5 +1,5 @@
 import type { Chain } from '../../config/files.js';
-import { notConfigured } from '../../tools/errors.js';
+import { notConfigured } from '../../core/errors.js';
 import { chainNumber, rpcProvider } from './provider.js';
 import { ChainReader } from './reader.js';
 

@@ -1,6 +1,6 @@
 import { Contract, id as topicOf, Interface, isError, type JsonRpcProvider } from 'ethers';
 import type { Transfer } from '../../engine/plans/payment.js';
-import { DeckError, refusedBy, unreachable } from '../../tools/errors.js';
+import { DeckError, refusedBy, unreachable } from '../../core/errors.js';
 import { RPC_TIMEOUT_MS } from './provider.js';
 
 const ERC20 = new Interface(['event Transfer(address indexed from, address indexed to, uint256 value)']);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeckError, unreachable } from '../../tools/errors.js';
+import { DeckError, unreachable } from '../../core/errors.js';
 import { refusalOf } from '../grader/chat.js';
 import { undici } from '../undici.js';
 import { watched } from '../watch.js';

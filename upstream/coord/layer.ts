@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { DeckError, didNotAnswer, notConfigured, refusedBy } from '../../tools/errors.js';
+import { DeckError, didNotAnswer, notConfigured, refusedBy } from '../../core/errors.js';
 import { callJson } from '../http.js';
 import {
   HandshakeAnswer,

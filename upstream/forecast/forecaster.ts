@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import { assertNoDirection, DirectionFieldError, EnvelopeSchema, type Envelope, type Pair } from '../../engine/forecast/index.js';
-import { DeckError, notConfigured, problemsOf } from '../../tools/errors.js';
+import { DeckError, notConfigured, problemsOf } from '../../core/errors.js';
 import type { Tape } from '../tape/tape.js';
 import { InProcessForecaster } from './in-process.js';
 import { SidecarForecaster } from './sidecar.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ForecastError, type Pair } from '../../engine/forecast/index.js';
-import { DeckError, didNotAnswer, refusedBy } from '../../tools/errors.js';
+import { DeckError, didNotAnswer, refusedBy } from '../../core/errors.js';
 import { callJson } from '../http.js';
 import type { Source } from './forecaster.js';
 

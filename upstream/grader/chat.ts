@@ -1,5 +1,5 @@
 import type { ChatMessage, Measured } from '../../engine/grade/index.js';
-import { DeckError } from '../../tools/errors.js';
+import { DeckError } from '../../core/errors.js';
 import { callJson } from '../http.js';
 import { readAnswer } from './answer.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../config/env.js';
-import { DeckError, notConfigured } from '../../tools/errors.js';
-import { opens, type Tier } from '../../tools/principal.js';
+import { DeckError, notConfigured } from '../../core/errors.js';
+import { opens, type Tier } from '../../core/principal.js';
 import type { GraderLane } from './chat.js';
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeckError } from '../../tools/errors.js';
+import { DeckError } from '../../core/errors.js';
 import { JsonFile } from '../../store/json-file.js';
 import type { DoorPrincipal, IdentityDoor } from './door.js';
 import { digest, newKey } from './keys.js';

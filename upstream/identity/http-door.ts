@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeckError, refusedBy } from '../../tools/errors.js';
+import { DeckError, refusedBy } from '../../core/errors.js';
 import { callJson, expectOk } from '../http.js';
 import type { IdentityDoor } from './door.js';
 

@@ -1,5 +1,5 @@
-import { DeckError, notConfigured } from '../../tools/errors.js';
-import { opens, type Tier } from '../../tools/principal.js';
+import { DeckError, notConfigured } from '../../core/errors.js';
+import { opens, type Tier } from '../../core/principal.js';
 import type { ModelReader } from './model-reader.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { citationProblems, RuleReadingSchema, type RuleReading } from '../../engine/reader/index.js';
-import { DeckError } from '../../tools/errors.js';
+import { DeckError } from '../../core/errors.js';
 import { refusalOf } from '../grader/chat.js';
 import { callJson, type JsonAnswer } from '../http.js';
 import { messagesOf } from './prompt.js';

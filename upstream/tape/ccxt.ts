@@ -1,10 +1,10 @@
 import type { Exchange, OHLCV } from 'ccxt';
 import { MARKET_SPECS, MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES, type Market, type Timeframe } from '../../engine/markets.js';
-import { badInput, DeckError, didNotAnswer } from '../../tools/errors.js';
-import type { Logger } from '../../tools/logger.js';
+import { badInput, DeckError, didNotAnswer } from '../../core/errors.js';
+import type { Logger } from '../../config/logger.js';
 import { FINER } from './tape.js';
 import { TimeframeNotServed, type TapeVenue } from './venue.js';
-import { CandleRowSchema, type CandleRow } from './wire.js';
+import { CandleRowSchema, type CandleRow } from '../../core/tape-wire.js';
 
 type Ccxt = typeof import('ccxt');
 type ExchangeClass = new (config: Record<string, unknown>) => Exchange;

@@ -5,7 +5,7 @@ import type { Config } from '../../config/env.js';
 import { PROJECT_ROOT } from '../../config/root.js';
 import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
 import type { TapeArchive } from '../../store/tape-archive.js';
-import type { Logger } from '../../tools/logger.js';
+import type { Logger } from '../../config/logger.js';
 import { importBarsCsv } from './import.js';
 
 /** The sample of real candles shipped with the deck, one file per market and timeframe (ES-1m.csv), its licence beside it. */

@@ -4,9 +4,9 @@ import { coverage } from '../../engine/coverage.js';
 import { TIMEFRAME_SECONDS, type Market, type Timeframe } from '../../engine/markets.js';
 import { resample, wholeBuckets } from '../../engine/resample.js';
 import type { Kept, TapeArchive } from '../../store/tape-archive.js';
-import { notConfigured, type DeckError } from '../../tools/errors.js';
+import { notConfigured, type DeckError } from '../../core/errors.js';
 import { TimeframeNotServed, type TapeVenue, type VenueSource } from './venue.js';
-import type { CandleRow } from './wire.js';
+import type { CandleRow } from '../../core/tape-wire.js';
 
 /** How long the venue keeps bars (the interface says about seven days). */
 export const VENUE_RETENTION_S = 7 * 86_400;

@@ -1,8 +1,8 @@
 import type { Market, Timeframe } from '../../engine/markets.js';
 import { undici } from '../undici.js';
 import { watched } from '../watch.js';
-import { didNotAnswer, refusedBy, type DeckError } from '../../tools/errors.js';
-import { VenueAnswer, type CandleRow } from './wire.js';
+import { didNotAnswer, refusedBy, type DeckError } from '../../core/errors.js';
+import { VenueAnswer, type CandleRow } from '../../core/tape-wire.js';
 
 const NAME = 'venue tape';
 const BACKOFF_MS = [100, 300];

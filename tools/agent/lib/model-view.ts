@@ -1,0 +1,14 @@
+import type { ModelRecord } from '../../../store/models.js';
+
+/** A model as its operator reads it. */
+export const modelView = (m: ModelRecord) => ({
+  name: m.name,
+  id: `${m.owner}/${m.name}`,
+  decide_url: m.decide_url,
+  market: m.market,
+  timeframe: m.timeframe,
+  caps: m.caps,
+  synthetic: m.synthetic,
+  created_at: m.created_at,
+  refused: m.refused,
+});

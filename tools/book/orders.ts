@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+import { bookOf, ModelName, RunId } from './lib/books.js';
+import { settled } from './lib/history.js';
+import { pageOf, Paging } from './lib/paging.js';
+import { orderView } from './lib/views.js';
+
+/** Which book a history read names: yours, a model's live book, or a run's. */
+export const BookQuery = {
+  model: ModelName.optional().describe("one of your models: its live book (without run)"),
+  run: RunId.optional().describe("one of your runs: a replay's own book, or what a live run placed"),
+};
+
+export const ordersList = defineTool({
+  name: 'orders',
+  title: 'Your orders',
+  description:
+    "The orders of your book (or of a model's, or of a run's), oldest first and paged, each with its status (working, filled, cancelled) and its fill. A live book is first brought up to now from the tape. Read-only.",
+  input: z.object({ ...BookQuery, status: z.enum(['working', 'filled', 'cancelled']).optional().describe('only orders in this status'), ...Paging }).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  access: 'session',
+  rest: { method: 'GET', path: '/book/orders', errors: [404, 502, 503], tag: 'book' },
+  async run(ctx, input) {
+    const { ref } = bookOf(ctx, input);
+    await settled(ctx, ref);
+    const venue = ctx.upstreams.venue;
+    const all = venue.orders(ref.key).filter((o) => (!input.run || o.run === input.run) && (!input.status || venue.status(o.id) === input.status));
+    return { ok: true, book: { model: ref.model, run: input.run ?? null, mode: ref.mode }, orders: pageOf(all, input, (o) => orderView(venue, o)) };
+  },
+});

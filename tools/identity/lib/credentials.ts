@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { digest } from '../../../upstream/identity/keys.js';
+import type { Caller, Services } from '../../context.js';
+import { tierOf } from '../../plans/lib/standing.js';
+import type { Principal } from '../../../core/principal.js';
+import { clientOf } from './client.js';
+
+export const SESSION_COOKIE = 'deck_session';
+
+/** A session token: 32 random bytes; kept by the deck only as its digest. */
+export const newSessionToken = (): string => `ds_${randomBytes(32).toString('base64url')}`;
+
+/**
+ * Where a credential is presented: an MCP endpoint (its path), the REST facade, or a route that only reads whose
+ * credential it is (join, login, logout: logout ends whatever session it is shown).
+ */
+export type Audience = string | 'rest' | 'any';
+
+/**
+ * Whether a session may be used where it is presented. A session issued to an OAuth client is bound to the resource
+ * it was asked for: its MCP endpoint, or every MCP endpoint ("/"); never the REST facade. Other sessions go anywhere.
+ */
+const reaches = (resource: string | undefined, at: Audience): boolean =>
+  resource === undefined || at === 'any' || resource === at || (resource === '/' && at !== 'rest');
+
+/**
+ * Who a credential (the session value or the key, as cookie or bearer) belongs to, presented at `at`.
+ * null: the credential does not verify there. An unreachable door throws (503), it does not read as refused.
+ */
+export async function principalFrom(s: Services, credential: string, at: Audience): Promise<Principal | null> {
+  if (credential.length > 512) return null;
+  if (credential.startsWith(s.config.keyPrefix)) {
+    const found = await s.upstreams.door.verify(credential);
+    const account = found ? s.store.accounts.byId(found.id) : null;
+    return account ? toPrincipal(s, account, 'key') : null;
+  }
+  const session = s.store.sessions.get(digest(credential));
+  if (!session || session.expires_at <= s.clock() || !reaches(session.resource, at)) return null;
+  const account = s.store.accounts.byId(session.principal_id);
+  // A rotated key ends every session minted under the old one.
+  if (!account || account.key_gen !== session.key_gen) return null;
+  return toPrincipal(s, account, 'session');
+}
+
+/** What a credential presented to a guarded door comes to: its principal, refused, or not checked at all. */
+export type Admission = { principal: Principal } | { refused: true } | { restingS: number };
+
+/**
+ * A credential presented as the bearer or the cookie, checked under the login throttle: a refusal counts against
+ * the client's address like a refused key at login, and while the address rests nothing it presents is checked
+ * (a right credential rests too, as at login, so resting is no oracle). A credential that verifies does not clear
+ * the count: only a login does, so presenting one's own session between guesses buys no more guesses.
+ */
+export async function admitCredential(s: Services, caller: Caller, credential: string, at: Audience): Promise<Admission> {
+  // The client's salted digest is only needed while some address has refusals counted, or to count this one.
+  const restingS = s.login.counting ? s.login.restingFor(clientOf(s, caller), s.clock()) : 0;
+  if (restingS > 0) return { restingS };
+  const principal = await principalFrom(s, credential, at);
+  if (principal) return { principal };
+  s.login.refused(clientOf(s, caller), s.clock());
+  return { refused: true };
+}
+
+function toPrincipal(
+  s: Services,
+  a: { id: string; name: string; agent_id: string; wallet: string | null },
+  via: Principal['via'],
+): Principal {
+  return { id: a.id, name: a.name, agent_id: a.agent_id, wallet: a.wallet, tier: tierOf(s, a), via };
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { holderMessage } from '../../engine/plans/messages.js';
+import { defineTool } from '../define.js';
+import { holderOf } from './lib/standing.js';
+
+export const holderState = defineTool({
+  name: 'holder',
+  title: 'Holder standing',
+  description:
+    "Your holder standing today: the wallet linked today, the NFTs of the operator's collection it held when linked, the allowance they add to your meter (allowance_per_nft x min(nfts, max_nfts)), used and remaining. " +
+    'message is the exact text to sign today to link a wallet (POST /plans/holder).',
+  input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  access: 'session',
+  rest: { method: 'GET', path: '/plans/holder', tag: 'plans' },
+  async run(ctx) {
+    const p = ctx.principal;
+    const holder = holderOf(ctx, p.id);
+    return { ok: true, holder, message: holderMessage(p.agent_id, holder.day) };
+  },
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+import { nowS, seriesView } from './lib/view.js';
+
+export const seriesList = defineTool({
+  name: 'series_list',
+  title: 'Your series',
+  description:
+    'Your series, newest first, each as last kept with its next move: { ok, count, series }. Read one with series_read (GET /v1/series/{id}) to follow the layer.',
+  input: z.object({}).strict(),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  access: 'session',
+  rest: { method: 'GET', path: '/v1/series', tag: 'series' },
+  async run(ctx) {
+    const now = nowS(ctx);
+    // Kept in the order they were opened (writes are serialized), so the newest is last.
+    const series = [...ctx.store.series.list(ctx.principal.id)].reverse().map((r) => seriesView(r, now));
+    return { ok: true, count: series.length, series };
+  },
+});

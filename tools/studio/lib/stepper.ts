@@ -1,0 +1,31 @@
+import { compileDecider, DECIDER_VERSION, type DeciderIR } from '../../../engine/decider/index.js';
+import { rehearse, type Rehearsal } from '../../../engine/stepper/index.js';
+import type { SessionCtx } from '../../context.js';
+import { DeckError } from '../../../core/errors.js';
+import { recordSpend } from '../../meter/lib/spend.js';
+import { engineStep } from './cast.js';
+import type { WindowBars } from './window.js';
+
+/**
+ * Runs a decider over a window's bars with the stepper: documented fills, R, the seeded random null (seeded by the
+ * seed hash, so the same seed and window give the same envelope), folds when asked, and the principal's marks on
+ * that market for rules that read them; `nullTotals` is handed the null's run totals. A stepper failure is 500, carried.
+ */
+export function stepOver(ctx: SessionCtx, ir: DeciderIR, seed: string, w: WindowBars, folds?: number, nullTotals?: (totals: Float64Array) => void): Rehearsal {
+  const decider = engineStep('the decider compiler', () => compileDecider(ir, seed, DECIDER_VERSION));
+  const marks = ctx.store.marks
+    .list(ctx.principal.id)
+    .filter((m) => m.market === ir.market)
+    .map((m) => ({ kind: m.kind, price: m.price, ...(m.price2 !== undefined ? { price2: m.price2 } : {}) }));
+  try {
+    return rehearse(ir, decider, w.bars, { seed, from: w.from, marks, ...(folds !== undefined ? { folds } : {}), ...(nullTotals ? { nullTotals } : {}) });
+  } catch (error) {
+    throw new DeckError(500, 'stepper_failed', `the stepper failed: ${(error as Error).message}`);
+  }
+}
+
+/** Records the spend of a trial or rehearsal on the meter: the bars stepped over, warm-up included. */
+export async function meterSteps(ctx: SessionCtx, action: 'trial' | 'rehearse', r: Rehearsal): Promise<void> {
+  const bars = r.window.bars + r.window.warm_up_bars;
+  await recordSpend(ctx, action, bars);
+}
