@@ -10,6 +10,8 @@ export interface ToolListing {
   title: string;
   description: string;
   inputSchema: { type: 'object'; [key: string]: unknown };
+  /** The answer's schema, without its words (OpenAPI keeps them); absent for a tool that declares none. */
+  outputSchema?: { type: 'object'; [key: string]: unknown };
   annotations: ToolAnnotations & { title: string };
   _meta: { 'deck/access': string; 'deck/tier': Tier | null };
 }
@@ -34,6 +36,7 @@ const listing = (t: Tool): ToolListing => ({
   title: t.title,
   description: t.listedDescription,
   inputSchema: t.listedSchema,
+  ...(t.listedOutputSchema ? { outputSchema: t.listedOutputSchema } : {}),
   annotations: { title: t.title, ...t.annotations },
   _meta: { 'deck/access': t.access, 'deck/tier': t.tier },
 });
@@ -52,7 +55,7 @@ export function endpoint(id: string, name: string, path: string, tools: readonly
 
 /** The tools a seller serves: its card's tools the registry holds, plus the house tools. */
 export const sellerTools = (seller: Seller): Tool[] =>
-  MCP_TOOLS.filter((t) => seller.tools.includes(t.name) || (HOUSE_TOOLS as readonly string[]).includes(t.name));
+  MCP_TOOLS.filter((t) => [...seller.tools, ...HOUSE_TOOLS].some((name) => name === t.name));
 
 export const DECK_ENDPOINT = endpoint('deck', 'the deck', '/mcp', MCP_TOOLS, DEFAULT_TOOLSETS);
 

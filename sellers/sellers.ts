@@ -1,4 +1,5 @@
 import type { PlansFile } from '../config/files.js';
+import type { ToolName } from '../tools/registry.js';
 
 /**
  * A seller is a name, a card's worth of words and a filter over the registry. The deck's own /mcp
@@ -9,7 +10,7 @@ export interface Seller {
   name: string;
   description: string;
   /** The tools the seller offers, as its card names them (only those the registry holds are served). */
-  tools: readonly string[];
+  tools: readonly ToolName[];
   skills: readonly string[];
   proposed_classes: readonly string[];
   /** USDC per job: fixed, or at most the price of a plan of the plans file (max_plan). */
@@ -19,7 +20,7 @@ export interface Seller {
 }
 
 /** Every seller endpoint also serves these, so an agent can always read the offer and its own account. */
-export const HOUSE_TOOLS = ['catalogue', 'plans', 'account'] as const;
+export const HOUSE_TOOLS: readonly ToolName[] = ['catalogue', 'plans', 'account'];
 
 export const SELLERS: readonly Seller[] = [
   {
