@@ -10,7 +10,7 @@ export interface ToolListing {
   title: string;
   description: string;
   inputSchema: { type: 'object'; [key: string]: unknown };
-  /** The answer's schema, without its words (OpenAPI keeps them); absent for a tool that declares none. */
+  /** The answer's outline: its top-level fields and their types (OpenAPI keeps the whole); absent for a tool that declares none. */
   outputSchema?: { type: 'object'; [key: string]: unknown };
   annotations: ToolAnnotations & { title: string };
   _meta: { 'deck/access': string; 'deck/tier': Tier | null };

@@ -4,7 +4,7 @@ import { badInput, DeckError, internalFailure, problemsOf, signInFirst } from '.
 import type { GuardName } from './guards.js';
 import { howToBuy } from './plans/offered.js';
 import { opens, type Tier } from './principal.js';
-import { heldTo, outputJsonSchema, withoutWords } from './output.js';
+import { heldTo, outlineOf, outputJsonSchema } from './output.js';
 import type { EventStream, JsonBytes, WithImage } from './answers.js';
 
 export { EventStream, JsonBytes, WithImage, type StreamEvent } from './answers.js';
@@ -83,14 +83,14 @@ export interface ToolSpec<I extends z.ZodObject, O> {
   rest?: RestBinding;
   /** The toolset /mcp lists it under: its REST binding's tag unless told (a tool without a route must tell). */
   toolset?: string;
-  run(ctx: Ctx, input: z.output<I>): Promise<Answer<NoInfer<O>>>;
+  run(ctx: Ctx, input: z.output<I>): Promise<Answer<O>>;
 }
 
 /**
  * What run answers: its output's body as an object, or a form that carries it (sealed bytes, a picture beside it, a
  * stream whose whole is it). Only the object form is typed against the schema; the others are held to it at run time.
  */
-export type Answer<O> = O | JsonBytes | WithImage | EventStream;
+export type Answer<O> = [O] extends [never] ? never : O | JsonBytes | WithImage | EventStream;
 
 /** A tool with its types erased but its name, as the registry, adapters and cards hold it. */
 export interface Tool<N extends string = string> {
@@ -109,7 +109,7 @@ export interface Tool<N extends string = string> {
   output: z.ZodType | null;
   /** JSON Schema of the output (the answer's JSON body), made once: the OpenAPI success response. */
   outputSchema: { type: 'object'; [key: string]: unknown } | null;
-  /** The output's JSON Schema as MCP lists it: every rule, without the words (see withoutWords). */
+  /** The output's JSON Schema as MCP lists it: its top-level fields and their types (see outlineOf). */
   listedOutputSchema: { type: 'object'; [key: string]: unknown } | null;
   annotations: ToolAnnotations;
   /** JSON Schema of the input, made once from the zod schema. */
@@ -169,7 +169,7 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
     input: spec.input,
     output: spec.output ?? null,
     outputSchema,
-    listedOutputSchema: outputSchema && (withoutWords(outputSchema) as Tool['outputSchema']),
+    listedOutputSchema: outputSchema && (outlineOf(outputSchema) as Tool['outputSchema']),
     annotations: spec.annotations,
     inputSchema,
     listedDescription: spec.listed?.description ?? spec.description,

@@ -11,31 +11,41 @@ type Schema = Record<string, unknown>;
  */
 export function outputJsonSchema(output: z.ZodType): Schema {
   const { $schema: _dialect, ...schema } = z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' }) as Schema;
-  return schema;
+  // An answer of one of several shapes is still an object, as MCP requires an outputSchema to say at its root.
+  const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  return !schema.type && branches?.every((b) => b.type === 'object') ? { type: 'object', ...schema } : schema;
 }
 
-/** Words for people, not rules for a validator: what the compact listing leaves out. */
-const WORDS = new Set(['description', 'title', 'examples']);
+/** The JSON types a property's schema allows, read from its type, its const or the branches of its anyOf. */
+function typesOf(schema: Schema): string[] {
+  if (typeof schema.type === 'string') return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type as string[];
+  if ('const' in schema) return [schema.const === null ? 'null' : Array.isArray(schema.const) ? 'array' : typeof schema.const === 'number' ? 'number' : typeof schema.const];
+  const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  const types = branches?.map(typesOf);
+  return types && types.every((t) => t.length) ? [...new Set(types.flat())] : [];
+}
 
 /**
- * A JSON Schema without its words (description, title, examples), as tools/list shows an output schema: every rule
- * stays, so a client still validates an answer against it; OpenAPI keeps the whole. A property named like a word
- * (a field called description) is a property, kept.
+ * An output schema as tools/list shows it: the answer's top-level fields and the JSON type of each (a field of one
+ * constant value, such as ok: true, says it), and nothing deeper. tools/list is paid for in every model context it is
+ * put in, so the listing names what comes back and OpenAPI keeps the whole; every answer still conforms to the outline,
+ * as MCP requires of structuredContent. The fields of an answer of several shapes are listed together.
  */
-export function withoutWords(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutWords);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const out: Schema = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (WORDS.has(key)) continue;
-    // Maps of names to schemas: the names are data, each value a schema.
-    out[key] = key === 'properties' || key === '$defs' || key === 'patternProperties' ? mapValues(value, withoutWords) : withoutWords(value);
+export function outlineOf(schema: Schema): Schema {
+  const branches = ((schema.anyOf ?? schema.oneOf) as Schema[] | undefined) ?? [schema];
+  const properties: Record<string, Schema> = {};
+  for (const branch of branches) {
+    for (const [name, field] of Object.entries((branch.properties ?? {}) as Record<string, Schema>)) {
+      const types = typesOf(field);
+      const shown: Schema = 'const' in field ? { const: field.const } : types.length === 0 ? {} : { type: types.length === 1 ? types[0] : types };
+      const before = properties[name];
+      // A field two shapes type differently is listed with every type either allows.
+      properties[name] = before && JSON.stringify(before) !== JSON.stringify(shown) ? { type: [...new Set([...typesOf(before), ...typesOf(shown)])] } : shown;
+    }
   }
-  return out;
+  return { type: 'object', properties };
 }
-
-const mapValues = (o: unknown, f: (v: unknown) => unknown) =>
-  typeof o === 'object' && o !== null ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)])) : o;
 
 /** Where an answer's JSON body leaves its schema: the field (dotted path) and what is wrong there; null when it holds. */
 export interface Drift {
