@@ -76,7 +76,7 @@ describe('the series tools on /mcp', () => {
     const revoked = structured(await client.callTool({ name: 'series_revoke', arguments: { id, revoke: true, why: 'an agent stopped it' } }));
     expect(revoked).toMatchObject({ ok: true, moved: { row: 'R08', from: 'EPOCH_OPEN', to: 'STOPPED' } });
     const notMine = await client.callTool({ name: 'series_read', arguments: { id: 'sr_000000000000000000000000' } });
-    expect(structured(notMine)).toMatchObject({ error: 'not_found', status: 404 });
+    expect(refusalIn(notMine)).toMatchObject({ error: 'not_found', status: 404 });
     await client.close();
   });
 });
