@@ -111,6 +111,7 @@ const EnvSchema = z.object({
   DECK_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   DECK_AGENT_LOOPBACK: z.enum(['0', '1']).default('0'),
   DECK_AGENT_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
+  DECK_CHECK_OUTPUT: z.enum(['0', '1']).default('0'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -169,6 +170,8 @@ export interface Config {
   log: Env['DECK_LOG'];
   /** The agent rail: whether decide() may be a plain-HTTP loopback address (tests only), and how often live runs look for new bars. */
   agent: { loopback: boolean; pollMs: number };
+  /** Every answer is held to its tool's output schema: one that drifts is a 500 and a logged output_drift (tests run so). */
+  checkOutput: boolean;
 }
 
 /** Reads the environment; throws one error naming every bad variable. */
@@ -214,5 +217,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     erc8004: { chainId: e.DECK_ERC8004_CHAIN_ID ?? null, registry: e.DECK_ERC8004_REGISTRY ?? null },
     log: e.DECK_LOG,
     agent: { loopback: e.DECK_AGENT_LOOPBACK === '1', pollMs: e.DECK_AGENT_POLL_MS },
+    checkOutput: e.DECK_CHECK_OUTPUT === '1',
   };
 }

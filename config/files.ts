@@ -6,7 +6,7 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 /** A chain as CAIP-2 names an EVM chain: eip155:<chain id>. */
 const chainId = z.string().regex(/^eip155:[1-9]\d*$/, 'eip155:<chain id>');
 
-const Chain = z.object({
+export const Chain = z.object({
   id: chainId,
   name: z.string(),
   token: z.string(),
@@ -20,25 +20,26 @@ const Chain = z.object({
 });
 export type Chain = z.infer<typeof Chain>;
 
+export const Plan = z.object({
+  id: z.string(),
+  tier: z.enum(TIERS),
+  name: z.string(),
+  price_usdc: z.number().nonnegative(),
+  period_days: z.number().int().positive().nullable(),
+  allowance_per_day: z.number().int().nonnegative(),
+  opens: z.string(),
+});
+
+/** One action of the price list: its flat units, its rate per 1,000 bars where bars are priced, and what it is. */
+export const PriceEntry = z.object({ action: z.string(), units: z.number().nonnegative(), per_1000_bars: z.number().nonnegative().optional(), what: z.string() });
+
 const PlansFile = z.object({
   currency: z.literal('USDC'),
-  plans: z.array(
-    z.object({
-      id: z.string(),
-      tier: z.enum(TIERS),
-      name: z.string(),
-      price_usdc: z.number().nonnegative(),
-      period_days: z.number().int().positive().nullable(),
-      allowance_per_day: z.number().int().nonnegative(),
-      opens: z.string(),
-    }),
-  ),
+  plans: z.array(Plan),
   house_allowance_per_day: z.number().int().nonnegative(),
   chains: z.array(Chain),
   treasury: address.nullable(),
-  prices: z.array(
-    z.object({ action: z.string(), units: z.number().nonnegative(), per_1000_bars: z.number().nonnegative().optional(), what: z.string() }),
-  ),
+  prices: z.array(PriceEntry),
   /** Holder standing: each NFT of the collection held today adds this many units, up to max_nfts of them. */
   holder: z.object({ allowance_per_nft: z.number().int().nonnegative(), max_nfts: z.number().int().positive() }).nullable().default(null),
   /** The house's spot chain (one of chains) and its spot administrators, who alone sign mandates the house runs. */
@@ -46,18 +47,16 @@ const PlansFile = z.object({
 }).refine((f) => !f.spot || f.chains.some((c) => c.id === f.spot!.chain), { path: ['spot', 'chain'], message: 'must be one of chains[].id' });
 export type PlansFile = z.infer<typeof PlansFile>;
 
-const GrantsFile = z.object({
-  grants: z.array(
-    z.object({
-      name: z.string(),
-      tier: z.enum(TIERS),
-      allowance_per_day: z.number().int().nonnegative().nullable().optional(),
-      until: z.string().date().nullable().optional(),
-      why: z.string(),
-    }),
-  ),
+export const Grant = z.object({
+  name: z.string(),
+  tier: z.enum(TIERS),
+  allowance_per_day: z.number().int().nonnegative().nullable().optional(),
+  until: z.string().date().nullable().optional(),
+  why: z.string(),
 });
-export type Grant = z.infer<typeof GrantsFile>['grants'][number];
+export type Grant = z.infer<typeof Grant>;
+
+const GrantsFile = z.object({ grants: z.array(Grant) });
 
 const CardsFile = z.object({
   /** url null: the deck's own public base URL. */

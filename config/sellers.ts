@@ -4,12 +4,12 @@ import type { PlansFile } from './files.js';
  * A seller is a name, a card's worth of words and a filter over the registry. The deck's own /mcp
  * serves every tool; /mcp/{seller} serves the seller's tools plus the house tools every seller carries.
  */
-export interface Seller {
+export interface Seller<Tool extends string = string> {
   id: 'studio' | 'candles' | 'copy';
   name: string;
   description: string;
   /** The tools the seller offers, as its card names them (only those the registry holds are served). */
-  tools: readonly string[];
+  tools: readonly Tool[];
   skills: readonly string[];
   proposed_classes: readonly string[];
   /** USDC per job: fixed, or at most the price of a plan of the plans file (max_plan). */
@@ -21,7 +21,7 @@ export interface Seller {
 /** Every seller endpoint also serves these, so an agent can always read the offer and its own account. */
 export const HOUSE_TOOLS = ['catalogue', 'plans', 'account'] as const;
 
-export const SELLERS: readonly Seller[] = [
+export const SELLERS = [
   {
     id: 'studio',
     name: 'the deck: studio',
@@ -64,7 +64,7 @@ export const SELLERS: readonly Seller[] = [
     price_basis: 'models and records free; following needs the max plan, premium-99 per 30 days',
     verify: 'every figure in a record is recomputed from the paired fills it lists',
   },
-];
+] as const satisfies readonly Seller[];
 
 /** A seller's price per job, read from the plans file where it names a plan (so the card cannot disagree with it). */
 export function priceOf(seller: Seller, plans: PlansFile): { unit: string; min: number; max: number } {

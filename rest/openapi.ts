@@ -38,20 +38,32 @@ function statusesOf(tool: Tool): number[] {
 }
 
 /**
- * A tool's input schema with its $defs (a recursive schema's definitions) moved into components.schemas as
- * <tool>.<name>: inside an OpenAPI document a $ref resolves against the document, not the fragment it sits in.
+ * A schema with its $defs (a recursive schema's definitions) moved into components.schemas as <prefix>.<name>:
+ * inside an OpenAPI document a $ref resolves against the document, not the fragment it sits in.
  */
-function hoisted(tool: Tool, components: Record<string, Schema>): Tool['inputSchema'] {
-  const { $defs, ...rest } = tool.inputSchema as Tool['inputSchema'] & { $defs?: Record<string, Schema> };
-  if (!$defs) return tool.inputSchema;
-  const moved = <T>(x: T): T => JSON.parse(JSON.stringify(x).replaceAll('"#/$defs/', `"#/components/schemas/${tool.name}.`)) as T;
-  for (const [name, def] of Object.entries($defs)) components[`${tool.name}.${name}`] = moved(def);
+function hoisted(schema: Schema, prefix: string, components: Record<string, Schema>): Schema {
+  const { $defs, ...rest } = schema as Schema & { $defs?: Record<string, Schema> };
+  if (!$defs) return schema;
+  const moved = <T>(x: T): T => JSON.parse(JSON.stringify(x).replaceAll('"#/$defs/', `"#/components/schemas/${prefix}.`)) as T;
+  for (const [name, def] of Object.entries($defs)) components[`${prefix}.${name}`] = moved(def);
   return moved(rest);
+}
+
+/**
+ * The success response's body: the tool's output schema, less the session a route moves into the deck_session cookie
+ * (it never sits in the body REST sends). A tool that declares no output answers some object.
+ */
+function answerSchema(tool: Tool, components: Record<string, Schema>): Schema {
+  if (!tool.outputSchema) return { type: 'object' };
+  const schema = hoisted(tool.outputSchema, `${tool.name}.answer`, components);
+  if (tool.rest!.cookie !== 'set') return schema;
+  const { session: _cookie, ...properties } = schema.properties as Record<string, Schema>;
+  return { ...schema, properties, required: (schema.required as string[]).filter((k) => k !== 'session') };
 }
 
 function operationOf(tool: Tool, components: Record<string, Schema>) {
   const rest = tool.rest!;
-  const inputSchema = hoisted(tool, components);
+  const inputSchema = hoisted(tool.inputSchema, tool.name, components);
   const pathParams = [...rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   const props = (inputSchema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((inputSchema.required as string[] | undefined) ?? []);
@@ -73,7 +85,7 @@ function operationOf(tool: Tool, components: Record<string, Schema>) {
     security: securityOf(tool.access),
     ...(parameters.length ? { parameters } : {}),
     ...body,
-    responses: Object.fromEntries([reply(rest.status ?? 200), ...statusesOf(tool).map((s) => reply(s, ERROR))]),
+    responses: Object.fromEntries([reply(rest.status ?? 200, answerSchema(tool, components)), ...statusesOf(tool).map((s) => reply(s, ERROR))]),
     ...(tool.surface === 'both' ? { 'x-mcp-tool': tool.name } : {}),
   };
 }
@@ -193,11 +205,11 @@ function fixedPaths(): Record<string, Schema> {
 /** The OpenAPI 3.1.0 document, generated from the registry once at start. */
 export function openapiDocument(tools: readonly Tool[], base: string, version: string) {
   const paths: Record<string, Record<string, unknown>> = fixedPaths();
-  const inputDefs: Record<string, Schema> = {};
+  const defs: Record<string, Schema> = {};
   for (const tool of tools) {
     if (!tool.rest) continue;
     const path = tool.rest.path.replace(/:(\w+)/g, '{$1}');
-    (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, inputDefs);
+    (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, defs);
   }
   return {
     openapi: '3.1.0',
@@ -222,7 +234,7 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
             problems: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
           },
         },
-        ...inputDefs,
+        ...defs,
       },
     },
     'x-mcp': {

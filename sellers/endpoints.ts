@@ -1,6 +1,6 @@
 import type { Tool, ToolAnnotations } from '../tools/define.js';
 import { opens, TIERS, type Principal, type Tier } from '../core/principal.js';
-import { MCP_TOOLS } from '../tools/registry.js';
+import { MCP_TOOLS, type ToolName } from '../tools/registry.js';
 import { HOUSE_TOOLS, SELLERS, type Seller } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from './toolsets.js';
 
@@ -10,6 +10,8 @@ export interface ToolListing {
   title: string;
   description: string;
   inputSchema: { type: 'object'; [key: string]: unknown };
+  /** The answer's outline: its top-level fields and their types (OpenAPI keeps the whole); absent for a tool that declares none. */
+  outputSchema?: { type: 'object'; [key: string]: unknown };
   annotations: ToolAnnotations & { title: string };
   _meta: { 'deck/access': string; 'deck/tier': Tier | null };
 }
@@ -34,6 +36,7 @@ const listing = (t: Tool): ToolListing => ({
   title: t.title,
   description: t.listedDescription,
   inputSchema: t.listedSchema,
+  ...(t.listedOutputSchema ? { outputSchema: t.listedOutputSchema } : {}),
   annotations: { title: t.title, ...t.annotations },
   _meta: { 'deck/access': t.access, 'deck/tier': t.tier },
 });
@@ -50,9 +53,14 @@ export function endpoint(id: string, name: string, path: string, tools: readonly
   return { id, name, path, tools, byName: new Map(tools.map((t) => [t.name, t])), listings, toolsets, defaults: defaults ?? [...toolsets.keys()] };
 }
 
-/** The tools a seller serves: its card's tools the registry holds, plus the house tools. */
-export const sellerTools = (seller: Seller): Tool[] =>
-  MCP_TOOLS.filter((t) => seller.tools.includes(t.name) || (HOUSE_TOOLS as readonly string[]).includes(t.name));
+/** A seller as its endpoint serves it: every tool it names is one the registry holds (a misspelled name fails the typecheck). */
+export type ServedSeller = Seller<ToolName>;
+
+/** The tools a seller serves: its card's tools, plus the house tools. */
+const sellerTools = (seller: ServedSeller): Tool[] => {
+  const names: readonly ToolName[] = [...seller.tools, ...HOUSE_TOOLS];
+  return MCP_TOOLS.filter((t) => names.some((name) => name === t.name));
+};
 
 export const DECK_ENDPOINT = endpoint('deck', 'the deck', '/mcp', MCP_TOOLS, DEFAULT_TOOLSETS);
 

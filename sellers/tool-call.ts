@@ -5,11 +5,15 @@ import { DeckError, internalFailure } from '../core/errors.js';
 import { outcomeOfStatus } from '../tools/plane/lib/metrics.js';
 import type { McpEndpoint } from './endpoints.js';
 
-/** A tools/call result in the shape both protocol eras share. */
+/**
+ * A tools/call result in the shape both protocol eras share. A refusal (isError) carries its body as the JSON text
+ * only: structuredContent is the tool's output, which MCP holds to the tool's outputSchema (the 2025-era SDK client
+ * checks it on an isError result too), and a refusal's body is not that output.
+ */
 export interface ToolResult {
   [key: string | symbol]: unknown;
   content: ({ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string })[];
-  structuredContent: Record<string, unknown>;
+  structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
 
@@ -26,8 +30,7 @@ const asResult = (body: Record<string, unknown>, isError: boolean, png?: Uint8Ar
   const text = jsonOf(body);
   return {
     content: [...(png ? [{ type: 'image' as const, data: Buffer.from(png).toString('base64'), mimeType: 'image/png' }] : []), { type: 'text', text }],
-    structuredContent: body,
-    ...(isError ? { isError: true } : {}),
+    ...(isError ? { isError: true } : { structuredContent: body }),
     [BODY_JSON]: text,
   };
 };
@@ -39,12 +42,13 @@ const asResult = (body: Record<string, unknown>, isError: boolean, png?: Uint8Ar
 export function resultJson(r: ToolResult): string {
   const body = r[BODY_JSON] as string | undefined;
   if (body === undefined) return JSON.stringify(r);
-  const keep = r.content.length === 1 && !r.isError && Object.isFrozen(r.structuredContent);
-  const kept = keep ? writtenResults.get(r.structuredContent) : undefined;
+  const structured = r.structuredContent;
+  const keep = r.content.length === 1 && structured !== undefined && Object.isFrozen(structured);
+  const kept = keep ? writtenResults.get(structured) : undefined;
   if (kept !== undefined) return kept;
   const image = r.content.length > 1 ? `${JSON.stringify(r.content[0])},` : '';
-  const json = `{"content":[${image}{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}${r.isError ? ',"isError":true' : ''}}`;
-  if (keep) writtenResults.set(r.structuredContent, json);
+  const json = `{"content":[${image}{"type":"text","text":${JSON.stringify(body)}}],${r.isError ? '"isError":true' : `"structuredContent":${body}`}}`;
+  if (keep) writtenResults.set(structured, json);
   return json;
 }
 

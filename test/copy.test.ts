@@ -8,7 +8,7 @@ import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { grantsFile, legacyClient, modernClient, namesOf } from './support/mcp.js';
+import { grantsFile, legacyClient, modernClient, namesOf, refusalIn } from './support/mcp.js';
 import { until } from './support/wait.js';
 
 // The copy seller: models lists live models only (never a replay's fills, never the house's synthetic actors), a
@@ -171,8 +171,8 @@ describe('follow_quote', () => {
     for (const client of [await legacyClient(`${deck.url}/mcp/copy`, free.bearer), await modernClient(`${deck.url}/mcp/copy`, { headers: free.bearer })]) {
       const r = await client.callTool({ name: 'follow_quote', arguments: { model: 'copy_op/trend', size: 0.01, caps: {} } });
       expect(r.isError).toBe(true);
-      expect(r.structuredContent).toMatchObject({ error: 'upgrade_required', tier: 'max' });
-      expect((r.structuredContent as { message: string }).message).toMatch(/premium-99/);
+      expect(refusalIn(r)).toMatchObject({ error: 'upgrade_required', tier: 'max' });
+      expect(refusalIn(r).message).toMatch(/premium-99/);
       expect(namesOf((await client.listTools()).tools)).toEqual(['account', 'catalogue', 'model_record', 'models', 'plans']);
       await client.close();
     }

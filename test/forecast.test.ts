@@ -7,7 +7,7 @@ import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { meterSpent } from './support/studio.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { legacyClient } from './support/mcp.js';
+import { legacyClient, refusalIn } from './support/mcp.js';
 import { tapeFile } from './support/tape-file.js';
 
 /** The forecast opens on the plan tier: the principals of these tests hold plan grants. */
@@ -216,7 +216,7 @@ describe('the forecast tools over MCP', () => {
       expect(answer).toMatchObject({ age_bars: 12, envelope: { issued_t: BAR } });
       const missing = await client.callTool({ name: 'forecast', arguments: { market: 'BTC', tf: '5m', t: BAR - 1 } });
       expect(missing.isError).toBe(true);
-      expect(missing.structuredContent).toMatchObject({ status: 404, error: 'no_envelope' });
+      expect(refusalIn(missing)).toMatchObject({ status: 404, error: 'no_envelope' });
       const lens = await client.callTool({ name: 'forecast_health', arguments: {} });
       expect((lens.structuredContent as { rows: unknown[] }).rows).toHaveLength(12);
     } finally {

@@ -8,7 +8,7 @@ import { CAIP2, CHAIN_ID, onlyChain, plansFile } from './support/chain.js';
 import { chainDeck } from './support/chain-deck.js';
 import { signedIn, testDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { legacyClient } from './support/mcp.js';
+import { legacyClient, refusalIn } from './support/mcp.js';
 
 // POST /me/mandates against a real local chain: EIP-712 mandates signed by real wallets, and a vault contract whose
 // mandateHash() the deck reads. The house's spot chain is the local chain; its one spot administrator is `admin`.
@@ -143,7 +143,7 @@ describe('POST /me/mandates refusals (nothing recorded)', () => {
     const client = await legacyClient(`${on.deck.url}/mcp`, bearer);
     const m = await client.callTool({ name: 'mandate_add', arguments: { typed_data: big } });
     expect(m.isError).toBe(true);
-    expect(m.structuredContent).toMatchObject({ error: 'too_large', status: 413 });
+    expect(refusalIn(m)).toMatchObject({ error: 'too_large', status: 413 });
     await client.close();
   });
 

@@ -46,7 +46,10 @@ describe.each(MCP_PATHS)('2026-07-28 client on %s', (path) => {
 
   it('answers a keyless account with input_required: exactly one elicitation/create in URL mode to the join page', async () => {
     const client = await modernClient(`${deck.url}${path}`, { capabilities: URL_ELICITATION });
-    const raw: unknown = await client.callTool({ name: 'account', arguments: {} }, { allowInputRequired: true });
+    // The 2.x client holds even an input_required result to the tool's outputSchema when it has listed one (such a
+    // result is not the tool's answer and carries no structuredContent); a definition without one is handed in.
+    const definition = { name: 'account', inputSchema: { type: 'object' as const } };
+    const raw: unknown = await client.callTool({ name: 'account', arguments: {} }, { allowInputRequired: true, toolDefinition: definition });
     expect(isInputRequiredResult(raw)).toBe(true);
     expect(raw).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) });
     const requests = Object.values((raw as InputRequiredResult).inputRequests ?? {});
@@ -158,7 +161,10 @@ describe('a 2026-07-28 client that declares its protocol only in _meta (no MCP-P
     });
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('catalogue');
     expect((await client.callTool({ name: 'catalogue', arguments: {} })).structuredContent).toMatchObject({ ok: true });
-    const raw: unknown = await client.callTool({ name: 'account', arguments: {} }, { allowInputRequired: true });
+    // The 2.x client holds even an input_required result to the tool's outputSchema when it has listed one (such a
+    // result is not the tool's answer and carries no structuredContent); a definition without one is handed in.
+    const definition = { name: 'account', inputSchema: { type: 'object' as const } };
+    const raw: unknown = await client.callTool({ name: 'account', arguments: {} }, { allowInputRequired: true, toolDefinition: definition });
     expect(isInputRequiredResult(raw)).toBe(true);
     expect(stripped).toEqual(expect.arrayContaining(STANDARD));
     await client.close();

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { grantsFile, legacyClient, modernClient, namesOf } from './support/mcp.js';
+import { grantsFile, legacyClient, modernClient, namesOf, refusalIn } from './support/mcp.js';
 
 // Tier gating over MCP: a locked capability answers an upgrade_required result naming the tier that opens
 // it and how to buy that tier. Locked: grants with all=true (house only) and the forecast tools (plan). The
@@ -36,7 +36,7 @@ describe('grants with all=true over MCP', () => {
     const r = await client.callTool(ALL);
     expect(r.isError).toBe(true);
     // No plan sells the house tier: it is granted.
-    expect(r.structuredContent).toMatchObject({ ok: false, error: 'upgrade_required', tier: 'house', buy: null });
+    expect(refusalIn(r)).toMatchObject({ ok: false, error: 'upgrade_required', tier: 'house', buy: null });
     // Without all, the same tool answers the caller's own grant.
     const own = await client.callTool({ name: 'grants', arguments: {} });
     expect(own.isError).toBeUndefined();
@@ -48,7 +48,7 @@ describe('grants with all=true over MCP', () => {
     const client = await modernClient(`${deck.url}/mcp`, { headers: bearer.free });
     const r = await client.callTool(ALL);
     expect(r.isError).toBe(true);
-    expect(r.structuredContent).toMatchObject({ ok: false, error: 'upgrade_required', tier: 'house' });
+    expect(refusalIn(r)).toMatchObject({ ok: false, error: 'upgrade_required', tier: 'house' });
     await client.close();
   });
 
@@ -96,7 +96,7 @@ describe('tools/list signed in', () => {
     for (const client of [await legacyClient(`${deck.url}/mcp`, bearer.free), await modernClient(`${deck.url}/mcp`, { headers: bearer.free })]) {
       const r = await client.callTool({ name: 'forecast', arguments: { market: 'BTC', tf: '5m' } });
       expect(r.isError).toBe(true);
-      expect(r.structuredContent).toMatchObject({
+      expect(refusalIn(r)).toMatchObject({
         ok: false,
         error: 'upgrade_required',
         status: 403,
@@ -109,7 +109,7 @@ describe('tools/list signed in', () => {
           chains: [{ id: 'eip155:8453', token: 'USDC', token_address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', token_decimals: 6 }],
         },
       });
-      expect((r.structuredContent as { message: string }).message).toContain(`send it to ${TREASURY} on Base (eip155:8453)`);
+      expect(refusalIn(r).message).toContain(`send it to ${TREASURY} on Base (eip155:8453)`);
       await client.close();
     }
   });

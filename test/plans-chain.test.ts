@@ -9,7 +9,7 @@ import { CAIP2, onlyChain, plansFile } from './support/chain.js';
 import { chainDeck } from './support/chain-deck.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { legacyClient, namesOf } from './support/mcp.js';
+import { legacyClient, namesOf, refusalIn } from './support/mcp.js';
 
 // POST /plans against a real local chain: real transfers of a 6-decimal test USDC from funded accounts, each
 // test on a snapshot of the chain (reverted after it) and a deck of its own.
@@ -99,7 +99,7 @@ describe('POST /plans with a confirmed payment', () => {
     // The same MCP client, the next calls: the forecast is listed and opens, the meter has the plan's allowance.
     expect(namesOf((await mcp.listTools()).tools)).toContain('forecast');
     const health = await mcp.callTool({ name: 'forecast_health', arguments: {} });
-    expect((health.structuredContent as { error?: string }).error).not.toBe('upgrade_required');
+    expect((health.isError ? refusalIn(health) : (health.structuredContent as { error?: string })).error).not.toBe('upgrade_required');
     expect((await mcp.callTool({ name: 'meter', arguments: {} })).structuredContent).toMatchObject({ allowance: 1000, tone: 'ok' });
     await mcp.close();
 

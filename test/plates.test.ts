@@ -7,7 +7,7 @@ import { THEME } from '../engine/plate/theme.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { legacyClient } from './support/mcp.js';
+import { legacyClient, refusalIn } from './support/mcp.js';
 
 const H = 3600;
 const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
@@ -168,7 +168,7 @@ describe('POST /plates', () => {
       try {
         const mcp = await client.callTool({ name: 'plate_seal', arguments: WINDOW });
         expect(mcp.isError).toBe(true);
-        expect(mcp.structuredContent).toMatchObject({ error: 'internal', status: 500 });
+        expect(refusalIn(mcp)).toMatchObject({ error: 'internal', status: 500 });
         expect(JSON.stringify(mcp)).not.toContain(dir);
       } finally {
         await client.close();

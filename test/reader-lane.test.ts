@@ -5,7 +5,7 @@ import { readRule, type RuleReading } from '../engine/reader/index.js';
 import { startReaderModel, type ReaderFixture } from './fixtures/reader-model.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { grantsFile, legacyClient } from './support/mcp.js';
+import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
 import { meterSpent } from './support/studio.js';
 
 // The model reader lane against a local chat-completions lane over real HTTP: a reading is accepted whole (the
@@ -48,7 +48,7 @@ async function read(url: string, who: Who, args: Record<string, unknown>) {
   const client = await legacyClient(`${url}/mcp/studio`, who.bearer);
   try {
     const got = await client.callTool({ name: 'workflow_read', arguments: args });
-    return { isError: got.isError === true, body: got.structuredContent as Record<string, any> };
+    return { isError: got.isError === true, body: got.isError === true ? refusalIn(got) : (got.structuredContent as Record<string, any>) };
   } finally {
     await client.close();
   }

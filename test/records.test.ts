@@ -6,7 +6,7 @@ import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/gr
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { grantsFile, legacyClient } from './support/mcp.js';
+import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
 
 // The deck's records over real HTTP and MCP: a principal's history with the ledger entry proving each act (and
 // another's entries 404), the registry, the ladder (empty with no model; test/copy.test.ts ranks real ones), the concluded lab by
@@ -158,7 +158,7 @@ describe('history', () => {
     const adaReceipt = (await call(`${deck.url}/records/history?kind=grade`, { headers: ada.bearer })).body.acts.find((a: { ledger: string }) => a.ledger === 'grades');
     const refused = await client.callTool({ name: 'history_entry', arguments: { ledger: 'grades', seq: adaReceipt.seq } });
     expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ error: 'not_found', status: 404 });
+    expect(refusalIn(refused)).toMatchObject({ error: 'not_found', status: 404 });
     await client.close();
   });
 });

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.js';
-import { httpRefusal, legacyClient, modernClient, namesOf } from './support/mcp.js';
+import { httpRefusal, legacyClient, modernClient, namesOf, refusalIn } from './support/mcp.js';
 import { hireBody, seriesRig, type SeriesRig } from './support/series.js';
 
 // The series as MCP tools on the deck's own /mcp (series_quote keyless, the rest as the signed-in principal), with
@@ -40,7 +40,7 @@ describe('the series tools on /mcp', () => {
     expect(structured(quoted)).toEqual(rest.body);
     const bad = await client.callTool({ name: 'series_quote', arguments: hireBody({ epochs: 0 }) });
     expect(bad.isError).toBe(true);
-    expect(structured(bad)).toMatchObject({ ok: false, error: 'bad_input', status: 400, problems: [{ field: 'epochs' }] });
+    expect(refusalIn(bad)).toMatchObject({ ok: false, error: 'bad_input', status: 400, problems: [{ field: 'epochs' }] });
     await client.close();
     const modern = await modernClient(`${rig.url}/mcp`);
     const again = await modern.callTool({ name: 'series_quote', arguments: hireBody() });
@@ -67,7 +67,7 @@ describe('the series tools on /mcp', () => {
     expect(epoch).toMatchObject({ ok: true, moved: { row: 'R02' }, epoch: 1, paymentRef: opened.series.epochs[0].paymentRef, unsigned: { value: '0' } });
     const again = await client.callTool({ name: 'epoch_open', arguments: { id } });
     expect(again.isError).toBe(true);
-    expect(structured(again)).toMatchObject({ error: 'epoch_open', status: 409 });
+    expect(refusalIn(again)).toMatchObject({ error: 'epoch_open', status: 409 });
     const read = structured(await client.callTool({ name: 'series_read', arguments: { id } }));
     expect(read).toEqual((await rig.read(id)).body);
     expect(read.hire).toMatchObject({ handshake_id: epoch.handshake_id, state: 'open' });
@@ -76,7 +76,7 @@ describe('the series tools on /mcp', () => {
     const revoked = structured(await client.callTool({ name: 'series_revoke', arguments: { id, revoke: true, why: 'an agent stopped it' } }));
     expect(revoked).toMatchObject({ ok: true, moved: { row: 'R08', from: 'EPOCH_OPEN', to: 'STOPPED' } });
     const notMine = await client.callTool({ name: 'series_read', arguments: { id: 'sr_000000000000000000000000' } });
-    expect(structured(notMine)).toMatchObject({ error: 'not_found', status: 404 });
+    expect(refusalIn(notMine)).toMatchObject({ error: 'not_found', status: 404 });
     await client.close();
   });
 });

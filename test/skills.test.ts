@@ -6,7 +6,7 @@ import { REGISTRY } from '../tools/registry.js';
 import { loadSkills, SKILLS } from '../tools/skills/lib/bank.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { grantsFile, httpRefusal, legacyClient, namesOf } from './support/mcp.js';
+import { grantsFile, httpRefusal, legacyClient, namesOf, refusalIn } from './support/mcp.js';
 
 // The skill bank over real HTTP and MCP: GET /skills and GET /skills/:id, the skills and skill_read tools on the
 // studio seller's endpoint, and the documents held to the deck they describe: every tool they name exists, every
@@ -98,7 +98,7 @@ describe('the skills and skill_read tools on MCP', () => {
     }
     const unknown = await client.callTool({ name: 'skill_read', arguments: { id: 'nothing-here' } });
     expect(unknown.isError).toBe(true);
-    expect(unknown.structuredContent).toMatchObject({ status: 404, error: 'not_found', skills: IDS });
+    expect(refusalIn(unknown)).toMatchObject({ status: 404, error: 'not_found', skills: IDS });
     await client.close();
   });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWatermark } from '../engine/decider/index.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { grantsFile, legacyClient, modernClient, rpc } from './support/mcp.js';
+import { grantsFile, legacyClient, modernClient, refusalIn, rpc } from './support/mcp.js';
 import { REVIEW_CLASSES } from '../engine/forge/index.js';
 
 // The forge over real HTTP and MCP: words or a script block become watermarked code, kept per principal for two
@@ -191,7 +191,7 @@ describe('POST /forge', () => {
       expect(result.structuredContent).toEqual(rest.body);
       const refused = await client.callTool({ name: 'forge', arguments: { intent: 'Buy Bitcoin when RSI is oversold.' } });
       expect(refused.isError).toBe(true);
-      expect(refused.structuredContent).toMatchObject({ status: 422, problems: [{ field: 'intent' }] });
+      expect(refusalIn(refused)).toMatchObject({ status: 422, problems: [{ field: 'intent' }] });
     } finally {
       await client.close();
     }
@@ -206,7 +206,7 @@ describe('one cast at a time', () => {
     const answer = await rpc(`${deck.url}/mcp/studio`, batch, house.bearer);
     const results = (answer.body as { id: number; result: { isError?: boolean; structuredContent: Record<string, unknown> } }[]).sort((a, b) => a.id - b.id);
     expect(results[0]!.result.isError).toBeFalsy();
-    expect(results[1]!.result).toMatchObject({ isError: true, structuredContent: { status: 429, error: 'busy', guard: 'forge_cast', retry_after_s: 1 } });
+    expect(refusalIn(results[1]!.result)).toMatchObject({ status: 429, error: 'busy', guard: 'forge_cast', retry_after_s: 1 });
     expect((await forgeAs(house, { intent: EMA_CROSS })).status).toBe(200);
   });
 });
@@ -343,7 +343,7 @@ describe('the keyless strategies and strategy_quote tools', () => {
       });
       const sealed = await client.callTool({ name: 'strategy_quote', arguments: { name: 'house-one' } });
       expect(sealed.isError).toBe(true);
-      expect(sealed.structuredContent).toMatchObject({ status: 404, error: 'sealed' });
+      expect(refusalIn(sealed)).toMatchObject({ status: 404, error: 'sealed' });
     } finally {
       await client.close();
     }
@@ -417,7 +417,7 @@ describe('the workflow_read tool', () => {
     try {
       const over = await client.callTool({ name: 'workflow_read', arguments: { text: 'x'.repeat(4001) } });
       expect(over.isError).toBe(true);
-      expect(over.structuredContent).toMatchObject({ status: 413, cap_chars: 4000 });
+      expect(refusalIn(over)).toMatchObject({ status: 413, cap_chars: 4000 });
       const at = await client.callTool({ name: 'workflow_read', arguments: { text: `${EMA_CROSS}${' '.repeat(4000 - EMA_CROSS.length)}` } });
       expect(at.isError).toBeFalsy();
     } finally {

@@ -11,7 +11,7 @@ import { RehearsalSchema } from '../engine/stepper/index.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { grantsFile, legacyClient } from './support/mcp.js';
+import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
 
 // The stepper in the deck: POST /forge/trial runs a script block, POST /studio/rehearse (and the rehearse tool) a
 // forge, over the real tape: the archive filled by `npm run tape -- import` with a month of BTC and two weeks of NQ
@@ -121,7 +121,7 @@ describe('POST /studio/rehearse', () => {
       const later = (await client.callTool({ name: 'rehearse', arguments: { seed_hash: seed, to: TO, hours: 24, trades_from: 1, trades_limit: 2 } })).structuredContent as { trades: unknown[] };
       expect(later.trades).toEqual(envelope.trades.slice(1, 3));
       const missing = await client.callTool({ name: 'rehearse', arguments: { seed_hash: '0'.repeat(64), to: TO } });
-      expect(missing.structuredContent).toMatchObject({ status: 404 });
+      expect(refusalIn(missing)).toMatchObject({ status: 404 });
     } finally {
       await client.close();
     }

@@ -8,7 +8,7 @@ import { pngBase64 } from './fixtures/images.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { grantsFile, legacyClient } from './support/mcp.js';
+import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
 
 // The studio machine over real HTTP (and MCP): GET /studio/state and POST /studio/state, each move calling the tool
 // its own route calls, against a venue serving the real BTC tape.
@@ -373,7 +373,7 @@ describe('the studio machine over MCP', () => {
       expect(moved.structuredContent).toMatchObject({ ok: true, record: { state: 'worded', words: intent }, view: { next: 'read' } });
       const refused = await client.callTool({ name: 'studio_act', arguments: { strategy: 'over-mcp', action: 'forge' } });
       expect(refused.isError).toBe(true);
-      expect(refused.structuredContent).toMatchObject({ status: 409, error: 'not_the_move', view: viewOf('worded') });
+      expect(refusalIn(refused)).toMatchObject({ status: 409, error: 'not_the_move', view: viewOf('worded') });
       const read = await client.callTool({ name: 'studio_state', arguments: { strategy: 'over-mcp' } });
       expect(read.structuredContent).toEqual((await state(me, 'over-mcp')).body);
     } finally {

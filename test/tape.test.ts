@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
+import { refusalIn } from './support/mcp.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -184,7 +185,7 @@ describe('a long window over MCP: a summary and the first bars first', () => {
     const all = (await tapeOverMcp({ from: BTC_START, to: BTC_START + D, limit: 20_000 })).body.result.structuredContent;
     expect(all).toEqual(whole);
     const bad = (await tapeOverMcp({ from: BTC_START, to: BTC_START + D, limit: 0 })).body.result;
-    expect(bad).toMatchObject({ isError: true, structuredContent: { status: 422, problems: [{ field: 'limit' }] } });
+    expect(refusalIn(bad)).toMatchObject({ status: 422, problems: [{ field: 'limit' }] });
   });
 
   it('states the limit MCP applies in its listing', async () => {

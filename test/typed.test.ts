@@ -4,7 +4,7 @@ import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { legacyClient } from './support/mcp.js';
+import { legacyClient, refusalIn } from './support/mcp.js';
 
 // The typed-decision lane: typed-decision.v1 served as a JSON Schema document of its own, every decision validated
 // against it (a refused one names its field and is counted against the model), and one decision posted for a model
@@ -100,7 +100,7 @@ describe('a decision that fails the contract', () => {
     const client = await legacyClient(`${deck.url}/mcp`, op.bearer);
     const r = await client.callTool({ name: 'decision_post', arguments: { model: 'typed_m', decision: { action: 'exit' } } });
     expect(r.isError).toBe(true);
-    expect(r.structuredContent).toMatchObject({ status: 422, error: 'bad_decision', problems: [{ field: 'decision.why' }] });
+    expect(refusalIn(r)).toMatchObject({ status: 422, error: 'bad_decision', problems: [{ field: 'decision.why' }] });
     await client.close();
     expect((await refusedOf()).total).toBe(8);
   });

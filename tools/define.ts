@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { signedIn, type Ctx, type SessionCtx } from './context.js';
-import { badInput, DeckError, problemsOf, signInFirst } from '../core/errors.js';
+import { badInput, DeckError, internalFailure, problemsOf, signInFirst } from '../core/errors.js';
 import type { GuardName } from './guards.js';
 import { howToBuy } from './plans/lib/offered.js';
 import { opens, type Tier } from '../core/principal.js';
+import { heldTo, outlineOf, outputJsonSchema } from './output.js';
+import type { EventStream, JsonBytes, WithImage } from './answers.js';
+
+export { EventStream, JsonBytes, WithImage, type StreamEvent } from './answers.js';
 
 export type Access = 'none' | 'session' | 'optional';
 export type Method = 'GET' | 'POST' | 'DELETE';
@@ -58,6 +62,10 @@ interface ToolSpecBase<I extends z.ZodObject, O> {
    * should read answers a summary and a first page there (REST answers whole unless asked).
    */
   mcpDefaults?: Record<string, unknown>;
+  /**
+   * The answer's JSON body (for sealed bytes, a picture or a stream: the JSON they carry). It types run's answer, is the
+   * OpenAPI success response and the MCP outputSchema, and a deck run with DECK_CHECK_OUTPUT=1 holds every answer to it.
+   */
   output?: z.ZodType<O>;
   /** The lowest tier that opens the tool; below it the call answers upgrade_required. */
   tier?: Tier;
@@ -79,12 +87,12 @@ interface ToolSpecBase<I extends z.ZodObject, O> {
 /** A tool as written: a tool that needs a session runs on a context whose principal is there. */
 export type ToolSpec<I extends z.ZodObject, O> = ToolSpecBase<I, O> &
   (
-    | { access: 'session'; run: (ctx: SessionCtx, input: z.output<I>) => Promise<O> }
-    | { access: Exclude<Access, 'session'>; run: (ctx: Ctx, input: z.output<I>) => Promise<O> }
+    | { access: 'session'; run: (ctx: SessionCtx, input: z.output<I>) => Promise<Answer<O>> }
+    | { access: Exclude<Access, 'session'>; run: (ctx: Ctx, input: z.output<I>) => Promise<Answer<O>> }
   );
 
 /** A tool's run on any context: a session tool's refuses a call without a principal (401) before anything else. */
-function admitting<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): (ctx: Ctx) => (input: z.output<I>) => Promise<O> {
+function admitting<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): (ctx: Ctx) => (input: z.output<I>) => Promise<Answer<O>> {
   if (spec.access !== 'session') {
     const run = spec.run;
     return (ctx) => (input) => run(ctx, input);
@@ -96,9 +104,15 @@ function admitting<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): (ctx: Ctx) =
   };
 }
 
-/** A tool with its types erased, as the registry, adapters and cards hold it. */
-export interface Tool {
-  name: string;
+/**
+ * What run answers: its output's body as an object, or a form that carries it (sealed bytes, a picture beside it, a
+ * stream whose whole is it). Only the object form is typed against the schema; the others are held to it at run time.
+ */
+export type Answer<O> = [O] extends [never] ? never : O | JsonBytes | WithImage | EventStream;
+
+/** A tool with its types erased but its name, as the registry, adapters and cards hold it. */
+export interface Tool<N extends string = string> {
+  name: N;
   title: string;
   description: string;
   access: Access;
@@ -111,6 +125,10 @@ export interface Tool {
   invalid: 400 | 422;
   input: z.ZodObject;
   output: z.ZodType | null;
+  /** JSON Schema of the output (the answer's JSON body), made once: the OpenAPI success response. */
+  outputSchema: { type: 'object'; [key: string]: unknown } | null;
+  /** The output's JSON Schema as MCP lists it: its top-level fields and their types (see outlineOf). */
+  listedOutputSchema: { type: 'object'; [key: string]: unknown } | null;
   annotations: ToolAnnotations;
   /** JSON Schema of the input, made once from the zod schema. */
   inputSchema: { type: 'object'; [key: string]: unknown };
@@ -140,7 +158,7 @@ function withStandIns(schema: Tool['inputSchema'], standIns: Record<string, Reco
   return JSON.stringify(listed).includes('"#/$defs/') ? { ...listed, $defs } : listed;
 }
 
-export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool {
+export function defineTool<I extends z.ZodObject, O, const N extends string>(spec: ToolSpec<I, O> & { name: N }): Tool<N> {
   const tier = spec.tier ?? null;
   const inputSchema = z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'];
   const properties = inputSchema.properties as Record<string, unknown> | undefined;
@@ -151,6 +169,8 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     : spec.listed?.properties;
   const strays = Object.keys(standIns ?? {}).filter((k) => !properties || !(k in properties));
   if (strays.length) throw new Error(`tool ${spec.name}: listed names no input property ${strays.join(', ')}`);
+  const outputSchema = spec.output ? (outputJsonSchema(spec.output) as Tool['outputSchema']) : null;
+  if (outputSchema && outputSchema.type !== 'object') throw new Error(`tool ${spec.name}: an output is an object (MCP structures only objects)`);
   const surface = spec.surface ?? 'both';
   const toolset = spec.toolset ?? spec.rest?.tag ?? null;
   const admit = admitting(spec);
@@ -167,6 +187,8 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
     invalid: spec.invalid ?? 422,
     input: spec.input,
     output: spec.output ?? null,
+    outputSchema,
+    listedOutputSchema: outputSchema && (outlineOf(outputSchema) as Tool['outputSchema']),
     annotations: spec.annotations,
     inputSchema,
     listedDescription: spec.listed?.description ?? spec.description,
@@ -178,54 +200,17 @@ export function defineTool<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): Tool
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) throw badInput(problemsOf(parsed.error), undefined, spec.invalid ?? 422);
       const principal = ctx.principal;
-      if (spec.guard && principal) {
-        const key = spec.guardKey ? `${principal.id}|${spec.guardKey(parsed.data)}` : principal.id;
-        return ctx.guards.run(spec.guard, key, () => run(parsed.data));
-      }
-      return run(parsed.data);
+      const guard = spec.guard;
+      const answer =
+        guard && principal
+          ? ctx.guards.run(guard, spec.guardKey ? `${principal.id}|${spec.guardKey(parsed.data)}` : principal.id, () => run(parsed.data))
+          : run(parsed.data);
+      const output = spec.output;
+      if (!ctx.config.checkOutput || !output) return answer;
+      return heldTo(output, await answer, (drift) => {
+        ctx.log.error('output_drift', { tool: spec.name, field: drift.field, message: drift.message });
+        return internalFailure();
+      });
     },
   };
-}
-
-/**
- * An answer already serialized, such as a sealed tape window: the REST adapter sends these bytes as they
- * are (the same request, the same bytes), MCP reads them back into structured content.
- */
-export class JsonBytes {
-  constructor(readonly bytes: Buffer) {}
-}
-
-/** An answer with a picture: MCP carries the PNG as image content beside the body. */
-export class WithImage {
-  constructor(
-    readonly body: Record<string, unknown>,
-    readonly png: Uint8Array,
-  ) {}
-}
-
-/** One event of an answer sent as it is made. */
-export interface StreamEvent {
-  event: string;
-  data: unknown;
-}
-
-/**
- * An answer the caller asked to receive as it is made (a model's words): REST sends each event as a server-sent event
- * and the whole answer last (event done); MCP, which answers once, waits for the whole. Ending the events early (the
- * caller went away) runs the generator's cleanup.
- */
-export class EventStream {
-  constructor(
-    readonly events: AsyncGenerator<StreamEvent, Record<string, unknown>>,
-    /** Stops the work behind the events at once (the caller went away), so nothing waits for words nobody reads. */
-    readonly cancel: () => void = () => {},
-  ) {}
-
-  /** Reads every event and answers the whole. */
-  async whole(): Promise<Record<string, unknown>> {
-    for (;;) {
-      const next = await this.events.next();
-      if (next.done) return next.value;
-    }
-  }
 }

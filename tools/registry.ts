@@ -76,7 +76,7 @@ import { workflowRead } from './studio/workflow-read.js';
 import { tape } from './tape/tape.js';
 
 /** Every capability of the deck, each written once. Adapters, cards and OpenAPI are read from this list. */
-export const REGISTRY: readonly Tool[] = [
+const TOOLS = [
   catalogue,
   plans,
   price,
@@ -158,9 +158,14 @@ export const REGISTRY: readonly Tool[] = [
   models,
   modelRecord,
   followQuoteTool,
-];
+] as const satisfies readonly Tool[];
 
-export const toolByName = new Map(REGISTRY.map((t) => [t.name, t]));
+export const REGISTRY: readonly Tool[] = TOOLS;
+
+/** A tool's name, as the registry holds it: a name written elsewhere (a seller's list) is checked against these. */
+export type ToolName = (typeof TOOLS)[number]['name'];
+
+export const toolByName: ReadonlyMap<string, Tool> = new Map(REGISTRY.map((t) => [t.name, t]));
 
 /** The tools agents reach over MCP (a person's acts such as join and login stay on REST). */
-export const MCP_TOOLS = REGISTRY.filter((t) => t.surface === 'both');
+export const MCP_TOOLS: readonly Tool[] = REGISTRY.filter((t) => t.surface === 'both');

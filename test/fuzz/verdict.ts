@@ -56,7 +56,7 @@ interface RpcError {
 interface RpcMessage {
   jsonrpc?: unknown;
   error?: RpcError;
-  result?: { isError?: boolean; structuredContent?: { status?: unknown; error?: unknown } };
+  result?: { isError?: boolean; content?: { type?: unknown; text?: unknown }[] };
 }
 
 /** Whether an MCP answer keeps the deck's promises: JSON-RPC, no internal error, no 5xx refusal the spec does not name. */
@@ -77,7 +77,9 @@ export function mcpFaults(a: Answer): string[] {
     if (code === -32603) faults.push(`internal error: ${String(m.error?.message).slice(0, 200)}`);
     if (m.error && (typeof m.error.message !== 'string' || !m.error.message)) faults.push('an error without a message');
     if (m.error && leaksInternals(String(m.error.message))) faults.push(`an error carries internals: ${String(m.error.message).slice(0, 200)}`);
-    const status = m.result?.isError ? m.result.structuredContent?.status : undefined;
+    // A refusal rides as its body's JSON text (never as structuredContent, which is the tool's output).
+    const text = m.result?.isError ? m.result.content?.find((c) => c.type === 'text')?.text : undefined;
+    const status = typeof text === 'string' ? (parsed(text) as { status?: unknown } | undefined)?.status : undefined;
     if (typeof status === 'number' && status >= 500 && !SPEC_5XX.has(status)) faults.push(`a tool answered ${status}: ${JSON.stringify(m.result).slice(0, 200)}`);
   }
   return faults;

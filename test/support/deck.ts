@@ -12,9 +12,10 @@ export interface TestDeck extends RunningDeck {
 
 /**
  * What a test deck runs with unless the test says otherwise. Tests state their own tape, so the sample the deck
- * seeds an empty archive with is off unless a test turns it on (DECK_SAMPLE_TAPE=on).
+ * seeds an empty archive with is off unless a test turns it on (DECK_SAMPLE_TAPE=on), and every answer is held to its
+ * tool's output schema (DECK_CHECK_OUTPUT=1): an answer that drifts is a 500, so every test checks the answers it sees.
  */
-const TESTING = { DECK_SAMPLE_TAPE: 'off' };
+const TESTING = { DECK_SAMPLE_TAPE: 'off', DECK_CHECK_OUTPUT: '1' };
 
 /**
  * A deck on a free port with its own temporary data directory, configured by `env` on top of defaults.

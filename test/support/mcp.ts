@@ -98,3 +98,15 @@ export function httpRefusal(error: unknown): { status: number; error: RpcErrorBo
   if (!text) throw new Error(`not an HTTP refusal: ${String(e.message)}`);
   return { status, error: (JSON.parse(text) as { error: RpcErrorBody }).error };
 }
+
+/**
+ * The refusal an isError tools/call result carries: its body, as its JSON text (a refusal is not the tool's output,
+ * so it never rides in structuredContent, which MCP holds to the tool's outputSchema).
+ */
+export function refusalIn(answer: object): Record<string, any> {
+  const result = answer as { isError?: unknown; structuredContent?: unknown; content?: unknown };
+  if (result.isError !== true) throw new Error(`not a refusal: ${JSON.stringify(result).slice(0, 300)}`);
+  if (result.structuredContent !== undefined) throw new Error('a refusal carries no structuredContent');
+  const text = (result.content as { type: string; text?: string }[]).find((c) => c.type === 'text')?.text;
+  return JSON.parse(text!) as Record<string, any>;
+}

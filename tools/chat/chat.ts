@@ -19,7 +19,7 @@ const labelOf = (model: string) => ({
 });
 
 const answerOf = (a: ChatAnswer, spent: Recorded | null) => ({
-  ok: true,
+  ok: true as const,
   ...labelOf(a.model),
   message: { role: 'assistant' as const, content: a.text },
   finish_reason: a.finish_reason,
@@ -42,6 +42,15 @@ export const chat = defineTool({
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'session',
+  output: z.object({
+    ok: z.literal(true),
+    by: z.literal('model').describe("these are a model's words, not the deck's"),
+    model: z.string(),
+    notice: z.string(),
+    message: z.object({ role: z.literal('assistant'), content: z.string() }),
+    finish_reason: z.string().nullable(),
+    spent: z.object({ action: z.string(), units: z.number() }).nullable().describe('what the answer cost on the meter'),
+  }),
   rest: { method: 'POST', path: '/chat', errors: [429, 502, 503], maxBody: 512 * 1024, tag: 'chat' },
   async run(ctx, { messages, stream, max_tokens }) {
     const lane = ctx.upstreams.chat;

@@ -5,6 +5,8 @@ import { noForecaster } from '../../upstream/forecast/forecaster.js';
 import { defineTool } from '../define.js';
 import { ageBars } from './lib/age.js';
 import { scoreDue } from './lib/scoring.js';
+import { LensSchema } from '../../upstream/forecast/forecaster.js';
+import { LensRow } from './lib/answer-schema.js';
 
 export const forecastHealth = defineTool({
   name: 'forecast_health',
@@ -15,6 +17,7 @@ export const forecastHealth = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   tier: 'plan',
+  output: LensSchema.extend({ ok: z.literal(true), horizon: z.number().int().describe('bars ahead the band spans'), rows: z.array(LensRow) }),
   rest: { method: 'GET', path: '/forecast/health', errors: [502, 503], tag: 'forecast' },
   async run(ctx) {
     const forecaster = ctx.upstreams.forecaster;
@@ -38,6 +41,6 @@ export const forecastHealth = defineTool({
         });
       }
     }
-    return { ok: true, ...lens, horizon: HORIZON, rows };
+    return { ok: true as const, ...lens, horizon: HORIZON, rows };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { compactOf, drawOf, FORECAST_TIMEFRAMES, ForecastError, HORIZON, type Envelope, type Pair } from '../../engine/forecast/index.js';
+import { compactOf, drawOf, EnvelopeSchema, FORECAST_TIMEFRAMES, ForecastError, HORIZON, type Envelope, type Pair } from '../../engine/forecast/index.js';
 import { MARKETS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import type { ForecastBook } from '../../store/forecasts.js';
 import { noForecaster, type Forecaster } from '../../upstream/forecast/forecaster.js';
@@ -10,6 +10,7 @@ import { badInput, DeckError, type Problem } from '../../core/errors.js';
 import { flag, int } from '../schemas.js';
 import { tape } from '../tape/tape.js';
 import { ageBars } from './lib/age.js';
+import { Calibration, Drawn } from './lib/answer-schema.js';
 import { scoreDue } from './lib/scoring.js';
 
 /** The most issues one history answer carries; `truncated` says more are left (ask again from the last one + 1). */
@@ -81,6 +82,28 @@ export const forecast = defineTool({
   access: 'session',
   // The envelope is what the plans sell beyond the free tier's studio, candles and marks.
   tier: 'plan',
+  output: z.union([
+    z.object({
+      ok: z.literal(true),
+      envelope: EnvelopeSchema.safeExtend({ calibration: Calibration.describe('measured on the envelopes scored by t') }).describe('envelope.v1: the newest envelope issued by t'),
+      ...Drawn,
+      served: z.object({
+        t: z.number().int(),
+        at: z.number().int().describe('when it was served, unix seconds'),
+        issued_now: z.boolean(),
+        recorded: z.boolean().describe('false for a replay session\'s envelope, which is not recorded'),
+      }),
+      age_bars: z.number().int().describe('bars closed after it was issued and by t'),
+    }),
+    z.object({
+      ok: z.literal(true),
+      issues: z
+        .array(z.object({ issued_t: z.number().int(), width_atr: z.number(), lower: z.number(), upper: z.number() }))
+        .describe('history=1: the compact issues of [from, t], oldest first'),
+      truncated: z.boolean().describe('more are left: ask again from the last one + 1'),
+      ...Drawn,
+    }),
+  ]),
   rest: { method: 'GET', path: '/forecast/:market/:tf', errors: [404, 502, 503], tag: 'forecast' },
   async run(ctx, input) {
     const forecaster = ctx.upstreams.forecaster;
@@ -97,7 +120,7 @@ export const forecast = defineTool({
       if (!fresh) await book.exclusive(() => scoreDue(ctx, book));
       const { envelopes, more } = book.between(input.from!, t, MAX_HISTORY);
       await recordSpend(ctx, 'forecast');
-      return { ok: true, issues: envelopes.map(compactOf), truncated: more, ...drawOf(book.calibration(t)) };
+      return { ok: true as const, issues: envelopes.map(compactOf), truncated: more, ...drawOf(book.calibration(t)) };
     }
 
     const len = TIMEFRAME_SECONDS[pair.tf];
@@ -111,7 +134,7 @@ export const forecast = defineTool({
     // An answered read is spent on the meter; a refused one (nothing issued by t, bad input) costs nothing.
     await recordSpend(ctx, 'forecast');
     return {
-      ok: true,
+      ok: true as const,
       envelope: { ...envelope, calibration },
       ...drawOf(calibration),
       served: { t, at: now, issued_now: unrecorded !== null || (got.recordedNow && got.issued!.issued_t === envelope.issued_t), recorded: unrecorded === null },

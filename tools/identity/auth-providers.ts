@@ -9,6 +9,7 @@ export const authProviders = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   surface: 'rest',
+  output: z.object({ ok: z.literal(true), email: z.boolean(), x: z.boolean(), key: z.literal(true) }),
   rest: { method: 'GET', path: '/auth/providers', tag: 'identity' },
   // Email and X doors are not built: they read false until they are.
   async run() {

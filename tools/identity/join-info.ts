@@ -10,6 +10,13 @@ export const joinInfo = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   surface: 'rest',
+  output: z.object({
+    ok: z.literal(true),
+    limits: z.object({ per_client_per_day: z.number().int(), everyone_per_day: z.number().int() }),
+    name_rule: z.string(),
+    wallet: z.string().describe('the wallet rule'),
+    join_url: z.string(),
+  }),
   rest: { method: 'GET', path: '/join', tag: 'identity' },
   async run(ctx) {
     return {

@@ -15,6 +15,13 @@ export const join = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'none',
   surface: 'rest',
+  output: z.object({
+    ok: z.literal(true),
+    principal: z.object({ name: z.string(), agent_id: z.string(), wallet: z.string().nullable() }),
+    key: z.string().describe('the key, shown once, in this answer, and never again'),
+    shown_once: z.literal(true),
+    next: z.string().describe('how to sign in'),
+  }),
   rest: { method: 'POST', path: '/join', status: 201, errors: [409, 429, 502, 503], tag: 'identity' },
   async run(ctx, { name, wallet }) {
     if (ctx.config.reservedNames.has(name)) throw badInput([{ field: 'name', message: 'reserved for the house' }]);

@@ -15,6 +15,13 @@ export const login = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'none',
   surface: 'rest',
+  output: z.object({
+    ok: z.literal(true),
+    name: z.string(),
+    agent_id: z.string(),
+    expires_at: z.iso.datetime().describe('when the session ends'),
+    session: z.object({ token: z.string(), expires_at: z.number().int() }).describe('the session, which REST moves into the deck_session cookie (never in the body)'),
+  }),
   rest: { method: 'POST', path: '/login', cookie: 'set', errors: [401, 429, 502, 503], tag: 'identity' },
   async run(ctx, { key }) {
     const now = ctx.clock();

@@ -10,6 +10,7 @@ export const logout = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   surface: 'rest',
+  output: z.object({ ok: z.literal(true) }),
   rest: { method: 'POST', path: '/logout', body: 'none', cookie: 'clear', tag: 'identity' },
   async run(ctx) {
     if (ctx.credential?.kind === 'session') await endSession(ctx, ctx.credential.value);

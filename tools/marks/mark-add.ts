@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { MARK_LIMITS, MarkInput } from './lib/mark-schema.js';
+import { z } from 'zod';
+import { Mark, MARK_LIMITS, MarkInput } from './lib/mark-schema.js';
 
 export const marksAdd = defineTool({
   name: 'mark_add',
@@ -10,6 +11,7 @@ export const marksAdd = defineTool({
   input: MarkInput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'session',
+  output: z.object({ ok: z.literal(true), mark: Mark.describe('the mark placed'), marks: z.array(Mark).describe('all your marks now') }),
   rest: { method: 'POST', path: '/me/marks', errors: [409], tag: 'marks' },
   async run(ctx, input) {
     const mark = { id: `mk_${randomBytes(8).toString('hex')}`, ...input, created_at: ctx.clock() };

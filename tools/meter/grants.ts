@@ -3,6 +3,8 @@ import { defineTool, upgradeRequired } from '../define.js';
 import { opens } from '../../core/principal.js';
 import { meterOf, tierOf } from '../plans/lib/standing.js';
 import { flag } from '../schemas.js';
+import { Grant } from '../../config/files.js';
+import { MeterView } from '../plans/lib/standing-schema.js';
 
 export const grants = defineTool({
   name: 'grants',
@@ -12,12 +14,19 @@ export const grants = defineTool({
   input: z.object({ all: flag.optional().describe('1 or true: every grant (house only)') }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
+  output: z.union([
+    z.object({ ok: z.literal(true), grant: Grant.nullable().describe('your grant, from the grants file'), today: MeterView }),
+    z.object({
+      ok: z.literal(true),
+      grants: z.array(Grant.extend({ joined: z.boolean(), today: MeterView.nullable().describe("the holder's meter today; null until the name joins") })).describe('all=1: every grant'),
+    }),
+  ]),
   rest: { method: 'GET', path: '/grants', errors: [403], tag: 'plans' },
   async run(ctx, { all }) {
     const p = ctx.principal;
     if (!all) {
       const grant = ctx.offer.grants.find((g) => g.name === p.name) ?? null;
-      return { ok: true, grant, today: meterOf(ctx, p) };
+      return { ok: true as const, grant, today: meterOf(ctx, p) };
     }
     if (!opens(p.tier, 'house')) throw upgradeRequired(ctx, 'grants with all=1', 'house');
     const rows = ctx.offer.grants.map((g) => {
@@ -25,6 +34,6 @@ export const grants = defineTool({
       const today = holder ? meterOf(ctx, { id: holder.id, name: holder.name, tier: tierOf(ctx, holder) }) : null;
       return { ...g, joined: holder !== null, today };
     });
-    return { ok: true, grants: rows };
+    return { ok: true as const, grants: rows };
   },
 });

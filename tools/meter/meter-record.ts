@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { meterOf } from '../plans/lib/standing.js';
 import { priceEntry } from './lib/prices.js';
-import { spendEntry } from './lib/spend.js';
+import { MeterView } from '../plans/lib/standing-schema.js';
+import { Recorded, spendEntry } from './lib/spend.js';
 
 export const meterRecord = defineTool({
   name: 'meter_record',
@@ -17,6 +18,7 @@ export const meterRecord = defineTool({
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'session',
+  output: MeterView.extend({ ok: z.literal(true), recorded: Recorded }),
   rest: { method: 'POST', path: '/meter', tag: 'plans' },
   async run(ctx, { action, bars }) {
     const recorded = await spendEntry(ctx, priceEntry(ctx.offer.plans, action), bars);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { PriceEntry } from '../../config/files.js';
 import { meterOf } from '../plans/lib/standing.js';
+import { MeterView } from '../plans/lib/standing-schema.js';
 
 export const meter = defineTool({
   name: 'meter',
@@ -9,6 +11,7 @@ export const meter = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
+  output: MeterView.extend({ ok: z.literal(true), prices: z.array(PriceEntry).describe('the price list') }),
   rest: { method: 'GET', path: '/meter', tag: 'plans' },
   async run(ctx) {
     return { ok: true, ...meterOf(ctx, ctx.principal), prices: ctx.offer.plans.prices };

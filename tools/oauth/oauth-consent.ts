@@ -24,6 +24,13 @@ export const oauthRequest = defineTool({
   access: 'none',
   surface: 'rest',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: z.object({
+    ok: z.literal(true),
+    client: z.object({ id: z.string(), name: z.string().nullable(), vouched_by: z.string().nullable().describe("the domain that vouches for the app's name; null: only the app states it") }),
+    redirect_to: z.string().describe('where you will be sent back'),
+    resource: z.object({ url: z.string(), name: z.string() }).describe("the MCP endpoint the app's token will reach"),
+    expires_at: z.iso.datetime(),
+  }),
   rest: { method: 'GET', path: '/oauth/requests/:id', tag: 'oauth', errors: [404] },
   async run(ctx, { id }) {
     const r = ctx.oauth.authorizations.request(id, ctx.clock());
@@ -48,6 +55,7 @@ export const oauthConsent = defineTool({
   access: 'session',
   surface: 'rest',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  output: z.object({ ok: z.literal(true), allowed: z.boolean(), redirect: z.string().describe('where to send the person back (with a code, or refused)') }),
   rest: { method: 'POST', path: '/oauth/consent', tag: 'oauth', errors: [404] },
   async run(ctx, { request, allow }) {
     const now = ctx.clock();

@@ -13,6 +13,23 @@ export const ledgerVerify = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   guard: 'ledger_walk',
+  output: z.object({
+    ok: z.literal(true),
+    ledger: z.string(),
+    intact: z.boolean(),
+    checked: z.number().int().describe('entries that hold, from the first, up to the break'),
+    head: z.string().describe('the hash of the last entry that holds'),
+    break: z
+      .object({
+        line: z.number().int(),
+        seq: z.number().int().nullable().describe('null when the line is not JSON'),
+        why: z.string(),
+        expected: z.string(),
+        found: z.string().nullable(),
+      })
+      .nullable()
+      .describe('the first break, when there is one'),
+  }),
   rest: { method: 'GET', path: '/plane/ledgers/:ledger/verify', errors: [404], tag: 'plane' },
   async run(ctx, { ledger }) {
     const names = await ledgerNames(ctx.store.dir);

@@ -11,6 +11,16 @@ export const ledgers = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
+  output: z.object({
+    ok: z.literal(true),
+    ledgers: z.array(
+      z.object({
+        name: z.string(),
+        length: z.number().int().nullable().describe("its last entry's seq; null when it is empty or its last line is not JSON"),
+        head: z.string().nullable().describe("its last entry's hash"),
+      }),
+    ),
+  }),
   rest: { method: 'GET', path: '/plane/ledgers', tag: 'plane' },
   async run(ctx) {
     const names = await ledgerNames(ctx.store.dir);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { Grant } from '../../config/files.js';
 import { grantOf, meterOf, planOf } from './lib/standing.js';
+import { MeterView, PlanStanding, PrincipalShown } from './lib/standing-schema.js';
 
 export const account = defineTool({
   name: 'account',
@@ -9,11 +11,17 @@ export const account = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
+  output: PlanStanding.extend({
+    ok: z.literal(true),
+    principal: PrincipalShown,
+    grant: Grant.nullable().describe('the grant you hold today, from the grants file'),
+    meter: MeterView,
+  }),
   rest: { method: 'GET', path: '/me', tag: 'plans' },
   async run(ctx) {
     const p = ctx.principal;
     return {
-      ok: true,
+      ok: true as const,
       principal: { name: p.name, agent_id: p.agent_id, wallet: p.wallet, tier: p.tier },
       ...planOf(ctx, p),
       grant: grantOf(ctx, p.name),

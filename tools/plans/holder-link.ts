@@ -5,6 +5,7 @@ import { utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, notConfigured } from '../../core/errors.js';
 import { holderOf } from './lib/standing.js';
+import { Chained, Day, HolderStanding } from './lib/standing-schema.js';
 
 export const holderLink = defineTool({
   name: 'holder_link',
@@ -22,6 +23,22 @@ export const holderLink = defineTool({
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
+  output: z.object({
+    ok: z.literal(true),
+    link: z
+      .object({
+        day: Day,
+        wallet: z.string(),
+        chain: z.string(),
+        collection: z.string(),
+        nfts: z.number().int(),
+        block: z.number().int().describe('the block balanceOf was read at'),
+        ...Chained,
+        linked_at: z.iso.datetime(),
+      })
+      .describe('the link as recorded in its hash-chained ledger'),
+    holder: HolderStanding,
+  }),
   rest: { method: 'POST', path: '/plans/holder', errors: [502, 503], tag: 'plans' },
   async run(ctx, input) {
     const p = ctx.principal;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { holderMessage } from '../../engine/plans/messages.js';
 import { defineTool } from '../define.js';
 import { holderOf } from './lib/standing.js';
+import { HolderStanding } from './lib/standing-schema.js';
 
 export const holderState = defineTool({
   name: 'holder',
@@ -12,6 +13,7 @@ export const holderState = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
+  output: z.object({ ok: z.literal(true), holder: HolderStanding, message: z.string().describe('the exact text to sign today to link a wallet') }),
   rest: { method: 'GET', path: '/plans/holder', tag: 'plans' },
   async run(ctx) {
     const p = ctx.principal;

@@ -10,6 +10,7 @@ import { DeckError, notConfigured } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
 import { listedChain, treasuryOf } from './lib/offered.js';
 import { meterOf, planOf, tierOf } from './lib/standing.js';
+import { Chained, Mine } from './lib/standing-schema.js';
 
 const refuse = (code: string, message: string, details: Record<string, unknown> = {}) => new DeckError(422, code, message, details);
 const same = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();
@@ -19,7 +20,7 @@ function answer(ctx: Ctx, p: Principal, e: LedgerEntry<PlanClaim>) {
   const { principal_id: _owner, ...claim } = e.entry;
   const now = { ...p, tier: tierOf(ctx, p) };
   return {
-    ok: true,
+    ok: true as const,
     claim: { ...claim, seq: e.seq, hash: e.hash, claimed_at: new Date(e.at).toISOString() },
     mine: { ...planOf(ctx, now), tier: now.tier, usage: meterOf(ctx, now) },
   };
@@ -45,6 +46,30 @@ export const planClaim = defineTool({
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
+  output: z.object({
+    ok: z.literal(true),
+    claim: z
+      .object({
+        chain: z.string(),
+        tx_hash: z.string().describe('lower case'),
+        agent_id: z.string(),
+        plan: z.string(),
+        tier: z.string(),
+        price_usdc: z.number(),
+        token: z.string(),
+        token_address: z.string(),
+        amount: z.string().describe('what the payer sent the treasury, in whole tokens, as a decimal string'),
+        payer: z.string(),
+        proof: z.enum(['joined_wallet', 'payer_signature']),
+        block: z.number().int(),
+        block_time: z.iso.datetime(),
+        period: z.object({ start: z.iso.datetime(), end: z.iso.datetime() }),
+        ...Chained,
+        claimed_at: z.iso.datetime(),
+      })
+      .describe('the claim as recorded, the same each time it is asked for'),
+    mine: Mine.describe('where you stand now'),
+  }),
   rest: { method: 'POST', path: '/plans', errors: [502, 503], tag: 'plans' },
   async run(ctx, input) {
     const p = ctx.principal;

@@ -1,15 +1,17 @@
 import { z } from 'zod';
+import { Plan } from '../../config/files.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { chainsShown, treasuryOf } from './lib/offered.js';
 import { perDeck } from '../per-deck.js';
 import { meterOf, planOf } from './lib/standing.js';
+import { ChainShown, Mine, PrincipalShown } from './lib/standing-schema.js';
 
 const answerOf = (ctx: Ctx) => {
   const { plans: list, currency } = ctx.offer.plans;
   const p = ctx.principal;
   return {
-    ok: true,
+    ok: true as const,
     currency,
     plans: list,
     chains: chainsShown(ctx),
@@ -31,6 +33,15 @@ export const plans = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'optional',
+  output: z.object({
+    ok: z.literal(true),
+    currency: z.literal('USDC'),
+    plans: z.array(Plan),
+    chains: z.array(ChainShown).describe('the chains a plan is paid on'),
+    treasury: z.string().nullable().describe('where plan payments go; null while none is configured'),
+    mine: Mine.nullable().describe('signed in: the plan you stand on, its period, your tier and today\'s meter'),
+    principal: PrincipalShown.nullable().describe('signed in: who you are'),
+  }),
   rest: { method: 'GET', path: '/plans', tag: 'plans' },
   async run(ctx) {
     return ctx.principal ? answerOf(ctx) : anonymous(ctx);

@@ -3,6 +3,7 @@ import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/lib/spend.js';
+import { z } from 'zod';
 import { drawPlate, PlateRequest } from './lib/draw.js';
 
 /** Plates a principal may seal per UTC day (sealing one already sealed does not count). */
@@ -37,6 +38,14 @@ export const plateSeal = defineTool({
   input: PlateRequest,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
+  output: z.object({
+    ok: z.literal(true),
+    id: z.string().describe('sha256 of the PNG and the chart_state numbers it was drawn from'),
+    fresh: z.boolean().describe('false: sealed already, counted nothing'),
+    path: z.string(),
+    png: z.string().describe("the PNG's URL"),
+    json: z.string().describe("the chart_state's URL"),
+  }),
   rest: { method: 'POST', path: '/plates', errors: [429, 502, 503], tag: 'plates' },
   async run(ctx, input) {
     const plate = await drawPlate(ctx, input);

@@ -10,6 +10,7 @@ export const skillRead = defineTool({
   input: z.object({ id: z.string().min(1).max(64).describe('a skill id, as the skills tool lists it') }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
+  output: z.object({ ok: z.literal(true), id: z.string(), title: z.string(), text: z.string().describe('the skill in markdown') }),
   rest: { method: 'GET', path: '/skills/:id', errors: [404], tag: 'skills' },
   async run(_ctx, { id }) {
     const skill = skillById(id);

@@ -10,6 +10,10 @@ export const skills = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
+  output: z.object({
+    ok: z.literal(true),
+    skills: z.array(z.object({ id: z.string(), title: z.string(), summary: z.string(), tools: z.array(z.string()).describe('the tools it uses') })),
+  }),
   rest: { method: 'GET', path: '/skills', tag: 'skills' },
   async run() {
     return { ok: true, skills: SKILLS.map(({ id, title, summary, tools }) => ({ id, title, summary, tools })) };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { barsToRows, type BarRow } from '../../engine/bars.js';
+import { barsToRows } from '../../engine/bars.js';
 import { isOpen } from '../../engine/calendar.js';
 import { coverage, isFinal } from '../../engine/coverage.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
@@ -9,6 +9,7 @@ import { defineTool, JsonBytes } from '../define.js';
 import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { recordSpend } from '../meter/lib/spend.js';
+import { Candle, ServedCoverage } from './lib/candles-schema.js';
 import { coverageIn } from './lib/served.js';
 
 /** The most bars one answer carries: seven days of 1m bars fit (10,080), longer windows are asked in parts. */
@@ -47,7 +48,7 @@ export async function readCandles(ctx: Ctx, { market, tf, from, to, session }: z
   const rows = barsToRows(w.bars).filter((r) => isOpen(market, r.t));
   const measured = coverage({ market, tf, from, to, times: rows.map((r) => r.t), held: w.held, ...(w.built ? { built: w.built } : {}) });
   const seal = !session && isFinal(measured);
-  const answer = {
+  const answer: TapeAnswer = {
     ok: true,
     market,
     tf,
@@ -60,6 +61,31 @@ export async function readCandles(ctx: Ctx, { market, tf, from, to, session }: z
   return new JsonBytes(seal ? await ctx.store.seals.seal(key, bytes) : bytes);
 }
 
+/** A candle answer: the bars of the window, or its first ones with a summary of the whole (limit). */
+const TapeAnswer = z.object({
+  ok: z.literal(true),
+  market: z.enum(MARKETS),
+  tf: z.enum(TIMEFRAMES),
+  from: z.number().int(),
+  to: z.number().int(),
+  candles: z.array(Candle),
+  coverage: ServedCoverage.describe('what was measured, of the whole window'),
+  summary: z
+    .object({
+      bars: z.number().int(),
+      shown: z.number().int(),
+      open: z.number().optional(),
+      high: z.number().optional(),
+      low: z.number().optional(),
+      close: z.number().optional(),
+      volume: z.number().optional(),
+    })
+    .optional()
+    .describe('with limit under the whole: the whole window, summed up (no prices when it has no bars)'),
+  more: z.object({ bars: z.number().int(), from: z.number().int().describe('ask again from here') }).nullable().optional().describe('with limit: where the rest begins; null when nothing is left'),
+});
+type TapeAnswer = z.output<typeof TapeAnswer>;
+
 /** Bars a model is shown at first over MCP: the window's summary and its first bars; the rest is asked by `from`. */
 export const MCP_BARS = 500;
 
@@ -69,8 +95,8 @@ const Limit = int.refine((n) => n >= 1 && n <= MAX_BARS, `1 to ${MAX_BARS}`);
  * The first `limit` bars of an answer, with a summary of the whole window (its open, high, low, close and volume) and
  * where the rest begins. The coverage still states the whole window; the meter counts the bars shown.
  */
-function firstBars(bytes: Buffer, limit: number) {
-  const whole = JSON.parse(bytes.toString('utf8')) as { candles: BarRow[] } & Record<string, unknown>;
+function firstBars(bytes: Buffer, limit: number): TapeAnswer {
+  const whole = JSON.parse(bytes.toString('utf8')) as TapeAnswer;
   const rows = whole.candles;
   const shown = rows.slice(0, limit);
   const next = rows[limit];
@@ -98,6 +124,7 @@ export const tape = defineTool({
   mcpDefaults: { limit: MCP_BARS },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
+  output: TapeAnswer,
   rest: { method: 'GET', path: '/timetravel/candles/:market/:tf', errors: [502, 503], tag: 'tape' },
   async run(ctx, { limit, ...request }) {
     const answer = await readCandles(ctx, request);

@@ -6,6 +6,17 @@ export const MARK_ID = /^mk_[0-9a-f]{16}$/;
 
 const price = z.number().finite().positive();
 
+/** A mark as kept and answered: as posted, with its id and when it was placed (unix milliseconds). */
+export const Mark = z.object({
+  id: z.string().regex(MARK_ID),
+  market: z.enum(MARKETS),
+  kind: z.enum(['level', 'zone']),
+  price: z.number(),
+  price2: z.number().optional().describe('the other edge, for a zone'),
+  note: z.string().optional(),
+  created_at: z.number().int(),
+});
+
 /** A mark as posted. Plain note: no markup characters, no control characters, at most 140 characters. */
 export const MarkInput = z
   .object({

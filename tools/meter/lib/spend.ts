@@ -1,12 +1,10 @@
+import { z } from 'zod';
 import type { SessionCtx } from '../../context.js';
 import { unitsOf, type PriceEntry } from './prices.js';
 
 /** What one spend put on the meter. */
-export interface Recorded {
-  action: string;
-  units: number;
-  bars: number | null;
-}
+export const Recorded = z.object({ action: z.string(), units: z.number(), bars: z.number().int().nullable().describe('bars stepped over, for bar-priced actions') });
+export type Recorded = z.infer<typeof Recorded>;
 
 /** Appends one priced spend of the signed-in principal to the meter ledger. The meter records; it never refuses. */
 export async function spendEntry(ctx: SessionCtx, entry: PriceEntry, bars?: number): Promise<Recorded> {

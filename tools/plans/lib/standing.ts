@@ -101,7 +101,7 @@ function dayPeriod(now: number): Readonly<DayPeriod> {
 export function planOf(ctx: Reads, principal: Account & { tier: Tier }) {
   const paid = paidOf(ctx, principal.id);
   if (paid && paid.tier === principal.tier) {
-    return { plan: paid.plan, period: { unit: 'paid', start: new Date(paid.start).toISOString(), end: new Date(paid.until).toISOString() } };
+    return { plan: paid.plan, period: { unit: 'paid' as const, start: new Date(paid.start).toISOString(), end: new Date(paid.until).toISOString() } };
   }
   const plan = ctx.offer.plans.plans.find((p) => p.tier === principal.tier) ?? null;
   return { plan: principal.tier === 'house' ? 'house' : (plan?.id ?? 'free'), period: dayPeriod(ctx.clock()) };

@@ -1,0 +1,122 @@
+import { readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Tool } from '../tools/define.js';
+import { REGISTRY } from '../tools/registry.js';
+import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { grantsFile, legacyClient, MCP_PATHS, modernClient, refusalIn } from './support/mcp.js';
+
+// Every tool declares the JSON body it answers; that schema is the OpenAPI success response and the MCP outputSchema.
+
+/** The area (folder under tools/) of each registered tool, read from the modules that define them. */
+async function areasOfTools(): Promise<Map<Tool, string>> {
+  const tools = join(import.meta.dirname, '..', 'tools');
+  const areaOf = new Map<Tool, string>();
+  for (const area of (await readdir(tools, { withFileTypes: true })).filter((d) => d.isDirectory())) {
+    for (const file of (await readdir(join(tools, area.name))).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+      const exports = (await import(join(tools, area.name, file))) as Record<string, unknown>;
+      for (const value of Object.values(exports)) if (REGISTRY.includes(value as Tool)) areaOf.set(value as Tool, area.name);
+    }
+  }
+  return areaOf;
+}
+
+/** Areas whose output schemas land separately; empty once every tool declares its output. */
+const PENDING_AREAS = new Set(['studio', 'book', 'agent', 'typed', 'copy', 'series', 'mandates', 'records']);
+
+describe('output schemas', () => {
+  it('are declared by every tool outside the areas still pending', async () => {
+    const areaOf = await areasOfTools();
+    expect(areaOf.size).toBe(REGISTRY.length);
+    const without = REGISTRY.filter((t) => !t.output).map((t) => `${areaOf.get(t)}/${t.name}`);
+    console.log(`tools without an output schema: ${without.length} of ${REGISTRY.length}${without.length ? `: ${without.join(', ')}` : ''}`);
+    expect(without.filter((t) => !PENDING_AREAS.has(t.split('/')[0]!))).toEqual([]);
+  });
+});
+
+let deck: TestDeck;
+let grants: string;
+let house: Record<string, string>;
+type Doc = { paths: Record<string, Record<string, { operationId?: string; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
+let doc: Doc;
+
+beforeAll(async () => {
+  grants = await grantsFile([{ name: 'shaper', tier: 'house' }]);
+  deck = await testDeck({ DECK_GRANTS: grants });
+  house = (await signedIn(deck.url, 'shaper')).bearer;
+  doc = (await (await fetch(`${deck.url}/openapi.json`)).json()) as Doc;
+});
+afterAll(async () => {
+  await deck.stop();
+  await rm(dirname(grants), { recursive: true, force: true });
+});
+
+const declared = REGISTRY.filter((t) => t.output);
+
+describe('the OpenAPI document', () => {
+  it("answers each tool's success with its output schema, whole", () => {
+    const success = new Map<string, unknown>();
+    for (const ops of Object.values(doc.paths)) {
+      for (const op of Object.values(ops)) {
+        if (!op.operationId) continue;
+        const [status, response] = Object.entries(op.responses).find(([s]) => s.startsWith('2'))!;
+        expect(Number(status)).toBeLessThan(300);
+        success.set(op.operationId, response.content!['application/json']!.schema);
+      }
+    }
+    for (const tool of declared.filter((t) => t.rest && t.rest.cookie !== 'set')) expect(success.get(tool.name), tool.name).toEqual(tool.outputSchema);
+    // An undeclared output is still some object.
+    for (const tool of REGISTRY.filter((t) => t.rest && !t.output)) expect(success.get(tool.name), tool.name).toEqual({ type: 'object' });
+  });
+
+  it('leaves out of the body the session a route moves into the cookie', () => {
+    const login = doc.paths['/login']!.post!.responses['200']!.content!['application/json']!.schema as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(login.properties)).toEqual(['ok', 'name', 'agent_id', 'expires_at']);
+    expect(login.required).not.toContain('session');
+  });
+});
+
+describe.each([...MCP_PATHS, '/mcp?toolsets=all'])('tools/list on %s', (path) => {
+  it("lists each declared output as its outline, in both protocol eras", async () => {
+    const legacy = await legacyClient(`${deck.url}${path}`, house);
+    const modern = await modernClient(`${deck.url}${path}`, { headers: house });
+    const eras = [(await legacy.listTools()).tools, (await modern.listTools()).tools];
+    await Promise.all([legacy.close(), modern.close()]);
+    for (const tools of eras) {
+      expect(tools.length).toBeGreaterThan(0);
+      for (const listed of tools) {
+        const tool = REGISTRY.find((t) => t.name === listed.name)!;
+        if (tool.listedOutputSchema) expect(listed.outputSchema, tool.name).toEqual(tool.listedOutputSchema);
+        else expect(listed.outputSchema, tool.name).toBeUndefined();
+      }
+    }
+  });
+});
+
+describe('a tools/call result of a tool that declares an output', () => {
+  it('is its answer in structuredContent, which both eras of the SDK client hold to the listed outputSchema', async () => {
+    const legacy = await legacyClient(`${deck.url}/mcp`, house);
+    const modern = await modernClient(`${deck.url}/mcp`, { headers: house });
+    // The clients check structuredContent against a tool's outputSchema once they have listed it.
+    await Promise.all([legacy.listTools(), modern.listTools()]);
+    for (const client of [legacy, modern]) {
+      const account = await client.callTool({ name: 'account', arguments: {} });
+      expect(account.isError).toBeFalsy();
+      expect(account.structuredContent).toMatchObject({ ok: true, principal: { name: 'shaper', tier: 'house' }, meter: { tone: 'ok' } });
+    }
+    await Promise.all([legacy.close(), modern.close()]);
+  });
+
+  it('is, refused, isError with the refusal as its JSON text and no structuredContent (a refusal is not the output)', async () => {
+    const legacy = await legacyClient(`${deck.url}/mcp`, house);
+    const modern = await modernClient(`${deck.url}/mcp`, { headers: house });
+    await Promise.all([legacy.listTools(), modern.listTools()]);
+    for (const client of [legacy, modern]) {
+      const refused = await client.callTool({ name: 'marks', arguments: { market: 'XX' } });
+      expect(refusalIn(refused)).toMatchObject({ ok: false, error: 'bad_input', status: 422, problems: [{ field: 'market' }] });
+      const unknown = await client.callTool({ name: 'skill_read', arguments: { id: 'no-such-skill' } });
+      expect(refusalIn(unknown)).toMatchObject({ ok: false, error: 'not_found', status: 404 });
+    }
+    await Promise.all([legacy.close(), modern.close()]);
+  });
+});
