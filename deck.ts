@@ -5,7 +5,7 @@ import { loadCards, loadGrants, loadPlans } from './config/files.js';
 import { httpApp } from './rest/app.js';
 import { DECK_ENDPOINT, SELLER_ENDPOINTS } from './sellers/endpoints.js';
 import { SELLERS } from './sellers/sellers.js';
-import { ledgerHead, ledgerNames } from './store/ledger-files.js';
+import { openBackend } from './store/open-backend.js';
 import { openStore } from './store/store.js';
 import { FairQueue } from './tools/chat/fair-queue.js';
 import type { Services } from './tools/context.js';
@@ -34,7 +34,7 @@ export interface RunningDeck {
  */
 export async function startDeck(config: Config = readConfig(), clock: () => number = () => Date.now()): Promise<RunningDeck> {
   const log = makeLogger(config);
-  const store = await openStore(config.dataDir);
+  const store = await openStore(config.dataDir, await openBackend(config));
   await seedSample(config, store.archive, log);
   const plans = loadPlans(config.files.plans);
   const upstreams = await openUpstreams(config, store, clock, plans.chains, log);
@@ -47,7 +47,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const chatQueue = new FairQueue(config.chatQueue.concurrency, config.chatQueue.lane);
   const plane = new Plane({
     guardDepths: () => ({ ...guards.depths(), chat_lane: chatQueue.depth() }),
-    ledgers: async () => Promise.all((await ledgerNames(config.dataDir)).map((name) => ledgerHead(config.dataDir, name))),
+    ledgers: async () => Promise.all((await store.backend.ledgerNames()).map((name) => store.backend.ledgerHead(name))),
   });
   const services: Services = {
     config,
@@ -76,7 +76,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     log,
   };
   server.on('request', await httpApp(services, loadCards(config.files.cards), VERSION));
-  log.info('listening', { url: base, data: config.dataDir, door: upstreams.door.kind });
+  log.info('listening', { url: base, data: config.dataDir, store: store.backend.kind, door: upstreams.door.kind });
   return {
     url: base,
     server,
@@ -85,6 +85,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
       plane.close();
       await services.rail.close();
       await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+      await store.backend.close();
     },
   };
 }

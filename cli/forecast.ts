@@ -18,6 +18,7 @@ import {
   type Score,
 } from '../engine/forecast/index.js';
 import { MARKETS, TIMEFRAME_SECONDS } from '../engine/markets.js';
+import { openBackend } from '../store/open-backend.js';
 import { Forecasts } from '../store/forecasts.js';
 import { TapeArchive } from '../store/tape-archive.js';
 import { lookbackFrom } from '../upstream/forecast/bars.js';
@@ -55,7 +56,8 @@ async function archivedStretch(dataDir: string, pair: Pair): Promise<{ from: num
  */
 async function backfill(pair: Pair, window: { from?: number; to?: number }): Promise<number> {
   const started = performance.now();
-  const { dataDir } = readConfig();
+  const config = readConfig();
+  const { dataDir } = config;
   const stretch = await archivedStretch(dataDir, pair);
   if (!stretch) {
     process.stderr.write(`nothing archived for ${pair.market} ${pair.tf} (nor 1m or 15s to build it from): import bars with npm run tape -- import\n`);
@@ -75,7 +77,7 @@ async function backfill(pair: Pair, window: { from?: number; to?: number }): Pro
 
   const issued: Envelope[] = [];
   const walk = issueAll(bars, pair, from, to, DEFAULT_OPTIONS, (e) => issued.push(e));
-  const book = await new Forecasts(dataDir).book(pair);
+  const book = await new Forecasts(await openBackend(config)).book(pair);
   const added = await book.append(issued, Date.now());
   // One recorded from a bar that had not closed is superseded by what the closed bars give (an entry appended).
   const stale = issued.filter((e) => {

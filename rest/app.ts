@@ -37,6 +37,9 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
     });
   }
   app.use(pathDecodes);
+  // On a store many decks share, each request first catches up with what the others wrote (one query when nothing
+  // changed): a write acknowledged by any deck is seen by the next request, whichever deck answers it.
+  if (s.store.backend.kind === 'postgres') app.use((_req, _res, next) => void s.store.backend.catchUp().then(() => next(), next));
   mcpRoutes(app, s, version);
   app.use(oauthRouter(s));
   // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.

@@ -1,5 +1,6 @@
 import PQueue from 'p-queue';
-import { Ledger, type LedgerEntry } from './ledger.js';
+import type { Backend } from './backend.js';
+import type { Ledger, LedgerEntry } from './ledger.js';
 
 /** A collection holder's wallet linked to a principal for one UTC day, with the NFTs it held when linked. */
 export interface HolderLink {
@@ -26,7 +27,7 @@ export class HolderLinks {
   private readonly byPrincipal = new Map<string, LedgerEntry<HolderLink>>();
 
   private constructor(private readonly ledger: Ledger<HolderLink>) {
-    for (const e of ledger.all) this.index(e);
+    ledger.follow((e) => this.index(e));
   }
 
   /** Every entry of the ledger, in chain order (the records' history reads it). */
@@ -34,8 +35,8 @@ export class HolderLinks {
     return this.ledger.all;
   }
 
-  static async open(dir: string): Promise<HolderLinks> {
-    return new HolderLinks(await Ledger.open<HolderLink>(dir, 'holder-links'));
+  static async open(backend: Backend): Promise<HolderLinks> {
+    return new HolderLinks(await backend.ledger<HolderLink>('holder-links'));
   }
 
   private index(e: LedgerEntry<HolderLink>): void {
@@ -58,7 +59,6 @@ export class HolderLinks {
     return this.queue.add(async () => {
       admit(this.holderOf(link.day, link.wallet));
       const entry = await this.ledger.append(link, at);
-      this.index(entry);
       return entry;
     }) as Promise<LedgerEntry<HolderLink>>;
   }

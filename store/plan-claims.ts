@@ -1,5 +1,6 @@
 import PQueue from 'p-queue';
-import { Ledger, type LedgerEntry } from './ledger.js';
+import type { Backend } from './backend.js';
+import type { Ledger, LedgerEntry } from './ledger.js';
 
 /** A plan paid on chain, as claimed: the transaction, who it bound to, what it bought and when that runs. */
 export interface PlanClaim {
@@ -38,7 +39,7 @@ export class PlanClaims {
   private readonly byPrincipal = new Map<string, PlanClaim[]>();
 
   private constructor(private readonly ledger: Ledger<PlanClaim>) {
-    for (const e of ledger.all) this.index(e);
+    ledger.follow((e) => this.index(e));
   }
 
   /** Every entry of the ledger, in chain order (the records' history reads it). */
@@ -46,8 +47,8 @@ export class PlanClaims {
     return this.ledger.all;
   }
 
-  static async open(dir: string): Promise<PlanClaims> {
-    return new PlanClaims(await Ledger.open<PlanClaim>(dir, 'plan-claims'));
+  static async open(backend: Backend): Promise<PlanClaims> {
+    return new PlanClaims(await backend.ledger<PlanClaim>('plan-claims'));
   }
 
   private index(e: LedgerEntry<PlanClaim>): void {
@@ -73,7 +74,6 @@ export class PlanClaims {
       const known = this.of(chain, txHash);
       if (known) return { fresh: false, entry: known };
       const entry = await this.ledger.append(build(this.mine(principalId)), at);
-      this.index(entry);
       return { fresh: true, entry };
     }) as Promise<Claimed>;
   }

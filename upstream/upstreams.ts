@@ -43,7 +43,7 @@ export async function openUpstreams(config: Config, store: Store, clock: () => n
 
 /** The embedded door, settled to the accounts: what a crash cut short of a join or a rotation is undone. */
 async function embeddedDoor(config: Config, store: Store, clock: () => number, log: Logger): Promise<EmbeddedDoor> {
-  const door = await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
+  const door = await EmbeddedDoor.open(store.backend, config.keyPrefix, clock);
   const settled = await door.settle((id) => store.accounts.byId(id)?.key_gen ?? null);
   if (settled.forgotten.length || settled.restored.length) log.info('door_settled', { joins_undone: settled.forgotten, rotations_undone: settled.restored });
   return door;
