@@ -11,7 +11,7 @@ import { FairQueue } from './tools/chat/fair-queue.js';
 import type { Services } from './tools/context.js';
 import { Rail } from './tools/agent/rail.js';
 import { Guards } from './tools/guards.js';
-import { LoginThrottle } from './tools/identity/login-throttle.js';
+import { LoginThrottle, noLoginWindows, type LoginWindowsDoc } from './tools/identity/login-throttle.js';
 import { makeLogger } from './tools/logger.js';
 import { openOAuthDoor } from './tools/oauth/door.js';
 import { Plane } from './tools/plane/metrics.js';
@@ -43,7 +43,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const { port } = server.address() as AddressInfo;
   const base = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const urls = { base, join: config.joinUrl ?? `${base}/join` };
-  const guards = new Guards();
+  const guards = new Guards(store.backend);
   const chatQueue = new FairQueue(config.chatQueue.concurrency, config.chatQueue.lane);
   const plane = new Plane({
     guardDepths: () => ({ ...guards.depths(), chat_lane: chatQueue.depth() }),
@@ -57,7 +57,12 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     guards,
     chatQueue,
     plane,
-    login: new LoginThrottle(config.loginRefusals, config.loginWindowS * 1000),
+    // Refusals are counted in the store when decks share it, so every deck rests an address together.
+    login: new LoginThrottle(
+      config.loginRefusals,
+      config.loginWindowS * 1000,
+      store.backend.kind === 'postgres' ? await store.backend.doc<LoginWindowsDoc>('login-refusals', noLoginWindows) : null,
+    ),
     rail: await Rail.open(store, clock),
     offer: {
       plans,

@@ -6,8 +6,13 @@ import { migrate } from './migrations.js';
 import { PgDoc } from './pg-doc.js';
 import { PgLedger } from './pg-ledger.js';
 
-/** Connections per deck: the requests' queries, and the places guards hold for as long as their work runs. */
+/** Connections per deck for the requests' queries. */
 const POOL_SIZE = 16;
+/**
+ * Connections per deck for the places guards hold while their work runs: a pool of their own, so held places can
+ * never take every connection the work inside them needs.
+ */
+const HOLDS_SIZE = 32;
 /** Rows read at a time while walking a ledger. */
 const WALK_BATCH = 2000;
 
@@ -19,10 +24,12 @@ export async function pgBackend(url: string): Promise<Backend> {
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, allowExitOnIdle: true });
   // A connection that breaks while idle is dropped by the pool; the next query that needs one reports the failure.
   pool.on('error', () => {});
+  const holds = new pg.Pool({ connectionString: url, max: HOLDS_SIZE, allowExitOnIdle: true });
+  holds.on('error', () => {});
   try {
     await migrate(pool);
   } catch (error) {
-    await pool.end();
+    await Promise.all([pool.end(), holds.end()]);
     throw error;
   }
   const docs = new Map<string, PgDoc<object>>();
@@ -97,7 +104,7 @@ export async function pgBackend(url: string): Promise<Backend> {
     },
     catchUp,
     async hold(name, slots, wait) {
-      const client = await pool.connect();
+      const client = await holds.connect();
       try {
         let slot = -1;
         if (wait) {
@@ -128,6 +135,6 @@ export async function pgBackend(url: string): Promise<Backend> {
         throw error;
       }
     },
-    close: () => pool.end(),
+    close: async () => void (await Promise.all([pool.end(), holds.end()])),
   };
 }
