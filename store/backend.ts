@@ -1,6 +1,8 @@
+import type { Blobs } from './blobs.js';
 import type { Doc } from './doc.js';
 import type { Ledger } from './ledger.js';
 import type { LedgerHead, LedgerWalk } from './ledger-files.js';
+import type { TapeDays } from './tape-days.js';
 
 /**
  * Where the store keeps what it keeps: JSON files under one data directory (the default), or one PostgreSQL database
@@ -11,6 +13,10 @@ export interface Backend {
   /** A document by name, made from `empty` when the store has none yet. */
   doc<T extends object>(name: string, empty: () => T): Promise<Doc<T>>;
   ledger<T>(name: string): Promise<Ledger<T>>;
+  /** The tape archive's days. */
+  readonly tapeDays: TapeDays;
+  /** Bytes kept whole by name: the seals of past windows, sealed plates, attached images. */
+  blobs(kind: 'seals' | 'plates' | 'images'): Blobs;
   /** The ledgers that hold at least one entry, by name, sorted. */
   ledgerNames(): Promise<string[]>;
   /** A ledger's length and head, read from the store (not from this deck's memory). */

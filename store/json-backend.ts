@@ -1,7 +1,10 @@
+import { join } from 'node:path';
 import type { Backend } from './backend.js';
+import { FileBlobs } from './blobs.js';
 import { FileLedger } from './file-ledger.js';
 import { JsonFile } from './json-file.js';
 import { ledgerHead, ledgerNames, walkLedger } from './ledger-files.js';
+import { FileTapeDays } from './tape-days.js';
 import { removeTempFiles } from './temp-files.js';
 
 /**
@@ -15,6 +18,8 @@ export async function jsonBackend(dir: string): Promise<Backend> {
     kind: 'json',
     doc: (name, empty) => JsonFile.open(dir, name, empty),
     ledger: (name) => FileLedger.open(dir, name),
+    tapeDays: new FileTapeDays(dir),
+    blobs: (kind) => new FileBlobs(join(dir, kind)),
     ledgerNames: () => ledgerNames(dir),
     ledgerHead: (name) => ledgerHead(dir, name),
     walkLedger: (name) => walkLedger(dir, name),

@@ -45,7 +45,7 @@ describe('three decks on one database', () => {
     await client.connect();
     try {
       const { rows } = await client.query('SELECT version FROM deck_migrations ORDER BY version');
-      expect(rows.map((r) => r.version)).toEqual([1]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2]);
     } finally {
       await client.end();
     }

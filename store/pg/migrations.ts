@@ -28,6 +28,26 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 2,
+    name: 'tape days and blobs',
+    sql: `
+      CREATE TABLE deck_tape_days (
+        market text NOT NULL,
+        tf text NOT NULL,
+        day text NOT NULL,
+        doc text NOT NULL,
+        version bigint NOT NULL,
+        PRIMARY KEY (market, tf, day)
+      );
+      CREATE TABLE deck_blobs (
+        kind text NOT NULL,
+        name text NOT NULL,
+        bytes bytea NOT NULL,
+        PRIMARY KEY (kind, name)
+      );
+    `,
+  },
 ];
 
 /** Any fixed number: the advisory lock every deck takes while it migrates, so two starting at once migrate once. */

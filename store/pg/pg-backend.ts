@@ -3,8 +3,10 @@ import type { Backend } from '../backend.js';
 import { GENESIS, linkBreak, type Link } from '../chain.js';
 import type { LedgerWalk } from '../ledger-files.js';
 import { migrate } from './migrations.js';
+import { PgBlobs } from './pg-blobs.js';
 import { PgDoc } from './pg-doc.js';
 import { PgLedger } from './pg-ledger.js';
+import { PgTapeDays } from './pg-tape-days.js';
 
 /** Connections per deck for the requests' queries. */
 const POOL_SIZE = 16;
@@ -72,6 +74,8 @@ export async function pgBackend(url: string): Promise<Backend> {
       ledgers.set(name, ledger as PgLedger<unknown>);
       return ledger;
     },
+    tapeDays: new PgTapeDays(pool),
+    blobs: (kind) => new PgBlobs(pool, kind),
     async ledgerNames() {
       const { rows } = await pool.query<{ name: string }>('SELECT name FROM deck_ledger_heads WHERE length > 0');
       // Sorted as the file store sorts (code points), whatever the database's collation.
