@@ -14,12 +14,14 @@ import { removeTempFiles } from './temp-files.js';
 export async function jsonBackend(dir: string): Promise<Backend> {
   await removeTempFiles(dir);
   const released = () => Promise.resolve();
+  // One per kind, so writes of one name by this deck wait for each other.
+  const blobs = { seals: new FileBlobs(join(dir, 'seals')), plates: new FileBlobs(join(dir, 'plates')), images: new FileBlobs(join(dir, 'images')) };
   return {
     kind: 'json',
     doc: (name, empty) => JsonFile.open(dir, name, empty),
     ledger: (name) => FileLedger.open(dir, name),
     tapeDays: new FileTapeDays(dir),
-    blobs: (kind) => new FileBlobs(join(dir, kind)),
+    blobs: (kind) => blobs[kind],
     ledgerNames: () => ledgerNames(dir),
     ledgerHead: (name) => ledgerHead(dir, name),
     walkLedger: (name) => walkLedger(dir, name),

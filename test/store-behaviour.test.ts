@@ -113,6 +113,41 @@ describe.each(STORES)('the store on $name', ({ where }) => {
     await second!();
   });
 
+  it('keeps every bar of two writers adding to one tape day at once, and lists the days kept', async () => {
+    const w = await where();
+    // Two writers: on JSON files a second store on the same directory stands for an import running beside the deck.
+    const [one, two] = [await open(w), await open(w)];
+    expect(await one.tapeDays.holdsAny()).toBe(false);
+    const day = '2025-01-06';
+    const t0 = Date.parse(`${day}T00:00:00Z`) / 1000;
+    const add = (store: Backend, i: number) =>
+      store.tapeDays.update('BTC', '1m', day, (doc) => ({ doc: { rows: [...doc.rows, [t0 + 60 * i, 1, 2, 0.5, 1.5, 10]] }, added: 1 }));
+    const added = await Promise.all(Array.from({ length: 20 }, (_, i) => add(i % 2 ? one : two, i)));
+    expect(added.reduce((a, b) => a + b, 0)).toBe(20);
+    const [kept, absent] = await two.tapeDays.read('BTC', '1m', [day, '2025-01-07']);
+    expect(kept!.rows.map((r) => r[0]).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => t0 + 60 * i));
+    expect(absent).toEqual({ rows: [] });
+    expect(await one.tapeDays.read('BTC', '1m', [day])).toEqual([kept]);
+    expect(await one.tapeDays.update('BTC', '1m', '2025-01-07', () => null)).toBe(0);
+    expect(await one.tapeDays.list('BTC', '1m')).toEqual([day]);
+    expect(await one.tapeDays.holdsAny()).toBe(true);
+  });
+
+  it('keeps the first bytes sealed under a name, whoever seals it at once, and forgets removed ones', async () => {
+    const w = await where();
+    // Two decks on PostgreSQL; on JSON files, one deck (the store of one process).
+    const one = await open(w);
+    const two = w.databaseUrl ? await open(w) : one;
+    const sealed = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).blobs('seals').keepFirst('BTC/1m/w.json', Buffer.from(`answer ${i}`))));
+    expect(new Set(sealed.map((b) => b.toString())).size).toBe(1);
+    expect((await one.blobs('seals').read('BTC/1m/w.json'))!.toString()).toBe(sealed[0]!.toString());
+    expect(await one.blobs('plates').read('BTC/1m/w.json')).toBeNull();
+    await two.blobs('images').write('i1.png', Buffer.from([1, 2, 3]));
+    expect(await one.blobs('images').read('i1.png')).toEqual(Buffer.from([1, 2, 3]));
+    await one.blobs('images').remove('i1.png');
+    expect(await two.blobs('images').read('i1.png')).toBeNull();
+  });
+
   it('serves a deck: joins, sessions, capped marks and the meter, all there again after a restart', async () => {
     const w = await where();
     const env = { DECK_DATA: w.dataDir, ...(w.databaseUrl ? { DECK_DATABASE_URL: w.databaseUrl } : {}) };
