@@ -33,5 +33,10 @@ export interface Backend {
    * (`wait`: waits for one instead). The release must be called; a deck that dies releases its places.
    */
   hold(name: string, slots: number, wait: boolean): Promise<(() => Promise<void>) | null>;
+  /**
+   * Runs `work` alone under `name` among every deck on the store, once this deck has caught up with the store: a
+   * decision read from memory and then appended (a transaction claimed once, a move chained once) holds across decks.
+   */
+  alone<R>(name: string, work: () => Promise<R>): Promise<R>;
   close(): Promise<void>;
 }

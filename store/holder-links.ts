@@ -18,15 +18,18 @@ const walletKey = (day: string, wallet: string) => `${day}|${wallet.toLowerCase(
 const principalKey = (day: string, principalId: string) => `${day}|${principalId}`;
 
 /**
- * Holder links in a hash-chained ledger (holder-links.jsonl). A wallet links to one principal a day; a
- * principal stands on the last wallet it linked that day.
+ * Holder links in a hash-chained ledger (holder-links.jsonl). A wallet links to one principal a day (decided and
+ * appended alone, among every deck on a shared store); a principal stands on the last wallet it linked that day.
  */
 export class HolderLinks {
   private readonly queue = new PQueue({ concurrency: 1 });
   private readonly byWallet = new Map<string, string>();
   private readonly byPrincipal = new Map<string, LedgerEntry<HolderLink>>();
 
-  private constructor(private readonly ledger: Ledger<HolderLink>) {
+  private constructor(
+    private readonly backend: Backend,
+    private readonly ledger: Ledger<HolderLink>,
+  ) {
     ledger.follow((e) => this.index(e));
   }
 
@@ -36,7 +39,7 @@ export class HolderLinks {
   }
 
   static async open(backend: Backend): Promise<HolderLinks> {
-    return new HolderLinks(await backend.ledger<HolderLink>('holder-links'));
+    return new HolderLinks(backend, await backend.ledger<HolderLink>('holder-links'));
   }
 
   private index(e: LedgerEntry<HolderLink>): void {
@@ -56,10 +59,11 @@ export class HolderLinks {
 
   /** Records a link after `admit` has seen who holds the wallet that day (it throws to refuse). */
   link(link: HolderLink, admit: (holder: string | null) => void, at: number): Promise<LedgerEntry<HolderLink>> {
-    return this.queue.add(async () => {
-      admit(this.holderOf(link.day, link.wallet));
-      const entry = await this.ledger.append(link, at);
-      return entry;
-    }) as Promise<LedgerEntry<HolderLink>>;
+    return this.queue.add(() =>
+      this.backend.alone('holder-links', async () => {
+        admit(this.holderOf(link.day, link.wallet));
+        return this.ledger.append(link, at);
+      }),
+    ) as Promise<LedgerEntry<HolderLink>>;
   }
 }

@@ -27,6 +27,8 @@ export async function jsonBackend(dir: string): Promise<Backend> {
     walkLedger: (name) => walkLedger(dir, name),
     catchUp: () => Promise.resolve(),
     hold: () => Promise.resolve(released),
+    // The callers' own queues already run such work one at a time, and there is no other deck.
+    alone: (_name, work) => work(),
     close: () => Promise.resolve(),
   };
 }

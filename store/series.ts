@@ -40,6 +40,7 @@ export class SeriesBook {
   private readonly chaining = new PQueue({ concurrency: 1 });
 
   private constructor(
+    private readonly backend: Backend,
     private readonly file: Doc<OwnedDoc<SeriesRecord>>,
     private readonly ledger: Ledger<SeriesLedgerEntry>,
     private readonly recovery: Ledger<RecoveryEntry>,
@@ -55,6 +56,7 @@ export class SeriesBook {
 
   static async open(backend: Backend): Promise<SeriesBook> {
     const book = new SeriesBook(
+      backend,
       await backend.doc<OwnedDoc<SeriesRecord>>('series', () => ({ by_principal: {} })),
       await backend.ledger<SeriesLedgerEntry>('series'),
       await backend.ledger<RecoveryEntry>('series-recovery'),
@@ -94,13 +96,15 @@ export class SeriesBook {
     return { ...changed, chained: await this.chain(principalId, changed.record) };
   }
 
-  /** Chains the moves of `record` the ledger does not hold yet, in order. */
+  /** Chains the moves of `record` the ledger does not hold yet, in order (alone among every deck on a shared store). */
   private chain(principalId: string, record: SeriesRecord): Promise<Chained> {
     return this.chaining.add(async () => {
       try {
-        for (let n = this.chainedCount.get(record.id) ?? 0; n < record.moves.length; n++) {
-          await this.ledger.append({ ...record.moves[n]!, series_id: record.id, principal_id: principalId }, record.moves[n]!.at);
-        }
+        await this.backend.alone('series', async () => {
+          for (let n = this.chainedCount.get(record.id) ?? 0; n < record.moves.length; n++) {
+            await this.ledger.append({ ...record.moves[n]!, series_id: record.id, principal_id: principalId }, record.moves[n]!.at);
+          }
+        });
         return 'chained' as const;
       } catch {
         return 'behind' as const;

@@ -58,6 +58,39 @@ export async function pgBackend(url: string): Promise<Backend> {
     return next;
   };
 
+  async function hold(name: string, slots: number, wait: boolean): Promise<(() => Promise<void>) | null> {
+    const client = await holds.connect();
+    try {
+      let slot = -1;
+      if (wait) {
+        await client.query('SELECT pg_advisory_lock(hashtext($1), 0)', [name]);
+        slot = 0;
+      } else {
+        for (let i = 0; i < slots && slot < 0; i++) {
+          const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), $2) AS held', [name, i]);
+          if (rows[0]!.held) slot = i;
+        }
+      }
+      if (slot < 0) {
+        client.release();
+        return null;
+      }
+      const held = slot;
+      return async () => {
+        try {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1), $2)', [name, held]);
+          client.release();
+        } catch (error) {
+          // A connection that cannot unlock is closed, which releases its locks.
+          client.release(error as Error);
+        }
+      };
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+  }
+
   return {
     kind: 'postgres',
     async doc<T extends object>(name: string, empty: () => T) {
@@ -107,36 +140,14 @@ export async function pgBackend(url: string): Promise<Backend> {
       }
     },
     catchUp,
-    async hold(name, slots, wait) {
-      const client = await holds.connect();
+    hold,
+    async alone(name, work) {
+      const release = (await hold(`alone|${name}`, 1, true))!;
       try {
-        let slot = -1;
-        if (wait) {
-          await client.query('SELECT pg_advisory_lock(hashtext($1), 0)', [name]);
-          slot = 0;
-        } else {
-          for (let i = 0; i < slots && slot < 0; i++) {
-            const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), $2) AS held', [name, i]);
-            if (rows[0]!.held) slot = i;
-          }
-        }
-        if (slot < 0) {
-          client.release();
-          return null;
-        }
-        const held = slot;
-        return async () => {
-          try {
-            await client.query('SELECT pg_advisory_unlock(hashtext($1), $2)', [name, held]);
-            client.release();
-          } catch (error) {
-            // A connection that cannot unlock is closed, which releases its locks.
-            client.release(error as Error);
-          }
-        };
-      } catch (error) {
-        client.release(error as Error);
-        throw error;
+        await catchUp();
+        return await work();
+      } finally {
+        await release();
       }
     },
     close: async () => void (await Promise.all([pool.end(), holds.end()])),
