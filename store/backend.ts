@@ -38,5 +38,7 @@ export interface Backend {
    * decision read from memory and then appended (a transaction claimed once, a move chained once) holds across decks.
    */
   alone<R>(name: string, work: () => Promise<R>): Promise<R>;
+  /** Throws when the store would not take a write now (the readiness probe): the reason, for the log. */
+  probeWrite(at: number): Promise<void>;
   close(): Promise<void>;
 }

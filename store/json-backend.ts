@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { writeAtomic } from './atomic-file.js';
 import type { Backend } from './backend.js';
 import { FileBlobs } from './blobs.js';
 import { FileLedger } from './file-ledger.js';
@@ -29,6 +30,8 @@ export async function jsonBackend(dir: string): Promise<Backend> {
     hold: () => Promise.resolve(released),
     // The callers' own queues already run such work one at a time, and there is no other deck.
     alone: (_name, work) => work(),
+    // A probe written whole, synced and renamed, as every store write.
+    probeWrite: (at) => writeAtomic(join(dir, '.ready'), String(at)),
     close: () => Promise.resolve(),
   };
 }

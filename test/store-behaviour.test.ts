@@ -160,6 +160,7 @@ describe.each(STORES)('the store on $name', ({ where }) => {
     expect(over.body.error).toBe('cap_reached');
     expect((await call(`${deck.url}/meter`, { body: { action: 'forecast' }, headers: me.bearer })).status).toBe(200);
     const ledgers = (await call(`${deck.url}/plane/ledgers`)).body.ledgers;
+    expect((await call(`${deck.url}/ready`)).body).toMatchObject({ ready: true, store: { writable: true } });
     await deck.stop();
     // On PostgreSQL the data directory holds none of it.
     const files = await readdir(w.dataDir);

@@ -7,6 +7,7 @@ import { PgBlobs } from './pg-blobs.js';
 import { PgDoc } from './pg-doc.js';
 import { PgLedger } from './pg-ledger.js';
 import { PgTapeDays } from './pg-tape-days.js';
+import { transact } from './transact.js';
 
 /** Connections per deck for the requests' queries. */
 const POOL_SIZE = 16;
@@ -149,6 +150,14 @@ export async function pgBackend(url: string): Promise<Backend> {
       } finally {
         await release();
       }
+    },
+    // A write in a transaction: refused by a standby, by a full disk, or when the database cannot be reached.
+    async probeWrite(at) {
+      await transact(pool, async (client) => {
+        await client.query("INSERT INTO deck_blobs (kind, name, bytes) VALUES ('probe', 'ready', $1) ON CONFLICT (kind, name) DO UPDATE SET bytes = excluded.bytes", [
+          Buffer.from(String(at)),
+        ]);
+      });
     },
     close: async () => void (await Promise.all([pool.end(), holds.end()])),
   };
