@@ -1,4 +1,5 @@
-import { GENESIS, linkBreak } from './chain.js';
+import { GENESIS, hashOf, linkBreak } from './chain.js';
+import { crashPoint } from './crash-point.js';
 
 export interface LedgerEntry<T> {
   seq: number;
@@ -35,4 +36,92 @@ export function verifyEntries(entries: readonly LedgerEntry<unknown>[]): { seq: 
     prev = e.hash;
   }
   return null;
+}
+
+/** An entry to append and its time, as `append` was asked. */
+export interface Appending<T> {
+  entry: T;
+  at: number;
+}
+
+/**
+ * What every ledger shares, whatever keeps it: the entries held, their followers, and group commit. Appends that
+ * arrive while a write is under way are written together after it, each chained on the one before, in one write
+ * (one fsync, or one commit) for the lot: a busy ledger (the meter, one entry per read) is then bound by the store's
+ * rate of writes per batch, not per entry. A subclass keeps a batch (`keep`) and answers the entries it chained.
+ */
+export abstract class HeldLedger<T> implements Ledger<T> {
+  private readonly waiting: (Appending<T> & { resolve: (e: LedgerEntry<T>) => void; reject: (error: unknown) => void })[] = [];
+  private writing: Promise<void> | null = null;
+  private readonly followers: ((e: LedgerEntry<T>) => void)[] = [];
+
+  protected constructor(
+    protected readonly name: string,
+    protected readonly entries: LedgerEntry<T>[],
+  ) {}
+
+  get all(): readonly LedgerEntry<T>[] {
+    return this.entries;
+  }
+
+  follow(see: (e: LedgerEntry<T>) => void): void {
+    for (const e of this.entries) see(e);
+    this.followers.push(see);
+  }
+
+  verify(): { seq: number; why: string } | null {
+    return verifyEntries(this.entries);
+  }
+
+  /** Appends one entry, acknowledged once it is kept. */
+  append(entry: T, at: number): Promise<LedgerEntry<T>> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ entry, at, resolve, reject });
+      if (!this.writing) this.writing = this.writeWaiting();
+    });
+  }
+
+  /** Keeps a batch, chained (by `chained`) on the entries held when it is written; answers the entries kept. */
+  protected abstract keep(batch: readonly Appending<T>[]): Promise<LedgerEntry<T>[]>;
+
+  /** The batch as entries chained on the last entry held. */
+  protected chained(batch: readonly Appending<T>[]): LedgerEntry<T>[] {
+    const records: LedgerEntry<T>[] = [];
+    let last = this.entries.at(-1);
+    for (const { entry, at } of batch) {
+      const seq = (last?.seq ?? 0) + 1;
+      const prev = last?.hash ?? GENESIS;
+      last = { seq, at, prev, hash: hashOf(seq, at, prev, entry), entry };
+      records.push(last);
+    }
+    return records;
+  }
+
+  /** Takes entries that follow on from those held, skipping any held already (a catch-up may bring them twice). */
+  protected adopt(records: readonly LedgerEntry<T>[]): void {
+    for (const r of records) {
+      const last = this.entries.at(-1)?.seq ?? 0;
+      if (r.seq <= last) continue;
+      if (r.seq !== last + 1) throw new Error(`ledger ${this.name}: entry ${r.seq} read after ${last}`);
+      this.entries.push(r);
+      for (const see of this.followers) see(r);
+    }
+  }
+
+  private async writeWaiting(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0);
+      let records: LedgerEntry<T>[];
+      try {
+        records = await this.keep(batch);
+      } catch (error) {
+        for (const w of batch) w.reject(error);
+        continue;
+      }
+      crashPoint(this.name);
+      this.adopt(records);
+      batch.forEach((w, i) => w.resolve(records[i]!));
+    }
+    this.writing = null;
+  }
 }
