@@ -60,6 +60,7 @@ export class ForecastBook {
 
   private constructor(
     readonly pair: Pair,
+    private readonly backend: Backend,
     private readonly issued: Ledger<Issued>,
     private readonly scoring: Ledger<Scored>,
   ) {
@@ -75,12 +76,12 @@ export class ForecastBook {
 
   static async open(backend: Backend, pair: Pair): Promise<ForecastBook> {
     const name = `${pair.market}-${pair.tf}`;
-    return new ForecastBook(pair, await backend.ledger<Issued>(`forecast-${name}`), await backend.ledger<Scored>(`forecast-scores-${name}`));
+    return new ForecastBook(pair, backend, await backend.ledger<Issued>(`forecast-${name}`), await backend.ledger<Scored>(`forecast-scores-${name}`));
   }
 
-  /** Runs `work` alone on this pair. */
+  /** Runs `work` alone on this pair (among every deck on a shared store, once caught up with what they issued). */
   exclusive<R>(work: () => Promise<R>): Promise<R> {
-    return this.queue.add(work) as Promise<R>;
+    return this.queue.add(() => this.backend.alone(`forecast-${this.pair.market}-${this.pair.tf}`, work)) as Promise<R>;
   }
 
   get size(): number {

@@ -1,3 +1,4 @@
+import type { Backend } from './backend.js';
 import type { Blobs } from './blobs.js';
 
 /** Sealed plates, by id: plates/<id>.png and plates/<id>.json (the chart_state), each written whole or not at all. */
@@ -5,7 +6,10 @@ export class PlateFiles {
   /** The last seal of each id still running: a seal of the same id waits for it. */
   private readonly sealing = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly kept: Blobs) {}
+  constructor(
+    private readonly kept: Blobs,
+    private readonly alone: Backend['alone'],
+  ) {}
 
   /** A plate's PNG or chart_state, or null when there is no such plate (or it is not whole yet). */
   async read(id: string, ext: 'png' | 'json'): Promise<Buffer | null> {
@@ -25,17 +29,19 @@ export class PlateFiles {
    */
   seal(id: string, png: Uint8Array, chartState: string, count: () => Promise<void>): Promise<boolean> {
     const before = this.sealing.get(id) ?? Promise.resolve();
-    const run = before.then(async () => {
-      if (await this.has(id)) return false;
-      await this.put(id, png, chartState);
-      try {
-        await count();
-      } catch (error) {
-        await this.remove(id);
-        throw error;
-      }
-      return true;
-    });
+    const run = before.then(() =>
+      this.alone(`plate-${id}`, async () => {
+        if (await this.has(id)) return false;
+        await this.put(id, png, chartState);
+        try {
+          await count();
+        } catch (error) {
+          await this.remove(id);
+          throw error;
+        }
+        return true;
+      }),
+    );
     const settled = run.catch(() => undefined);
     this.sealing.set(id, settled);
     void settled.then(() => {

@@ -105,7 +105,7 @@ export async function openStore(dir: string, backend: Backend): Promise<Store> {
     marks: new Owned<Mark>(await backend.doc<OwnedDoc<Mark>>('marks', Owned.empty<Mark>)),
     attachments: new Owned<Attachment>(await backend.doc<OwnedDoc<Attachment>>('attachments', Owned.empty<Attachment>)),
     images: new ImageFiles(backend.blobs('images')),
-    plates: new PlateFiles(backend.blobs('plates')),
+    plates: new PlateFiles(backend.blobs('plates'), (name, work) => backend.alone(name, work)),
     plateSeals: new Owned<PlateSeal>(await backend.doc<OwnedDoc<PlateSeal>>('plate-seals', Owned.empty<PlateSeal>)),
     spend: new SpendBook(await backend.ledger<Spend>('meter')),
     archive: new TapeArchive(backend.tapeDays),

@@ -16,6 +16,7 @@ const EMA_CROSS =
   'BTC on the 1 minute chart, long and short, around the clock: go long when the 9 EMA crosses above the 21 EMA, go short when the 9 EMA crosses below the 21 EMA. Stop 2 ATR(14). Target 2R.';
 /** The house's joins a day: the principals the tests sign in first, and four more. */
 const JOIN_PER_DAY = 9;
+const LOGIN_REFUSALS = 4;
 
 let database: string;
 let decks: SpawnedDeck[];
@@ -30,7 +31,7 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) dirs.push(await mkdtemp(join(tmpdir(), 'deck-many-')));
   // All three start at once: the migrations run once, under their lock.
   decks = await Promise.all(
-    dirs.map((dir) => spawnDeck({ DECK_DATA: dir, DECK_DATABASE_URL: database, DECK_JOIN_PER_CLIENT: '1000', DECK_JOIN_PER_DAY: String(JOIN_PER_DAY) })),
+    dirs.map((dir) => spawnDeck({ DECK_DATA: dir, DECK_DATABASE_URL: database, DECK_JOIN_PER_CLIENT: '1000', DECK_JOIN_PER_DAY: String(JOIN_PER_DAY), DECK_LOGIN_REFUSALS: String(LOGIN_REFUSALS) })),
   );
   for (const [i, name] of (['readerWriter', 'racer', 'caster', 'meterReader', 'sameBytes'] as const).entries()) who[name] = await signedIn(at(i), name.toLowerCase());
 }, 90_000);
@@ -130,6 +131,19 @@ describe('three decks on one database', () => {
       const bodies = await Promise.all(decks.map(async (d) => (await fetch(`${d.url}${path}`, { headers: me.bearer })).text()));
       expect(bodies[1], path).toBe(bodies[0]);
       expect(bodies[2], path).toBe(bodies[0]);
+    }
+  });
+
+  // Last: it rests this test's address at every deck.
+  it('counts refused keys at every deck: an address refused at the others rests at the next deck it tries', async () => {
+    for (let i = 0; i < LOGIN_REFUSALS; i++) {
+      const refused = await call(`${at(i)}/login`, { body: { key: `deck_live_${'0'.repeat(40)}${i}` } });
+      expect(refused.status).toBe(401);
+    }
+    for (const deck of decks) {
+      const resting = await call(`${deck.url}/login`, { body: { key: who.caster.key } });
+      expect(resting.status).toBe(429);
+      expect(resting.body.error).toBe('login_resting');
     }
   });
 });
