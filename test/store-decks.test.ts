@@ -7,6 +7,7 @@ import { pgBackend } from '../store/pg/pg-backend.js';
 import { signedIn, spawnDeck, type SpawnedDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { freshDatabase } from './support/postgres.js';
+import { until } from './support/wait.js';
 
 // Three decks, each in its own process with a data directory of its own, on one PostgreSQL database, hit in turn:
 // the limits hold across them, a write acknowledged by one is read by the next request at any other, the ledgers stay
@@ -108,6 +109,37 @@ describe('three decks on one database', () => {
     } finally {
       await elsewhere.close();
     }
+  });
+
+  it('lets one of two decks casting for one principal at once win; the other is refused while it casts', async () => {
+    const caster = who.caster;
+    // Hold the forges row, so the first deck's cast waits inside its guard place (it writes the forge there) while
+    // the second deck's cast for the same principal arrives.
+    const blocker = new pg.Client({ connectionString: database });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query("SELECT version FROM deck_docs WHERE name = 'forges' FOR UPDATE");
+      const first = call(`${decks[0]!.url}/forge`, { body: { intent: EMA_CROSS }, headers: caster.bearer });
+      // Until the first deck holds the principal's forge_cast place (an advisory lock keyed by the place's hash).
+      const place = `forge_cast|${await principalId('caster')}`;
+      const held = async () =>
+        (
+          await blocker.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::bigint = (hashtext($1)::bigint + 4294967296) % 4294967296",
+            [place],
+          )
+        ).rows[0]!.n;
+      await until(held, (n) => n === 1);
+      const second = await call(`${decks[1]!.url}/forge`, { body: { intent: EMA_CROSS }, headers: caster.bearer });
+      expect(second.status).toBe(429);
+      expect(second.body).toMatchObject({ error: 'busy', guard: 'forge_cast' });
+      await blocker.query('COMMIT');
+      expect((await first).status).toBe(200);
+    } finally {
+      await blocker.end();
+    }
+    expect((await call(`${decks[1]!.url}/forge`, { body: { intent: EMA_CROSS }, headers: caster.bearer })).status).toBe(200);
   });
 
   it('keeps every ledger one unbroken chain, with the same head at every deck', async () => {
