@@ -142,6 +142,21 @@ describe('three decks on one database', () => {
     expect((await call(`${decks[1]!.url}/forge`, { body: { intent: EMA_CROSS }, headers: caster.bearer })).status).toBe(200);
   });
 
+  it("writes no two studio moves over the same revision, whichever decks make them at once", async () => {
+    const mover = who.racer;
+    const answers = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => call(`${at(i)}/studio/state`, { body: { strategy: 'raced', action: 'words', text: `${EMA_CROSS} (${i})` }, headers: mover.bearer })),
+    );
+    expect(answers.filter((a) => a.status !== 200 && a.status !== 409)).toEqual([]);
+    const revs = answers.filter((a) => a.status === 200).map((a) => a.body.record.rev as number).sort((a, b) => a - b);
+    expect(revs.length).toBeGreaterThan(0);
+    expect(revs).toEqual(revs.map((_, i) => i + 1));
+    for (const deck of decks) {
+      const now = await call(`${deck.url}/studio/state?strategy=raced`, { headers: mover.bearer });
+      expect(now.body.record.rev).toBe(revs.length);
+    }
+  });
+
   it('keeps every ledger one unbroken chain, with the same head at every deck', async () => {
     const reader = who.meterReader;
     await Promise.all(Array.from({ length: 30 }, (_, i) => call(`${at(i)}/meter`, { body: { action: 'forecast' }, headers: reader.bearer })));
