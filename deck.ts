@@ -34,7 +34,7 @@ export interface RunningDeck {
  */
 export async function startDeck(config: Config = readConfig(), clock: () => number = () => Date.now()): Promise<RunningDeck> {
   const log = makeLogger(config);
-  const store = await openStore(config.dataDir, await openBackend(config));
+  const store = await openStore(await openBackend(config));
   await seedSample(config, store.archive, log);
   const plans = loadPlans(config.files.plans);
   const upstreams = await openUpstreams(config, store, clock, plans.chains, log);
@@ -81,7 +81,8 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     log,
   };
   server.on('request', await httpApp(services, loadCards(config.files.cards), VERSION));
-  log.info('listening', { url: base, data: config.dataDir, store: store.backend.kind, door: upstreams.door.kind });
+  // The database's URL holds its password: only the kind of store is said.
+  log.info('listening', { url: base, store: store.backend.kind, ...(store.backend.kind === 'json' ? { data: config.dataDir } : {}), door: upstreams.door.kind });
   return {
     url: base,
     server,

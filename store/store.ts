@@ -53,7 +53,6 @@ export interface Mark {
  * PostgreSQL), and the tape archive, seals, plates and images.
  */
 export interface Store {
-  dir: string;
   backend: Backend;
   /** A random salt made on first start and kept with the data: client addresses are only kept salted. */
   salt: string;
@@ -93,11 +92,10 @@ export interface Store {
   runs: Runs;
 }
 
-export async function openStore(dir: string, backend: Backend): Promise<Store> {
+export async function openStore(backend: Backend): Promise<Store> {
   const secret = await backend.doc<{ salt: string }>('secret', () => ({ salt: '' }));
   if (!secret.data.salt) await secret.update((d) => void (d.salt ||= randomBytes(32).toString('hex')));
   return {
-    dir,
     backend,
     salt: secret.data.salt,
     accounts: new Accounts(await backend.doc<AccountsDoc>('accounts', Accounts.empty)),

@@ -42,6 +42,15 @@ afterAll(async () => {
 });
 
 describe('three decks on one database', () => {
+  it('says it runs on PostgreSQL, never the database URL or its password', () => {
+    const password = new URL(database).password;
+    for (const deck of decks) {
+      expect(deck.before).toContain('"store":"postgres"');
+      expect(deck.before).not.toContain(password);
+      expect(deck.before).not.toContain(database);
+    }
+  });
+
   it('migrated the schema once, however many decks started together', async () => {
     const client = new pg.Client({ connectionString: database });
     await client.connect();
