@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../config/env.js';
 import type { Backend } from '../store/backend.js';
 import { GENESIS } from '../store/chain.js';
 import { openBackend } from '../store/open-backend.js';
@@ -180,5 +181,17 @@ describe.each(STORES)('the store on $name', ({ where }) => {
     } finally {
       await again.stop();
     }
+  });
+});
+
+describe('choosing the store', () => {
+  it('is JSON files unless DECK_DATABASE_URL names a PostgreSQL database, and refuses another URL naming the variable', () => {
+    expect(readConfig({}).databaseUrl).toBeNull();
+    expect(readConfig({ DECK_DATABASE_URL: 'postgres://deck:pw@db.internal:5432/deck' }).databaseUrl).toBe('postgres://deck:pw@db.internal:5432/deck');
+    expect(() => readConfig({ DECK_DATABASE_URL: 'mysql://deck@db/deck' })).toThrow(/DECK_DATABASE_URL.*a PostgreSQL URL/);
+  });
+
+  it('fails to start, saying why, when the database cannot be reached', async () => {
+    await expect(openBackend({ dataDir: await tempDir(), databaseUrl: 'postgres://deck:pw@127.0.0.1:1/deck' })).rejects.toThrow(/ECONNREFUSED/);
   });
 });
