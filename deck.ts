@@ -5,13 +5,13 @@ import { loadCards, loadGrants, loadPlans } from './config/files.js';
 import { httpApp } from './rest/app.js';
 import { DECK_ENDPOINT, SELLER_ENDPOINTS } from './sellers/endpoints.js';
 import { SELLERS } from './config/sellers.js';
-import { ledgerHead, ledgerNames } from './store/ledger-files.js';
+import { openBackend } from './store/open-backend.js';
 import { openStore } from './store/store.js';
 import { FairQueue } from './tools/chat/lib/fair-queue.js';
 import type { Services } from './tools/context.js';
 import { Rail } from './tools/agent/lib/rail.js';
 import { Guards } from './tools/guards.js';
-import { LoginThrottle } from './tools/identity/lib/login-throttle.js';
+import { LoginThrottle, noLoginWindows, type LoginWindowsDoc } from './tools/identity/lib/login-throttle.js';
 import { makeLogger } from './config/logger.js';
 import { openOAuthDoor } from './tools/oauth/lib/door.js';
 import { Plane } from './tools/plane/lib/metrics.js';
@@ -34,7 +34,7 @@ export interface RunningDeck {
  */
 export async function startDeck(config: Config = readConfig(), clock: () => number = () => Date.now()): Promise<RunningDeck> {
   const log = makeLogger(config);
-  const store = await openStore(config.dataDir);
+  const store = await openStore(await openBackend(config));
   await seedSample(config, store.archive, log);
   const plans = loadPlans(config.files.plans);
   const upstreams = await openUpstreams(config, store, clock, plans.chains, log);
@@ -43,11 +43,11 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const { port } = server.address() as AddressInfo;
   const base = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const urls = { base, join: config.joinUrl ?? `${base}/join` };
-  const guards = new Guards();
+  const guards = new Guards(store.backend);
   const chatQueue = new FairQueue(config.chatQueue.concurrency, config.chatQueue.lane);
   const plane = new Plane({
     guardDepths: () => ({ ...guards.depths(), chat_lane: chatQueue.depth() }),
-    ledgers: async () => Promise.all((await ledgerNames(config.dataDir)).map((name) => ledgerHead(config.dataDir, name))),
+    ledgers: async () => Promise.all((await store.backend.ledgerNames()).map((name) => store.backend.ledgerHead(name))),
   });
   const services: Services = {
     config,
@@ -57,7 +57,12 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     guards,
     chatQueue,
     plane,
-    login: new LoginThrottle(config.loginRefusals, config.loginWindowS * 1000),
+    // Refusals are counted in the store when decks share it, so every deck rests an address together.
+    login: new LoginThrottle(
+      config.loginRefusals,
+      config.loginWindowS * 1000,
+      store.backend.kind === 'postgres' ? await store.backend.doc<LoginWindowsDoc>('login-refusals', noLoginWindows) : null,
+    ),
     rail: await Rail.open(store, clock),
     offer: {
       plans,
@@ -76,7 +81,8 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     log,
   };
   server.on('request', await httpApp(services, loadCards(config.files.cards), VERSION));
-  log.info('listening', { url: base, data: config.dataDir, door: upstreams.door.kind });
+  // The database's URL holds its password: only the kind of store is said.
+  log.info('listening', { url: base, store: store.backend.kind, ...(store.backend.kind === 'json' ? { data: config.dataDir } : {}), door: upstreams.door.kind });
   return {
     url: base,
     server,
@@ -85,6 +91,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
       plane.close();
       await services.rail.close();
       await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+      await store.backend.close();
     },
   };
 }

@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Test files start their own decks on free ports; two cores, so two at a time.
     maxWorkers: 2,
+    // One real PostgreSQL server for the tests of the store on PostgreSQL.
+    globalSetup: ['test/support/postgres-server.ts'],
   },
 });

@@ -9,6 +9,7 @@ import { startDeck } from '../deck.js';
 import { TYPED_DECISION_VERSION } from '../engine/book/index.js';
 import { barsToRows, tuplesFromBars } from '../engine/bars.js';
 import { TapeArchive } from '../store/tape-archive.js';
+import { FileTapeDays } from '../store/tape-days.js';
 import { signedIn } from '../test/support/deck.js';
 import { tapeFile } from '../test/support/tape-file.js';
 import { spawnServer } from './child.js';
@@ -50,7 +51,7 @@ async function roundTrips(url: string, bodies: readonly unknown[]): Promise<numb
 export async function benchReplay(): Promise<BenchRow[]> {
   const scratch = await mkdtemp(join(tmpdir(), 'deck-bench-replay-'));
   const month = tapeFile('BTC-1m');
-  await new TapeArchive(scratch).import('BTC', '1m', tuplesFromBars(month));
+  await new TapeArchive(new FileTapeDays(scratch)).import('BTC', '1m', tuplesFromBars(month));
   const decide = await spawnServer('bench/decide-server.ts', {});
   const deck = await startDeck(readConfig({ PORT: '0', HOST: '127.0.0.1', DECK_LOG: 'silent', DECK_DATA: scratch, DECK_AGENT_LOOPBACK: '1' }));
   try {

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tuplesFromBars } from '../engine/bars.js';
 import { TapeArchive } from '../store/tape-archive.js';
+import { FileTapeDays } from '../store/tape-days.js';
 import { signedIn } from '../test/support/deck.js';
 import { tapeFile } from '../test/support/tape-file.js';
 import { ANSWERS_ENV, BARE_LIST_PATH, type Answers } from './answers.js';
@@ -44,7 +45,7 @@ async function answerOf(url: string, shot: Shot): Promise<string> {
 
 /** Fills an archive with the real BTC 1m month, as `npm run tape -- import` would, before the deck opens it. */
 export async function archiveTape(dataDir: string): Promise<void> {
-  await new TapeArchive(dataDir).import('BTC', '1m', tuplesFromBars(tapeFile('BTC-1m')));
+  await new TapeArchive(new FileTapeDays(dataDir)).import('BTC', '1m', tuplesFromBars(tapeFile('BTC-1m')));
 }
 
 /**

@@ -1,5 +1,3 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { readConfig } from '../config/env.js';
@@ -18,8 +16,10 @@ import {
   type Score,
 } from '../engine/forecast/index.js';
 import { MARKETS, TIMEFRAME_SECONDS } from '../engine/markets.js';
+import { openBackend } from '../store/open-backend.js';
 import { Forecasts } from '../store/forecasts.js';
 import { TapeArchive } from '../store/tape-archive.js';
+import type { TapeDays } from '../store/tape-days.js';
 import { lookbackFrom } from '../upstream/forecast/bars.js';
 import { Tape } from '../upstream/tape/tape.js';
 
@@ -35,13 +35,10 @@ const when = z
   .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/, 'an ISO-8601 date or UTC time')
   .transform((s) => Math.floor(Date.parse(s) / 1000));
 
-/** The first and last UTC day the archive holds for the pair or a finer timeframe it is built from (the archive's layout: tape/<market>/<tf>/<day>.json). */
-async function archivedStretch(dataDir: string, pair: Pair): Promise<{ from: number; to: number } | null> {
+/** The first and last UTC day the archive holds for the pair or a finer timeframe it is built from. */
+async function archivedStretch(tapeDays: TapeDays, pair: Pair): Promise<{ from: number; to: number } | null> {
   const days: string[] = [];
-  for (const tf of [pair.tf, '1m', '15s']) {
-    const names = await readdir(join(dataDir, 'tape', pair.market, tf)).catch(() => [] as string[]);
-    days.push(...names.filter((n) => /^\d{4}-\d{2}-\d{2}\.json$/.test(n)).map((n) => n.slice(0, 10)));
-  }
+  for (const tf of [pair.tf, '1m', '15s'] as const) days.push(...(await tapeDays.list(pair.market, tf)));
   if (days.length === 0) return null;
   days.sort();
   return { from: Date.parse(`${days[0]}T00:00:00Z`) / 1000, to: Date.parse(`${days.at(-1)}T00:00:00Z`) / 1000 + DAY_S };
@@ -55,8 +52,8 @@ async function archivedStretch(dataDir: string, pair: Pair): Promise<{ from: num
  */
 async function backfill(pair: Pair, window: { from?: number; to?: number }): Promise<number> {
   const started = performance.now();
-  const { dataDir } = readConfig();
-  const stretch = await archivedStretch(dataDir, pair);
+  const backend = await openBackend(readConfig());
+  const stretch = await archivedStretch(backend.tapeDays, pair);
   if (!stretch) {
     process.stderr.write(`nothing archived for ${pair.market} ${pair.tf} (nor 1m or 15s to build it from): import bars with npm run tape -- import\n`);
     return 1;
@@ -69,13 +66,13 @@ async function backfill(pair: Pair, window: { from?: number; to?: number }): Pro
   }
   const len = TIMEFRAME_SECONDS[pair.tf];
   // The archive alone (no venue): the deck scores from what it kept, and a backfill issues from it.
-  const tape = new Tape(new TapeArchive(dataDir), null, () => Date.now());
+  const tape = new Tape(new TapeArchive(backend.tapeDays), null, () => Date.now());
   const read = { from: lookbackFrom(pair, len, from, lookbackBars()), to: to + (HORIZON + 1) * len + TAIL_S };
   const { bars } = await tape.window(pair.market, pair.tf, read.from, read.to, false, () => true);
 
   const issued: Envelope[] = [];
   const walk = issueAll(bars, pair, from, to, DEFAULT_OPTIONS, (e) => issued.push(e));
-  const book = await new Forecasts(dataDir).book(pair);
+  const book = await new Forecasts(backend).book(pair);
   const added = await book.append(issued, Date.now());
   // One recorded from a bar that had not closed is superseded by what the closed bars give (an entry appended).
   const stale = issued.filter((e) => {

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { readConfig } from '../config/env.js';
 import { MARKETS, TIMEFRAMES } from '../engine/markets.js';
+import { openBackend } from '../store/open-backend.js';
 import { TapeArchive } from '../store/tape-archive.js';
 import { importBarsCsv } from '../upstream/tape/import.js';
 
@@ -17,7 +18,9 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n  --market one of ${MARKETS.join(', ')}; --tf one of ${TIMEFRAMES.join(', ')}\n`);
     return 2;
   }
-  const done = await importBarsCsv(new TapeArchive(readConfig().dataDir), await readFile(file, 'utf8'), market.data, tf.data);
+  // Into the store the deck is configured with: the data directory's files, or the database.
+  const backend = await openBackend(readConfig());
+  const done = await importBarsCsv(new TapeArchive(backend.tapeDays), await readFile(file, 'utf8'), market.data, tf.data).finally(() => backend.close());
   if (!done.ok) {
     process.stderr.write(`${file}: ${done.why}\n${done.lines.map((l) => `  ${l}\n`).join('')}`);
     return 1;

@@ -66,6 +66,10 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
   DECK_DATA: z.string().default('./data'),
+  DECK_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'a PostgreSQL URL: postgres://user:password@host:5432/database')
+    .optional(),
   DECK_PUBLIC_URL: url.optional(),
   DECK_JOIN_URL: url.optional(),
   DECK_ORIGINS: list.optional(),
@@ -125,6 +129,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The PostgreSQL database the store is kept in, shared by every deck given it; null: JSON files under dataDir. */
+  databaseUrl: string | null;
   /** Public base URL, as people and agents reach the deck; used in cards, the join step and cookies. */
   publicUrl: string | null;
   joinUrl: string | null;
@@ -187,6 +193,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DECK_DATA,
+    databaseUrl: e.DECK_DATABASE_URL ?? null,
     publicUrl: e.DECK_PUBLIC_URL?.replace(/\/$/, '') ?? null,
     joinUrl: e.DECK_JOIN_URL ?? null,
     origins: e.DECK_ORIGINS ?? null,

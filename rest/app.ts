@@ -37,6 +37,9 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
     });
   }
   app.use(pathDecodes);
+  // On a store many decks share, each request first catches up with what the others wrote (one query when nothing
+  // changed): a write acknowledged by any deck is seen by the next request, whichever deck answers it.
+  if (s.store.backend.kind === 'postgres') app.use((_req, _res, next) => void s.store.backend.catchUp().then(() => next(), next));
   mcpRoutes(app, s, version);
   app.use(oauthRouter(s));
   // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.
@@ -54,15 +57,19 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   });
   app.get('/openapi.json', (_req, res) => void res.type('json').send(openapi));
   // Sealed plates are content addressed: anyone holding the id may fetch them; they name no one.
-  app.get('/plates/:file', (req, res) => {
+  app.get('/plates/:file', (req, res, next) => {
     const m = /^([0-9a-f]{64})\.(png|json)$/.exec(req.params.file);
     if (!m) {
       res.status(404).json({ ok: false, error: 'not_found', message: 'no such plate' });
       return;
     }
-    res.sendFile(s.store.plates.file(m[1]!, m[2] as 'png' | 'json'), { headers: { 'cache-control': 'public, max-age=31536000, immutable' } }, (err) => {
-      if (err && !res.headersSent) res.status(404).json({ ok: false, error: 'not_found', message: 'no such plate' });
-    });
+    s.store.plates.read(m[1]!, m[2] as 'png' | 'json').then(
+      (bytes) => {
+        if (!bytes) res.status(404).json({ ok: false, error: 'not_found', message: 'no such plate' });
+        else res.type(m[2]!).set('cache-control', 'public, max-age=31536000, immutable').send(bytes);
+      },
+      (error: unknown) => next(error),
+    );
   });
   app.use(planeRoutes(s, version));
   restRoutes(app, s, REGISTRY);

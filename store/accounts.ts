@@ -1,5 +1,5 @@
 import { addCount, countsOn, noCounts, type DayCounts } from './counters.js';
-import type { JsonFile } from './json-file.js';
+import type { Doc } from './doc.js';
 
 /** The deck's own record of a principal (the identity door keeps the key; the deck keeps no key). */
 export interface Account {
@@ -27,7 +27,7 @@ export class Accounts {
   /** Joins admitted and not yet recorded. Kept in memory only: a crash forgets them with the joins they stood for. */
   private readonly joining = noCounts();
 
-  constructor(private readonly file: JsonFile<AccountsDoc>) {}
+  constructor(private readonly file: Doc<AccountsDoc>) {}
 
   static empty = (): AccountsDoc => ({ accounts: {}, joins: noCounts() });
 

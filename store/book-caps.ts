@@ -1,5 +1,5 @@
 import type { Caps } from '../engine/book/index.js';
-import type { JsonFile } from './json-file.js';
+import type { Doc } from './doc.js';
 
 export interface BookCapsDoc {
   by_principal: Record<string, Caps>;
@@ -7,7 +7,7 @@ export interface BookCapsDoc {
 
 /** The caps each principal set on its own book (none set: the house's limits alone). */
 export class BookCaps {
-  constructor(private readonly file: JsonFile<BookCapsDoc>) {}
+  constructor(private readonly file: Doc<BookCapsDoc>) {}
 
   static empty = (): BookCapsDoc => ({ by_principal: {} });
 

@@ -69,8 +69,8 @@ export class BookStore {
     private readonly orders: Ledger<OrderEvent>,
     private readonly fills: Ledger<FillRecord>,
   ) {
-    for (const e of orders.all) this.indexOrder(e.entry);
-    for (const e of fills.all) this.indexFill(e.entry);
+    orders.follow((e) => this.indexOrder(e.entry));
+    fills.follow((e) => this.indexFill(e.entry));
   }
 
   private indexOrder(e: OrderEvent): void {
@@ -115,21 +115,18 @@ export class BookStore {
   async place(order: OrderRecord, at: number): Promise<OrderRecord> {
     const event: OrderEvent = { kind: 'placed', order };
     await this.orders.append(event, at);
-    this.indexOrder(event);
     return order;
   }
 
   async cancel(id: string, at: number): Promise<void> {
     const event: OrderEvent = { kind: 'cancelled', id, at: Math.floor(at / 1000) };
     await this.orders.append(event, at);
-    this.indexOrder(event);
   }
 
   /** Writes fills one after another; each counts (position, order status) once it is on disk. */
   async addFills(fills: readonly FillRecord[], at: number): Promise<void> {
     for (const f of fills) {
       await this.fills.append(f, at);
-      this.indexFill(f);
     }
   }
 

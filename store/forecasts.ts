@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
 import { calibrate, type Calibration, type Envelope, type Pair, type Score } from '../engine/forecast/index.js';
-import { Ledger } from './ledger.js';
+import type { Backend } from './backend.js';
+import type { Ledger } from './ledger.js';
 
 /**
  * One issuing act: the envelopes it issued (one on demand, up to PER_ENTRY per entry in a backfill). An entry with
@@ -59,27 +60,28 @@ export class ForecastBook {
 
   private constructor(
     readonly pair: Pair,
+    private readonly backend: Backend,
     private readonly issued: Ledger<Issued>,
     private readonly scoring: Ledger<Scored>,
   ) {
-    for (const e of issued.all) {
+    issued.follow((e) => {
       if (e.entry.replaces) this.put(e.entry.envelopes);
       else this.index(e.entry.envelopes);
-    }
-    for (const e of scoring.all) {
+    });
+    scoring.follow((e) => {
       for (const t of e.entry.withdrawn ?? []) this.scored.delete(t);
       for (const s of e.entry.scores) if (!this.scored.has(s.issued_t)) this.scored.set(s.issued_t, s);
-    }
+    });
   }
 
-  static async open(dir: string, pair: Pair): Promise<ForecastBook> {
+  static async open(backend: Backend, pair: Pair): Promise<ForecastBook> {
     const name = `${pair.market}-${pair.tf}`;
-    return new ForecastBook(pair, await Ledger.open<Issued>(dir, `forecast-${name}`), await Ledger.open<Scored>(dir, `forecast-scores-${name}`));
+    return new ForecastBook(pair, backend, await backend.ledger<Issued>(`forecast-${name}`), await backend.ledger<Scored>(`forecast-scores-${name}`));
   }
 
-  /** Runs `work` alone on this pair. */
+  /** Runs `work` alone on this pair (among every deck on a shared store, once caught up with what they issued). */
   exclusive<R>(work: () => Promise<R>): Promise<R> {
-    return this.queue.add(work) as Promise<R>;
+    return this.queue.add(() => this.backend.alone(`forecast-${this.pair.market}-${this.pair.tf}`, work)) as Promise<R>;
   }
 
   get size(): number {
@@ -120,7 +122,6 @@ export class ForecastBook {
     const news = envelopes.filter((e) => !this.has(e.issued_t) && !seen.has(e.issued_t) && seen.add(e.issued_t));
     for (const chunk of chunks(news)) {
       await this.issued.append({ envelopes: chunk }, at);
-      this.index(chunk);
     }
     // New bars were read to issue them: what could not be scored before may be scorable now.
     if (news.length) this.aside.clear();
@@ -138,11 +139,9 @@ export class ForecastBook {
     const withdrawn = olds.map((e) => e.issued_t).filter((t) => this.scored.has(t));
     if (withdrawn.length) {
       await this.scoring.append({ scores: [], withdrawn }, at);
-      for (const t of withdrawn) this.scored.delete(t);
     }
     for (const chunk of chunks(olds)) {
       await this.issued.append({ envelopes: chunk, replaces: why }, at);
-      this.put(chunk);
     }
     if (olds.length) this.aside.clear();
     return olds.length;
@@ -168,7 +167,6 @@ export class ForecastBook {
     const news = scores.filter((s) => !this.scored.has(s.issued_t));
     for (const chunk of chunks(news)) {
       await this.scoring.append({ scores: chunk }, at);
-      for (const s of chunk) this.scored.set(s.issued_t, s);
     }
     return news.length;
   }
@@ -213,13 +211,13 @@ export class ForecastBook {
 export class Forecasts {
   private readonly books = new Map<string, Promise<ForecastBook>>();
 
-  constructor(private readonly dir: string) {}
+  constructor(private readonly backend: Backend) {}
 
   book(pair: Pair): Promise<ForecastBook> {
     const key = `${pair.market}-${pair.tf}`;
     let book = this.books.get(key);
     if (!book) {
-      book = ForecastBook.open(this.dir, pair);
+      book = ForecastBook.open(this.backend, pair);
       this.books.set(key, book);
       book.catch(() => this.books.delete(key));
     }

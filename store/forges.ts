@@ -1,6 +1,6 @@
 import type { Script } from '../engine/decider/index.js';
 import type { Review, Scan } from '../engine/forge/index.js';
-import type { JsonFile } from './json-file.js';
+import type { Doc } from './doc.js';
 
 /** One forge as its principal keeps it: looked up by its seed hash for two hours, then gone. */
 export interface ForgeRecord {
@@ -28,7 +28,7 @@ export interface ForgesDoc {
  * past its expiry reads as absent and is pruned at the next cast.
  */
 export class Forges {
-  constructor(private readonly file: JsonFile<ForgesDoc>) {}
+  constructor(private readonly file: Doc<ForgesDoc>) {}
 
   static empty = (): ForgesDoc => ({ by_principal: {}, casts: {} });
 

@@ -1,7 +1,8 @@
 import type { Answered, Chosen, Decision, Fact, KeptRehearsal, Score } from '../engine/grade/index.js';
 import type { Market, Timeframe } from '../engine/markets.js';
-import { JsonFile } from './json-file.js';
-import { Ledger, type LedgerEntry } from './ledger.js';
+import type { Backend } from './backend.js';
+import type { Doc } from './doc.js';
+import type { Ledger, LedgerEntry } from './ledger.js';
 
 /**
  * What grading keeps: the last rehearsals of each (principal, seed) for the facts, by their digest, the trial pings
@@ -104,20 +105,20 @@ export class Grades {
   private readonly tallies = new Map<string, Tally>();
 
   private constructor(
-    private readonly kept: JsonFile<RehearsalsDoc>,
-    private readonly pings: JsonFile<PingsDoc>,
+    private readonly kept: Doc<RehearsalsDoc>,
+    private readonly pings: Doc<PingsDoc>,
     private readonly receipts: Ledger<GradeEntry>,
     private readonly scores: Ledger<ScoreEntry>,
   ) {
-    for (const e of scores.all) this.count(e.entry);
+    scores.follow((e) => this.count(e.entry));
   }
 
-  static async open(dir: string): Promise<Grades> {
+  static async open(backend: Backend): Promise<Grades> {
     return new Grades(
-      await JsonFile.open<RehearsalsDoc>(dir, 'rehearsals', () => ({ by_principal: {} })),
-      await JsonFile.open<PingsDoc>(dir, 'grader-pings', () => ({ used: {} })),
-      await Ledger.open<GradeEntry>(dir, 'grades'),
-      await Ledger.open<ScoreEntry>(dir, 'scores'),
+      await backend.doc<RehearsalsDoc>('rehearsals', () => ({ by_principal: {} })),
+      await backend.doc<PingsDoc>('grader-pings', () => ({ used: {} })),
+      await backend.ledger<GradeEntry>('grades'),
+      await backend.ledger<ScoreEntry>('scores'),
     );
   }
 
@@ -177,10 +178,8 @@ export class Grades {
     return this.receipts.append(entry, at);
   }
 
-  async score(entry: ScoreEntry, at: number): Promise<LedgerEntry<ScoreEntry>> {
-    const recorded = await this.scores.append(entry, at);
-    this.count(entry);
-    return recorded;
+  score(entry: ScoreEntry, at: number): Promise<LedgerEntry<ScoreEntry>> {
+    return this.scores.append(entry, at);
   }
 
   /** Every grade receipt as the ledger chains it, oldest first. */

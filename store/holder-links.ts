@@ -1,5 +1,6 @@
 import PQueue from 'p-queue';
-import { Ledger, type LedgerEntry } from './ledger.js';
+import type { Backend } from './backend.js';
+import type { Ledger, LedgerEntry } from './ledger.js';
 
 /** A collection holder's wallet linked to a principal for one UTC day, with the NFTs it held when linked. */
 export interface HolderLink {
@@ -17,16 +18,19 @@ const walletKey = (day: string, wallet: string) => `${day}|${wallet.toLowerCase(
 const principalKey = (day: string, principalId: string) => `${day}|${principalId}`;
 
 /**
- * Holder links in a hash-chained ledger (holder-links.jsonl). A wallet links to one principal a day; a
- * principal stands on the last wallet it linked that day.
+ * Holder links in a hash-chained ledger (holder-links.jsonl). A wallet links to one principal a day (decided and
+ * appended alone, among every deck on a shared store); a principal stands on the last wallet it linked that day.
  */
 export class HolderLinks {
   private readonly queue = new PQueue({ concurrency: 1 });
   private readonly byWallet = new Map<string, string>();
   private readonly byPrincipal = new Map<string, LedgerEntry<HolderLink>>();
 
-  private constructor(private readonly ledger: Ledger<HolderLink>) {
-    for (const e of ledger.all) this.index(e);
+  private constructor(
+    private readonly backend: Backend,
+    private readonly ledger: Ledger<HolderLink>,
+  ) {
+    ledger.follow((e) => this.index(e));
   }
 
   /** Every entry of the ledger, in chain order (the records' history reads it). */
@@ -34,8 +38,8 @@ export class HolderLinks {
     return this.ledger.all;
   }
 
-  static async open(dir: string): Promise<HolderLinks> {
-    return new HolderLinks(await Ledger.open<HolderLink>(dir, 'holder-links'));
+  static async open(backend: Backend): Promise<HolderLinks> {
+    return new HolderLinks(backend, await backend.ledger<HolderLink>('holder-links'));
   }
 
   private index(e: LedgerEntry<HolderLink>): void {
@@ -55,11 +59,11 @@ export class HolderLinks {
 
   /** Records a link after `admit` has seen who holds the wallet that day (it throws to refuse). */
   link(link: HolderLink, admit: (holder: string | null) => void, at: number): Promise<LedgerEntry<HolderLink>> {
-    return this.queue.add(async () => {
-      admit(this.holderOf(link.day, link.wallet));
-      const entry = await this.ledger.append(link, at);
-      this.index(entry);
-      return entry;
-    }) as Promise<LedgerEntry<HolderLink>>;
+    return this.queue.add(() =>
+      this.backend.alone('holder-links', async () => {
+        admit(this.holderOf(link.day, link.wallet));
+        return this.ledger.append(link, at);
+      }),
+    ) as Promise<LedgerEntry<HolderLink>>;
   }
 }

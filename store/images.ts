@@ -1,19 +1,14 @@
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeAtomic } from './atomic-file.js';
+import type { Blobs } from './blobs.js';
 
-/** Attached images' bytes, one file each (images/<id>.<ext>), each written whole or not at all. */
+/** Attached images' bytes, one blob each (images/<id>.<ext>), each written whole or not at all. */
 export class ImageFiles {
-  constructor(private readonly dir: string) {}
+  constructor(private readonly kept: Blobs) {}
 
-  private path = (id: string, ext: string) => join(this.dir, 'images', `${id}.${ext}`);
-
-  async put(id: string, ext: string, bytes: Uint8Array): Promise<void> {
-    await mkdir(join(this.dir, 'images'), { recursive: true });
-    await writeAtomic(this.path(id, ext), bytes);
+  put(id: string, ext: string, bytes: Uint8Array): Promise<void> {
+    return this.kept.write(`${id}.${ext}`, bytes);
   }
 
-  async remove(id: string, ext: string): Promise<void> {
-    await rm(this.path(id, ext), { force: true });
+  remove(id: string, ext: string): Promise<void> {
+    return this.kept.remove(`${id}.${ext}`);
   }
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { JSONFile } from 'lowdb/node';
 import PQueue from 'p-queue';
 import { crashPoint } from './crash-point.js';
+import type { Doc } from './doc.js';
 
 /**
  * One JSON document on disk (one file per collection). Reads come from memory; every update runs alone
@@ -11,7 +12,7 @@ import { crashPoint } from './crash-point.js';
  * disk, a failed write leaves disk and memory as they were, and an update that resolved survives a crash
  * of the process. The write is not fsynced: a power cut may still lose the last updates.
  */
-export class JsonFile<T extends object> {
+export class JsonFile<T extends object> implements Doc<T> {
   private readonly queue = new PQueue({ concurrency: 1 });
 
   private constructor(

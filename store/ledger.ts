@@ -1,5 +1,3 @@
-import { mkdir, open, readFile, truncate } from 'node:fs/promises';
-import { join } from 'node:path';
 import { GENESIS, hashOf, linkBreak } from './chain.js';
 import { crashPoint } from './crash-point.js';
 
@@ -11,57 +9,71 @@ export interface LedgerEntry<T> {
   entry: T;
 }
 
-const NEWLINE = 0x0a;
+/**
+ * An append-only hash-chained ledger: each entry carries the previous entry's hash, so the whole chain can be verified
+ * from its first entry. An append is acknowledged once it is kept (fsynced, or committed).
+ */
+export interface Ledger<T> {
+  /** Every entry this deck holds, in chain order: all that were kept when it opened or last caught up, and its own. */
+  readonly all: readonly LedgerEntry<T>[];
+  append(entry: T, at: number): Promise<LedgerEntry<T>>;
+  /**
+   * Calls `see` with every entry held, in chain order, then with each entry adopted later, this deck's own or (on a
+   * shared store) another deck's, before the append that adopted it is acknowledged: an index built by `see` is never
+   * behind the chain.
+   */
+  follow(see: (e: LedgerEntry<T>) => void): void;
+  /** The first entry whose chain breaks, or null when every hash and link holds. */
+  verify(): { seq: number; why: string } | null;
+}
+
+/** The first break of a chain held in memory, or null. */
+export function verifyEntries(entries: readonly LedgerEntry<unknown>[]): { seq: number; why: string } | null {
+  let prev = GENESIS;
+  for (const e of entries) {
+    const broken = linkBreak(e, prev);
+    if (broken) return { seq: broken.seq, why: broken.why };
+    prev = e.hash;
+  }
+  return null;
+}
+
+/** An entry to append and its time, as `append` was asked. */
+export interface Appending<T> {
+  entry: T;
+  at: number;
+}
 
 /**
- * An append-only ledger: JSON lines, each carrying the previous line's hash, so the whole file can be
- * verified from the first entry. Appends are serialized and fsynced before they are acknowledged.
+ * What every ledger shares, whatever keeps it: the entries held, their followers, and group commit. Appends that
+ * arrive while a write is under way are written together after it, each chained on the one before, in one write
+ * (one fsync, or one commit) for the lot: a busy ledger (the meter, one entry per read) is then bound by the store's
+ * rate of writes per batch, not per entry. A subclass keeps a batch (`keep`) and answers the entries it chained.
  */
-export class Ledger<T> {
-  /** Appends not yet written, and the write under way (null when none is). */
-  private readonly waiting: { entry: T; at: number; resolve: (e: LedgerEntry<T>) => void; reject: (error: unknown) => void }[] = [];
+export abstract class HeldLedger<T> implements Ledger<T> {
+  private readonly waiting: (Appending<T> & { resolve: (e: LedgerEntry<T>) => void; reject: (error: unknown) => void })[] = [];
   private writing: Promise<void> | null = null;
+  private readonly followers: ((e: LedgerEntry<T>) => void)[] = [];
 
-  private constructor(
-    private readonly name: string,
-    private readonly file: string,
-    private entries: LedgerEntry<T>[],
-    /** Bytes of whole lines on disk: where the next line starts. */
-    private size: number,
+  protected constructor(
+    protected readonly name: string,
+    protected readonly entries: LedgerEntry<T>[],
   ) {}
-
-  static async open<T>(dir: string, name: string): Promise<Ledger<T>> {
-    await mkdir(dir, { recursive: true });
-    const file = join(dir, `${name}.jsonl`);
-    const bytes = await readFile(file).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? Buffer.alloc(0) : Promise.reject(e)));
-    // A line is written whole with its newline before it is acknowledged, so only an unacknowledged append,
-    // torn by a crash, can lack one: it is cut off, or the next line would be glued to it.
-    const size = bytes.lastIndexOf(NEWLINE) + 1;
-    if (size < bytes.length) await truncate(file, size);
-    const entries: LedgerEntry<T>[] = [];
-    const lines = bytes.subarray(0, size).toString('utf8').split('\n');
-    lines.forEach((line, i) => {
-      if (!line) return;
-      try {
-        entries.push(JSON.parse(line) as LedgerEntry<T>);
-      } catch {
-        // A whole line that does not parse was damaged after it was written: refuse, rather than drop
-        // acknowledged entries or chain new ones onto a break.
-        throw new Error(`${file}: line ${i + 1} is not JSON; the ledger is damaged`);
-      }
-    });
-    return new Ledger(name, file, entries, size);
-  }
 
   get all(): readonly LedgerEntry<T>[] {
     return this.entries;
   }
 
-  /**
-   * Appends one entry, acknowledged once it is on disk. Appends that arrive while a write is in flight are written
-   * together after it, each chained on the one before, with one fsync for the lot (group commit): a busy ledger
-   * (the meter, one entry per read) is then bound by the disk's fsync rate per batch, not per entry.
-   */
+  follow(see: (e: LedgerEntry<T>) => void): void {
+    for (const e of this.entries) see(e);
+    this.followers.push(see);
+  }
+
+  verify(): { seq: number; why: string } | null {
+    return verifyEntries(this.entries);
+  }
+
+  /** Appends one entry, acknowledged once it is kept. */
   append(entry: T, at: number): Promise<LedgerEntry<T>> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ entry, at, resolve, reject });
@@ -69,50 +81,47 @@ export class Ledger<T> {
     });
   }
 
+  /** Keeps a batch, chained (by `chained`) on the entries held when it is written; answers the entries kept. */
+  protected abstract keep(batch: readonly Appending<T>[]): Promise<LedgerEntry<T>[]>;
+
+  /** The batch as entries chained on the last entry held. */
+  protected chained(batch: readonly Appending<T>[]): LedgerEntry<T>[] {
+    const records: LedgerEntry<T>[] = [];
+    let last = this.entries.at(-1);
+    for (const { entry, at } of batch) {
+      const seq = (last?.seq ?? 0) + 1;
+      const prev = last?.hash ?? GENESIS;
+      last = { seq, at, prev, hash: hashOf(seq, at, prev, entry), entry };
+      records.push(last);
+    }
+    return records;
+  }
+
+  /** Takes entries that follow on from those held, skipping any held already (a catch-up may bring them twice). */
+  protected adopt(records: readonly LedgerEntry<T>[]): void {
+    for (const r of records) {
+      const last = this.entries.at(-1)?.seq ?? 0;
+      if (r.seq <= last) continue;
+      if (r.seq !== last + 1) throw new Error(`ledger ${this.name}: entry ${r.seq} read after ${last}`);
+      this.entries.push(r);
+      for (const see of this.followers) see(r);
+    }
+  }
+
   private async writeWaiting(): Promise<void> {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0);
-      const records: LedgerEntry<T>[] = [];
-      let last = this.entries[this.entries.length - 1];
-      for (const { entry, at } of batch) {
-        const seq = (last?.seq ?? 0) + 1;
-        const prev = last?.hash ?? GENESIS;
-        last = { seq, at, prev, hash: hashOf(seq, at, prev, entry), entry };
-        records.push(last);
-      }
-      const lines = Buffer.from(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      let records: LedgerEntry<T>[];
       try {
-        const handle = await open(this.file, 'a');
-        try {
-          await handle.appendFile(lines);
-          await handle.sync();
-        } catch (error) {
-          // A failed append may have left part of a line: cut it off so the next one starts clean.
-          await handle.truncate(this.size).catch(() => {});
-          throw error;
-        } finally {
-          await handle.close();
-        }
+        records = await this.keep(batch);
       } catch (error) {
         for (const w of batch) w.reject(error);
         continue;
       }
       crashPoint(this.name);
-      this.size += lines.length;
-      this.entries.push(...records);
+      this.adopt(records);
       batch.forEach((w, i) => w.resolve(records[i]!));
     }
     this.writing = null;
-  }
-
-  /** The first entry whose chain breaks, or null when every hash and link holds. */
-  verify(): { seq: number; why: string } | null {
-    let prev = GENESIS;
-    for (const e of this.entries) {
-      const broken = linkBreak(e, prev);
-      if (broken) return { seq: broken.seq, why: broken.why };
-      prev = e.hash;
-    }
-    return null;
   }
 }

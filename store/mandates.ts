@@ -1,4 +1,5 @@
-import { Ledger, type LedgerEntry } from './ledger.js';
+import type { Backend } from './backend.js';
+import type { Ledger, LedgerEntry } from './ledger.js';
 
 /** A house mandate as recorded: who signed it, its EIP-712 hash, and whether its vault holds that hash on chain. */
 export interface MandateRecord {
@@ -23,8 +24,8 @@ export class Mandates {
     return this.ledger.all;
   }
 
-  static async open(dir: string): Promise<Mandates> {
-    return new Mandates(await Ledger.open<MandateRecord>(dir, 'mandates'));
+  static async open(backend: Backend): Promise<Mandates> {
+    return new Mandates(await backend.ledger<MandateRecord>('mandates'));
   }
 
   record(mandate: MandateRecord, at: number): Promise<LedgerEntry<MandateRecord>> {

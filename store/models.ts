@@ -1,6 +1,6 @@
 import type { Caps } from '../engine/book/index.js';
 import type { Market, Timeframe } from '../engine/markets.js';
-import type { JsonFile } from './json-file.js';
+import type { Doc } from './doc.js';
 
 /** A trading model an operator registered: its decide() endpoint and what it trades. */
 export interface ModelRecord {
@@ -25,7 +25,7 @@ export interface ModelsDoc {
 
 /** Every principal's models, by (principal, name): another principal's name reads like none. */
 export class Models {
-  constructor(private readonly file: JsonFile<ModelsDoc>) {}
+  constructor(private readonly file: Doc<ModelsDoc>) {}
 
   static empty = (): ModelsDoc => ({ by_principal: {} });
 

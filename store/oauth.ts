@@ -1,4 +1,4 @@
-import type { JsonFile } from './json-file.js';
+import type { Doc } from './doc.js';
 
 /** A client registered by dynamic registration (RFC 7591). Every client is public: it holds no secret. */
 export interface RegisteredClient {
@@ -40,7 +40,7 @@ export class OAuthBook {
   /** The grant each refresh token digest (current or spent) belongs to, built from the document on first use. */
   private byRefresh: Map<string, string> | null = null;
 
-  constructor(private readonly file: JsonFile<OAuthDoc>) {}
+  constructor(private readonly file: Doc<OAuthDoc>) {}
 
   static empty = (): OAuthDoc => ({ clients: {}, grants: {} });
 

@@ -1,4 +1,4 @@
-import type { JsonFile } from './json-file.js';
+import type { Doc } from './doc.js';
 
 export interface OwnedDoc<T> {
   by_principal: Record<string, T[]>;
@@ -9,7 +9,7 @@ export interface OwnedDoc<T> {
  * reads exactly like an id that does not exist.
  */
 export class Owned<T extends { id: string }> {
-  constructor(protected readonly file: JsonFile<OwnedDoc<T>>) {}
+  constructor(protected readonly file: Doc<OwnedDoc<T>>) {}
 
   static empty = <T>(): OwnedDoc<T> => ({ by_principal: {} });
 

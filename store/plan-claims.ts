@@ -1,5 +1,6 @@
 import PQueue from 'p-queue';
-import { Ledger, type LedgerEntry } from './ledger.js';
+import type { Backend } from './backend.js';
+import type { Ledger, LedgerEntry } from './ledger.js';
 
 /** A plan paid on chain, as claimed: the transaction, who it bound to, what it bought and when that runs. */
 export interface PlanClaim {
@@ -30,15 +31,19 @@ const keyOf = (chain: string, txHash: string) => `${chain}|${txHash.toLowerCase(
 
 /**
  * Every plan claim, in a hash-chained ledger (plan-claims.jsonl), indexed by transaction and by principal.
- * Deciding a claim and appending it run alone, so a transaction claims once for anyone.
+ * Deciding a claim and appending it run alone (among every deck on a shared store), so a transaction claims once for
+ * anyone.
  */
 export class PlanClaims {
   private readonly queue = new PQueue({ concurrency: 1 });
   private readonly byTx = new Map<string, LedgerEntry<PlanClaim>>();
   private readonly byPrincipal = new Map<string, PlanClaim[]>();
 
-  private constructor(private readonly ledger: Ledger<PlanClaim>) {
-    for (const e of ledger.all) this.index(e);
+  private constructor(
+    private readonly backend: Backend,
+    private readonly ledger: Ledger<PlanClaim>,
+  ) {
+    ledger.follow((e) => this.index(e));
   }
 
   /** Every entry of the ledger, in chain order (the records' history reads it). */
@@ -46,8 +51,8 @@ export class PlanClaims {
     return this.ledger.all;
   }
 
-  static async open(dir: string): Promise<PlanClaims> {
-    return new PlanClaims(await Ledger.open<PlanClaim>(dir, 'plan-claims'));
+  static async open(backend: Backend): Promise<PlanClaims> {
+    return new PlanClaims(backend, await backend.ledger<PlanClaim>('plan-claims'));
   }
 
   private index(e: LedgerEntry<PlanClaim>): void {
@@ -69,12 +74,13 @@ export class PlanClaims {
 
   /** Records the claim `build` makes from the principal's claims so far, unless the transaction is claimed already. */
   claim(chain: string, txHash: string, principalId: string, build: (mine: readonly PlanClaim[]) => PlanClaim, at: number): Promise<Claimed> {
-    return this.queue.add(async () => {
-      const known = this.of(chain, txHash);
-      if (known) return { fresh: false, entry: known };
-      const entry = await this.ledger.append(build(this.mine(principalId)), at);
-      this.index(entry);
-      return { fresh: true, entry };
-    }) as Promise<Claimed>;
+    return this.queue.add(() =>
+      this.backend.alone('plan-claims', async () => {
+        const known = this.of(chain, txHash);
+        if (known) return { fresh: false, entry: known };
+        const entry = await this.ledger.append(build(this.mine(principalId)), at);
+        return { fresh: true, entry };
+      }),
+    ) as Promise<Claimed>;
   }
 }

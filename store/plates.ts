@@ -1,26 +1,24 @@
-import { access, mkdir, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { writeAtomic } from './atomic-file.js';
+import type { Backend } from './backend.js';
+import type { Blobs } from './blobs.js';
 
 /** Sealed plates, by id: plates/<id>.png and plates/<id>.json (the chart_state), each written whole or not at all. */
 export class PlateFiles {
-  readonly folder: string;
   /** The last seal of each id still running: a seal of the same id waits for it. */
   private readonly sealing = new Map<string, Promise<unknown>>();
 
-  constructor(dir: string) {
-    this.folder = resolve(dir, 'plates');
-  }
+  constructor(
+    private readonly kept: Blobs,
+    private readonly alone: Backend['alone'],
+  ) {}
 
-  file(id: string, ext: 'png' | 'json'): string {
-    return join(this.folder, `${id}.${ext}`);
+  /** A plate's PNG or chart_state, or null when there is no such plate (or it is not whole yet). */
+  async read(id: string, ext: 'png' | 'json'): Promise<Buffer | null> {
+    if (ext === 'png' && !(await this.has(id))) return null;
+    return this.kept.read(`${id}.${ext}`);
   }
 
   async has(id: string): Promise<boolean> {
-    return access(this.file(id, 'json')).then(
-      () => true,
-      () => false,
-    );
+    return (await this.kept.read(`${id}.json`)) !== null;
   }
 
   /**
@@ -31,17 +29,19 @@ export class PlateFiles {
    */
   seal(id: string, png: Uint8Array, chartState: string, count: () => Promise<void>): Promise<boolean> {
     const before = this.sealing.get(id) ?? Promise.resolve();
-    const run = before.then(async () => {
-      if (await this.has(id)) return false;
-      await this.put(id, png, chartState);
-      try {
-        await count();
-      } catch (error) {
-        await this.remove(id);
-        throw error;
-      }
-      return true;
-    });
+    const run = before.then(() =>
+      this.alone(`plate-${id}`, async () => {
+        if (await this.has(id)) return false;
+        await this.put(id, png, chartState);
+        try {
+          await count();
+        } catch (error) {
+          await this.remove(id);
+          throw error;
+        }
+        return true;
+      }),
+    );
     const settled = run.catch(() => undefined);
     this.sealing.set(id, settled);
     void settled.then(() => {
@@ -52,14 +52,13 @@ export class PlateFiles {
 
   /** The PNG first, the chart_state last: a plate whose JSON is there is whole. */
   private async put(id: string, png: Uint8Array, chartState: string): Promise<void> {
-    await mkdir(this.folder, { recursive: true });
-    await writeAtomic(this.file(id, 'png'), png);
-    await writeAtomic(this.file(id, 'json'), chartState);
+    await this.kept.write(`${id}.png`, png);
+    await this.kept.write(`${id}.json`, Buffer.from(chartState));
   }
 
   /** The chart_state first, so a plate half taken back reads as not there. */
   private async remove(id: string): Promise<void> {
-    await rm(this.file(id, 'json'), { force: true });
-    await rm(this.file(id, 'png'), { force: true });
+    await this.kept.remove(`${id}.json`);
+    await this.kept.remove(`${id}.png`);
   }
 }

@@ -1,10 +1,9 @@
-import { mkdir, readFile, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import { TextFile } from 'lowdb/node';
+import type { Blobs } from './blobs.js';
 
 /**
- * Sealed answers: the exact bytes first served for a window wholly in the past, kept on disk (written
- * with write-then-rename) and the most recent ones in memory, so the same request returns the same bytes.
+ * Sealed answers: the exact bytes first served for a window wholly in the past, kept in the store (seals/<key>.json,
+ * written whole, the first seal of a key winning, whichever deck made it) and the most recent ones in memory, so the
+ * same request returns the same bytes.
  */
 export class Seals {
   private readonly memory = new Map<string, Buffer>();
@@ -12,12 +11,12 @@ export class Seals {
   private held = 0;
 
   constructor(
-    private readonly dir: string,
+    private readonly kept: Blobs,
     private readonly memoryCap = 64 * 1024 * 1024,
   ) {}
 
-  private path(key: string) {
-    return join(this.dir, 'seals', `${key}.json`);
+  private name(key: string) {
+    return `${key}.json`;
   }
 
   private remember(key: string, bytes: Buffer): void {
@@ -39,7 +38,7 @@ export class Seals {
       this.memory.set(key, hot);
       return hot;
     }
-    const bytes = await readFile(this.path(key)).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
+    const bytes = await this.kept.read(this.name(key));
     if (bytes) this.remember(key, bytes);
     return bytes;
   }
@@ -51,7 +50,7 @@ export class Seals {
       this.memory.delete(key);
       this.held -= bytes.length;
     }
-    await unlink(this.path(key)).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+    await this.kept.remove(this.name(key));
   }
 
   /**
@@ -64,11 +63,9 @@ export class Seals {
     const work = (async () => {
       const already = await this.get(key);
       if (already) return already;
-      const path = this.path(key);
-      await mkdir(join(path, '..'), { recursive: true });
-      await new TextFile(path).write(bytes.toString('utf8'));
-      this.remember(key, bytes);
-      return bytes;
+      const sealed = await this.kept.keepFirst(this.name(key), bytes);
+      this.remember(key, sealed);
+      return sealed;
     })().finally(() => this.sealing.delete(key));
     this.sealing.set(key, work);
     return work;

@@ -1,7 +1,8 @@
 import PQueue from 'p-queue';
 import type { Changed, Move, SeriesRecord } from '../engine/series/index.js';
-import { JsonFile } from './json-file.js';
-import { Ledger, type LedgerEntry } from './ledger.js';
+import type { Backend } from './backend.js';
+import type { Doc } from './doc.js';
+import type { Ledger, LedgerEntry } from './ledger.js';
 import type { OwnedDoc } from './owned.js';
 
 /** One move as the series ledger chains it: the move and whose series it moved. */
@@ -39,12 +40,13 @@ export class SeriesBook {
   private readonly chaining = new PQueue({ concurrency: 1 });
 
   private constructor(
-    private readonly file: JsonFile<OwnedDoc<SeriesRecord>>,
+    private readonly backend: Backend,
+    private readonly file: Doc<OwnedDoc<SeriesRecord>>,
     private readonly ledger: Ledger<SeriesLedgerEntry>,
     private readonly recovery: Ledger<RecoveryEntry>,
   ) {
-    for (const e of ledger.all) this.chainedCount.set(e.entry.series_id, (this.chainedCount.get(e.entry.series_id) ?? 0) + 1);
-    for (const e of recovery.all) this.remember(e.entry);
+    ledger.follow((e) => this.chainedCount.set(e.entry.series_id, (this.chainedCount.get(e.entry.series_id) ?? 0) + 1));
+    recovery.follow((e) => this.remember(e.entry));
   }
 
   /** Every entry of the ledger, in chain order (the records' history reads it). */
@@ -52,11 +54,12 @@ export class SeriesBook {
     return this.ledger.all;
   }
 
-  static async open(dir: string): Promise<SeriesBook> {
+  static async open(backend: Backend): Promise<SeriesBook> {
     const book = new SeriesBook(
-      await JsonFile.open<OwnedDoc<SeriesRecord>>(dir, 'series', () => ({ by_principal: {} })),
-      await Ledger.open<SeriesLedgerEntry>(dir, 'series'),
-      await Ledger.open<RecoveryEntry>(dir, 'series-recovery'),
+      backend,
+      await backend.doc<OwnedDoc<SeriesRecord>>('series', () => ({ by_principal: {} })),
+      await backend.ledger<SeriesLedgerEntry>('series'),
+      await backend.ledger<RecoveryEntry>('series-recovery'),
     );
     for (const [principalId, records] of Object.entries(book.file.data.by_principal)) for (const r of records) await book.chain(principalId, r);
     return book;
@@ -93,14 +96,15 @@ export class SeriesBook {
     return { ...changed, chained: await this.chain(principalId, changed.record) };
   }
 
-  /** Chains the moves of `record` the ledger does not hold yet, in order. */
+  /** Chains the moves of `record` the ledger does not hold yet, in order (alone among every deck on a shared store). */
   private chain(principalId: string, record: SeriesRecord): Promise<Chained> {
     return this.chaining.add(async () => {
       try {
-        for (let n = this.chainedCount.get(record.id) ?? 0; n < record.moves.length; n++) {
-          await this.ledger.append({ ...record.moves[n]!, series_id: record.id, principal_id: principalId }, record.moves[n]!.at);
-          this.chainedCount.set(record.id, n + 1);
-        }
+        await this.backend.alone('series', async () => {
+          for (let n = this.chainedCount.get(record.id) ?? 0; n < record.moves.length; n++) {
+            await this.ledger.append({ ...record.moves[n]!, series_id: record.id, principal_id: principalId }, record.moves[n]!.at);
+          }
+        });
         return 'chained' as const;
       } catch {
         return 'behind' as const;
@@ -111,7 +115,6 @@ export class SeriesBook {
   /** Keeps the handshake the layer opened, before the series is written (appended with fsync). */
   async keepHandshake(entry: RecoveryEntry, at: number): Promise<void> {
     await this.recovery.append(entry, at);
-    this.remember(entry);
   }
 
   /** The handshakes kept for a series, oldest first. */

@@ -1,4 +1,4 @@
-import type { JsonFile } from './json-file.js';
+import type { Doc } from './doc.js';
 
 /** A session, stored under the hash of its token: the token itself is never kept. */
 export interface Session {
@@ -18,7 +18,7 @@ export interface SessionsDoc {
 }
 
 export class Sessions {
-  constructor(private readonly file: JsonFile<SessionsDoc>) {}
+  constructor(private readonly file: Doc<SessionsDoc>) {}
 
   static empty = (): SessionsDoc => ({ sessions: {} });
 

@@ -25,7 +25,7 @@ export class SpendBook {
   private readonly byDay = new Map<string, number>();
 
   constructor(private readonly ledger: Ledger<Spend>) {
-    for (const e of ledger.all) this.count(e.entry, e.at);
+    ledger.follow((e) => this.count(e.entry, e.at));
   }
 
   private key = (principalId: string, day: string) => `${principalId}|${day}`;
@@ -41,7 +41,6 @@ export class SpendBook {
 
   async record(spend: Spend, at: number): Promise<void> {
     await this.ledger.append(spend, at);
-    this.count(spend, at);
   }
 
   verify() {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Accounts, type AccountsDoc } from './accounts.js';
+import type { Backend } from './backend.js';
 import { BookStore, type FillRecord, type OrderEvent } from './book.js';
 import { BookCaps, type BookCapsDoc } from './book-caps.js';
 import { Forecasts } from './forecasts.js';
@@ -7,8 +8,6 @@ import { Forges, type ForgesDoc } from './forges.js';
 import { Grades } from './grades.js';
 import { HolderLinks } from './holder-links.js';
 import { ImageFiles } from './images.js';
-import { JsonFile } from './json-file.js';
-import { Ledger } from './ledger.js';
 import { Mandates } from './mandates.js';
 import { OAuthBook, type OAuthDoc } from './oauth.js';
 import { Models, type ModelsDoc } from './models.js';
@@ -22,7 +21,6 @@ import { Sessions, type SessionsDoc } from './sessions.js';
 import { SpendBook, type Spend } from './spend.js';
 import { Studio, type StudioDoc } from './studio.js';
 import { TapeArchive } from './tape-archive.js';
-import { removeTempFiles } from './temp-files.js';
 
 /** An image a principal attached: the bytes are in ImageFiles under the same id. */
 export interface Attachment {
@@ -50,9 +48,12 @@ export interface Mark {
   created_at: number;
 }
 
-/** Everything the deck keeps, under one data directory (DECK_DATA), one file per collection. */
+/**
+ * Everything the deck keeps: one document or ledger per collection, in its backend (JSON files under DECK_DATA, or
+ * PostgreSQL), and the tape archive, seals, plates and images.
+ */
 export interface Store {
-  dir: string;
+  backend: Backend;
   /** A random salt made on first start and kept with the data: client addresses are only kept salted. */
   salt: string;
   accounts: Accounts;
@@ -91,35 +92,34 @@ export interface Store {
   runs: Runs;
 }
 
-export async function openStore(dir: string): Promise<Store> {
-  await removeTempFiles(dir);
-  const secret = await JsonFile.open<{ salt: string }>(dir, 'secret', () => ({ salt: '' }));
-  if (!secret.data.salt) await secret.update((d) => void (d.salt = randomBytes(32).toString('hex')));
+export async function openStore(backend: Backend): Promise<Store> {
+  const secret = await backend.doc<{ salt: string }>('secret', () => ({ salt: '' }));
+  if (!secret.data.salt) await secret.update((d) => void (d.salt ||= randomBytes(32).toString('hex')));
   return {
-    dir,
+    backend,
     salt: secret.data.salt,
-    accounts: new Accounts(await JsonFile.open<AccountsDoc>(dir, 'accounts', Accounts.empty)),
-    sessions: new Sessions(await JsonFile.open<SessionsDoc>(dir, 'sessions', Sessions.empty)),
-    marks: new Owned<Mark>(await JsonFile.open<OwnedDoc<Mark>>(dir, 'marks', Owned.empty<Mark>)),
-    attachments: new Owned<Attachment>(await JsonFile.open<OwnedDoc<Attachment>>(dir, 'attachments', Owned.empty<Attachment>)),
-    images: new ImageFiles(dir),
-    plates: new PlateFiles(dir),
-    plateSeals: new Owned<PlateSeal>(await JsonFile.open<OwnedDoc<PlateSeal>>(dir, 'plate-seals', Owned.empty<PlateSeal>)),
-    spend: new SpendBook(await Ledger.open<Spend>(dir, 'meter')),
-    archive: new TapeArchive(dir),
-    seals: new Seals(dir),
-    forecasts: new Forecasts(dir),
-    forges: new Forges(await JsonFile.open<ForgesDoc>(dir, 'forges', Forges.empty)),
-    studio: new Studio(await JsonFile.open<StudioDoc>(dir, 'studio', Studio.empty)),
-    grades: await Grades.open(dir),
-    claims: await PlanClaims.open(dir),
-    holders: await HolderLinks.open(dir),
-    mandates: await Mandates.open(dir),
-    series: await SeriesBook.open(dir),
-    oauth: new OAuthBook(await JsonFile.open<OAuthDoc>(dir, 'oauth', OAuthBook.empty)),
-    book: new BookStore(await Ledger.open<OrderEvent>(dir, 'orders'), await Ledger.open<FillRecord>(dir, 'fills')),
-    bookCaps: new BookCaps(await JsonFile.open<BookCapsDoc>(dir, 'book-caps', BookCaps.empty)),
-    models: new Models(await JsonFile.open<ModelsDoc>(dir, 'models', Models.empty)),
-    runs: new Runs(await JsonFile.open<RunsDoc>(dir, 'runs', Owned.empty<RunRecord>)),
+    accounts: new Accounts(await backend.doc<AccountsDoc>('accounts', Accounts.empty)),
+    sessions: new Sessions(await backend.doc<SessionsDoc>('sessions', Sessions.empty)),
+    marks: new Owned<Mark>(await backend.doc<OwnedDoc<Mark>>('marks', Owned.empty<Mark>)),
+    attachments: new Owned<Attachment>(await backend.doc<OwnedDoc<Attachment>>('attachments', Owned.empty<Attachment>)),
+    images: new ImageFiles(backend.blobs('images')),
+    plates: new PlateFiles(backend.blobs('plates'), (name, work) => backend.alone(name, work)),
+    plateSeals: new Owned<PlateSeal>(await backend.doc<OwnedDoc<PlateSeal>>('plate-seals', Owned.empty<PlateSeal>)),
+    spend: new SpendBook(await backend.ledger<Spend>('meter')),
+    archive: new TapeArchive(backend.tapeDays),
+    seals: new Seals(backend.blobs('seals')),
+    forecasts: new Forecasts(backend),
+    forges: new Forges(await backend.doc<ForgesDoc>('forges', Forges.empty)),
+    studio: new Studio(await backend.doc<StudioDoc>('studio', Studio.empty)),
+    grades: await Grades.open(backend),
+    claims: await PlanClaims.open(backend),
+    holders: await HolderLinks.open(backend),
+    mandates: await Mandates.open(backend),
+    series: await SeriesBook.open(backend),
+    oauth: new OAuthBook(await backend.doc<OAuthDoc>('oauth', OAuthBook.empty)),
+    book: new BookStore(await backend.ledger<OrderEvent>('orders'), await backend.ledger<FillRecord>('fills')),
+    bookCaps: new BookCaps(await backend.doc<BookCapsDoc>('book-caps', BookCaps.empty)),
+    models: new Models(await backend.doc<ModelsDoc>('models', Models.empty)),
+    runs: new Runs(await backend.doc<RunsDoc>('runs', Owned.empty<RunRecord>)),
   };
 }

@@ -1,7 +1,7 @@
 import type { Market, Timeframe } from '../engine/markets.js';
 import type { RuleReading } from '../engine/reader/index.js';
 import type { StudioState } from '../engine/studio/machine.js';
-import type { JsonFile } from './json-file.js';
+import type { Doc } from './doc.js';
 
 /** What a rehearsal rested on and what it answered, by digest (the envelope itself is re-made from the seed and window). */
 export interface RehearsalDigest {
@@ -67,7 +67,7 @@ const recordOf = (mine: Readonly<Record<string, StudioRecord>> | undefined, stra
 
 /** The studio records, by (principal, strategy): another principal's strategy of the same name is theirs alone. */
 export class Studio {
-  constructor(private readonly file: JsonFile<StudioDoc>) {}
+  constructor(private readonly file: Doc<StudioDoc>) {}
 
   static empty = (): StudioDoc => ({ by_principal: {} });
 

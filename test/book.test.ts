@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import type { FillRecord } from '../store/book.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
@@ -92,7 +92,7 @@ describe('a market order on the paper venue', () => {
     expect(fills.total).toBe(2);
     expect(fills.items[1]).toMatchObject({ t: btc[i]![0], price: q2(btc[i]![O] - 0.5), side: 'sell', why: 'market' });
     expect((await get('/book/positions')).body.positions).toEqual([]);
-    const ledger = await Ledger.open<FillRecord>(deck.dataDir, 'fills');
+    const ledger = await FileLedger.open<FillRecord>(deck.dataDir, 'fills');
     expect(ledger.verify()).toBeNull();
     expect(ledger.all.map((e) => e.entry.id)).toEqual(fills.items.map((f: { id: string }) => f.id));
   });

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAll, MIN_SCORED } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import { startVenue, tapeRows } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
@@ -61,7 +61,7 @@ describe('npm run forecast -- backfill', () => {
   });
 
   it('appends to a hash-chained ledger, a few hundred envelopes per entry', async () => {
-    const ledger = await Ledger.open<{ envelopes: { issued_t: number }[] }>(data, 'forecast-BTC-5m');
+    const ledger = await FileLedger.open<{ envelopes: { issued_t: number }[] }>(data, 'forecast-BTC-5m');
     expect(ledger.verify()).toBeNull();
     const sizes = ledger.all.map((e) => e.entry.envelopes.length);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(walk.issues.length);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { barsFromTuples } from '../engine/bars.js';
 import { issueEnvelope, scoreEnvelope, SUPERSEDED_WHY, type Envelope, type Pair, type Score } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import { tapeRows } from './fixtures/venue.js';
 import { runCli, writeCsv } from './support/cli.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
@@ -85,8 +85,8 @@ describe('a backfill over a ledger holding an envelope issued from a bar that ha
     expect(stale).toMatchObject({ issued_t: BAR_1230 + M5, last_bar_t: BAR_1230 });
     expect(stale.close).not.toBe(closed.close);
     staleScore = scoreEnvelope(stale, built(minutes, M5))!;
-    await (await Ledger.open<{ envelopes: Envelope[] }>(data, 'forecast-BTC-5m')).append({ envelopes: [stale] }, Date.now());
-    await (await Ledger.open<{ scores: Score[] }>(data, 'forecast-scores-BTC-5m')).append({ scores: [staleScore] }, Date.now());
+    await (await FileLedger.open<{ envelopes: Envelope[] }>(data, 'forecast-BTC-5m')).append({ envelopes: [stale] }, Date.now());
+    await (await FileLedger.open<{ scores: Score[] }>(data, 'forecast-scores-BTC-5m')).append({ scores: [staleScore] }, Date.now());
     expect((await runCli('tape', ['import', await writeCsv(data, 'month.csv', minutes), '--market', 'BTC', '--tf', '1m'], data)).code).toBe(0);
   });
 
@@ -96,11 +96,11 @@ describe('a backfill over a ledger holding an envelope issued from a bar that ha
     expect(code).toBe(0);
     expect(stdout).toContain('12 envelopes issued walk-forward, 11 new, 0 already there; 0 bars with none (warming up or flat); 1 replaced (issued from a bar that had not closed); 12 newly scored');
 
-    const issued = await Ledger.open<{ envelopes: Envelope[]; replaces?: string }>(data, 'forecast-BTC-5m');
+    const issued = await FileLedger.open<{ envelopes: Envelope[]; replaces?: string }>(data, 'forecast-BTC-5m');
     expect(issued.verify()).toBeNull();
     expect(issued.all[0]!.entry).toEqual({ envelopes: [stale] });
     expect(issued.all.at(-1)!.entry).toEqual({ envelopes: [closed], replaces: SUPERSEDED_WHY });
-    const scores = await Ledger.open<{ scores: Score[]; withdrawn?: number[] }>(data, 'forecast-scores-BTC-5m');
+    const scores = await FileLedger.open<{ scores: Score[]; withdrawn?: number[] }>(data, 'forecast-scores-BTC-5m');
     expect(scores.verify()).toBeNull();
     expect(scores.all[1]!.entry).toEqual({ scores: [], withdrawn: [BAR_1230 + M5] });
     const rescored = scores.all.flatMap((e) => e.entry.scores).filter((s) => s.issued_t === BAR_1230 + M5);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JsonFile } from '../store/json-file.js';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 
 interface Spend {
   who: string;
@@ -19,8 +19,8 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 const ledgerFile = () => join(dir, 'meter.jsonl');
 const linesOf = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean);
 
-async function ledgerOf(n: number): Promise<Ledger<Spend>> {
-  const ledger = await Ledger.open<Spend>(dir, 'meter');
+async function ledgerOf(n: number): Promise<FileLedger<Spend>> {
+  const ledger = await FileLedger.open<Spend>(dir, 'meter');
   for (let i = 1; i <= n; i++) await ledger.append({ who: 'ada', units: i }, 1_700_000_000_000 + i);
   return ledger;
 }
@@ -36,17 +36,17 @@ describe('the hash-chained ledger', () => {
     expect(new Set([a!.hash, b!.hash, c!.hash]).size).toBe(3);
     expect(ledger.verify()).toBeNull();
 
-    const reopened = await Ledger.open<Spend>(dir, 'meter');
+    const reopened = await FileLedger.open<Spend>(dir, 'meter');
     expect(reopened.all).toEqual(ledger.all);
     expect(reopened.verify()).toBeNull();
     expect(await linesOf(ledgerFile())).toHaveLength(3);
   });
 
   it('serializes concurrent appends into one unbroken chain', async () => {
-    const ledger = await Ledger.open<Spend>(dir, 'meter');
+    const ledger = await FileLedger.open<Spend>(dir, 'meter');
     const made = await Promise.all(Array.from({ length: 40 }, (_, i) => ledger.append({ who: 'ada', units: i }, 1_700_000_000_000)));
     expect(made.map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-    const reopened = await Ledger.open<Spend>(dir, 'meter');
+    const reopened = await FileLedger.open<Spend>(dir, 'meter');
     expect(reopened.all).toHaveLength(40);
     expect(reopened.verify()).toBeNull();
   });
@@ -64,7 +64,7 @@ describe('the hash-chained ledger', () => {
     await writeFile(ledgerFile(), kept);
     const made = await Promise.all([6, 7, 8].map((u) => ledger.append({ who: 'ada', units: u }, 1_700_000_000_000 + u)));
     expect(made.map((e) => e.seq)).toEqual([3, 4, 5]);
-    const reopened = await Ledger.open<Spend>(dir, 'meter');
+    const reopened = await FileLedger.open<Spend>(dir, 'meter');
     expect(reopened.all.map((e) => e.entry.units)).toEqual([1, 2, 6, 7, 8]);
     expect(reopened.verify()).toBeNull();
   });
@@ -75,23 +75,23 @@ describe('the hash-chained ledger', () => {
     const second = JSON.parse(lines[1]!);
     second.entry.units = 1_000;
     await writeFile(ledgerFile(), [lines[0], JSON.stringify(second), lines[2], ''].join('\n'));
-    expect((await Ledger.open<Spend>(dir, 'meter')).verify()).toEqual({ seq: 2, why: 'hash does not match the entry' });
+    expect((await FileLedger.open<Spend>(dir, 'meter')).verify()).toEqual({ seq: 2, why: 'hash does not match the entry' });
 
     second.hash = 'f'.repeat(64);
     await writeFile(ledgerFile(), [lines[0], JSON.stringify(second), lines[2], ''].join('\n'));
-    const broken = (await Ledger.open<Spend>(dir, 'meter')).verify();
+    const broken = (await FileLedger.open<Spend>(dir, 'meter')).verify();
     expect(broken?.seq).toBe(2);
 
     // Dropping a line breaks the link of the one after it.
     await writeFile(ledgerFile(), [lines[0], lines[2], ''].join('\n'));
-    expect((await Ledger.open<Spend>(dir, 'meter')).verify()).toEqual({ seq: 3, why: 'prev does not match the previous hash' });
+    expect((await FileLedger.open<Spend>(dir, 'meter')).verify()).toEqual({ seq: 3, why: 'prev does not match the previous hash' });
   });
 
   it('drops a torn last line on open, and the next append starts a clean line', async () => {
     await ledgerOf(2);
     // A crash mid-append: part of a line, no newline.
     await appendFile(ledgerFile(), '{"seq":3,"at":17000000');
-    const reopened = await Ledger.open<Spend>(dir, 'meter');
+    const reopened = await FileLedger.open<Spend>(dir, 'meter');
     expect(reopened.all).toHaveLength(2);
     expect(reopened.verify()).toBeNull();
 
@@ -99,7 +99,7 @@ describe('the hash-chained ledger', () => {
     const lines = await linesOf(ledgerFile());
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
-    const again = await Ledger.open<Spend>(dir, 'meter');
+    const again = await FileLedger.open<Spend>(dir, 'meter');
     expect(again.all.map((e) => e.entry.units)).toEqual([1, 2, 9]);
     expect(again.verify()).toBeNull();
   });
@@ -108,7 +108,7 @@ describe('the hash-chained ledger', () => {
     await ledgerOf(3);
     const lines = await linesOf(ledgerFile());
     await writeFile(ledgerFile(), [lines[0], 'not json', lines[2], ''].join('\n'));
-    await expect(Ledger.open<Spend>(dir, 'meter')).rejects.toThrow(/line 2 is not JSON/);
+    await expect(FileLedger.open<Spend>(dir, 'meter')).rejects.toThrow(/line 2 is not JSON/);
   });
 });
 

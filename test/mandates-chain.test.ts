@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TypedDataEncoder, type Contract, type HDNodeWallet } from 'ethers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import { closedPort } from './fixtures/rpc.js';
 import { CAIP2, CHAIN_ID, onlyChain, plansFile } from './support/chain.js';
 import { chainDeck } from './support/chain-deck.js';
@@ -58,7 +58,7 @@ beforeEach(async () => {
 
 const post = (body: unknown) => call(`${on.deck.url}/me/mandates`, { body, headers: bearer });
 
-const recorded = async () => (await Ledger.open(on.deck.dataDir, 'mandates')).all;
+const recorded = async () => (await FileLedger.open(on.deck.dataDir, 'mandates')).all;
 
 describe('POST /me/mandates', () => {
   it('records a spot administrator\'s mandate with its EIP-712 hash, matching the vault that holds it on chain', async () => {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { parseUnits, type Contract, type HDNodeWallet } from 'ethers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { planClaimMessage } from '../engine/plans/messages.js';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import { closedPort, RPC_REFUSAL, rpcServer } from './fixtures/rpc.js';
 import { CAIP2, onlyChain, plansFile } from './support/chain.js';
 import { chainDeck } from './support/chain-deck.js';
@@ -167,7 +167,7 @@ describe('POST /plans with a confirmed payment', () => {
     const alice = await signedIn(on.deck.url, 'alice', payer.address);
     await claim(alice.bearer, { tx_hash: await paid(payer, '29') });
     await claim(alice.bearer, { tx_hash: await paid(payer, '99') });
-    const ledger = await Ledger.open(on.deck.dataDir, 'plan-claims');
+    const ledger = await FileLedger.open(on.deck.dataDir, 'plan-claims');
     expect(ledger.all.map((e) => (e.entry as { plan: string }).plan)).toEqual(['plan-29', 'premium-99']);
     expect(ledger.verify()).toBeNull();
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import type { Spend } from '../store/spend.js';
 import { GIF_1PX } from './fixtures/images.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
@@ -110,7 +110,7 @@ describe('the meter', () => {
     expect(attached.status).toBe(200);
     const told = await call(`${deck.url}/meter`, { body: { action: 'image' }, headers: painter.bearer });
     expect(told.body).toMatchObject({ recorded: { action: 'image', units: 1 }, spent: 2 });
-    const ledger = await Ledger.open<Spend>(deck.dataDir, 'meter');
+    const ledger = await FileLedger.open<Spend>(deck.dataDir, 'meter');
     expect(ledger.verify()).toBeNull();
     const mine = ledger.all.filter((e) => e.entry.action === 'image' && e.entry.units === 1);
     expect(mine.length).toBe(2);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBarsCsv, tuplesFromBars } from '../engine/bars.js';
 import { TapeArchive } from '../store/tape-archive.js';
+import { FileTapeDays } from '../store/tape-days.js';
 import { SAMPLE_DIR } from '../upstream/tape/sample.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, spawnDeck, testDeck, type TestDeck } from './support/deck.js';
@@ -128,7 +129,7 @@ describe('decks that are not seeded', () => {
 
   it('an archive that keeps bars already is not seeded, and its bars answer with source archive', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'deck-sample-'));
-    await new TapeArchive(dataDir).import('BTC', '1m', tapeRows('BTC-1m'));
+    await new TapeArchive(new FileTapeDays(dataDir)).import('BTC', '1m', tapeRows('BTC-1m'));
     const deck = await testDeck({ DECK_SAMPLE_TAPE: 'on', DECK_DATA: dataDir });
     try {
       expect(await tapeFolders(dataDir)).toEqual(['BTC']);

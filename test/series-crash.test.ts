@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import type { SeriesLedgerEntry } from '../store/series.js';
 import { LAYER_KEY, LayerDouble } from './fixtures/layer.js';
 import { signedIn, spawnDeck, testDeck, type SpawnedDeck } from './support/deck.js';
@@ -79,7 +79,7 @@ describe('a deck killed between the layer\'s answer and its own write', () => {
     await writeFile(ledgerFile, `${lines.slice(0, -1).join('\n')}\n`);
     const third = await testDeck({ ...env, DECK_LOG: 'silent' });
     try {
-      const ledger = await Ledger.open<SeriesLedgerEntry>(data, 'series');
+      const ledger = await FileLedger.open<SeriesLedgerEntry>(data, 'series');
       expect(ledger.verify()).toBeNull();
       expect(ledger.all.map((e) => [e.entry.series_id, e.entry.n, e.entry.what])).toEqual([
         [id, 1, 'opened'],

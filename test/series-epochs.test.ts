@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import type { RecoveryEntry } from '../store/series.js';
 import { LAYER_KEY, type Tamper } from './fixtures/layer.js';
 import { testDeck } from './support/deck.js';
@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 const handshakesOf = (seriesId: string) => [...rig.layer.handshakes.values()].filter((h) => h.series_id === seriesId);
-const kept = async (dir: string) => (await Ledger.open<RecoveryEntry>(dir, 'series-recovery')).all.map((e) => e.entry);
+const kept = async (dir: string) => (await FileLedger.open<RecoveryEntry>(dir, 'series-recovery')).all.map((e) => e.entry);
 
 describe('409: no epoch may open now', () => {
   it('epoch_open while an epoch is open, saying which', async () => {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriesMarkdown } from '../engine/series/index.js';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import type { SeriesLedgerEntry } from '../store/series.js';
 import { LAYER_KEY } from './fixtures/layer.js';
 import { signedIn } from './support/deck.js';
@@ -287,7 +287,7 @@ describe('series are the principal\'s own, listed newest first, every move on th
   it('lists each move in the principal\'s history with the series ledger entry that proves it, and none of another\'s', async () => {
     const who = await signedIn(rig.url, 'historian');
     const opened = await rig.open(hireBody(), undefined, who);
-    const ledger = await Ledger.open<SeriesLedgerEntry>(rig.deck.dataDir, 'series');
+    const ledger = await FileLedger.open<SeriesLedgerEntry>(rig.deck.dataDir, 'series');
     const chained = ledger.all.filter((e) => e.entry.series_id === opened.id);
     const history = (await call(`${rig.url}/records/history?kind=series_move`, { headers: who.bearer })).body;
     expect(history.acts.map((a: { ledger: string; seq: number; hash: string }) => [a.ledger, a.seq, a.hash])).toEqual(chained.map((e) => ['series', e.seq, e.hash]));
@@ -297,7 +297,7 @@ describe('series are the principal\'s own, listed newest first, every move on th
   });
 
   it('chains every move of every series in series.jsonl, verifiable from the first entry', async () => {
-    const ledger = await Ledger.open<SeriesLedgerEntry>(rig.deck.dataDir, 'series');
+    const ledger = await FileLedger.open<SeriesLedgerEntry>(rig.deck.dataDir, 'series');
     expect(ledger.verify()).toBeNull();
     const byId = new Map<string, SeriesLedgerEntry[]>();
     for (const e of ledger.all) byId.set(e.entry.series_id, [...(byId.get(e.entry.series_id) ?? []), e.entry]);

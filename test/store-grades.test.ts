@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KeptRehearsal } from '../engine/grade/index.js';
 import { Grades, REHEARSALS_KEPT } from '../store/grades.js';
+import { jsonBackend } from '../store/json-backend.js';
 
 // The rehearsals grading keeps, on disk: by (principal, seed) and digest, the newest REHEARSALS_KEPT of a seed, as
 // long as its forge, so a studio record's rehearsal stays gradable through a few direct rehearsals made after it.
@@ -13,7 +14,7 @@ afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true 
 const open = async () => {
   const dir = await mkdtemp(join(tmpdir(), 'deck-grades-'));
   dirs.push(dir);
-  return { dir, grades: await Grades.open(dir) };
+  return { dir, grades: await Grades.open(await jsonBackend(dir)) };
 };
 
 const SEED = 'a'.repeat(64);
@@ -41,7 +42,7 @@ describe('the kept rehearsals', () => {
     expect(digests(grades.rehearsals('p1', OTHER, 2000))).toEqual([1]);
     expect(digests(grades.rehearsals('p2', SEED, 2000))).toEqual([1]);
     // On disk, across a restart; and gone with their forge.
-    const again = await Grades.open(dir);
+    const again = await Grades.open(await jsonBackend(dir));
     expect(digests(again.rehearsals('p1', SEED, 2000))).toEqual([2, 3, 5, 6, 7, 8, 9, 4]);
     expect(again.rehearsals('p1', SEED, 10_000)).toEqual([]);
   });
@@ -53,6 +54,6 @@ describe('the kept rehearsals', () => {
     const doc = JSON.parse(await readFile(file, 'utf8'));
     delete doc.by_principal.p1[0].digest;
     await writeFile(file, JSON.stringify(doc));
-    expect((await Grades.open(dir)).rehearsals('p1', SEED, 2000)).toEqual([]);
+    expect((await Grades.open(await jsonBackend(dir))).rehearsals('p1', SEED, 2000)).toEqual([]);
   });
 });

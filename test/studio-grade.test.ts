@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import type { GradeEntry } from '../store/grades.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
@@ -199,7 +199,7 @@ describe('one grader decision under RUBRIC_v1', () => {
   });
 
   it('answers 502 when the grader refuses or answers nonsense, and records nothing', async () => {
-    const count = async () => (await Ledger.open<GradeEntry>(deck.dataDir, 'grades')).all.length;
+    const count = async () => (await FileLedger.open<GradeEntry>(deck.dataDir, 'grades')).all.length;
     const before = await count();
     grader.mode = 'garbage';
     const garbage = await grade(deck.url, house, { seed_hash: houseSeed });
@@ -387,7 +387,7 @@ describe('funding: own key, house, plan or trial pings', () => {
     expect(body.message).toContain('DECK_GRADER_URL');
     expect(await meterSpent(laneless.url, who)).toBe(spent);
     expect(grader.requests.length).toBe(asked);
-    expect((await Ledger.open<GradeEntry>(laneless.dataDir, 'grades')).all).toHaveLength(0);
+    expect((await FileLedger.open<GradeEntry>(laneless.dataDir, 'grades')).all).toHaveLength(0);
     expect(JSON.parse(await readFile(join(laneless.dataDir, 'grader-pings.json'), 'utf8').catch(() => '{"used":{}}')).used).toEqual({});
   });
 
@@ -406,7 +406,7 @@ describe('the receipt ledger', () => {
     const second = (await grade(deck.url, house, { seed_hash: houseSeed })).body;
     expect(second.prev_hash).toBe(first.receipt_hash);
     expect(second.seq).toBe(first.seq + 1);
-    const ledger = await Ledger.open<GradeEntry>(deck.dataDir, 'grades');
+    const ledger = await FileLedger.open<GradeEntry>(deck.dataDir, 'grades');
     expect(ledger.verify()).toBeNull();
     const last = ledger.all.at(-1)!;
     expect(last).toMatchObject({ seq: second.seq, hash: second.receipt_hash, prev: first.receipt_hash });

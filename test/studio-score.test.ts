@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import type { ScoreEntry } from '../store/grades.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
@@ -226,7 +226,7 @@ describe('funding', () => {
   });
 
   it('answers 502 when the grader answers nonsense, recording nothing', async () => {
-    const scores = async () => (await Ledger.open<ScoreEntry>(deck.dataDir, 'scores')).all.length;
+    const scores = async () => (await FileLedger.open<ScoreEntry>(deck.dataDir, 'scores')).all.length;
     const before = await scores();
     grader.mode = 'garbage';
     expect((await score(deck.url, house, { stage: 'parts', text: words })).status).toBe(502);
@@ -261,7 +261,7 @@ describe('GET /studio/score: calibration', () => {
 
       // The counts are read back from the score ledger, which verifies from its first entry.
       await d.stop();
-      expect((await Ledger.open<ScoreEntry>(dir, 'scores')).verify()).toBeNull();
+      expect((await FileLedger.open<ScoreEntry>(dir, 'scores')).verify()).toBeNull();
       d = await testDeck(env);
       expect((await calibration(d.url, a!)).body).toEqual(body);
     } finally {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TapeArchive } from '../store/tape-archive.js';
+import { FileTapeDays } from '../store/tape-days.js';
 import { tapeRows } from './fixtures/venue.js';
 
 const D = 86_400;
@@ -13,8 +14,8 @@ const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true), new P
 describe('the tape archive on disk', () => {
   it('is the truth, not a copy: a reader sees what another writer (an import) kept after it read the day', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
-    const deck = new TapeArchive(dir);
-    const importer = new TapeArchive(dir);
+    const deck = new TapeArchive(new FileTapeDays(dir));
+    const importer = new TapeArchive(new FileTapeDays(dir));
     await importer.import('BTC', '1m', rows.slice(0, 600));
     expect((await deck.read('BTC', '1m', DAY, DAY + D)).rows).toHaveLength(600);
     await importer.import('BTC', '1m', rows.slice(600));
@@ -28,14 +29,14 @@ describe('the tape archive on disk', () => {
 
   it('keeps the stretch a source vouched for even where it sent no bar (a holiday is known empty)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
-    const archive = new TapeArchive(dir);
+    const archive = new TapeArchive(new FileTapeDays(dir));
     expect(await archive.keep('NQ', '1m', [], { from: DAY, to: DAY + 4 * 3600 })).toBe(0);
     expect(await archive.read('NQ', '1m', DAY, DAY + D)).toEqual({ rows: [], held: [{ from: DAY, to: DAY + 4 * 3600 }], sample: [] });
   });
 
   it('marks what the sample vouched for, keeps the mark under later bars, and tells an empty archive from one that keeps a day', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
-    const archive = new TapeArchive(dir);
+    const archive = new TapeArchive(new FileTapeDays(dir));
     expect(await archive.holdsAny()).toBe(false);
     await archive.import('BTC', '1m', rows.slice(0, 600), 'sample');
     expect(await archive.holdsAny()).toBe(true);
@@ -47,7 +48,7 @@ describe('the tape archive on disk', () => {
     expect(kept.rows).toEqual(rows);
     expect(kept.held).toEqual([{ from: DAY, to: DAY + D }]);
     expect(kept.sample).toEqual([sampled]);
-    expect((await new TapeArchive(dir).read('BTC', '1m', DAY, DAY + D)).sample).toEqual([sampled]);
+    expect((await new TapeArchive(new FileTapeDays(dir)).read('BTC', '1m', DAY, DAY + D)).sample).toEqual([sampled]);
   });
 
   it('writes a day only under its lock: a writer waits while another holds it, and takes over one left by a dead writer', async () => {
@@ -56,12 +57,12 @@ describe('the tape archive on disk', () => {
     const lock = join(folder, '.2025-03-20.json.lock');
     await mkdir(folder, { recursive: true });
     await writeFile(lock, '');
-    const archive = new TapeArchive(dir);
+    const archive = new TapeArchive(new FileTapeDays(dir));
     const waiting = archive.import('BTC', '1m', rows);
     expect(await settled(waiting)).toBe(false);
-    expect((await new TapeArchive(dir).read('BTC', '1m', DAY, DAY + D)).rows).toEqual([]);
+    expect((await new TapeArchive(new FileTapeDays(dir)).read('BTC', '1m', DAY, DAY + D)).rows).toEqual([]);
     await utimes(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     expect(await waiting).toBe(rows.length);
-    expect((await new TapeArchive(dir).read('BTC', '1m', DAY, DAY + D)).rows).toEqual(rows);
+    expect((await new TapeArchive(new FileTapeDays(dir)).read('BTC', '1m', DAY, DAY + D)).rows).toEqual(rows);
   });
 });

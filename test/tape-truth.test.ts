@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../store/ledger.js';
+import { FileLedger } from '../store/file-ledger.js';
 import type { Spend } from '../store/spend.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { runCli, sharedTape, writeCsv } from './support/cli.js';
@@ -184,7 +184,7 @@ describe('a venue that holds part of a window, or none of a market', () => {
 
   it('records each tape read on the meter by the bars it served; a plate pays for its own bars', async () => {
     const who = await signedIn(deck.url, 'metered');
-    const tapeEntries = async () => (await Ledger.open<Spend>(deck.dataDir, 'meter')).all.filter((e) => e.entry.action === 'tape').map((e) => e.entry);
+    const tapeEntries = async () => (await FileLedger.open<Spend>(deck.dataDir, 'meter')).all.filter((e) => e.entry.action === 'tape').map((e) => e.entry);
     const before = (await tapeEntries()).length;
     // The record is written as the answer goes out: the meter shows it once it is on disk, a moment later.
     const spent = async (expected: number) => {
@@ -221,7 +221,7 @@ describe('a venue that holds part of a window, or none of a market', () => {
       { units: 2, bars: 1440 },
       { units: 1, bars: 60 },
     ]);
-    expect((await Ledger.open<Spend>(deck.dataDir, 'meter')).verify()).toBeNull();
+    expect((await FileLedger.open<Spend>(deck.dataDir, 'meter')).verify()).toBeNull();
   });
 });
 

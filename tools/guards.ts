@@ -1,4 +1,5 @@
 import PQueue from 'p-queue';
+import type { Backend } from '../store/backend.js';
 import { DeckError, limitReached } from '../core/errors.js';
 
 /** How many calls a guard lets run at once for one key, and how it refuses the next (429 busy unless told; null: it queues). */
@@ -18,19 +19,29 @@ export const GUARDS = {
   ledger_walk: { running: 1, refusal: 'a ledger walk is already running for you' },
   /** Waits its turn rather than being refused. */
   key_rotation: { running: 1, refusal: null },
+  /** One join at a time for the whole house (every deck on a shared store): the day's counts are read in turn. */
+  join: { running: 1, refusal: null },
 } as const satisfies Record<string, GuardRule>;
 export type GuardName = keyof typeof GUARDS;
 
 /** A guarded call ends on its own soon; the caller is told to try again after this many seconds. */
 const GUARD_RETRY_S = 1;
 
+const refusalOf = (name: GuardName): Error => {
+  const { refusal, status, code = 'busy' } = GUARDS[name] as GuardRule;
+  return status ? new DeckError(status, code, refusal!, { guard: name }) : limitReached(code, refusal!, GUARD_RETRY_S, { guard: name });
+};
+
 /**
  * One p-queue per (guard, key), the key being the principal or what the tool names besides it (a series). A call
- * that finds its queue full is refused here and nowhere else (a guard without a refusal queues it instead); an
- * admitted call runs inside the queue so the count is exact.
+ * that finds its queue full is refused here (a guard without a refusal queues it instead); an admitted call runs
+ * inside the queue so the count is exact. Inside the queue it also holds its place in the store, which on a store
+ * many decks share (PostgreSQL's advisory locks) refuses, or queues, a call another deck's calls leave no place for.
  */
 export class Guards {
   private readonly queues = new Map<string, PQueue>();
+
+  constructor(private readonly places: Pick<Backend, 'hold'>) {}
 
   run<R>(name: GuardName, key: string, work: () => Promise<R>): Promise<R> {
     const rule: GuardRule = GUARDS[name];
@@ -40,12 +51,18 @@ export class Guards {
       q = new PQueue({ concurrency: rule.running });
       this.queues.set(id, q);
     }
-    if (rule.refusal !== null && q.pending + q.size >= rule.running) {
-      const { refusal, status, code = 'busy' } = rule;
-      return Promise.reject(status ? new DeckError(status, code, refusal, { guard: name }) : limitReached(code, refusal, GUARD_RETRY_S, { guard: name }));
-    }
+    if (rule.refusal !== null && q.pending + q.size >= rule.running) return Promise.reject(refusalOf(name));
     const queue = q;
-    return (queue.add(work) as Promise<R>).finally(() => {
+    const held = async () => {
+      const release = await this.places.hold(id, rule.running, rule.refusal === null);
+      if (!release) throw refusalOf(name);
+      try {
+        return await work();
+      } finally {
+        await release();
+      }
+    };
+    return (queue.add(held) as Promise<R>).finally(() => {
       if (queue.pending + queue.size === 0) this.queues.delete(id);
     });
   }

@@ -50,8 +50,11 @@ async function venueTape(config: Config, log: Logger): Promise<TapeVenue | null>
 
 /** The embedded door, settled to the accounts: what a crash cut short of a join or a rotation is undone. */
 async function embeddedDoor(config: Config, store: Store, clock: () => number, log: Logger): Promise<EmbeddedDoor> {
-  const door = await EmbeddedDoor.open(config.dataDir, config.keyPrefix, clock);
-  const settled = await door.settle((id) => store.accounts.byId(id)?.key_gen ?? null);
+  const door = await EmbeddedDoor.open(store.backend, config.keyPrefix, clock);
+  // On a store decks share, another deck's join may be under way: settling waits for the house's join place (the
+  // join guard's), so a join cut short is told from one in flight.
+  const joining = (await store.backend.hold('join|house', 1, true))!;
+  const settled = await store.backend.catchUp().then(() => door.settle((id) => store.accounts.byId(id)?.key_gen ?? null)).finally(joining);
   if (settled.forgotten.length || settled.restored.length) log.info('door_settled', { joins_undone: settled.forgotten, rotations_undone: settled.restored });
   return door;
 }

@@ -6,8 +6,8 @@ import { BARS_CSV_HEADER, type BarTuple } from '../../engine/bars.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** Runs one of the deck's command-line tools (npm run tape / npm run forecast) on a data directory, as an operator does. */
-export async function runCli(tool: 'tape' | 'forecast', args: string[], dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs one of the deck's command-line tools (npm run tape / forecast / store) on a data directory, as an operator does. */
+export async function runCli(tool: 'tape' | 'forecast' | 'store', args: string[], dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', `cli/${tool}.ts`, ...args], {
       cwd: ROOT,

@@ -31,10 +31,10 @@ export const login = defineTool({
     const found = await ctx.upstreams.door.verify(key);
     const account = found ? ctx.store.accounts.byId(found.id) : null;
     if (!account) {
-      ctx.login.refused(client, now);
+      await ctx.login.refused(client, now);
       throw new DeckError(401, 'key_refused', 'the key was refused (unknown, rotated or revoked)');
     }
-    ctx.login.cleared(client);
+    await ctx.login.cleared(client);
     const token = newSessionToken();
     const expires_at = now + ctx.config.sessionHours * 3_600_000;
     await ctx.store.sessions.add(digest(token), { principal_id: account.id, key_gen: account.key_gen, expires_at }, now);

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ledgerNames, walkLedger } from '../../store/ledger-files.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 
@@ -32,9 +31,9 @@ export const ledgerVerify = defineTool({
   }),
   rest: { method: 'GET', path: '/plane/ledgers/:ledger/verify', errors: [404], tag: 'plane' },
   async run(ctx, { ledger }) {
-    const names = await ledgerNames(ctx.store.dir);
+    const names = await ctx.store.backend.ledgerNames();
     if (!names.includes(ledger)) throw new DeckError(404, 'no_such_ledger', `no ledger ${ledger}`, { ledgers: names });
-    const walk = await walkLedger(ctx.store.dir, ledger);
+    const walk = await ctx.store.backend.walkLedger(ledger);
     return { ok: true, ledger, intact: walk.break === null, checked: walk.checked, head: walk.head, break: walk.break };
   },
 });

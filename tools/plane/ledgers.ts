@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ledgerHead, ledgerNames } from '../../store/ledger-files.js';
 import { defineTool } from '../define.js';
 
 export const ledgers = defineTool({
@@ -23,7 +22,7 @@ export const ledgers = defineTool({
   }),
   rest: { method: 'GET', path: '/plane/ledgers', tag: 'plane' },
   async run(ctx) {
-    const names = await ledgerNames(ctx.store.dir);
-    return { ok: true, ledgers: await Promise.all(names.map((name) => ledgerHead(ctx.store.dir, name))) };
+    const names = await ctx.store.backend.ledgerNames();
+    return { ok: true, ledgers: await Promise.all(names.map((name) => ctx.store.backend.ledgerHead(name))) };
   },
 });

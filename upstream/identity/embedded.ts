@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeckError } from '../../core/errors.js';
-import { JsonFile } from '../../store/json-file.js';
+import type { Backend } from '../../store/backend.js';
+import type { Doc } from '../../store/doc.js';
 import type { DoorPrincipal, IdentityDoor } from './door.js';
 import { digest, newKey } from './keys.js';
 
@@ -29,20 +30,24 @@ export class EmbeddedDoor implements IdentityDoor {
 
   /** key digest -> principal id, so verifying a key is a lookup. */
   private readonly byHash = new Map<string, string>();
+  /** The document the index was built from: another deck's write on a shared store brings a new one. */
+  private indexed: Readonly<DoorDoc> | null = null;
 
   private constructor(
-    private readonly file: JsonFile<DoorDoc>,
+    private readonly file: Doc<DoorDoc>,
     private readonly keyPrefix: string,
     private readonly clock: () => number,
   ) {
     this.index();
   }
 
-  static async open(dir: string, keyPrefix: string, clock: () => number): Promise<EmbeddedDoor> {
-    return new EmbeddedDoor(await JsonFile.open<DoorDoc>(dir, 'door', () => ({ principals: {} })), keyPrefix, clock);
+  static async open(backend: Backend, keyPrefix: string, clock: () => number): Promise<EmbeddedDoor> {
+    return new EmbeddedDoor(await backend.doc<DoorDoc>('door', () => ({ principals: {} })), keyPrefix, clock);
   }
 
   private index(): void {
+    if (this.indexed === this.file.data) return;
+    this.indexed = this.file.data;
     this.byHash.clear();
     for (const p of Object.values(this.file.data.principals)) this.byHash.set(p.key_hash, p.id);
   }
@@ -56,11 +61,11 @@ export class EmbeddedDoor implements IdentityDoor {
       }
       d.principals[record.id] = record;
     });
-    this.byHash.set(record.key_hash, record.id);
     return { principal: { id: record.id, name, wallet }, key };
   }
 
   async verify(key: string) {
+    this.index();
     const id = this.byHash.get(digest(key));
     const found = id ? this.file.data.principals[id] : undefined;
     return found ? { id: found.id, name: found.name, wallet: found.wallet } : null;
@@ -68,15 +73,11 @@ export class EmbeddedDoor implements IdentityDoor {
 
   async rotate(principalId: string) {
     const key = newKey(this.keyPrefix);
-    const old = await this.file.update((d) => {
+    await this.file.update((d) => {
       const p = d.principals[principalId];
       if (!p) throw new DeckError(502, 'upstream_refused', 'the identity door does not know this principal', { upstream: 'identity door' });
-      const before = p.key_hash;
-      Object.assign(p, { key_hash: digest(key), key_gen: p.key_gen + 1, previous_hash: before });
-      return before;
+      Object.assign(p, { key_hash: digest(key), key_gen: p.key_gen + 1, previous_hash: p.key_hash });
     });
-    this.byHash.delete(old);
-    this.byHash.set(digest(key), principalId);
     return key;
   }
 
@@ -107,7 +108,6 @@ export class EmbeddedDoor implements IdentityDoor {
         delete p.previous_hash;
       }
     });
-    this.index();
     return settled;
   }
 }

@@ -57,7 +57,7 @@ export async function admitCredential(s: Services, caller: Caller, credential: s
   if (restingS > 0) return { restingS };
   const principal = await principalFrom(s, credential, at);
   if (principal) return { principal };
-  s.login.refused(clientOf(s, caller), s.clock());
+  await s.login.refused(clientOf(s, caller), s.clock());
   return { refused: true };
 }
 

@@ -1,30 +1,47 @@
+import type { Doc } from '../../../store/doc.js';
 import { limitReached } from '../../../core/errors.js';
+
+/** A client address's window: when its first counted refusal came, and how many since. */
+interface Window {
+  start: number;
+  refused: number;
+}
+
+/** The windows of every address, in order of start (a window is added when it starts and never moved). */
+export interface LoginWindowsDoc {
+  windows: Record<string, Window>;
+}
+
+export const noLoginWindows = (): LoginWindowsDoc => ({ windows: {} });
 
 /**
  * Refused credentials per client address (keys at login, and keys or sessions presented as the bearer or the
  * cookie): `limit` refusals inside one window of `windowMs` rest the door for the remainder of that window; a
- * login that succeeds clears the address. Held in memory: a restart forgets it.
+ * login that succeeds clears the address. Held in memory (a restart forgets it), or, when decks share a store, in
+ * a document of it (`shared`), so a refusal counted by one deck counts at every deck.
  */
 export class LoginThrottle {
-  private readonly windows = new Map<string, { start: number; refused: number }>();
+  private readonly memory = noLoginWindows();
 
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
+    private readonly shared: Doc<LoginWindowsDoc> | null = null,
   ) {}
 
-  private current(client: string, now: number) {
-    const w = this.windows.get(client);
-    if (w && now - w.start >= this.windowMs) {
-      this.windows.delete(client);
-      return null;
-    }
-    return w ?? null;
+  private get windows(): Readonly<Record<string, Window>> {
+    return (this.shared?.data ?? this.memory).windows;
+  }
+
+  private current(client: string, now: number): Window | null {
+    const w = Object.hasOwn(this.windows, client) ? this.windows[client]! : null;
+    return w && now - w.start < this.windowMs ? w : null;
   }
 
   /** Whether any address has a refusal counted: while none has, every door is open, whoever asks. */
   get counting(): boolean {
-    return this.windows.size > 0;
+    for (const _ in this.windows) return true;
+    return false;
   }
 
   /** Seconds until the door opens again for this client, or 0 when it is open. */
@@ -33,26 +50,29 @@ export class LoginThrottle {
     return w && w.refused >= this.limit ? Math.ceil((w.start + this.windowMs - now) / 1000) : 0;
   }
 
-  refused(client: string, now: number): void {
-    this.forgetEnded(now);
-    const w = this.current(client, now) ?? { start: now, refused: 0 };
-    w.refused += 1;
-    this.windows.set(client, w);
+  /** Counts a refusal; kept before it resolves. */
+  async refused(client: string, now: number): Promise<void> {
+    const count = (d: LoginWindowsDoc) => {
+      this.forgetEnded(d, now);
+      const w = Object.hasOwn(d.windows, client) ? d.windows[client]! : { start: now, refused: 0 };
+      d.windows[client] = { start: w.start, refused: w.refused + 1 };
+    };
+    if (this.shared) await this.shared.update(count);
+    else count(this.memory);
   }
 
-  /**
-   * Drops ended windows, so addresses that never come back do not accumulate. A window is added when it
-   * starts and never moved, so the map is in order of start: the ended ones are at the front.
-   */
-  private forgetEnded(now: number): void {
-    for (const [client, w] of this.windows) {
+  /** Drops ended windows (they are at the front), so addresses that never come back do not accumulate. */
+  private forgetEnded(d: LoginWindowsDoc, now: number): void {
+    for (const [client, w] of Object.entries(d.windows)) {
       if (now - w.start < this.windowMs) return;
-      this.windows.delete(client);
+      delete d.windows[client];
     }
   }
 
-  cleared(client: string): void {
-    this.windows.delete(client);
+  async cleared(client: string): Promise<void> {
+    if (!Object.hasOwn(this.windows, client)) return;
+    if (this.shared) await this.shared.update((d) => void delete d.windows[client]);
+    else delete this.memory.windows[client];
   }
 }
 

@@ -1,0 +1,44 @@
+import type { Blobs } from './blobs.js';
+import type { Doc } from './doc.js';
+import type { Ledger } from './ledger.js';
+import type { LedgerHead, LedgerWalk } from './ledger-files.js';
+import type { TapeDays } from './tape-days.js';
+
+/**
+ * Where the store keeps what it keeps: JSON files under one data directory (the default), or one PostgreSQL database
+ * that many decks share. The collections above it (accounts, marks, the meter...) are written once, against this.
+ */
+export interface Backend {
+  readonly kind: 'json' | 'postgres';
+  /** A document by name, made from `empty` when the store has none yet. */
+  doc<T extends object>(name: string, empty: () => T): Promise<Doc<T>>;
+  ledger<T>(name: string): Promise<Ledger<T>>;
+  /** The tape archive's days. */
+  readonly tapeDays: TapeDays;
+  /** Bytes kept whole by name: the seals of past windows, sealed plates, attached images. */
+  blobs(kind: 'seals' | 'plates' | 'images'): Blobs;
+  /** The ledgers that hold at least one entry, by name, sorted. */
+  ledgerNames(): Promise<string[]>;
+  /** A ledger's length and head, read from the store (not from this deck's memory). */
+  ledgerHead(name: string): Promise<LedgerHead>;
+  /** Walks a ledger as the store keeps it from its first entry, stopping at the first break. */
+  walkLedger(name: string): Promise<LedgerWalk>;
+  /**
+   * Brings what this deck holds in memory up to what the store holds: a write another deck acknowledged before this
+   * call began is seen after it (one query when nothing changed; nothing at all for the JSON files, one process's own).
+   */
+  catchUp(): Promise<void>;
+  /**
+   * Holds one of `slots` places named `name` for every deck on the store, or answers null when all are taken
+   * (`wait`: waits for one instead). The release must be called; a deck that dies releases its places.
+   */
+  hold(name: string, slots: number, wait: boolean): Promise<(() => Promise<void>) | null>;
+  /**
+   * Runs `work` alone under `name` among every deck on the store, once this deck has caught up with the store: a
+   * decision read from memory and then appended (a transaction claimed once, a move chained once) holds across decks.
+   */
+  alone<R>(name: string, work: () => Promise<R>): Promise<R>;
+  /** Throws when the store would not take a write now (the readiness probe): the reason, for the log. */
+  probeWrite(at: number): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import { writeAtomic } from './atomic-file.js';
+import type { Backend } from './backend.js';
+import { FileBlobs } from './blobs.js';
+import { FileLedger } from './file-ledger.js';
+import { JsonFile } from './json-file.js';
+import { ledgerHead, ledgerNames, walkLedger } from './ledger-files.js';
+import { FileTapeDays } from './tape-days.js';
+import { removeTempFiles } from './temp-files.js';
+
+/**
+ * The store as JSON files under one data directory, for one deck: its memory is the truth (nothing to catch up with),
+ * and the in-process p-queues are its guards (every place held here is one the deck's own guard already counted).
+ */
+export async function jsonBackend(dir: string): Promise<Backend> {
+  await removeTempFiles(dir);
+  const released = () => Promise.resolve();
+  // One per kind, so writes of one name by this deck wait for each other.
+  const blobs = { seals: new FileBlobs(join(dir, 'seals')), plates: new FileBlobs(join(dir, 'plates')), images: new FileBlobs(join(dir, 'images')) };
+  return {
+    kind: 'json',
+    doc: (name, empty) => JsonFile.open(dir, name, empty),
+    ledger: (name) => FileLedger.open(dir, name),
+    tapeDays: new FileTapeDays(dir),
+    blobs: (kind) => blobs[kind],
+    ledgerNames: () => ledgerNames(dir),
+    ledgerHead: (name) => ledgerHead(dir, name),
+    walkLedger: (name) => walkLedger(dir, name),
+    catchUp: () => Promise.resolve(),
+    hold: () => Promise.resolve(released),
+    // The callers' own queues already run such work one at a time, and there is no other deck.
+    alone: (_name, work) => work(),
+    // A probe written whole, synced and renamed, as every store write.
+    probeWrite: (at) => writeAtomic(join(dir, '.ready'), String(at)),
+    close: () => Promise.resolve(),
+  };
+}

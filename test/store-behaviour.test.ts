@@ -1,0 +1,197 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../config/env.js';
+import type { Backend } from '../store/backend.js';
+import { GENESIS } from '../store/chain.js';
+import { openBackend } from '../store/open-backend.js';
+import { signedIn, testDeck } from './support/deck.js';
+import { call } from './support/http.js';
+import { freshDatabase } from './support/postgres.js';
+
+// The store's behaviour, proven the same on both backends: JSON files under a data directory, and PostgreSQL. Each
+// case opens a store of its own (a temporary directory, or a new database on the test server).
+
+interface Where {
+  dataDir: string;
+  databaseUrl: string | null;
+}
+
+const dirs: string[] = [];
+afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+const STORES: readonly { name: string; where: () => Promise<Where> }[] = [
+  { name: 'JSON files', where: async () => ({ dataDir: await tempDir(), databaseUrl: null }) },
+  { name: 'PostgreSQL', where: async () => ({ dataDir: await tempDir(), databaseUrl: await freshDatabase() }) },
+];
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'deck-behaviour-'));
+  dirs.push(dir);
+  return dir;
+}
+
+interface Counter {
+  n: number;
+  log: string[];
+}
+
+describe.each(STORES)('the store on $name', ({ where }) => {
+  const opened: Backend[] = [];
+  afterAll(() => Promise.all(opened.map((b) => b.close())));
+  const open = async (w: Where) => {
+    const b = await openBackend(w);
+    opened.push(b);
+    return b;
+  };
+
+  it('keeps a document update whole or not at all, and every one of many at once', async () => {
+    const w = await where();
+    const store = await open(w);
+    const doc = await store.doc<Counter>('counter', () => ({ n: 0, log: [] }));
+    expect(doc.data).toEqual({ n: 0, log: [] });
+    await Promise.all(Array.from({ length: 30 }, (_, i) => doc.update((d) => void (d.n++, d.log.push(`w${i}`)))));
+    await expect(
+      doc.update((d) => {
+        d.n = -1;
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(doc.data.n).toBe(30);
+    const again = await (await open(w)).doc<Counter>('counter', () => ({ n: 0, log: [] }));
+    expect(again.data).toEqual(doc.data);
+    expect(again.data.log).toEqual(Array.from({ length: 30 }, (_, i) => `w${i}`));
+  });
+
+  it('answers what the update returned, decided on the document as it is when the update runs', async () => {
+    const store = await open(await where());
+    const doc = await store.doc<Counter>('counter', () => ({ n: 0, log: [] }));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => doc.update((d) => ++d.n)));
+    expect(answers.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('chains concurrent ledger appends into one unbroken chain, kept across a reopen, listed with its head', async () => {
+    const w = await where();
+    const store = await open(w);
+    const ledger = await store.ledger<{ i: number }>('meter');
+    expect(await store.ledgerNames()).toEqual([]);
+    const made = await Promise.all(Array.from({ length: 40 }, (_, i) => ledger.append({ i }, 1_700_000_000_000 + i)));
+    expect(made.map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(ledger.all[0]!.prev).toBe(GENESIS);
+    expect(ledger.verify()).toBeNull();
+    const seen: number[] = [];
+    ledger.follow((e) => seen.push(e.seq));
+    await ledger.append({ i: 40 }, 1_700_000_000_040);
+    expect(seen).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
+
+    const other = await open(w);
+    const reopened = await other.ledger<{ i: number }>('meter');
+    expect(reopened.all).toEqual(ledger.all);
+    expect(await other.ledgerNames()).toEqual(['meter']);
+    expect(await other.ledgerHead('meter')).toEqual({ name: 'meter', length: 41, head: ledger.all.at(-1)!.hash });
+    expect(await other.walkLedger('meter')).toEqual({ name: 'meter', checked: 41, head: ledger.all.at(-1)!.hash, break: null });
+  });
+
+  it('holds guard places: as many as there are slots, the next refused until one is released', async () => {
+    const store = await open(await where());
+    const first = await store.hold('trial|p1', 2, false);
+    const second = await store.hold('trial|p1', 2, false);
+    expect(first).not.toBeNull();
+    expect(second).not.toBeNull();
+    const third = await store.hold('trial|p1', 2, false);
+    if (store.kind === 'postgres') {
+      // The database holds the places for every deck; on JSON files the deck's own guard counts them.
+      expect(third).toBeNull();
+      await first!();
+      const fourth = await store.hold('trial|p1', 2, false);
+      expect(fourth).not.toBeNull();
+      await fourth!();
+    } else {
+      await third!();
+      await first!();
+    }
+    await second!();
+  });
+
+  it('keeps every bar of two writers adding to one tape day at once, and lists the days kept', async () => {
+    const w = await where();
+    // Two writers: on JSON files a second store on the same directory stands for an import running beside the deck.
+    const [one, two] = [await open(w), await open(w)];
+    expect(await one.tapeDays.holdsAny()).toBe(false);
+    const day = '2025-01-06';
+    const t0 = Date.parse(`${day}T00:00:00Z`) / 1000;
+    const add = (store: Backend, i: number) =>
+      store.tapeDays.update('BTC', '1m', day, (doc) => ({ doc: { rows: [...doc.rows, [t0 + 60 * i, 1, 2, 0.5, 1.5, 10]] }, added: 1 }));
+    const added = await Promise.all(Array.from({ length: 20 }, (_, i) => add(i % 2 ? one : two, i)));
+    expect(added.reduce((a, b) => a + b, 0)).toBe(20);
+    const [kept, absent] = await two.tapeDays.read('BTC', '1m', [day, '2025-01-07']);
+    expect(kept!.rows.map((r) => r[0]).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => t0 + 60 * i));
+    expect(absent).toEqual({ rows: [] });
+    expect(await one.tapeDays.read('BTC', '1m', [day])).toEqual([kept]);
+    expect(await one.tapeDays.update('BTC', '1m', '2025-01-07', () => null)).toBe(0);
+    expect(await one.tapeDays.list('BTC', '1m')).toEqual([day]);
+    expect(await one.tapeDays.holdsAny()).toBe(true);
+  });
+
+  it('keeps the first bytes sealed under a name, whoever seals it at once, and forgets removed ones', async () => {
+    const w = await where();
+    // Two decks on PostgreSQL; on JSON files, one deck (the store of one process).
+    const one = await open(w);
+    const two = w.databaseUrl ? await open(w) : one;
+    const sealed = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).blobs('seals').keepFirst('BTC/1m/w.json', Buffer.from(`answer ${i}`))));
+    expect(new Set(sealed.map((b) => b.toString())).size).toBe(1);
+    expect((await one.blobs('seals').read('BTC/1m/w.json'))!.toString()).toBe(sealed[0]!.toString());
+    expect(await one.blobs('plates').read('BTC/1m/w.json')).toBeNull();
+    await two.blobs('images').write('i1.png', Buffer.from([1, 2, 3]));
+    expect(await one.blobs('images').read('i1.png')).toEqual(Buffer.from([1, 2, 3]));
+    await one.blobs('images').remove('i1.png');
+    expect(await two.blobs('images').read('i1.png')).toBeNull();
+  });
+
+  it('serves a deck: joins, sessions, capped marks and the meter, all there again after a restart', async () => {
+    const w = await where();
+    const env = { DECK_DATA: w.dataDir, ...(w.databaseUrl ? { DECK_DATABASE_URL: w.databaseUrl } : {}) };
+    const deck = await testDeck(env);
+    const me = await signedIn(deck.url, 'both_stores');
+    const marks = `${deck.url}/me/marks`;
+    for (let i = 0; i < 20; i++) expect((await call(marks, { body: { market: 'NQ', kind: 'level', price: 100 + i }, headers: me.bearer })).status).toBe(200);
+    const over = await call(marks, { body: { market: 'NQ', kind: 'level', price: 99 }, headers: me.bearer });
+    expect(over.status).toBe(409);
+    expect(over.body.error).toBe('cap_reached');
+    expect((await call(`${deck.url}/meter`, { body: { action: 'forecast' }, headers: me.bearer })).status).toBe(200);
+    const ledgers = (await call(`${deck.url}/plane/ledgers`)).body.ledgers;
+    expect((await call(`${deck.url}/ready`)).body).toMatchObject({ ready: true, store: { writable: true } });
+    await deck.stop();
+    // On PostgreSQL the data directory holds none of it.
+    const files = await readdir(w.dataDir);
+    if (w.databaseUrl) expect(files.filter((f) => /\.jsonl?$/.test(f))).toEqual([]);
+    else expect(files).toEqual(expect.arrayContaining(['marks.json', 'meter.jsonl', 'door.json', 'accounts.json']));
+
+    const again = await testDeck(env);
+    try {
+      const listed = await call(marks.replace(deck.url, again.url), { headers: me.bearer });
+      expect(listed.status).toBe(200);
+      expect(listed.body.marks.map((m: { price: number }) => m.price)).toEqual(Array.from({ length: 20 }, (_, i) => 100 + i));
+      expect((await call(`${again.url}/plane/ledgers`)).body.ledgers).toEqual(ledgers);
+      const verify = await call(`${again.url}/plane/ledgers/meter/verify`, { headers: me.bearer });
+      expect(verify.body).toMatchObject({ intact: true, checked: ledgers[0].length });
+      const login = await call(`${again.url}/login`, { body: { key: me.key } });
+      expect(login.status).toBe(200);
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+describe('choosing the store', () => {
+  it('is JSON files unless DECK_DATABASE_URL names a PostgreSQL database, and refuses another URL naming the variable', () => {
+    expect(readConfig({}).databaseUrl).toBeNull();
+    expect(readConfig({ DECK_DATABASE_URL: 'postgres://deck:pw@db.internal:5432/deck' }).databaseUrl).toBe('postgres://deck:pw@db.internal:5432/deck');
+    expect(() => readConfig({ DECK_DATABASE_URL: 'mysql://deck@db/deck' })).toThrow(/DECK_DATABASE_URL.*a PostgreSQL URL/);
+  });
+
+  it('fails to start, saying why, when the database cannot be reached', async () => {
+    await expect(openBackend({ dataDir: await tempDir(), databaseUrl: 'postgres://deck:pw@127.0.0.1:1/deck' })).rejects.toThrow(/ECONNREFUSED/);
+  });
+});

