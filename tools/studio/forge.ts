@@ -9,6 +9,7 @@ import { recordSpend } from '../meter/spend.js';
 import type { Tier } from '../principal.js';
 import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './cast.js';
 import { LaneInput, readWith, type LaneId } from './lanes.js';
+import { ForgeAnswer } from './answers.js';
 
 /** The largest forge request, in bytes of JSON. */
 export const FORGE_PAYLOAD_CAP = 256 * 1024;
@@ -63,6 +64,7 @@ export const forge = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  output: ForgeAnswer,
   listed: { properties: { script: SCRIPT_LISTED } },
   access: 'session',
   guard: 'forge_cast',

@@ -29,6 +29,7 @@ import { opens } from '../principal.js';
 import { deciderOf, fromScript } from './cast.js';
 import { myForge, SeedHash } from './forge-read.js';
 import { RehearsalDigest } from './rehearse.js';
+import { GradeAnswer } from './answers.js';
 
 /**
  * The rehearsal a grade or score of your forge judges: the one `digest` names, else the latest of the seed on the
@@ -129,6 +130,7 @@ export const grade = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  output: GradeAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/studio/grade', errors: [402, 404, 502, 503], tag: 'studio' },
   async run(ctx, input) {
