@@ -2,7 +2,7 @@
  * The book: orders, the paper venue's fill rules, positions as first-in-first-out lots, paired closes and the
  * figures of a record, caps, the typed decision and following a model. Pure: the venue and the store do the I/O.
  */
-export { breaches, CapsSchema, exposureOf, HOUSE_LIMITS, HOUSE_MAX_NOTIONAL_USD, limitsFor, within, type CapBreach, type CapName, type Caps, type Exposure, type Limits } from './caps.js';
+export { breaches, CapsSchema, exposureOf, HOUSE_LIMITS, HOUSE_MAX_NOTIONAL_USD, limitsFor, LimitsSchema, within, type CapBreach, type CapName, type Caps, type Exposure, type Limits } from './caps.js';
 export { CONTRACTS, isOnStep, isOnTick, notionalOf, onStep, onTick, stepDown } from './contracts.js';
 export { isConflict, orderOfDecision, TYPED_DECISION_VERSION, TypedDecisionSchema, type DecisionConflict, type TypedDecision } from './decision.js';
 export { bookCosts, stepBar, type Bar, type BarOutcome, type BookCosts, type MarketBook } from './fill-rules.js';

@@ -6,6 +6,7 @@ import { badInput } from '../errors.js';
 import { capsOf, liveBook, ModelName, myModel } from './books.js';
 import { placeOrder } from './place.js';
 import { orderView } from './views.js';
+import { OrderAnswer } from './answers.js';
 
 const Price = z.number().finite().positive();
 
@@ -27,6 +28,7 @@ export const orderPlace = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  output: OrderAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/book/orders', status: 201, errors: [404, 409, 502, 503], tag: 'book' },
   async run(ctx, input) {
