@@ -71,7 +71,8 @@ export function within(inner: Caps, outer: Caps): Caps {
 }
 
 /** The caps one limit names, as a refusal or a cut says it. */
-export type CapName = 'markets' | 'max_order_size' | 'max_notional' | 'max_position' | 'allow_short';
+export const CAP_NAMES = ['markets', 'max_order_size', 'max_notional', 'max_position', 'allow_short'] as const;
+export type CapName = (typeof CAP_NAMES)[number];
 
 export interface CapBreach {
   cap: CapName;
