@@ -67,7 +67,8 @@ const Epoch = z.strictObject({
   job: Job.nullable(),
 });
 
-const Move = z.strictObject({
+/** One move of a series, as its record lists it and the series ledger chains it. */
+export const Move = z.strictObject({
   n: z.number().int().min(1).describe("the move's number within its series"),
   row: z.enum(ROW_IDS).nullable().describe("the state table's row; null for a plan kept on an epoch already open"),
   what: z.enum(['opened', 'epoch_opened', 'epoch_adopted', 'epoch_submitted', 'epoch_ended', 'plan_kept', 'revoked', 'ended']),

@@ -147,11 +147,12 @@ const Receipt = {
   trial_pings_left: z.number().int().optional().describe('trial pings left on the free tier, when one was spent'),
 };
 
-export const GradeAnswer = answer({
+/** A grade receipt as the grade ledger keeps it (without whose it is). */
+export const GradeEntry = z.strictObject({
   rubric: z.string(),
   seed_hash: Sha256Hex,
   version: z.string(),
-  words_sha256: Sha256Hex,
+  words_sha256: Sha256Hex.describe('the words are kept only as their digest'),
   decision: Decision,
   rehearsal: JudgedRehearsal.nullable().describe('the rehearsal judged; null when none was kept'),
   facts: z.array(Fact),
@@ -159,10 +160,12 @@ export const GradeAnswer = answer({
   shown: Shown.nullable(),
   reasons: z.array(z.string()),
   decision_digest: Sha256Hex,
-  ...Receipt,
 });
 
-export const ScoreAnswer = answer({
+export const GradeAnswer = GradeEntry.extend({ ok: z.literal(true), ...Receipt });
+
+/** A score as the score ledger keeps it (without whose it is). */
+export const ScoreEntry = z.strictObject({
   rubric: z.string(),
   stage: z.enum(['parts', 'rehearsed']),
   subject: z.strictObject({ seed_hash: Sha256Hex.optional(), rehearsal_digest: Sha256Hex.optional(), words_sha256: Sha256Hex }),
@@ -173,8 +176,9 @@ export const ScoreAnswer = answer({
   score: z.strictObject({ k: z.number().int(), n: z.number().int(), value: z.number().min(0).max(1) }).describe('k points of n'),
   reasons: z.array(z.string()),
   decision_digest: Sha256Hex,
-  ...Receipt,
 });
+
+export const ScoreAnswer = ScoreEntry.extend({ ok: z.literal(true), ...Receipt });
 
 const Calibration = z.strictObject({
   k: z.number().int().describe('closed questions that held'),
