@@ -5,6 +5,7 @@ import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { until } from './support/wait.js';
+import { callAnswered } from './support/answers.js';
 
 // The agent rail over HTTP: models registered with a decide() endpoint (a real local HTTP server), replays over a
 // past window of the real BTC tape, and a live run on a venue whose clock the test moves with the deck's. A decide()
@@ -25,8 +26,8 @@ let deck: TestDeck;
 let op: Awaited<ReturnType<typeof signedIn>>;
 const fixtures: DecideFixture[] = [];
 
-const post = (path: string, body?: unknown) => call(`${deck.url}${path}`, { method: 'POST', body, headers: op.bearer });
-const get = (path: string) => call(`${deck.url}${path}`, { headers: op.bearer });
+const post = (path: string, body?: unknown) => callAnswered(`${deck.url}${path}`, { method: 'POST', body, headers: op.bearer });
+const get = (path: string) => callAnswered(`${deck.url}${path}`, { headers: op.bearer });
 const runOf = async (id: string) => (await get(`/agent/runs/${id}`)).body.run;
 const ended = (id: string) => until(() => runOf(id), (r) => r.state !== 'running');
 

@@ -8,6 +8,7 @@ import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile } from './support/mcp.js';
+import { callAnswered } from './support/answers.js';
 
 // The book over HTTP: orders and cancels on the paper venue, which fills from the tape. The venue serves the shared
 // tape's real BTC 1m bars up to its clock, which the test moves with the deck's: every fill is checked against the
@@ -28,9 +29,9 @@ let deck: TestDeck;
 let alice: Awaited<ReturnType<typeof signedIn>>;
 let bob: Awaited<ReturnType<typeof signedIn>>;
 
-const order = (body: unknown, who = alice) => call(`${deck.url}/book/orders`, { body, headers: who.bearer });
-const get = (path: string, who = alice) => call(`${deck.url}${path}`, { headers: who.bearer });
-const cancel = (id: string, who = alice) => call(`${deck.url}/book/orders/${id}`, { method: 'DELETE', headers: who.bearer });
+const order = (body: unknown, who = alice) => callAnswered(`${deck.url}/book/orders`, { body, headers: who.bearer });
+const get = (path: string, who = alice) => callAnswered(`${deck.url}${path}`, { headers: who.bearer });
+const cancel = (id: string, who = alice) => callAnswered(`${deck.url}/book/orders/${id}`, { method: 'DELETE', headers: who.bearer });
 const fields = (body: { problems?: { field: string }[] }) => (body.problems ?? []).map((p) => p.field);
 /** The index of the bar open at unix time t. */
 const barOf = (t: number) => at.get(Math.floor(t / 60) * 60)!;

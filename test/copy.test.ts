@@ -10,6 +10,7 @@ import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, legacyClient, modernClient, namesOf } from './support/mcp.js';
 import { until } from './support/wait.js';
+import { callAnswered } from './support/answers.js';
 
 // The copy seller: models lists live models only (never a replay's fills, never the house's synthetic actors), a
 // model's record is its past fills and paired trades, and follow_quote (the max tier) scales the model's recent
@@ -32,8 +33,8 @@ let house: Who;
 let free: Who;
 let max: Who;
 
-const get = (path: string, who: Who) => call(`${deck.url}${path}`, { headers: who.bearer });
-const post = (path: string, body: unknown, who: Who) => call(`${deck.url}${path}`, { body, headers: who.bearer });
+const get = (path: string, who: Who) => callAnswered(`${deck.url}${path}`, { headers: who.bearer });
+const post = (path: string, body: unknown, who: Who) => callAnswered(`${deck.url}${path}`, { body, headers: who.bearer });
 const lastClose = () => btc[at.get(Math.floor(clock() / 60_000) * 60 - 60)!]![4];
 /** Posts one decision for a model and lets the next bar close, so it fills. */
 async function decided(who: Who, model: string, decision: Record<string, unknown>) {

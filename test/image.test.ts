@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIF_1PX, jpegBase64, pngBase64, WEBP_1PX } from './fixtures/images.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
+import { callAnswered } from './support/answers.js';
 
 let deck: TestDeck;
-const attach = (headers: Record<string, string>, body: unknown) => call(`${deck.url}/studio/image`, { body, headers });
+const attach = (headers: Record<string, string>, body: unknown) => callAnswered(`${deck.url}/studio/image`, { body, headers });
 
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'deck-grants-'));

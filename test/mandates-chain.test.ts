@@ -9,6 +9,7 @@ import { chainDeck } from './support/chain-deck.js';
 import { signedIn, testDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
+import { callAnswered } from './support/answers.js';
 
 // POST /me/mandates against a real local chain: EIP-712 mandates signed by real wallets, and a vault contract whose
 // mandateHash() the deck reads. The house's spot chain is the local chain; its one spot administrator is `admin`.
@@ -56,7 +57,7 @@ beforeEach(async () => {
   bearer = (await signedIn(on.deck.url, 'relay')).bearer;
 });
 
-const post = (body: unknown) => call(`${on.deck.url}/me/mandates`, { body, headers: bearer });
+const post = (body: unknown) => callAnswered(`${on.deck.url}/me/mandates`, { body, headers: bearer });
 
 const recorded = async () => (await Ledger.open(on.deck.dataDir, 'mandates')).all;
 

@@ -5,6 +5,7 @@ import { REHEARSAL_COLOURS, THEME } from '../engine/plate/theme.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
+import { answered } from './support/answers.js';
 
 // A rehearsal answers a plate of itself (plate: true): sealed in the plates store like POST /plates, served at its
 // URLs, carried as image content over MCP; the same rehearsal answers the same bytes. Over the sample tape a deck
@@ -42,6 +43,7 @@ describe('POST /studio/rehearse with plate: true', () => {
     const { status, text } = await rehearseRaw({ seed_hash: seed, ...ASK, plate: true });
     expect(status).toBe(200);
     const body = JSON.parse(text);
+    answered('rehearse', body);
     expect(Object.keys(body.plate)).toEqual(['id', 'path', 'png', 'json']);
     expect(body.plate).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{64}$/), path: `/plates/${body.plate.id}`, png: `${deck.url}/plates/${body.plate.id}.png` });
     const png = await fetch(body.plate.png);
@@ -87,6 +89,7 @@ describe('POST /studio/rehearse with plate: true', () => {
       const image = content.find((c) => c.type === 'image')!;
       expect(image.mimeType).toBe('image/png');
       const plate = (result.structuredContent as { plate: { id: string; png: string } }).plate;
+      answered('rehearse', result.structuredContent);
       const sealed = Buffer.from(await (await fetch(plate.png)).arrayBuffer());
       expect(Buffer.from(image.data!, 'base64').equals(sealed)).toBe(true);
     } finally {

@@ -5,6 +5,7 @@ import { testDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { hireBody, seriesRig, type SeriesRig } from './support/series.js';
 import { toolByName } from '../tools/registry.js';
+import { callAnswered } from './support/answers.js';
 
 // GET and POST /v1/series/quote over real HTTP against a deck whose coordination layer is the layer double: the
 // venues and limits, the quote's terms from the pool, every refusal, and the layer failing every way it can.
@@ -21,7 +22,7 @@ beforeEach(() => {
   rig.layer.requests.length = 0;
 });
 
-const quote = (body: unknown) => call(url, { body });
+const quote = (body: unknown) => callAnswered(url, { body });
 
 describe('GET /v1/series/quote', () => {
   it('answers the venues by kind, the limits and the quote body\'s JSON Schema, without a key', async () => {

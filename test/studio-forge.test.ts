@@ -7,6 +7,7 @@ import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, legacyClient, modernClient, rpc } from './support/mcp.js';
 import { REVIEW_CLASSES } from '../engine/forge/index.js';
+import { answered, callAnswered } from './support/answers.js';
 
 // The forge over real HTTP and MCP: words or a script block become watermarked code, kept per principal for two
 // hours by seed hash; the onboarded register, the reader lanes, the keyless strategy tools and workflow_read.
@@ -20,7 +21,7 @@ let deck: TestDeck;
 let grants: string;
 let house: Awaited<ReturnType<typeof signedIn>>;
 let me: Awaited<ReturnType<typeof signedIn>>;
-const forgeAs = (who: { bearer: Record<string, string> }, body: unknown) => call(`${deck.url}/forge`, { body, headers: who.bearer });
+const forgeAs = (who: { bearer: Record<string, string> }, body: unknown) => callAnswered(`${deck.url}/forge`, { body, headers: who.bearer });
 
 /** A script block the register holds, by name, as GET /forge?onboard answers it. */
 async function onboardScript(name: string) {
@@ -48,6 +49,7 @@ describe('POST /forge', () => {
   it('forges words into watermarked code: the same intent gives the same seed_hash and the same code bytes', async () => {
     const first = await forgeAs(house, { intent: EMA_CROSS });
     expect(first.status).toBe(200);
+    answered('forge', first.body);
     const { seed_hash, version, code, watermark, script } = first.body;
     expect(Object.keys(first.body)).toEqual(['ok', 'seed_hash', 'version', 'code', 'watermark', 'script', 'review', 'scan']);
     expect(seed_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -79,6 +81,7 @@ describe('POST /forge', () => {
     const { intent, script } = await onboardScript('ema-cross');
     const byScript = await forgeAs(house, { intent: 'the onboarded ema-cross', script });
     expect(byScript.status).toBe(200);
+    answered('forge', byScript.body);
     expect(byScript.body.script).toEqual(script);
     // What the code carries is traced to the script block's paths, not to words.
     expect(byScript.body.scan.clean).toBe(true);
@@ -100,10 +103,12 @@ describe('POST /forge', () => {
   it('forges a rule that states no session or no ATR length on the documented defaults, each traced to its rule', async () => {
     const crypto = await forgeAs(house, { intent: 'BTC 1m: go long when the close crosses above the 20 EMA. Stop 1.5 ATR(14) below entry. Take profit at 2R.' });
     expect(crypto.status).toBe(200);
+    answered('forge', crypto.body);
     expect(crypto.body.script).toMatchObject({ market: 'BTC', session: { kind: 'always' } });
     expect(crypto.body.scan).toMatchObject({ clean: true, invented: [] });
     const futures = await forgeAs(house, { intent: 'NQ 5m: buy when price crosses above VWAP, stop 1 ATR, target 2R.' });
     expect(futures.status).toBe(200);
+    answered('forge', futures.body);
     expect(futures.body.script).toMatchObject({
       session: { kind: 'windows', zone: 'America/New_York', windows: [{ from: '09:30', to: '16:00' }] },
       stop: { kind: 'distance', distance: { unit: 'atr', n: 1, period: 14 } },
@@ -189,6 +194,7 @@ describe('POST /forge', () => {
       const result = await client.callTool({ name: 'forge', arguments: { intent: ORB } });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual(rest.body);
+      answered('forge', result.structuredContent);
       const refused = await client.callTool({ name: 'forge', arguments: { intent: 'Buy Bitcoin when RSI is oversold.' } });
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent).toMatchObject({ status: 422, problems: [{ field: 'intent' }] });
@@ -216,6 +222,7 @@ describe('GET /studio/forge', () => {
     const forged = await forgeAs(me, { intent: ORB });
     const mine = await call(`${deck.url}/studio/forge?seed=${forged.body.seed_hash}`, { headers: me.bearer });
     expect(mine.status).toBe(200);
+    answered('forge_read', mine.body);
     expect(mine.body).toMatchObject({ ok: true, seed_hash: forged.body.seed_hash, code: forged.body.code });
     expect(mine.body.review).toEqual(forged.body.review);
     expect(mine.body.scan).toEqual(forged.body.scan);
@@ -269,6 +276,7 @@ describe('the two-hour window', () => {
 describe('GET /forge?onboard and the register', () => {
   it('answers the intent and exact script of an onboarded algorithm', async () => {
     const { status, body } = await call(`${deck.url}/forge?onboard=opening-range-breakout`, { headers: me.bearer });
+    answered('forge_onboard', body);
     expect(status).toBe(200);
     const register = JSON.parse(await readFile(new URL('../config/register.json', import.meta.url), 'utf8'));
     const entry = register.strategies.find((s: { name: string }) => s.name === 'opening-range-breakout');
@@ -325,9 +333,11 @@ describe('the keyless strategies and strategy_quote tools', () => {
     const client = await legacyClient(`${deck.url}/mcp`);
     try {
       const listed = await client.callTool({ name: 'strategies', arguments: {} });
+      answered('strategies', listed.structuredContent);
       const names = (listed.structuredContent as { strategies: { name: string; market: string }[] }).strategies.map((s) => s.name);
       expect(names).toEqual(['ema-cross', 'opening-range-breakout', 'rsi2-pullback', 'donchian-breakout']);
       const quote = await client.callTool({ name: 'strategy_quote', arguments: { name: 'ema-cross' } });
+      answered('strategy_quote', quote.structuredContent);
       const prices = (await call(`${deck.url}/price`)).body.prices as { action: string; units: number; per_1000_bars?: number }[];
       const forge = prices.find((p) => p.action === 'forge')!;
       const rehearse = prices.find((p) => p.action === 'rehearse')!;
@@ -353,6 +363,7 @@ describe('the keyless strategies and strategy_quote tools', () => {
 describe('GET /forge/lanes', () => {
   it('lists the embedded lane as available and the model lane as unavailable with its reason', async () => {
     const { status, body } = await call(`${deck.url}/forge/lanes`, { headers: me.bearer });
+    answered('forge_lanes', body);
     expect(status).toBe(200);
     expect(body.lanes).toEqual([
       expect.objectContaining({ id: 'embedded', available: true }),
@@ -369,6 +380,7 @@ describe('the workflow_read tool', () => {
     try {
       const a = await legacy.callTool({ name: 'workflow_read', arguments: { text: EMA_CROSS } });
       const b = await modern.callTool({ name: 'workflow_read', arguments: { text: EMA_CROSS } });
+      answered('workflow_read', b.structuredContent);
       expect(b.structuredContent).toEqual(a.structuredContent);
       const { parts } = a.structuredContent as { parts: Record<string, { status: string; value: unknown; spans: { from: number; to: number }[] }> };
       expect(Object.keys(parts)).toEqual(['market', 'timeframe', 'session', 'side', 'entry', 'stop', 'exit']);
@@ -380,6 +392,7 @@ describe('the workflow_read tool', () => {
       expect(parts.session).toMatchObject({ status: 'read', value: { kind: 'always' } });
       const quiet = await legacy.callTool({ name: 'workflow_read', arguments: { text: 'ES 5m: buy above VWAP, stop 4 points, target 2R.' } });
       const read = (quiet.structuredContent as { parts: Record<string, { status: string; defaults?: unknown; note?: string }> }).parts;
+      answered('workflow_read', quiet.structuredContent);
       expect(read.session).toMatchObject({ status: 'defaulted', defaults: [{ path: '', rule: 'session_futures' }], note: expect.stringMatching(/cash session/) });
     } finally {
       await legacy.close();

@@ -11,6 +11,7 @@ import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, legacyClient } from './support/mcp.js';
 import { emaCrossWords, forgeWords, meterSpent, REHEARSE_TO, rehearseDay } from './support/studio.js';
+import { callAnswered } from './support/answers.js';
 
 // POST /studio/grade against a grader lane speaking the chat-completions protocol over real HTTP: facts first (a
 // failed one is a reject receipt and the lane is never asked), then one decision of eight closed questions under
@@ -36,7 +37,7 @@ let words: string;
 let house: Who;
 let houseSeed: string;
 
-const grade = (url: string, who: Who, body: unknown) => call(`${url}/studio/grade`, { body, headers: who.bearer });
+const grade = (url: string, who: Who, body: unknown) => callAnswered(`${url}/studio/grade`, { body, headers: who.bearer });
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 /** POST /studio/rehearse over the hours before REHEARSE_TO; answers the envelope and its digest (sha256 of the bytes). */
 async function rehearseOn(url: string, who: Who, seed: string, extra: Record<string, unknown>) {

@@ -12,6 +12,7 @@ import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, legacyClient } from './support/mcp.js';
+import { answered, callAnswered } from './support/answers.js';
 
 // The stepper in the deck: POST /forge/trial runs a script block, POST /studio/rehearse (and the rehearse tool) a
 // forge, over the real tape: the archive filled by `npm run tape -- import` with a month of BTC and two weeks of NQ
@@ -41,8 +42,8 @@ async function importTape(dir: string, name: string, market: string): Promise<vo
   });
 }
 
-const rehearse = (body: unknown, who = house) => call(`${deck.url}/studio/rehearse`, { body, headers: who.bearer });
-const trial = (body: unknown, who = house) => call(`${deck.url}/forge/trial`, { body, headers: who.bearer });
+const rehearse = (body: unknown, who = house) => callAnswered(`${deck.url}/studio/rehearse`, { body, headers: who.bearer });
+const trial = (body: unknown, who = house) => callAnswered(`${deck.url}/forge/trial`, { body, headers: who.bearer });
 const fields = (res: { body: { problems?: { field: string }[] } }) => (res.body.problems ?? []).map((p) => p.field);
 
 /** An object without some of its fields. */
@@ -75,6 +76,7 @@ describe('POST /studio/rehearse', () => {
 
   it('rehearses a forge over the hours before to: trades, R, the random null and a summary of the past', async () => {
     const { status, body } = await rehearse({ seed_hash: seed, to: TO });
+    answered('rehearse', body);
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true, seed_hash: seed, market: 'BTC', timeframe: '1m' });
     const envelope = RehearsalSchema.parse(envelopeOf(body));
@@ -106,11 +108,13 @@ describe('POST /studio/rehearse', () => {
     try {
       // Asked for every trade, MCP answers REST's envelope whole, with its page and the digest that names it.
       const whole = await client.callTool({ name: 'rehearse', arguments: { seed_hash: seed, to: TO, hours: 24, trades_limit: 100_000 } });
+      answered('rehearse', whole.structuredContent);
       expect(whole.isError).toBeFalsy();
       const envelope = JSON.parse(text) as { trades: unknown[] };
       expect(whole.structuredContent).toEqual({ ...envelope, trades_page: { from: 0, shown: envelope.trades.length, total: envelope.trades.length, next: null }, rehearsal_digest: createHash('sha256').update(text).digest('hex') });
       // Left to its default, the first 50 trades come with where the next page starts and the whole answer's digest.
       const first = (await client.callTool({ name: 'rehearse', arguments: { seed_hash: seed, to: TO, hours: 24 } })).structuredContent as Record<string, unknown>;
+      answered('rehearse', first);
       const shown = Math.min(50, envelope.trades.length);
       expect(first).toEqual({
         ...envelope,
@@ -137,6 +141,7 @@ describe('POST /studio/rehearse', () => {
 
   it('cuts walk-forward folds when asked', async () => {
     const { body } = await rehearse({ seed_hash: seed, to: TO, folds: 4 });
+    answered('rehearse', body);
     expect(body.folds).toHaveLength(4);
     expect(body.folds.reduce((n: number, f: { bars: number }) => n + f.bars, 0)).toBe(body.window.bars);
     expect(body.folds.reduce((n: number, f: { stats: { n: number } }) => n + f.stats.n, 0)).toBe(body.stats.n);
@@ -146,6 +151,7 @@ describe('POST /studio/rehearse', () => {
   it('rehearses on another market when asked, reading its bars from the venue', async () => {
     const before = venue.hits.get('ETH/1m') ?? 0;
     const { status, body } = await rehearse({ seed_hash: seed, market: 'ETH', to: TO, hours: 24 });
+    answered('rehearse', body);
     expect(status).toBe(200);
     expect(body).toMatchObject({ market: 'ETH', window: { to: TO } });
     expect(venue.hits.get('ETH/1m')!).toBeGreaterThan(before);
@@ -205,6 +211,7 @@ describe('POST /forge/trial', () => {
 
   it('runs a script block over the newest hours of the tape, seeded as its forge is', async () => {
     const { status, body } = await trial({ script: emaCross.script, hours: 24, name: 'cross', tenant: 'desk-1' });
+    answered('forge_trial', body);
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true, name: 'cross', tenant: 'desk-1', seed_hash: seed, market: 'BTC', script: emaCross.script });
     const envelope = RehearsalSchema.parse(envelopeOf(body));
@@ -217,6 +224,7 @@ describe('POST /forge/trial', () => {
   it('defaults to NQ and, on NQ, ES and YM, to the cash session', async () => {
     const bare = without(emaCross.script, ['market', 'session']);
     const { status, body } = await trial({ script: bare });
+    answered('forge_trial', body);
     expect(status).toBe(200);
     expect(body.script).toMatchObject({ market: 'NQ', session: CASH });
     // The window ends at the newest NQ bar the archive holds; it opens at the first bar after 168 hours before.

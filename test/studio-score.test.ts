@@ -11,6 +11,7 @@ import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile } from './support/mcp.js';
 import { emaCrossWords, forgeWords, meterSpent, REHEARSE_TO, rehearseDay } from './support/studio.js';
+import { callAnswered } from './support/answers.js';
 
 // POST /studio/score and GET /studio/score: facts first, then closed questions to a grader lane speaking the
 // chat-completions protocol over real HTTP, then code composes a score, recorded for calibration (k/n with a Wilson
@@ -35,8 +36,8 @@ let laneless: TestDeck;
 let house: Who;
 let words: string;
 
-const score = (url: string, who: Who, body: unknown) => call(`${url}/studio/score`, { body, headers: who.bearer });
-const calibration = (url: string, who: Who, stage = 'parts') => call(`${url}/studio/score?stage=${stage}`, { headers: who.bearer });
+const score = (url: string, who: Who, body: unknown) => callAnswered(`${url}/studio/score`, { body, headers: who.bearer });
+const calibration = (url: string, who: Who, stage = 'parts') => callAnswered(`${url}/studio/score?stage=${stage}`, { headers: who.bearer });
 const failed = (facts: { name: string; held: boolean }[]) => facts.filter((f) => !f.held).map((f) => f.name);
 
 beforeAll(async () => {

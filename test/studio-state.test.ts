@@ -9,6 +9,7 @@ import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, legacyClient } from './support/mcp.js';
+import { callAnswered } from './support/answers.js';
 
 // The studio machine over real HTTP (and MCP): GET /studio/state and POST /studio/state, each move calling the tool
 // its own route calls, against a venue serving the real BTC tape.
@@ -28,8 +29,8 @@ let intent: string;
 type Who = typeof me;
 type Mover = (body: Record<string, unknown>) => ReturnType<typeof call>;
 /** POST /studio/state on a deck, as a principal. */
-const moverOn = (url: string, who: Who): Mover => (body) => call(`${url}/studio/state`, { body, headers: who.bearer });
-const state = (who: Who = me, strategy?: string) => call(`${deck.url}/studio/state${strategy ? `?strategy=${strategy}` : ''}`, { headers: who.bearer });
+const moverOn = (url: string, who: Who): Mover => (body) => callAnswered(`${url}/studio/state`, { body, headers: who.bearer });
+const state = (who: Who = me, strategy?: string) => callAnswered(`${deck.url}/studio/state${strategy ? `?strategy=${strategy}` : ''}`, { headers: who.bearer });
 const act = (body: Record<string, unknown>, who: Who = me) => moverOn(deck.url, who)(body);
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 const fields = (res: { body: { problems?: { field: string }[] } }) => (res.body.problems ?? []).map((p) => p.field);

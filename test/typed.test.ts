@@ -5,6 +5,7 @@ import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
+import { callAnswered } from './support/answers.js';
 
 // The typed-decision lane: typed-decision.v1 served as a JSON Schema document of its own, every decision validated
 // against it (a refused one names its field and is counted against the model), and one decision posted for a model
@@ -20,7 +21,7 @@ let venue: VenueFixture;
 let deck: TestDeck;
 let op: Awaited<ReturnType<typeof signedIn>>;
 
-const decide = (decision: unknown, model = 'typed_m') => call(`${deck.url}/typed/decisions`, { body: { model, decision }, headers: op.bearer });
+const decide = (decision: unknown, model = 'typed_m') => callAnswered(`${deck.url}/typed/decisions`, { body: { model, decision }, headers: op.bearer });
 const fields = (body: { problems?: { field: string }[] }) => (body.problems ?? []).map((p) => p.field).sort();
 const refusedOf = async (model = 'typed_m') => (await call(`${deck.url}/agent/models/${model}`, { headers: op.bearer })).body.model.refused;
 /** The last close the venue has printed by now. */

@@ -1,0 +1,40 @@
+import { REGISTRY, toolByName } from '../../tools/registry.js';
+import { call } from './http.js';
+
+/**
+ * A tool's answer (a REST body, or MCP structuredContent) parsed by the output schema the tool declares in the
+ * registry; throws naming every field that drifted from it (missing, renamed, of another type, or not declared).
+ */
+export function answered(tool: string, body: unknown): unknown {
+  const output = toolByName.get(tool)?.output;
+  if (!output) throw new Error(`${tool} declares no output schema`);
+  const parsed = output.safeParse(body);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}${'keys' in i ? ` ${JSON.stringify(i.keys)}` : ''}`);
+    throw new Error(`${tool} answered off its schema: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** The routes of the registry, each as a pattern of its path, in the registry's order (the order routes are served in). */
+const ROUTES = REGISTRY.flatMap((t) =>
+  t.rest ? [{ tool: t, method: t.rest.method, pattern: new RegExp(`^${t.rest.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[a-z_]+/g, '[^/]+')}$`) }] : [],
+);
+
+/** The tool a REST request reaches. */
+export function toolOfRoute(method: string, url: string) {
+  const path = new URL(url).pathname;
+  return ROUTES.find((r) => r.method === method && r.pattern.test(path))?.tool ?? null;
+}
+
+/**
+ * call() over real HTTP, and a success answered by a tool that declares its output parsed by that schema (the
+ * test fails on an answer that drifted from it).
+ */
+export async function callAnswered(url: string, init: Parameters<typeof call>[1] = {}): ReturnType<typeof call> {
+  const res = await call(url, init);
+  const method = init.method ?? (init.body === undefined && init.raw === undefined ? 'GET' : 'POST');
+  const tool = toolOfRoute(method, url);
+  if (res.status >= 200 && res.status < 300 && tool?.output) answered(tool.name, res.body);
+  return res;
+}
