@@ -3,7 +3,7 @@ import { everyNBars, hold, startDecide, type DecideFixture } from './fixtures/de
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
+
 import { until } from './support/wait.js';
 import { callAnswered } from './support/answers.js';
 
@@ -70,7 +70,7 @@ describe('registering a model', () => {
 
   it('refuses a decide() that is not https, carries credentials, or (outside tests) is this machine', async () => {
     const refused = async (url: string, on = deck, who = op) => {
-      const r = await call(`${on.url}/agent/models`, { body: { name: 'nope', decide_url: url, market: 'BTC' }, headers: who.bearer });
+      const r = await callAnswered(`${on.url}/agent/models`, { body: { name: 'nope', decide_url: url, market: 'BTC' }, headers: who.bearer });
       expect(r.status, url).toBe(422);
       expect(r.body.problems.map((p: { field: string }) => p.field)).toEqual(['decide_url']);
     };
@@ -126,7 +126,7 @@ describe('a replay', () => {
     expect(orders.items.every((o: { mode: string; source: string; status: string }) => o.mode === 'replay' && o.source === 'decision' && o.status === 'filled')).toBe(true);
     expect(orders.items[0].why).toBe('bar 0');
     // A replay's order belongs to a past window.
-    expect((await call(`${deck.url}/book/orders/${orders.items[0].id}`, { method: 'DELETE', headers: op.bearer })).body.error).toBe('order_replayed');
+    expect((await callAnswered(`${deck.url}/book/orders/${orders.items[0].id}`, { method: 'DELETE', headers: op.bearer })).body.error).toBe('order_replayed');
   });
 
   it("never touches the model's live book: a replay is a test, not a track record", async () => {

@@ -6,7 +6,7 @@ import type { FillRecord } from '../store/book.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
+
 import { grantsFile } from './support/mcp.js';
 import { callAnswered } from './support/answers.js';
 
@@ -192,7 +192,7 @@ describe('refusals', () => {
     expect(house.status).toBe(422);
     expect(house.body).toMatchObject({ error: 'over_caps', caps: [{ cap: 'max_order_size', limit: 5 }] });
     expect(fields(house.body)).toEqual(['size']);
-    const set = await call(`${deck.url}/book/caps`, { body: { caps: { max_order_size: 0.05, max_position: 0.08, markets: ['BTC', 'ETH'] } }, headers: bob.bearer });
+    const set = await callAnswered(`${deck.url}/book/caps`, { body: { caps: { max_order_size: 0.05, max_position: 0.08, markets: ['BTC', 'ETH'] } }, headers: bob.bearer });
     expect(set.status).toBe(200);
     expect(set.body.limits.BTC).toMatchObject({ max_order_size: 0.05, max_position: 0.08 });
     const own = await order({ market: 'BTC', side: 'sell', size: 0.06 }, bob);
@@ -207,8 +207,8 @@ describe('refusals', () => {
   });
 
   it('needs a session', async () => {
-    expect((await call(`${deck.url}/book/orders`, { body: { market: 'BTC', side: 'buy', size: 1 } })).status).toBe(401);
-    expect((await call(`${deck.url}/book/fills`)).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/book/orders`, { body: { market: 'BTC', side: 'buy', size: 1 } })).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/book/fills`)).status).toBe(401);
   });
 });
 
@@ -235,7 +235,7 @@ describe('a market closed by the CME calendar', () => {
 
   it('refuses an order 409 market_closed, naming when the market opens again', async () => {
     const who = await signedIn(nqDeck.url, 'cme_trader');
-    const r = await call(`${nqDeck.url}/book/orders`, { body: { market: 'NQ', side: 'buy', size: 1 }, headers: who.bearer });
+    const r = await callAnswered(`${nqDeck.url}/book/orders`, { body: { market: 'NQ', side: 'buy', size: 1 }, headers: who.bearer });
     expect(r.status).toBe(409);
     // Sunday 17:00 Chicago (CST): 23:00 UTC.
     expect(r.body).toMatchObject({ error: 'market_closed', reopens_at: Date.UTC(2023, 10, 26, 23) / 1000 });
@@ -245,11 +245,11 @@ describe('a market closed by the CME calendar', () => {
   it('takes it once the market is open, and fills it at the next bar, one tick against it', async () => {
     nqClock.set(Date.UTC(2023, 10, 27, 15, 0, 20) / 1000);
     const who = await signedIn(nqDeck.url, 'cme_next');
-    const r = await call(`${nqDeck.url}/book/orders`, { body: { market: 'NQ', side: 'sell', size: 2 }, headers: who.bearer });
+    const r = await callAnswered(`${nqDeck.url}/book/orders`, { body: { market: 'NQ', side: 'sell', size: 2 }, headers: who.bearer });
     expect(r.status).toBe(201);
     const next = nq.findIndex((b) => b[0] === Date.UTC(2023, 10, 27, 15, 1) / 1000);
     nqClock.set(nq[next]![0] + 60);
-    const fills = (await call(`${nqDeck.url}/book/fills`, { headers: who.bearer })).body.fills.items;
+    const fills = (await callAnswered(`${nqDeck.url}/book/fills`, { headers: who.bearer })).body.fills.items;
     expect(fills).toMatchObject([{ t: nq[next]![0], price: nq[next]![O] - 0.25, fee: 0.1, size: 2, side: 'sell' }]);
   });
 });
@@ -259,7 +259,7 @@ describe('without a tape', () => {
     const bare = await testDeck();
     try {
       const who = await signedIn(bare.url, 'book_bare');
-      const r = await call(`${bare.url}/book/orders`, { body: { market: 'BTC', side: 'buy', size: 0.01 }, headers: who.bearer });
+      const r = await callAnswered(`${bare.url}/book/orders`, { body: { market: 'BTC', side: 'buy', size: 0.01 }, headers: who.bearer });
       expect(r.status).toBe(503);
       expect(r.body.message).toMatch(/DECK_TAPE_URL/);
     } finally {

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REHEARSAL_PLATE_STYLE } from '../engine/plate/index.js';
 import { REHEARSAL_COLOURS, THEME } from '../engine/plate/theme.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
+
 import { legacyClient } from './support/mcp.js';
-import { answered } from './support/answers.js';
+import { answered, callAnswered } from './support/answers.js';
 
 // A rehearsal answers a plate of itself (plate: true): sealed in the plates store like POST /plates, served at its
 // URLs, carried as image content over MCP; the same rehearsal answers the same bytes. Over the sample tape a deck
@@ -33,8 +33,8 @@ const pixelsOf = (image: pngjs.PNG, hex: string): number => {
 beforeAll(async () => {
   deck = await testDeck({ DECK_SAMPLE_TAPE: 'on' });
   me = await signedIn(deck.url, 'plater');
-  const words = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: me.bearer })).body.intent as string;
-  seed = (await call(`${deck.url}/forge`, { body: { intent: words }, headers: me.bearer })).body.seed_hash as string;
+  const words = (await callAnswered(`${deck.url}/forge?onboard=ema-cross`, { headers: me.bearer })).body.intent as string;
+  seed = (await callAnswered(`${deck.url}/forge`, { body: { intent: words }, headers: me.bearer })).body.seed_hash as string;
 });
 afterAll(() => deck.stop());
 
@@ -76,7 +76,7 @@ describe('POST /studio/rehearse with plate: true', () => {
   });
 
   it('refuses a plate that is not a boolean, naming the field', async () => {
-    const { status, body } = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: seed, ...ASK, plate: 'yes' }, headers: me.bearer });
+    const { status, body } = await callAnswered(`${deck.url}/studio/rehearse`, { body: { seed_hash: seed, ...ASK, plate: 'yes' }, headers: me.bearer });
     expect(status).toBe(422);
     expect(body.problems.map((p: { field: string }) => p.field)).toEqual(['plate']);
   });

@@ -10,9 +10,8 @@ import { inCashSession } from '../engine/calendar.js';
 import { RehearsalSchema } from '../engine/stepper/index.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
-import { grantsFile, legacyClient } from './support/mcp.js';
 import { answered, callAnswered } from './support/answers.js';
+import { grantsFile, legacyClient } from './support/mcp.js';
 
 // The stepper in the deck: POST /forge/trial runs a script block, POST /studio/rehearse (and the rehearse tool) a
 // forge, over the real tape: the archive filled by `npm run tape -- import` with a month of BTC and two weeks of NQ
@@ -59,8 +58,8 @@ beforeAll(async () => {
   venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'ETH/1m': tapeRows('ETH-1m'), 'NQ/1m': tapeRows('NQ-1m') });
   deck = await testDeck({ DECK_DATA: data, DECK_TAPE_URL: venue.url, DECK_GRANTS: grants });
   house = await signedIn(deck.url, 'rehearse_house');
-  emaCross = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: house.bearer })).body;
-  seed = (await call(`${deck.url}/forge`, { body: { intent: emaCross.intent }, headers: house.bearer })).body.seed_hash;
+  emaCross = (await callAnswered(`${deck.url}/forge?onboard=ema-cross`, { headers: house.bearer })).body;
+  seed = (await callAnswered(`${deck.url}/forge`, { body: { intent: emaCross.intent }, headers: house.bearer })).body.seed_hash;
 }, 60_000);
 afterAll(async () => {
   await deck.stop();
@@ -71,7 +70,7 @@ afterAll(async () => {
 
 describe('POST /studio/rehearse', () => {
   it('needs a session', async () => {
-    expect((await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: seed, to: TO } })).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/studio/rehearse`, { body: { seed_hash: seed, to: TO } })).status).toBe(401);
   });
 
   it('rehearses a forge over the hours before to: trades, R, the random null and a summary of the past', async () => {
@@ -177,10 +176,10 @@ describe('POST /studio/rehearse', () => {
   });
 
   it('records the rehearsal on the meter: its units plus the bars it stepped over', async () => {
-    const before = (await call(`${deck.url}/meter`, { headers: house.bearer })).body;
+    const before = (await callAnswered(`${deck.url}/meter`, { headers: house.bearer })).body;
     const price = before.prices.find((p: { action: string }) => p.action === 'rehearse');
     const { body } = await rehearse({ seed_hash: seed, to: TO, hours: 12 });
-    const after = (await call(`${deck.url}/meter`, { headers: house.bearer })).body;
+    const after = (await callAnswered(`${deck.url}/meter`, { headers: house.bearer })).body;
     const bars = body.window.bars + body.window.warm_up_bars;
     expect(after.spent - before.spent).toBe(price.units + Math.ceil((price.per_1000_bars * bars) / 1000));
   });
@@ -191,9 +190,9 @@ describe('a tape with nothing in it', () => {
     const bare = await testDeck();
     try {
       const who = await signedIn(bare.url, 'bare_rehearser');
-      const forged = await call(`${bare.url}/forge`, { body: { intent: emaCross.intent }, headers: who.bearer });
+      const forged = await callAnswered(`${bare.url}/forge`, { body: { intent: emaCross.intent }, headers: who.bearer });
       for (const body of [{ seed_hash: forged.body.seed_hash }, { seed_hash: forged.body.seed_hash, to: TO }]) {
-        const res = await call(`${bare.url}/studio/rehearse`, { body, headers: who.bearer });
+        const res = await callAnswered(`${bare.url}/studio/rehearse`, { body, headers: who.bearer });
         expect(res.status).toBe(503);
         expect(res.body).toMatchObject({ error: 'upstream_not_configured' });
         expect(res.body.message).toMatch(/DECK_TAPE_URL/);
@@ -206,7 +205,7 @@ describe('a tape with nothing in it', () => {
 
 describe('POST /forge/trial', () => {
   it('needs a session', async () => {
-    expect((await call(`${deck.url}/forge/trial`, { body: { script: emaCross.script } })).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/forge/trial`, { body: { script: emaCross.script } })).status).toBe(401);
   });
 
   it('runs a script block over the newest hours of the tape, seeded as its forge is', async () => {
@@ -284,10 +283,10 @@ describe('POST /forge/trial', () => {
 
   it('records each trial on the meter', async () => {
     const spender = await signedIn(deck.url, 'trial_spender');
-    const before = (await call(`${deck.url}/meter`, { headers: spender.bearer })).body;
+    const before = (await callAnswered(`${deck.url}/meter`, { headers: spender.bearer })).body;
     const price = before.prices.find((p: { action: string }) => p.action === 'trial');
     await trial({ script: emaCross.script, hours: 6 }, spender);
-    const after = (await call(`${deck.url}/meter`, { headers: spender.bearer })).body;
+    const after = (await callAnswered(`${deck.url}/meter`, { headers: spender.bearer })).body;
     expect(after.spent - before.spent).toBe(price.units);
   });
 });

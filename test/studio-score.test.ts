@@ -8,10 +8,9 @@ import type { ScoreEntry } from '../store/grades.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
+import { callAnswered } from './support/answers.js';
 import { grantsFile } from './support/mcp.js';
 import { emaCrossWords, forgeWords, meterSpent, REHEARSE_TO, rehearseDay } from './support/studio.js';
-import { callAnswered } from './support/answers.js';
 
 // POST /studio/score and GET /studio/score: facts first, then closed questions to a grader lane speaking the
 // chat-completions protocol over real HTTP, then code composes a score, recorded for calibration (k/n with a Wilson
@@ -61,11 +60,11 @@ beforeEach(() => {
 
 describe('POST /studio/score: the request', () => {
   it('needs a session', async () => {
-    expect((await call(`${deck.url}/studio/score`, { body: { stage: 'parts', text: words } })).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/studio/score`, { body: { stage: 'parts', text: words } })).status).toBe(401);
   });
 
   it('answers 400 for a body that is not JSON, or one without stage', async () => {
-    expect((await call(`${deck.url}/studio/score`, { raw: 'stage=parts', headers: house.bearer })).status).toBe(400);
+    expect((await callAnswered(`${deck.url}/studio/score`, { raw: 'stage=parts', headers: house.bearer })).status).toBe(400);
     const { status, body } = await score(deck.url, house, { text: words });
     expect(status).toBe(400);
     expect(body.problems).toEqual([{ field: 'stage', message: 'required: parts or rehearsed' }]);
@@ -186,8 +185,8 @@ describe('stage rehearsed', () => {
   it('judges the latest rehearsal on the rule\'s own market, or the one named, and says which', async () => {
     const trader = await signedIn(deck.url, 'score_rehearsed_two');
     const own = await forgeWords(deck.url, trader, words);
-    const btc = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: own, to: REHEARSE_TO, hours: 6 }, headers: trader.bearer });
-    const eth = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: own, market: 'ETH', to: REHEARSE_TO, hours: 6 }, headers: trader.bearer });
+    const btc = await callAnswered(`${deck.url}/studio/rehearse`, { body: { seed_hash: own, to: REHEARSE_TO, hours: 6 }, headers: trader.bearer });
+    const eth = await callAnswered(`${deck.url}/studio/rehearse`, { body: { seed_hash: own, market: 'ETH', to: REHEARSE_TO, hours: 6 }, headers: trader.bearer });
     const digest = (b: unknown) => createHash('sha256').update(JSON.stringify(b)).digest('hex');
     const asked = grader.requests.length;
     const latest = (await score(deck.url, trader, { stage: 'rehearsed', seed_hash: own, grader_key: OWN_KEY })).body;
