@@ -66,6 +66,7 @@ describe('registering a model', () => {
     expect(again.status).toBe(409);
     const mine = await get('/agent/models/plain');
     expect(mine.body.model).toMatchObject({ name: 'plain', id: 'rail_op/plain', market: 'BTC', timeframe: '1m', synthetic: false, refused: { total: 0, fields: {} } });
+    expect((await get('/agent/models')).body.models).toContainEqual(mine.body.model);
   });
 
   it('refuses a decide() that is not https, carries credentials, or (outside tests) is this machine', async () => {

@@ -195,6 +195,7 @@ describe('refusals', () => {
     const set = await callAnswered(`${deck.url}/book/caps`, { body: { caps: { max_order_size: 0.05, max_position: 0.08, markets: ['BTC', 'ETH'] } }, headers: bob.bearer });
     expect(set.status).toBe(200);
     expect(set.body.limits.BTC).toMatchObject({ max_order_size: 0.05, max_position: 0.08 });
+    expect((await get('/book/caps', bob)).body).toEqual(set.body);
     const own = await order({ market: 'BTC', side: 'sell', size: 0.06 }, bob);
     expect(own.body).toMatchObject({ error: 'over_caps', caps: [{ cap: 'max_order_size', limit: 0.05 }] });
     // Working orders count toward the position they could make: 0.05 working, then 0.05 more reaches 0.1.

@@ -9,7 +9,7 @@ import { chainDeck } from './support/chain-deck.js';
 import { signedIn, testDeck } from './support/deck.js';
 
 import { legacyClient } from './support/mcp.js';
-import { answered, callAnswered } from './support/answers.js';
+import { answered, callAnswered, everyAct } from './support/answers.js';
 
 // POST /me/mandates against a real local chain: EIP-712 mandates signed by real wallets, and a vault contract whose
 // mandateHash() the deck reads. The house's spot chain is the local chain; its one spot administrator is `admin`.
@@ -79,6 +79,7 @@ describe('POST /me/mandates', () => {
     });
     const [kept] = await recorded();
     expect(kept!.entry).toMatchObject({ eip712_hash: hash, vault_matches: true });
+    expect(await everyAct(on.deck.url, bearer)).toContain('mandates');
   });
 
   it('records vault_matches false when the vault holds another hash, or is no vault at all', async () => {

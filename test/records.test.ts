@@ -7,7 +7,7 @@ import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 
 import { grantsFile, legacyClient } from './support/mcp.js';
-import { answered, callAnswered } from './support/answers.js';
+import { answered, callAnswered, everyAct } from './support/answers.js';
 
 // The deck's records over real HTTP and MCP: a principal's history with the ledger entry proving each act (and
 // another's entries 404), the registry, the ladder (empty with no model; test/copy.test.ts ranks real ones), the concluded lab by
@@ -109,6 +109,7 @@ describe('history', () => {
     const receipt = acts.find((a) => a.ledger === 'grades')!;
     expect(receipt).toMatchObject({ kind: 'grade', what: { decision: 'accept', rubric: 'RUBRIC_v1' } });
     expect(JSON.stringify(body)).not.toContain(intent);
+    expect(await everyAct(deck.url, ada.bearer)).toEqual(['grades', 'meter']);
   });
 
   it('pages by cursor and limit, and keeps one kind', async () => {

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answered, callAnswered } from './support/answers.js';
+import { answered, callAnswered, everyAct } from './support/answers.js';
 import { httpRefusal, legacyClient, modernClient, namesOf } from './support/mcp.js';
 import { hireBody, seriesRig, type SeriesRig } from './support/series.js';
 
@@ -81,6 +81,7 @@ describe('the series tools on /mcp', () => {
     const revoked = structured(await client.callTool({ name: 'series_revoke', arguments: { id, revoke: true, why: 'an agent stopped it' } }));
     answered('series_revoke', revoked);
     expect(revoked).toMatchObject({ ok: true, moved: { row: 'R08', from: 'EPOCH_OPEN', to: 'STOPPED' } });
+    expect(await everyAct(rig.url, rig.me.bearer)).toEqual(['series']);
     const notMine = await client.callTool({ name: 'series_read', arguments: { id: 'sr_000000000000000000000000' } });
     expect(structured(notMine)).toMatchObject({ error: 'not_found', status: 404 });
     await client.close();

@@ -8,7 +8,7 @@ import type { ScoreEntry } from '../store/grades.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { callAnswered } from './support/answers.js';
+import { callAnswered, everyAct } from './support/answers.js';
 import { grantsFile } from './support/mcp.js';
 import { emaCrossWords, forgeWords, meterSpent, REHEARSE_TO, rehearseDay } from './support/studio.js';
 
@@ -195,6 +195,7 @@ describe('stage rehearsed', () => {
     expect(grader.requests.slice(asked).every((r) => /The rule rehearsed on BTC 1m bars/.test(r.body.messages[1]!.content))).toBe(true);
     const named = (await score(deck.url, trader, { stage: 'rehearsed', seed_hash: own, rehearsal_digest: digest(eth.body), grader_key: OWN_KEY })).body;
     expect(named.rehearsal).toMatchObject({ digest: digest(eth.body), chosen: 'named', market: 'ETH' });
+    expect(await everyAct(deck.url, trader.bearer)).toEqual(['meter', 'scores']);
     const gone = await score(deck.url, trader, { stage: 'rehearsed', seed_hash: own, rehearsal_digest: 'f'.repeat(64) });
     expect(gone.status).toBe(404);
     expect(gone.body).toMatchObject({ error: 'rehearsal_not_found', field: 'rehearsal_digest' });

@@ -38,3 +38,18 @@ export async function callAnswered(url: string, init: Parameters<typeof call>[1]
   if (res.status >= 200 && res.status < 300 && tool?.output) answered(tool.name, res.body);
   return res;
 }
+
+/**
+ * Reads a principal's whole history and each of its acts as its ledger keeps it (history, then history_entry), every
+ * answer parsed by its tool's schema; answers the ledgers the acts came from.
+ */
+export async function everyAct(url: string, headers: Record<string, string>): Promise<string[]> {
+  const { status, body } = await callAnswered(`${url}/records/history?limit=200`, { headers });
+  if (status !== 200) throw new Error(`history: ${status} ${JSON.stringify(body)}`);
+  const acts = body.acts as { ledger: string; seq: number }[];
+  for (const a of acts) {
+    const entry = await callAnswered(`${url}/records/history/${a.ledger}/${a.seq}`, { headers });
+    if (entry.status !== 200) throw new Error(`history_entry ${a.ledger} #${a.seq}: ${entry.status} ${JSON.stringify(entry.body)}`);
+  }
+  return [...new Set(acts.map((a) => a.ledger))].sort();
+}
