@@ -21,13 +21,13 @@ const AREAS: Record<string, string[]> = {
 };
 
 describe('the answers the tools declare', () => {
-  it.each(Object.entries(AREAS))('every %s tool declares an output schema that states itself as JSON Schema', (_area, names) => {
+  it.each(Object.entries(AREAS))('every %s tool declares an output schema that states itself as a JSON Schema object', (_area, names) => {
     for (const name of names) {
       const output = toolByName.get(name)?.output;
       expect(output, name).toBeTruthy();
       // Nothing in it is left unstated: a part JSON Schema cannot say throws here.
-      const schema = z.toJSONSchema(output!, { io: 'output' }) as { type?: string; anyOf?: unknown[]; oneOf?: unknown[] };
-      expect(schema.type === 'object' || Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf), name).toBe(true);
+      // An object at the root, as MCP's outputSchema must be.
+      expect((z.toJSONSchema(output!, { io: 'output' }) as { type?: string }).type, name).toBe('object');
     }
   });
 });
@@ -52,6 +52,15 @@ describe('an answer off its schema', () => {
     expect(() => answered('forge_onboard', { ...body, script })).toThrow(/script\.market/);
     expect(() => answered('forge_onboard', { ...body, script: { ...script, market: 'DOGE' } })).toThrow(/script\.market/);
     expect(market).toBe('BTC');
+  });
+
+  it("fails with an entry of another ledger's shape than the one it names", async () => {
+    expect((await callAnswered(`${deck.url}/meter`, { body: { action: 'forge' }, headers: me.bearer })).status).toBe(200);
+    const acts = (await callAnswered(`${deck.url}/records/history`, { headers: me.bearer })).body.acts as { ledger: string; seq: number }[];
+    expect(acts.map((a) => a.ledger)).toEqual(['meter']);
+    const { body } = await callAnswered(`${deck.url}/records/history/meter/${acts[0]!.seq}`, { headers: me.bearer });
+    expect(body.entry).toMatchObject({ action: 'forge' });
+    expect(() => answered('history_entry', { ...body, ledger: 'grades' })).toThrow(/not an entry of the grades ledger/);
   });
 
   it('is the same answer over MCP: structuredContent parses by the schema REST answers do', async () => {

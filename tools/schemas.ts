@@ -19,3 +19,6 @@ export const IsoTime = z.iso.datetime();
 
 /** A moment in unix seconds. */
 export const UnixS = z.number().int();
+
+/** An EVM address, 0x-prefixed. */
+export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);

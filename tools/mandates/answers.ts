@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answer, IsoTime } from '../schemas.js';
+import { Address, answer, IsoTime } from '../schemas.js';
 
 /** An EIP-712 payload as the wallet signed it, with its signature: what mandate_add takes, and the record keeps. */
 export const TypedData = z
@@ -12,8 +12,6 @@ export const TypedData = z
     signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte signature: 0x and 130 hex digits'),
   })
   .strict();
-
-const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 
 /** A house mandate as the mandates ledger keeps it (without whose it is). */
 export const MandateEntry = z.strictObject({

@@ -4,11 +4,10 @@ import { MandateEntry } from '../mandates/answers.js';
 import { ACT_LEDGERS, type ActLedger } from './acts.js';
 import { answer, IsoTime, Sha256Hex } from '../schemas.js';
 import { Move } from '../series/answers.js';
-import { GradeEntry, ScoreEntry } from '../studio/answers.js';
+import { Decision, GradeEntry, ScoreEntry } from '../studio/answers.js';
 
 // The records' answers, each field as the tool answers it.
 
-const Decision = z.enum(['accept', 'revise', 'reject']);
 const Row = Move.shape.row;
 const State = Move.shape.to;
 const Score = ScoreEntry.shape.score;
@@ -79,10 +78,8 @@ const LEDGERS = {
 type LedgerName = keyof typeof LEDGERS;
 const NAMES = ACT_LEDGERS;
 
-/** One schema per ledger, told apart by `ledger`. */
-const byLedger = <T extends z.ZodObject>(of: (name: LedgerName) => T) => z.discriminatedUnion('ledger', NAMES.map(of) as unknown as [T, ...T[]]);
-
-const Act = byLedger((ledger) =>
+/** An act, of its ledger's shape. */
+const actOf = (ledger: LedgerName) =>
   z.strictObject({
     kind: LEDGERS[ledger].kind,
     ledger: z.literal(ledger),
@@ -90,8 +87,8 @@ const Act = byLedger((ledger) =>
     hash: z.string(),
     at: IsoTime,
     what: LEDGERS[ledger].what.describe('what the entry recorded, in its own fields'),
-  }),
-);
+  });
+const Act = z.discriminatedUnion('ledger', NAMES.map(actOf) as unknown as [ReturnType<typeof actOf>, ...ReturnType<typeof actOf>[]]);
 
 export const HistoryAnswer = answer({
   kinds: z.array(z.string()).describe('every kind of act history lists'),
@@ -101,17 +98,20 @@ export const HistoryAnswer = answer({
   acts: z.array(Act),
 });
 
-export const HistoryEntryAnswer = byLedger((ledger) =>
-  z.strictObject({
-    ok: z.literal(true),
-    ledger: z.literal(ledger),
-    seq: z.number().int().min(1),
-    at: IsoTime,
-    prev: z.string().describe('the hash of the entry before it'),
-    hash: z.string(),
-    entry: LEDGERS[ledger].entry.describe('the whole entry as the ledger keeps it'),
-  }),
-);
+const Entries = NAMES.map((ledger) => LEDGERS[ledger].entry) as unknown as [z.ZodObject, ...z.ZodObject[]];
+
+/** One entry as its ledger keeps it; the entry is the one of its ledger's shape (an answer is an object, for MCP's outputSchema). */
+export const HistoryEntryAnswer = answer({
+  ledger: z.enum(ACT_LEDGERS),
+  seq: z.number().int().min(1),
+  at: IsoTime,
+  prev: z.string().describe('the hash of the entry before it'),
+  hash: z.string(),
+  entry: z.union(Entries).describe("the whole entry as the ledger keeps it, of that ledger's shape"),
+}).superRefine((a, issues) => {
+  const own = LEDGERS[a.ledger].entry.safeParse(a.entry);
+  if (!own.success) issues.addIssue({ code: 'custom', path: ['entry'], message: `not an entry of the ${a.ledger} ledger: ${own.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+});
 
 export const LabAnswer = answer({
   count: z.number().int(),

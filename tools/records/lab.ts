@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { Decision } from '../studio/answers.js';
 import { LabAnswer } from './answers.js';
 
 /** What a studio record's grade receipt states, as far as the lab shows it. */
 const Receipt = z.object({
   rubric: z.string(),
   seed_hash: z.string(),
-  decision: z.enum(['accept', 'revise', 'reject']),
+  decision: Decision,
   receipt_hash: z.string(),
   rehearsal: z.object({ digest: z.string() }).nullable(),
 });

@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { MARKETS } from '../../engine/markets.js';
 import { EPOCH_STATES, ROW_IDS, SERIES_STATES, VENUE_KINDS } from '../../engine/series/index.js';
 import { HandshakeAnswer, Venue } from '../../upstream/coord/wire.js';
-import { answer, UnixS } from '../schemas.js';
+import { Address, answer, UnixS } from '../schemas.js';
 
 // The standing hire's answers, each field as the tool answers it. Times are unix seconds; addresses 0x-prefixed.
 
-const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const Usdc = z.number().nonnegative();
 const State = z.enum(SERIES_STATES);
 

@@ -14,7 +14,8 @@ import { TIERS } from '../principal.js';
 
 const Market = z.enum(MARKETS);
 const Timeframe = z.enum(TIMEFRAMES);
-const Decision = z.enum(['accept', 'revise', 'reject']);
+/** A grade's decision. */
+export const Decision = z.enum(['accept', 'revise', 'reject']);
 
 const Watermark = z.strictObject({ seed_hash: Sha256Hex, version: z.string() }).describe('the seed hash and version read back from the code');
 

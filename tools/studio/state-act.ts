@@ -17,7 +17,7 @@ import { DEFAULT_HOURS, Hours } from './window.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from './words.js';
 import { workflowRead } from './workflow-read.js';
 import { grade } from './grade.js';
-import { StudioActAnswer } from './answers.js';
+import { Decision, StudioActAnswer } from './answers.js';
 
 /** The fields of the actions besides action and strategy. */
 const FIELDS = ['text', 'data', 'market', 'hours', 'to', 'folds', 'grader_key'] as const;
@@ -68,7 +68,7 @@ interface Moved {
 const EVIDENCE: Readonly<Record<Gate, 'reading' | 'seed' | 'rehearsal' | 'grade'>> = { read: 'reading', forge: 'seed', rehearse: 'rehearsal', grade: 'grade' };
 
 /** What the machine reads of the grade tool's answer: its decision. The whole answer is kept as the receipt. */
-const GradeDecision = z.looseObject({ decision: z.enum(['accept', 'revise', 'reject']) });
+const GradeDecision = z.looseObject({ decision: Decision });
 
 // Every state but blank holds words (only the words move leaves blank), forged and every later state hold the
 // seed, and rehearsed the rehearsal: the table lets read and forge run only from the first, rehearse only from the
