@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Address, answer, IsoTime } from '../schemas.js';
+import { MandateRecordSchema } from '../../store/mandates.js';
+import { answer, IsoTime } from '../schemas.js';
 
 /** An EIP-712 payload as the wallet signed it, with its signature: what mandate_add takes, and the record keeps. */
 export const TypedData = z
@@ -14,16 +15,7 @@ export const TypedData = z
   .strict();
 
 /** A house mandate as the mandates ledger keeps it (without whose it is). */
-export const MandateEntry = z.strictObject({
-  signer: Address.describe('who signed it'),
-  chain_id: z.number().int().describe("the domain's chain"),
-  eip712_hash: z.string().regex(/^0x[0-9a-f]{64}$/),
-  primary_type: z.string(),
-  vault: Address.describe('the vault the message names, checksummed'),
-  vault_matches: z.boolean().describe("whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash"),
-  vault_hash: z.string().nullable().describe("the vault's mandateHash() when recorded; null when the address answers none"),
-  typed_data: TypedData.describe('the payload as signed'),
-});
+export const MandateEntry = MandateRecordSchema.omit({ principal_id: true }).extend({ typed_data: TypedData.describe('the EIP-712 payload as signed') });
 
 export const MandateAnswer = answer({
   mandate: MandateEntry.extend({

@@ -6,6 +6,7 @@ import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
 import { PARTS, RuleReadingSchema, STATUSES } from '../../engine/reader/index.js';
 import { RehearsalSchema } from '../../engine/stepper/index.js';
 import { GATES, STUDIO_ACTIONS, STUDIO_STATES } from '../../engine/studio/machine.js';
+import { RehearsalDigestSchema, StudioRecordSchema } from '../../store/studio.js';
 import { answer, IsoTime, Sha256Hex, UnixS } from '../schemas.js';
 import { TIERS } from '../principal.js';
 
@@ -203,28 +204,9 @@ export const ImageAttachAnswer = answer({
   left_today: z.number().int().describe('attachments left today on your tier'),
 });
 
-/** What the studio keeps of a rehearsal: its digest, the window asked and how much of it the tape held. */
-const RehearsalKept = z.strictObject({
-  digest: Sha256Hex,
-  market: Market,
-  timeframe: Timeframe,
-  asked: z.strictObject({ from: UnixS, to: UnixS, hours: z.number().int(), folds: z.number().int().nullable() }),
-  window: z.strictObject({ from: UnixS, to: UnixS, bars: z.number().int(), warm_up_bars: z.number().int() }),
-  trades: z.number().int(),
-  tape: z.strictObject({ bars: z.number().int(), expected: z.number().int() }).describe("the window's bars the tape held, against the bars the market's calendar expects"),
-});
-
-const StudioRecord = z.strictObject({
-  strategy: z.string(),
-  state: z.enum(STUDIO_STATES),
-  rev: z.number().int().describe('counts the moves'),
-  words: z.string().nullable(),
-  images: z.array(z.string()).describe('ids of the images attached'),
-  reading: RuleReadingSchema.nullable(),
-  seed: z.strictObject({ seed_hash: Sha256Hex, version: z.string() }).nullable(),
-  rehearsal: RehearsalKept.nullable(),
+/** The studio record, its grade receipt being the grade tool's answer as it came. */
+const StudioRecord = StudioRecordSchema.extend({
   grade: z.strictObject({ decision: Decision, receipt: GradeAnswer.describe("the grade tool's answer as it came") }).nullable(),
-  updated_at: IsoTime.nullable(),
 });
 
 const Action = z.enum(STUDIO_ACTIONS);
@@ -246,7 +228,7 @@ const Coverage = z.strictObject({
     }),
   ),
   forge: Gate(z.strictObject({ seed_hash: Sha256Hex, version: z.string(), kept: z.boolean(), expires_at: IsoTime.nullable() })),
-  rehearse: Gate(RehearsalKept.extend({ seed_hash: Sha256Hex })),
+  rehearse: Gate(RehearsalDigestSchema.extend({ seed_hash: Sha256Hex })),
   grade: Gate(z.strictObject({ seed_hash: Sha256Hex, rehearsal_digest: Sha256Hex, decision: Decision })),
 });
 
