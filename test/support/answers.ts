@@ -1,9 +1,16 @@
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { z } from 'zod';
 import { REGISTRY, toolByName } from '../../tools/registry.js';
 import { call } from './http.js';
 
+/** The JSON Schema validator an MCP client checks structuredContent against a tool's outputSchema with. */
+const VALIDATOR = new AjvJsonSchemaValidator();
+const asJsonSchema = new Map<string, (input: unknown) => { valid: boolean; errorMessage?: string | undefined }>();
+
 /**
  * A tool's answer (a REST body, or MCP structuredContent) parsed by the output schema the tool declares in the
- * registry; throws naming every field that drifted from it (missing, renamed, of another type, or not declared).
+ * registry, and held to that schema as JSON Schema (what OpenAPI readers and MCP clients are given); throws naming
+ * every field that drifted from it (missing, renamed, of another type, or not declared).
  */
 export function answered(tool: string, body: unknown): unknown {
   const output = toolByName.get(tool)?.output;
@@ -13,6 +20,10 @@ export function answered(tool: string, body: unknown): unknown {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}${'keys' in i ? ` ${JSON.stringify(i.keys)}` : ''}`);
     throw new Error(`${tool} answered off its schema: ${problems.join('; ')}`);
   }
+  let validate = asJsonSchema.get(tool);
+  if (!validate) asJsonSchema.set(tool, (validate = VALIDATOR.getValidator(z.toJSONSchema(output, { io: 'output' }) as never)));
+  const checked = validate(body);
+  if (!checked.valid) throw new Error(`${tool} answered off its schema as JSON Schema: ${checked.errorMessage}`);
   return parsed.data;
 }
 

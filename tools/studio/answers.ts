@@ -63,21 +63,24 @@ export const StrategyQuoteAnswer = answer({
 });
 
 const What = z.string().describe('what the lane reads, in words');
+// A list of lanes, not a tuple: JSON Schema's tuple words differ between drafts, and MCP clients read the older one.
 export const ForgeLanesAnswer = answer({
-  lanes: z.tuple([
-    z.strictObject({ id: z.literal('embedded'), kind: z.literal('grammar'), available: z.literal(true), what: What }),
-    z.union([
-      z.strictObject({ id: z.literal('model'), kind: z.literal('openai-compatible'), what: What, available: z.literal(false), reason: z.string().describe('why it is closed to you') }),
-      z.strictObject({
-        id: z.literal('model'),
-        kind: z.literal('openai-compatible'),
-        what: What,
-        available: z.literal(true),
-        model: z.string().describe("the lane's model"),
-        funded: z.enum(['house', 'plan']).describe('who pays for a reading'),
-      }),
-    ]),
-  ]),
+  lanes: z
+    .array(
+      z.union([
+        z.strictObject({ id: z.literal('embedded'), kind: z.literal('grammar'), available: z.literal(true), what: What }),
+        z.strictObject({ id: z.literal('model'), kind: z.literal('openai-compatible'), what: What, available: z.literal(false), reason: z.string().describe('why it is closed to you') }),
+        z.strictObject({
+          id: z.literal('model'),
+          kind: z.literal('openai-compatible'),
+          what: What,
+          available: z.literal(true),
+          model: z.string().describe("the lane's model"),
+          funded: z.enum(['house', 'plan']).describe('who pays for a reading'),
+        }),
+      ]),
+    )
+    .describe('the embedded lane, then the model lane'),
 });
 
 export const WorkflowReadAnswer = answer({ parts: RuleReadingSchema.describe('the seven parts, each with its status, value and spans') });
