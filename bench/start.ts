@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from './child.js';
 import type { BenchRow } from './indicators.js';
 import { loadPerCore } from './machine.js';
-import { cpuMs, groupCpuMs } from './proc.js';
+import { groupCpuMs } from './proc.js';
 import { medianVerdict, spread, spreadOfTrials, type Row, type Trial } from './report.js';
 import { spreadOf } from './spread.js';
 

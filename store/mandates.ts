@@ -1,19 +1,22 @@
 import type { Backend } from './backend.js';
 import type { Ledger, LedgerEntry } from './ledger.js';
+import { z } from 'zod';
+
+const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 
 /** A house mandate as recorded: who signed it, its EIP-712 hash, and whether its vault holds that hash on chain. */
-export interface MandateRecord {
-  principal_id: string;
-  signer: string;
-  chain_id: number;
-  eip712_hash: string;
-  primary_type: string;
-  vault: string;
-  vault_matches: boolean;
-  /** The vault's mandateHash() when recorded (null: the address answers none). */
-  vault_hash: string | null;
-  typed_data: Record<string, unknown>;
-}
+export const MandateRecordSchema = z.strictObject({
+  principal_id: z.string(),
+  signer: Address.describe('who signed it'),
+  chain_id: z.number().int().describe("the domain's chain"),
+  eip712_hash: z.string().regex(/^0x[0-9a-f]{64}$/),
+  primary_type: z.string(),
+  vault: Address.describe('the vault the message names, checksummed'),
+  vault_matches: z.boolean().describe("whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash"),
+  vault_hash: z.string().nullable().describe("the vault's mandateHash() when recorded; null when the address answers none"),
+  typed_data: z.record(z.string(), z.unknown()).describe('the EIP-712 payload as signed'),
+});
+export type MandateRecord = z.infer<typeof MandateRecordSchema>;
 
 /** Every mandate recorded, in a hash-chained ledger (mandates.jsonl). Recording moves no money. */
 export class Mandates {

@@ -1,23 +1,21 @@
-import type { Caps } from '../engine/book/index.js';
-import type { Market, Timeframe } from '../engine/markets.js';
+import { CapsSchema } from '../engine/book/index.js';
+import { MARKETS, TIMEFRAMES } from '../engine/markets.js';
 import type { Doc } from './doc.js';
+import { z } from 'zod';
 
 /** A trading model an operator registered: its decide() endpoint and what it trades. */
-export interface ModelRecord {
-  /** Unique among its principal's models; the copy seller names it owner/name. */
-  name: string;
-  /** The principal's name, for the copy seller's listing. */
-  owner: string;
-  decide_url: string;
-  market: Market;
-  timeframe: Timeframe;
-  caps: Caps;
-  /** One of the house's own example strategies run to fill the book: never listed by the copy seller. */
-  synthetic: boolean;
-  created_at: number;
-  /** Answers the typed lane refused, in all and by the field each named. */
-  refused: { total: number; fields: Record<string, number> };
-}
+export const ModelRecordSchema = z.strictObject({
+  name: z.string().describe("unique among its principal's models; the copy seller names it owner/name"),
+  owner: z.string().describe("the principal's name, for the copy seller's listing"),
+  decide_url: z.url().describe('the decide() endpoint the deck POSTs each closed bar'),
+  market: z.enum(MARKETS),
+  timeframe: z.enum(TIMEFRAMES),
+  caps: CapsSchema.describe("the model's caps, inside its principal's"),
+  synthetic: z.boolean().describe("one of the house's own example strategies run to fill the book: never listed by the copy seller"),
+  created_at: z.number().int().describe('unix milliseconds'),
+  refused: z.strictObject({ total: z.number().int(), fields: z.record(z.string(), z.number().int()) }).describe('answers the typed lane refused, in all and by the field each named'),
+});
+export type ModelRecord = z.infer<typeof ModelRecordSchema>;
 
 export interface ModelsDoc {
   by_principal: Record<string, ModelRecord[]>;

@@ -1,44 +1,45 @@
+import { z } from 'zod';
 import { Owned, type OwnedDoc } from './owned.js';
 
 /** Where a run stands: running, done (its window or budget stepped through), or stopped (by its operator, or by a misbehaving decide()). */
-export type RunState = 'running' | 'done' | 'stopped';
+export const RUN_STATES = ['running', 'done', 'stopped'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+const UnixS = z.number().int();
 
 /** Why a run ended: a code and words, the bar it ended at, and the fields a refused answer named. */
-export interface RunEnd {
-  code: string;
-  message: string;
-  bar_t: number | null;
-  problems?: { field: string; message: string }[];
-}
+export const RunEndSchema = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  bar_t: UnixS.nullable(),
+  problems: z.array(z.strictObject({ field: z.string(), message: z.string() })).optional().describe('the fields a refused answer named'),
+});
+export type RunEnd = z.infer<typeof RunEndSchema>;
 
-/** One agent run of a model, as its progress is shown. */
-export interface RunRecord {
-  id: string;
-  model: string;
-  mode: 'replay' | 'live';
-  state: RunState;
-  /** The replay's window (unix seconds); for a live run, from its start. */
-  window: { from: number; to: number | null };
-  timeout_ms: number;
-  retries: number;
-  budget_bars: number;
-  /** Bars in the window (replay), null for a live run. */
-  bars_total: number | null;
-  bars_done: number;
-  last_bar_t: number | null;
-  decisions: { hold: number; enter: number; exit: number };
-  /** Decisions the book could not take at a bar (a market closed by the calendar): the run goes on. */
-  skipped: { market_closed: number };
-  orders: number;
-  fills: number;
-  /** decide() calls tried again after a timeout, a network failure or a 5xx. */
-  retried: number;
-  /** Time spent waiting on decide(), in all. */
-  decide_ms: number;
-  started_at: number;
-  ended_at: number | null;
-  end: RunEnd | null;
-}
+/** One agent run of a model, as its progress is shown. Times of bars are unix seconds; of the run, milliseconds. */
+export const RunRecordSchema = z.strictObject({
+  id: z.string().regex(/^run_[0-9a-f]{16}$/),
+  model: z.string(),
+  mode: z.enum(['replay', 'live']),
+  state: z.enum(RUN_STATES),
+  window: z.strictObject({ from: UnixS, to: UnixS.nullable() }).describe("the replay's window; for a live run, from its start (to null)"),
+  timeout_ms: z.number().int(),
+  retries: z.number().int(),
+  budget_bars: z.number().int(),
+  bars_total: z.number().int().nullable().describe('bars in the window (replay); null for a live run'),
+  bars_done: z.number().int(),
+  last_bar_t: UnixS.nullable(),
+  decisions: z.strictObject({ hold: z.number().int(), enter: z.number().int(), exit: z.number().int() }),
+  skipped: z.strictObject({ market_closed: z.number().int() }).describe('decisions the book could not take at a bar (a market closed by the calendar): the run goes on'),
+  orders: z.number().int(),
+  fills: z.number().int(),
+  retried: z.number().int().describe('decide() calls tried again after a timeout, a network failure or a 5xx'),
+  decide_ms: z.number().describe('time spent waiting on decide(), in all'),
+  started_at: z.number().int(),
+  ended_at: z.number().int().nullable(),
+  end: RunEndSchema.nullable().describe('how the run ended; null while it runs'),
+});
+export type RunRecord = z.infer<typeof RunRecordSchema>;
 
 export type RunsDoc = OwnedDoc<RunRecord>;
 

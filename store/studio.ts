@@ -1,44 +1,42 @@
-import type { Market, Timeframe } from '../engine/markets.js';
-import type { RuleReading } from '../engine/reader/index.js';
-import type { StudioState } from '../engine/studio/machine.js';
+import { MARKETS, TIMEFRAMES } from '../engine/markets.js';
+import { RuleReadingSchema } from '../engine/reader/index.js';
+import { STUDIO_STATES } from '../engine/studio/machine.js';
 import type { Doc } from './doc.js';
+import { z } from 'zod';
+
+const UnixS = z.number().int();
+const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** What a rehearsal rested on and what it answered, by digest (the envelope itself is re-made from the seed and window). */
-export interface RehearsalDigest {
-  /** sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window. */
-  digest: string;
-  market: Market;
-  timeframe: Timeframe;
-  /** The window asked: its end and hours (the end is the newest bar the tape held when none was given). */
-  asked: { from: number; to: number; hours: number; folds: number | null };
-  /** The bars the rule traded over, as the envelope states them. */
-  window: { from: number; to: number; bars: number; warm_up_bars: number };
-  trades: number;
-  /** The bars of the window asked that the tape held, against the bars the market's calendar expects in it. */
-  tape: { bars: number; expected: number };
-}
+export const RehearsalDigestSchema = z.strictObject({
+  digest: Sha256Hex.describe("sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window"),
+  market: z.enum(MARKETS),
+  timeframe: z.enum(TIMEFRAMES),
+  asked: z.strictObject({ from: UnixS, to: UnixS, hours: z.number().int(), folds: z.number().int().nullable() }).describe('the window asked: its end and hours (the end is the newest bar the tape held when none was given)'),
+  window: z.strictObject({ from: UnixS, to: UnixS, bars: z.number().int(), warm_up_bars: z.number().int() }).describe('the bars the rule traded over, as the envelope states them'),
+  trades: z.number().int(),
+  tape: z.strictObject({ bars: z.number().int(), expected: z.number().int() }).describe("the bars of the window asked that the tape held, against the bars the market's calendar expects in it"),
+});
+export type RehearsalDigest = z.infer<typeof RehearsalDigestSchema>;
 
 /** The grade tool's answer as it came, and the decision the machine read from it. */
-export interface GradeHeld {
-  decision: 'accept' | 'revise' | 'reject';
-  receipt: Record<string, unknown>;
-}
+export const GradeHeldSchema = z.strictObject({ decision: z.enum(['accept', 'revise', 'reject']), receipt: z.record(z.string(), z.unknown()) });
+export type GradeHeld = z.infer<typeof GradeHeldSchema>;
 
 /** One principal's strategy in the studio: what the rule says, the evidence of each gate it holds, and its state. */
-export interface StudioRecord {
-  strategy: string;
-  state: StudioState;
-  /** Counts the moves: a move is written only over the record it was decided on. */
-  rev: number;
-  words: string | null;
-  /** Ids of the images attached with the image move (the bytes are the image tool's). */
-  images: string[];
-  reading: RuleReading | null;
-  seed: { seed_hash: string; version: string } | null;
-  rehearsal: RehearsalDigest | null;
-  grade: GradeHeld | null;
-  updated_at: string | null;
-}
+export const StudioRecordSchema = z.strictObject({
+  strategy: z.string(),
+  state: z.enum(STUDIO_STATES),
+  rev: z.number().int().describe('counts the moves: a move is written only over the record it was decided on'),
+  words: z.string().nullable(),
+  images: z.array(z.string()).describe("ids of the images attached with the image move (the bytes are the image tool's)"),
+  reading: RuleReadingSchema.nullable(),
+  seed: z.strictObject({ seed_hash: Sha256Hex, version: z.string() }).nullable(),
+  rehearsal: RehearsalDigestSchema.nullable(),
+  grade: GradeHeldSchema.nullable(),
+  updated_at: z.iso.datetime().nullable(),
+});
+export type StudioRecord = z.infer<typeof StudioRecordSchema>;
 
 export interface StudioDoc {
   by_principal: Record<string, Record<string, StudioRecord>>;

@@ -3,8 +3,9 @@ import { everyNBars, hold, startDecide, type DecideFixture } from './fixtures/de
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
+
 import { until } from './support/wait.js';
+import { callAnswered } from './support/answers.js';
 
 // The agent rail over HTTP: models registered with a decide() endpoint (a real local HTTP server), replays over a
 // past window of the real BTC tape, and a live run on a venue whose clock the test moves with the deck's. A decide()
@@ -25,8 +26,8 @@ let deck: TestDeck;
 let op: Awaited<ReturnType<typeof signedIn>>;
 const fixtures: DecideFixture[] = [];
 
-const post = (path: string, body?: unknown) => call(`${deck.url}${path}`, { method: 'POST', body, headers: op.bearer });
-const get = (path: string) => call(`${deck.url}${path}`, { headers: op.bearer });
+const post = (path: string, body?: unknown) => callAnswered(`${deck.url}${path}`, { method: 'POST', body, headers: op.bearer });
+const get = (path: string) => callAnswered(`${deck.url}${path}`, { headers: op.bearer });
 const runOf = async (id: string) => (await get(`/agent/runs/${id}`)).body.run;
 const ended = (id: string) => until(() => runOf(id), (r) => r.state !== 'running');
 
@@ -65,11 +66,12 @@ describe('registering a model', () => {
     expect(again.status).toBe(409);
     const mine = await get('/agent/models/plain');
     expect(mine.body.model).toMatchObject({ name: 'plain', id: 'rail_op/plain', market: 'BTC', timeframe: '1m', synthetic: false, refused: { total: 0, fields: {} } });
+    expect((await get('/agent/models')).body.models).toContainEqual(mine.body.model);
   });
 
   it('refuses a decide() that is not https, carries credentials, or (outside tests) is this machine', async () => {
     const refused = async (url: string, on = deck, who = op) => {
-      const r = await call(`${on.url}/agent/models`, { body: { name: 'nope', decide_url: url, market: 'BTC' }, headers: who.bearer });
+      const r = await callAnswered(`${on.url}/agent/models`, { body: { name: 'nope', decide_url: url, market: 'BTC' }, headers: who.bearer });
       expect(r.status, url).toBe(422);
       expect(r.body.problems.map((p: { field: string }) => p.field)).toEqual(['decide_url']);
     };
@@ -125,7 +127,7 @@ describe('a replay', () => {
     expect(orders.items.every((o: { mode: string; source: string; status: string }) => o.mode === 'replay' && o.source === 'decision' && o.status === 'filled')).toBe(true);
     expect(orders.items[0].why).toBe('bar 0');
     // A replay's order belongs to a past window.
-    expect((await call(`${deck.url}/book/orders/${orders.items[0].id}`, { method: 'DELETE', headers: op.bearer })).body.error).toBe('order_replayed');
+    expect((await callAnswered(`${deck.url}/book/orders/${orders.items[0].id}`, { method: 'DELETE', headers: op.bearer })).body.error).toBe('order_replayed');
   });
 
   it("never touches the model's live book: a replay is a test, not a track record", async () => {

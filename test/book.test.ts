@@ -6,8 +6,9 @@ import type { FillRecord } from '../store/book.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
+
 import { grantsFile } from './support/mcp.js';
+import { callAnswered } from './support/answers.js';
 
 // The book over HTTP: orders and cancels on the paper venue, which fills from the tape. The venue serves the shared
 // tape's real BTC 1m bars up to its clock, which the test moves with the deck's: every fill is checked against the
@@ -28,9 +29,9 @@ let deck: TestDeck;
 let alice: Awaited<ReturnType<typeof signedIn>>;
 let bob: Awaited<ReturnType<typeof signedIn>>;
 
-const order = (body: unknown, who = alice) => call(`${deck.url}/book/orders`, { body, headers: who.bearer });
-const get = (path: string, who = alice) => call(`${deck.url}${path}`, { headers: who.bearer });
-const cancel = (id: string, who = alice) => call(`${deck.url}/book/orders/${id}`, { method: 'DELETE', headers: who.bearer });
+const order = (body: unknown, who = alice) => callAnswered(`${deck.url}/book/orders`, { body, headers: who.bearer });
+const get = (path: string, who = alice) => callAnswered(`${deck.url}${path}`, { headers: who.bearer });
+const cancel = (id: string, who = alice) => callAnswered(`${deck.url}/book/orders/${id}`, { method: 'DELETE', headers: who.bearer });
 const fields = (body: { problems?: { field: string }[] }) => (body.problems ?? []).map((p) => p.field);
 /** The index of the bar open at unix time t. */
 const barOf = (t: number) => at.get(Math.floor(t / 60) * 60)!;
@@ -191,9 +192,10 @@ describe('refusals', () => {
     expect(house.status).toBe(422);
     expect(house.body).toMatchObject({ error: 'over_caps', caps: [{ cap: 'max_order_size', limit: 5 }] });
     expect(fields(house.body)).toEqual(['size']);
-    const set = await call(`${deck.url}/book/caps`, { body: { caps: { max_order_size: 0.05, max_position: 0.08, markets: ['BTC', 'ETH'] } }, headers: bob.bearer });
+    const set = await callAnswered(`${deck.url}/book/caps`, { body: { caps: { max_order_size: 0.05, max_position: 0.08, markets: ['BTC', 'ETH'] } }, headers: bob.bearer });
     expect(set.status).toBe(200);
     expect(set.body.limits.BTC).toMatchObject({ max_order_size: 0.05, max_position: 0.08 });
+    expect((await get('/book/caps', bob)).body).toEqual(set.body);
     const own = await order({ market: 'BTC', side: 'sell', size: 0.06 }, bob);
     expect(own.body).toMatchObject({ error: 'over_caps', caps: [{ cap: 'max_order_size', limit: 0.05 }] });
     // Working orders count toward the position they could make: 0.05 working, then 0.05 more reaches 0.1.
@@ -206,8 +208,8 @@ describe('refusals', () => {
   });
 
   it('needs a session', async () => {
-    expect((await call(`${deck.url}/book/orders`, { body: { market: 'BTC', side: 'buy', size: 1 } })).status).toBe(401);
-    expect((await call(`${deck.url}/book/fills`)).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/book/orders`, { body: { market: 'BTC', side: 'buy', size: 1 } })).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/book/fills`)).status).toBe(401);
   });
 });
 
@@ -234,7 +236,7 @@ describe('a market closed by the CME calendar', () => {
 
   it('refuses an order 409 market_closed, naming when the market opens again', async () => {
     const who = await signedIn(nqDeck.url, 'cme_trader');
-    const r = await call(`${nqDeck.url}/book/orders`, { body: { market: 'NQ', side: 'buy', size: 1 }, headers: who.bearer });
+    const r = await callAnswered(`${nqDeck.url}/book/orders`, { body: { market: 'NQ', side: 'buy', size: 1 }, headers: who.bearer });
     expect(r.status).toBe(409);
     // Sunday 17:00 Chicago (CST): 23:00 UTC.
     expect(r.body).toMatchObject({ error: 'market_closed', reopens_at: Date.UTC(2023, 10, 26, 23) / 1000 });
@@ -244,11 +246,11 @@ describe('a market closed by the CME calendar', () => {
   it('takes it once the market is open, and fills it at the next bar, one tick against it', async () => {
     nqClock.set(Date.UTC(2023, 10, 27, 15, 0, 20) / 1000);
     const who = await signedIn(nqDeck.url, 'cme_next');
-    const r = await call(`${nqDeck.url}/book/orders`, { body: { market: 'NQ', side: 'sell', size: 2 }, headers: who.bearer });
+    const r = await callAnswered(`${nqDeck.url}/book/orders`, { body: { market: 'NQ', side: 'sell', size: 2 }, headers: who.bearer });
     expect(r.status).toBe(201);
     const next = nq.findIndex((b) => b[0] === Date.UTC(2023, 10, 27, 15, 1) / 1000);
     nqClock.set(nq[next]![0] + 60);
-    const fills = (await call(`${nqDeck.url}/book/fills`, { headers: who.bearer })).body.fills.items;
+    const fills = (await callAnswered(`${nqDeck.url}/book/fills`, { headers: who.bearer })).body.fills.items;
     expect(fills).toMatchObject([{ t: nq[next]![0], price: nq[next]![O] - 0.25, fee: 0.1, size: 2, side: 'sell' }]);
   });
 });
@@ -258,7 +260,7 @@ describe('without a tape', () => {
     const bare = await testDeck();
     try {
       const who = await signedIn(bare.url, 'book_bare');
-      const r = await call(`${bare.url}/book/orders`, { body: { market: 'BTC', side: 'buy', size: 0.01 }, headers: who.bearer });
+      const r = await callAnswered(`${bare.url}/book/orders`, { body: { market: 'BTC', side: 'buy', size: 0.01 }, headers: who.bearer });
       expect(r.status).toBe(503);
       expect(r.body.message).toMatch(/DECK_TAPE_URL/);
     } finally {

@@ -7,9 +7,9 @@ import { everyNBars, startDecide, type DecideFixture } from './fixtures/decide.j
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
 import { grantsFile, legacyClient, modernClient, namesOf, refusalIn } from './support/mcp.js';
 import { until } from './support/wait.js';
+import { answered, callAnswered } from './support/answers.js';
 
 // The copy seller: models lists live models only (never a replay's fills, never the house's synthetic actors), a
 // model's record is its past fills and paired trades, and follow_quote (the max tier) scales the model's recent
@@ -32,8 +32,8 @@ let house: Who;
 let free: Who;
 let max: Who;
 
-const get = (path: string, who: Who) => call(`${deck.url}${path}`, { headers: who.bearer });
-const post = (path: string, body: unknown, who: Who) => call(`${deck.url}${path}`, { body, headers: who.bearer });
+const get = (path: string, who: Who) => callAnswered(`${deck.url}${path}`, { headers: who.bearer });
+const post = (path: string, body: unknown, who: Who) => callAnswered(`${deck.url}${path}`, { body, headers: who.bearer });
 const lastClose = () => btc[at.get(Math.floor(clock() / 60_000) * 60 - 60)!]![4];
 /** Posts one decision for a model and lets the next bar close, so it fills. */
 async function decided(who: Who, model: string, decision: Record<string, unknown>) {
@@ -102,6 +102,7 @@ describe('models', () => {
   it('serves the same list over MCP on the copy seller, to a free principal', async () => {
     const client = await legacyClient(`${deck.url}/mcp/copy`, free.bearer);
     const r = await client.callTool({ name: 'models', arguments: {} });
+    answered('models', r.structuredContent);
     expect(r.isError).toBeFalsy();
     expect((r.structuredContent as { models: { items: { id: string }[] } }).models.items.map((m) => m.id)).toEqual(['copy_op/trend']);
     await client.close();
@@ -150,7 +151,7 @@ describe('model_record', () => {
 describe('the records ladder', () => {
   it('ranks from the same live paired closes as the record: unranked under 30 trades, figures from its trades, no synthetic actor, no replay', async () => {
     const { body: record } = await get('/copy/record?model=copy_op/trend', free);
-    const ladder = (await call(`${deck.url}/records/ladder`)).body;
+    const ladder = (await callAnswered(`${deck.url}/records/ladder`)).body;
     expect(ladder.ranked).toEqual([]);
     const models = ladder.unranked.map((r: { model: string }) => r.model);
     expect(models).not.toContain('copy_house/actor');
@@ -182,6 +183,7 @@ describe('follow_quote', () => {
     const client = await legacyClient(`${deck.url}/mcp/copy`, max.bearer);
     expect(namesOf((await client.listTools()).tools)).toEqual(['account', 'catalogue', 'follow_quote', 'model_record', 'models', 'plans']);
     const r = await client.callTool({ name: 'follow_quote', arguments: { model: 'copy_op/trend', size: 0.01, caps: { max_order_size: 1 } } });
+    answered('follow_quote', r.structuredContent);
     expect(r.isError).toBeFalsy();
     const q = r.structuredContent as { scale: number; rows: { size: number; model_size: number; cuts: unknown[] }[]; summary: Record<string, number> };
     expect(q.scale).toBe(0.5);
@@ -217,7 +219,7 @@ describe('follow_quote', () => {
 
 describe('the copy card', () => {
   it("lists exactly the spec's tools, and prices following at premium-99's price in the plans file", async () => {
-    const card = (await call(`${deck.url}/cards/copy`)).body;
+    const card = (await callAnswered(`${deck.url}/cards/copy`)).body;
     expect([...card.tools].sort()).toEqual(['account', 'catalogue', 'follow_quote', 'model_record', 'models', 'plans']);
     expect(card.tools_without_key).toEqual(['catalogue', 'plans']);
     expect(card.price_usdc).toEqual({ unit: 'job', min: 0, max: 99 });
@@ -227,8 +229,8 @@ describe('the copy card', () => {
     await writeFile(join(dir, 'plans.json'), JSON.stringify(plans));
     const other = await testDeck({ DECK_PLANS: join(dir, 'plans.json') });
     try {
-      expect((await call(`${other.url}/cards/copy`)).body.price_usdc).toEqual({ unit: 'job', min: 0, max: 79 });
-      expect((await call(`${other.url}/price`)).body.sellers.find((s: { id: string }) => s.id === 'copy').price_usdc.max).toBe(79);
+      expect((await callAnswered(`${other.url}/cards/copy`)).body.price_usdc).toEqual({ unit: 'job', min: 0, max: 79 });
+      expect((await callAnswered(`${other.url}/price`)).body.sellers.find((s: { id: string }) => s.id === 'copy').price_usdc.max).toBe(79);
     } finally {
       await other.stop();
       await rm(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { CAIP2, onlyChain, plansFile } from './support/chain.js';
 import { chainDeck } from './support/chain-deck.js';
 import { signedIn, testDeck } from './support/deck.js';
 import { call } from './support/http.js';
+import { everyAct } from './support/answers.js';
 
 // Holder standing against a real local chain: an ERC-721 pass minted to real wallets, counted with balanceOf,
 // and HOLDER_MESSAGE signed by them. The plans file's holder rule: 200 units a day per NFT, up to 5 NFTs.
@@ -71,6 +72,7 @@ describe('GET and POST /plans/holder', () => {
     const head = await on.chain.provider.getBlockNumber();
     expect(body.link).toMatchObject({ day: today(), wallet: holder.address, chain: CAIP2, collection: await pass.getAddress(), nfts: 2, block: head });
     expect(body.holder).toEqual({ day: today(), wallet: holder.address, nfts: 2, allowance: 400, used: 0, remaining: 400 });
+    expect(await everyAct(on.deck.url, alice.bearer)).toContain('holder-links');
     expect((await call(`${on.deck.url}/meter`, { headers: alice.bearer })).body).toMatchObject({ allowance: 500, holder: 400, balance: 500 });
 
     await call(`${on.deck.url}/meter`, { body: { action: 'forge' }, headers: alice.bearer });

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIF_1PX, jpegBase64, pngBase64, WEBP_1PX } from './fixtures/images.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
+
+import { callAnswered } from './support/answers.js';
 
 let deck: TestDeck;
-const attach = (headers: Record<string, string>, body: unknown) => call(`${deck.url}/studio/image`, { body, headers });
+const attach = (headers: Record<string, string>, body: unknown) => callAnswered(`${deck.url}/studio/image`, { body, headers });
 
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'deck-grants-'));
@@ -18,7 +19,7 @@ afterAll(() => deck.stop());
 
 describe('POST /studio/image', () => {
   it('needs a session', async () => {
-    expect((await call(`${deck.url}/studio/image`, { body: { data: GIF_1PX } })).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/studio/image`, { body: { data: GIF_1PX } })).status).toBe(401);
   });
 
   it('takes PNG, JPEG, WebP and GIF by their bytes, and counts the free ceiling of 3 a day (429)', async () => {
@@ -41,7 +42,7 @@ describe('POST /studio/image', () => {
 
   it('records each attachment on the meter (image, 1 unit), and nothing for a refused one', async () => {
     const me = await signedIn(deck.url, 'metered-painter');
-    const spent = async () => (await call(`${deck.url}/meter`, { headers: me.bearer })).body.spent;
+    const spent = async () => (await callAnswered(`${deck.url}/meter`, { headers: me.bearer })).body.spent;
     expect(await spent()).toBe(0);
     expect((await attach(me.bearer, { data: pngBase64() })).status).toBe(200);
     expect(await spent()).toBe(1);
@@ -75,7 +76,7 @@ describe('POST /studio/image', () => {
       expect(res.status).toBe(422);
       expect(res.body.problems[0].field).toBe('data');
     }
-    expect((await call(`${deck.url}/studio/image`, { method: 'POST', headers: me.bearer })).status).toBe(400);
+    expect((await callAnswered(`${deck.url}/studio/image`, { method: 'POST', headers: me.bearer })).status).toBe(400);
   });
 
   it('refuses an image over the 5 MiB cap with 413, and counts nothing', async () => {
@@ -84,7 +85,7 @@ describe('POST /studio/image', () => {
     const res = await attach(me.bearer, { data: big });
     expect(res.status).toBe(413);
     expect(res.body.error).toBe('too_large');
-    const huge = await call(`${deck.url}/studio/image`, { raw: JSON.stringify({ data: 'A'.repeat(9 * 1024 * 1024) }), headers: me.bearer });
+    const huge = await callAnswered(`${deck.url}/studio/image`, { raw: JSON.stringify({ data: 'A'.repeat(9 * 1024 * 1024) }), headers: me.bearer });
     expect(huge.status).toBe(413);
     expect((await attach(me.bearer, { data: GIF_1PX })).body.left_today).toBe(2);
   });

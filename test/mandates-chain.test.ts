@@ -7,8 +7,8 @@ import { closedPort } from './fixtures/rpc.js';
 import { CAIP2, CHAIN_ID, onlyChain, plansFile } from './support/chain.js';
 import { chainDeck } from './support/chain-deck.js';
 import { signedIn, testDeck } from './support/deck.js';
-import { call } from './support/http.js';
 import { legacyClient, refusalIn } from './support/mcp.js';
+import { answered, callAnswered, everyAct } from './support/answers.js';
 
 // POST /me/mandates against a real local chain: EIP-712 mandates signed by real wallets, and a vault contract whose
 // mandateHash() the deck reads. The house's spot chain is the local chain; its one spot administrator is `admin`.
@@ -56,7 +56,7 @@ beforeEach(async () => {
   bearer = (await signedIn(on.deck.url, 'relay')).bearer;
 });
 
-const post = (body: unknown) => call(`${on.deck.url}/me/mandates`, { body, headers: bearer });
+const post = (body: unknown) => callAnswered(`${on.deck.url}/me/mandates`, { body, headers: bearer });
 
 const recorded = async () => (await FileLedger.open(on.deck.dataDir, 'mandates')).all;
 
@@ -78,6 +78,7 @@ describe('POST /me/mandates', () => {
     });
     const [kept] = await recorded();
     expect(kept!.entry).toMatchObject({ eip712_hash: hash, vault_matches: true });
+    expect(await everyAct(on.deck.url, bearer)).toContain('mandates');
   });
 
   it('records vault_matches false when the vault holds another hash, or is no vault at all', async () => {
@@ -91,6 +92,7 @@ describe('POST /me/mandates', () => {
     const { typed_data, hash } = await mandate(admin);
     const client = await legacyClient(`${on.deck.url}/mcp`, bearer);
     const r = await client.callTool({ name: 'mandate_add', arguments: { typed_data } });
+    answered('mandate_add', r.structuredContent);
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ ok: true, mandate: { eip712_hash: hash, signer: admin.address } });
     await client.close();
@@ -148,8 +150,8 @@ describe('POST /me/mandates refusals (nothing recorded)', () => {
   });
 
   it('is 400 for a body that is not JSON, 401 without a session', async () => {
-    expect((await call(`${on.deck.url}/me/mandates`, { raw: '{"typed_data":', headers: bearer })).status).toBe(400);
-    expect((await call(`${on.deck.url}/me/mandates`, { body: { typed_data: {} } })).status).toBe(401);
+    expect((await callAnswered(`${on.deck.url}/me/mandates`, { raw: '{"typed_data":', headers: bearer })).status).toBe(400);
+    expect((await callAnswered(`${on.deck.url}/me/mandates`, { body: { typed_data: {} } })).status).toBe(401);
   });
 });
 
@@ -161,7 +163,7 @@ describe('POST /me/mandates when the spot chain cannot be read', () => {
     });
     const down = await testDeck({ DECK_PLANS: file, DECK_CHAIN_RPC: await closedPort() });
     const who = await signedIn(down.url, 'relay');
-    const r = await call(`${down.url}/me/mandates`, { body: { typed_data: (await mandate(admin)).typed_data }, headers: who.bearer });
+    const r = await callAnswered(`${down.url}/me/mandates`, { body: { typed_data: (await mandate(admin)).typed_data }, headers: who.bearer });
     expect(r.status).toBe(503);
     expect(r.body).toMatchObject({ error: 'upstream_unreachable' });
     await expect(readFile(join(down.dataDir, 'mandates.jsonl'), 'utf8').catch(() => '')).resolves.toBe('');

@@ -1,38 +1,11 @@
-import { readdir, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Tool } from '../tools/define.js';
 import { REGISTRY } from '../tools/registry.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { grantsFile, legacyClient, MCP_PATHS, modernClient, refusalIn } from './support/mcp.js';
 
 // Every tool declares the JSON body it answers; that schema is the OpenAPI success response and the MCP outputSchema.
-
-/** The area (folder under tools/) of each registered tool, read from the modules that define them. */
-async function areasOfTools(): Promise<Map<Tool, string>> {
-  const tools = join(import.meta.dirname, '..', 'tools');
-  const areaOf = new Map<Tool, string>();
-  for (const area of (await readdir(tools, { withFileTypes: true })).filter((d) => d.isDirectory())) {
-    for (const file of (await readdir(join(tools, area.name))).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
-      const exports = (await import(join(tools, area.name, file))) as Record<string, unknown>;
-      for (const value of Object.values(exports)) if (REGISTRY.includes(value as Tool)) areaOf.set(value as Tool, area.name);
-    }
-  }
-  return areaOf;
-}
-
-/** Areas whose output schemas land separately; empty once every tool declares its output. */
-const PENDING_AREAS = new Set(['studio', 'book', 'agent', 'typed', 'copy', 'series', 'mandates', 'records']);
-
-describe('output schemas', () => {
-  it('are declared by every tool outside the areas still pending', async () => {
-    const areaOf = await areasOfTools();
-    expect(areaOf.size).toBe(REGISTRY.length);
-    const without = REGISTRY.filter((t) => !t.output).map((t) => `${areaOf.get(t)}/${t.name}`);
-    console.log(`tools without an output schema: ${without.length} of ${REGISTRY.length}${without.length ? `: ${without.join(', ')}` : ''}`);
-    expect(without.filter((t) => !PENDING_AREAS.has(t.split('/')[0]!))).toEqual([]);
-  });
-});
 
 let deck: TestDeck;
 let grants: string;

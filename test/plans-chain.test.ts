@@ -10,6 +10,7 @@ import { chainDeck } from './support/chain-deck.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient, namesOf, refusalIn } from './support/mcp.js';
+import { everyAct } from './support/answers.js';
 
 // POST /plans against a real local chain: real transfers of a 6-decimal test USDC from funded accounts, each
 // test on a snapshot of the chain (reverted after it) and a deck of its own.
@@ -107,6 +108,7 @@ describe('POST /plans with a confirmed payment', () => {
     expect(body.principal).toMatchObject({ name: 'alice', tier: 'plan' });
     expect(body.mine).toMatchObject({ plan: 'plan-29', tier: 'plan', period: { unit: 'paid', start: new Date(at).toISOString(), end: new Date(at + 30 * DAY).toISOString() } });
     expect(body.chains[0]).not.toHaveProperty('rpc');
+    expect(await everyAct(on.deck.url, alice.bearer)).toContain('plan-claims');
   });
 
   it('buys the dearest plan the amount covers: 99 USDC is premium-99, the max tier', async () => {

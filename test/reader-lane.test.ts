@@ -4,8 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readRule, type RuleReading } from '../engine/reader/index.js';
 import { startReaderModel, type ReaderFixture } from './fixtures/reader-model.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
 import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
+import { answered, callAnswered } from './support/answers.js';
 import { meterSpent } from './support/studio.js';
 
 // The model reader lane against a local chat-completions lane over real HTTP: a reading is accepted whole (the
@@ -40,14 +40,15 @@ let house: Who;
 /** A plan principal of the laneless deck. */
 let lanelessPlan: Who;
 
-const forge = (url: string, who: Who, body: unknown) => call(`${url}/forge`, { body, headers: who.bearer });
-const lanesOf = async (url: string, who: Who) => (await call(`${url}/forge/lanes`, { headers: who.bearer })).body.lanes as Record<string, unknown>[];
+const forge = (url: string, who: Who, body: unknown) => callAnswered(`${url}/forge`, { body, headers: who.bearer });
+const lanesOf = async (url: string, who: Who) => (await callAnswered(`${url}/forge/lanes`, { headers: who.bearer })).body.lanes as Record<string, unknown>[];
 
 /** workflow_read over MCP on /mcp/studio: the structured answer, and whether it is an error. */
 async function read(url: string, who: Who, args: Record<string, unknown>) {
   const client = await legacyClient(`${url}/mcp/studio`, who.bearer);
   try {
     const got = await client.callTool({ name: 'workflow_read', arguments: args });
+    if (!got.isError) answered('workflow_read', got.structuredContent);
     return { isError: got.isError === true, body: got.isError === true ? refusalIn(got) : (got.structuredContent as Record<string, any>) };
   } finally {
     await client.close();
@@ -110,7 +111,7 @@ describe('workflow_read with lane model', () => {
     expect(body.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(body.messages[0]!.content).toMatch(/seven parts/);
     expect(body.messages[1]!.content).toBe(RULE);
-    const units = ((await call(`${deck.url}/price?action=read_model`)).body.prices as { units: number }[])[0]!.units;
+    const units = ((await callAnswered(`${deck.url}/price?action=read_model`)).body.prices as { units: number }[])[0]!.units;
     expect(units).toBeGreaterThan(0);
     expect(await meterSpent(deck.url, plan)).toBe(before + units);
   });

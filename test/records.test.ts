@@ -5,8 +5,8 @@ import { REGISTRY } from '../tools/registry.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
 import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
+import { answered, callAnswered, everyAct } from './support/answers.js';
 
 // The deck's records over real HTTP and MCP: a principal's history with the ledger entry proving each act (and
 // another's entries 404), the registry, the ladder (empty with no model; test/copy.test.ts ranks real ones), the concluded lab by
@@ -28,7 +28,7 @@ let intent: string;
 async function concluded(who: Who, strategy: string) {
   let last;
   for (const move of [{ action: 'words', text: intent }, { action: 'read' }, { action: 'forge' }, { action: 'rehearse', to: TO, hours: 6 }, { action: 'grade' }]) {
-    last = await call(`${deck.url}/studio/state`, { body: { strategy, ...move }, headers: who.bearer });
+    last = await callAnswered(`${deck.url}/studio/state`, { body: { strategy, ...move }, headers: who.bearer });
     expect(last.status, `${move.action}: ${JSON.stringify(last.body).slice(0, 300)}`).toBe(200);
   }
   return last!.body.record as { state: string; words: string; seed: { seed_hash: string }; rehearsal: { digest: string }; grade: { receipt: { receipt_hash: string; rubric: string } } };
@@ -46,7 +46,7 @@ beforeAll(async () => {
   deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: grants, DECK_GRADER_URL: grader.url, DECK_GRADER_KEY: KEY });
   ada = await signedIn(deck.url, 'ada');
   bob = await signedIn(deck.url, 'bob');
-  intent = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: ada.bearer })).body.intent;
+  intent = (await callAnswered(`${deck.url}/forge?onboard=ema-cross`, { headers: ada.bearer })).body.intent;
 }, 60_000);
 afterAll(async () => {
   await deck.stop();
@@ -57,7 +57,7 @@ afterAll(async () => {
 
 describe('the concluded lab', () => {
   it('is empty before anyone concludes', async () => {
-    expect((await call(`${deck.url}/records/lab`)).body).toEqual({ ok: true, count: 0, concluded: [] });
+    expect((await callAnswered(`${deck.url}/records/lab`)).body).toEqual({ ok: true, count: 0, concluded: [] });
   });
 
   it('lists each strategy brought to a grade by digest only: seed, receipt, decision, rubric, rehearsal; never the words', async () => {
@@ -71,7 +71,7 @@ describe('the concluded lab', () => {
       grader.policy = () => FAITHFUL;
     }
     expect(rejected.state).toBe('rejected');
-    const { status, body } = await call(`${deck.url}/records/lab`);
+    const { status, body } = await callAnswered(`${deck.url}/records/lab`);
     expect(status).toBe(200);
     expect(body.count).toBe(2);
     const digestOf = (r: typeof accepted, decision: string) => ({
@@ -90,7 +90,7 @@ describe('the concluded lab', () => {
 
 describe('history', () => {
   it("lists the caller's own acts in time order, each proven by its ledger entry", async () => {
-    const { status, body } = await call(`${deck.url}/records/history?limit=200`, { headers: ada.bearer });
+    const { status, body } = await callAnswered(`${deck.url}/records/history?limit=200`, { headers: ada.bearer });
     expect(status).toBe(200);
     const acts = body.acts as { kind: string; ledger: string; seq: number; hash: string; at: string; what: Record<string, unknown> }[];
     expect(body.total).toBe(acts.length);
@@ -108,45 +108,46 @@ describe('history', () => {
     const receipt = acts.find((a) => a.ledger === 'grades')!;
     expect(receipt).toMatchObject({ kind: 'grade', what: { decision: 'accept', rubric: 'RUBRIC_v1' } });
     expect(JSON.stringify(body)).not.toContain(intent);
+    expect(await everyAct(deck.url, ada.bearer)).toEqual(['grades', 'meter']);
   });
 
   it('pages by cursor and limit, and keeps one kind', async () => {
-    const all = (await call(`${deck.url}/records/history?limit=200`, { headers: ada.bearer })).body.acts;
-    const first = (await call(`${deck.url}/records/history?limit=2`, { headers: ada.bearer })).body;
+    const all = (await callAnswered(`${deck.url}/records/history?limit=200`, { headers: ada.bearer })).body.acts;
+    const first = (await callAnswered(`${deck.url}/records/history?limit=2`, { headers: ada.bearer })).body;
     expect(first).toMatchObject({ cursor: 0, next: 2, acts: all.slice(0, 2) });
-    const second = (await call(`${deck.url}/records/history?limit=2&cursor=${first.next}`, { headers: ada.bearer })).body;
+    const second = (await callAnswered(`${deck.url}/records/history?limit=2&cursor=${first.next}`, { headers: ada.bearer })).body;
     expect(second.acts).toEqual(all.slice(2, 4));
-    const last = (await call(`${deck.url}/records/history?cursor=${all.length - 1}`, { headers: ada.bearer })).body;
+    const last = (await callAnswered(`${deck.url}/records/history?cursor=${all.length - 1}`, { headers: ada.bearer })).body;
     expect(last).toMatchObject({ next: null, acts: all.slice(-1) });
-    const grades = (await call(`${deck.url}/records/history?kind=grade`, { headers: ada.bearer })).body.acts as { kind: string; ledger: string }[];
+    const grades = (await callAnswered(`${deck.url}/records/history?kind=grade`, { headers: ada.bearer })).body.acts as { kind: string; ledger: string }[];
     expect(grades.map((a) => a.kind)).toEqual(grades.map(() => 'grade'));
     expect(grades.map((a) => a.ledger).sort()).toEqual(['grades', 'meter']);
   });
 
   it('refuses a kind it does not know, and bad paging, naming the field (422); needs a session (401)', async () => {
-    const bad = await call(`${deck.url}/records/history?kind=teleport`, { headers: ada.bearer });
+    const bad = await callAnswered(`${deck.url}/records/history?kind=teleport`, { headers: ada.bearer });
     expect(bad.status).toBe(422);
     expect(bad.body.problems[0].field).toBe('kind');
     expect(bad.body.problems[0].message).toContain('forge');
-    expect((await call(`${deck.url}/records/history?limit=0`, { headers: ada.bearer })).body.problems[0].field).toBe('limit');
-    expect((await call(`${deck.url}/records/history`)).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/records/history?limit=0`, { headers: ada.bearer })).body.problems[0].field).toBe('limit');
+    expect((await callAnswered(`${deck.url}/records/history`)).status).toBe(401);
   });
 
   it("answers one of the caller's acts whole, as its ledger keeps it; another principal's is 404", async () => {
-    const acts = (await call(`${deck.url}/records/history?kind=grade`, { headers: ada.bearer })).body.acts as { ledger: string; seq: number; hash: string }[];
+    const acts = (await callAnswered(`${deck.url}/records/history?kind=grade`, { headers: ada.bearer })).body.acts as { ledger: string; seq: number; hash: string }[];
     const receipt = acts.find((a) => a.ledger === 'grades')!;
-    const mine = await call(`${deck.url}/records/history/grades/${receipt.seq}`, { headers: ada.bearer });
+    const mine = await callAnswered(`${deck.url}/records/history/grades/${receipt.seq}`, { headers: ada.bearer });
     expect(mine.status).toBe(200);
     expect(mine.body).toMatchObject({ ok: true, ledger: 'grades', seq: receipt.seq, hash: receipt.hash, entry: { decision: 'accept', rubric: 'RUBRIC_v1' } });
     expect(mine.body.entry.principal_id).toBeUndefined();
     const line = (await ledgerLines('grades')).find((l) => l.seq === receipt.seq);
     expect(mine.body.prev).toBe(line.prev);
 
-    const theirs = await call(`${deck.url}/records/history/grades/${receipt.seq}`, { headers: bob.bearer });
+    const theirs = await callAnswered(`${deck.url}/records/history/grades/${receipt.seq}`, { headers: bob.bearer });
     expect(theirs.status).toBe(404);
     expect(theirs.body).toMatchObject({ error: 'not_found' });
-    expect((await call(`${deck.url}/records/history/meter/99999`, { headers: ada.bearer })).status).toBe(404);
-    const bad = await call(`${deck.url}/records/history/accounts/1`, { headers: ada.bearer });
+    expect((await callAnswered(`${deck.url}/records/history/meter/99999`, { headers: ada.bearer })).status).toBe(404);
+    const bad = await callAnswered(`${deck.url}/records/history/accounts/1`, { headers: ada.bearer });
     expect(bad.status).toBe(422);
     expect(bad.body.problems[0].field).toBe('ledger');
   });
@@ -154,8 +155,9 @@ describe('history', () => {
   it('is served over MCP too, scoped the same way', async () => {
     const client = await legacyClient(`${deck.url}/mcp`, bob.bearer);
     const got = (await client.callTool({ name: 'history', arguments: { kind: 'grade' } })).structuredContent as { acts: { ledger: string; seq: number }[] };
+    answered('history', got);
     expect(got.acts.length).toBeGreaterThan(0);
-    const adaReceipt = (await call(`${deck.url}/records/history?kind=grade`, { headers: ada.bearer })).body.acts.find((a: { ledger: string }) => a.ledger === 'grades');
+    const adaReceipt = (await callAnswered(`${deck.url}/records/history?kind=grade`, { headers: ada.bearer })).body.acts.find((a: { ledger: string }) => a.ledger === 'grades');
     const refused = await client.callTool({ name: 'history_entry', arguments: { ledger: 'grades', seq: adaReceipt.seq } });
     expect(refused.isError).toBe(true);
     expect(refusalIn(refused)).toMatchObject({ error: 'not_found', status: 404 });
@@ -165,26 +167,26 @@ describe('history', () => {
 
 describe('the registry, the ladder and the roadmap', () => {
   it('the registry lists the sellers and the public onboarded algorithms in one list; the house\'s own is sealed', async () => {
-    const { status, body } = await call(`${deck.url}/records/registry`);
+    const { status, body } = await callAnswered(`${deck.url}/records/registry`);
     expect(status).toBe(200);
     const entries = body.entries as { kind: string; id: string; card_url?: string; script_url?: string }[];
     expect(body.count).toBe(entries.length);
     expect(entries.filter((e) => e.kind === 'seller').map((e) => e.id)).toEqual(['studio', 'candles', 'copy']);
     expect(entries.find((e) => e.id === 'studio')!.card_url).toBe(`${deck.url}/cards/studio`);
     expect(entries.filter((e) => e.kind === 'algorithm').map((e) => e.id)).toEqual(['ema-cross', 'opening-range-breakout', 'rsi2-pullback', 'donchian-breakout']);
-    const script = await call(entries.find((e) => e.id === 'ema-cross')!.script_url!, { headers: ada.bearer });
+    const script = await callAnswered(entries.find((e) => e.id === 'ema-cross')!.script_url!, { headers: ada.bearer });
     expect(script.body).toMatchObject({ ok: true, name: 'ema-cross' });
     expect(JSON.stringify(body)).not.toContain('house-one');
   });
 
   it('the ladder is empty while no model has traded: nothing is ranked, nothing reads as zero', async () => {
-    const { status, body } = await call(`${deck.url}/records/ladder`);
+    const { status, body } = await callAnswered(`${deck.url}/records/ladder`);
     expect(status).toBe(200);
     expect(body).toEqual({ ok: true, min_trades: 30, ranked: [], unranked: [] });
   });
 
   it('the roadmap serves every tool of the registry once, and lists the README\'s "Not built yet" items as written', async () => {
-    const { status, body } = await call(`${deck.url}/records/roadmap`);
+    const { status, body } = await callAnswered(`${deck.url}/records/roadmap`);
     expect(status).toBe(200);
     const served = (body.serves as { area: string; tools: { name: string; route: string | null }[] }[]).flatMap((a) => a.tools.map((t) => t.name));
     expect([...served].sort()).toEqual(REGISTRY.map((t) => t.name).sort());
@@ -200,7 +202,7 @@ describe('the registry, the ladder and the roadmap', () => {
   });
 
   it('cannot drift: nothing the "Not built yet" list names is served, and the tags built here are off it', async () => {
-    const { body } = await call(`${deck.url}/records/roadmap`);
+    const { body } = await callAnswered(`${deck.url}/records/roadmap`);
     const routes = new Set(REGISTRY.filter((t) => t.rest).map((t) => `${t.rest!.method} ${t.rest!.path}`));
     const paths = new Set(REGISTRY.filter((t) => t.rest).map((t) => t.rest!.path));
     for (const { item, names } of body.not_built as { item: string; names: string[] }[]) {

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REHEARSAL_PLATE_STYLE } from '../engine/plate/index.js';
 import { REHEARSAL_COLOURS, THEME } from '../engine/plate/theme.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
+
 import { legacyClient } from './support/mcp.js';
+import { answered, callAnswered } from './support/answers.js';
 
 // A rehearsal answers a plate of itself (plate: true): sealed in the plates store like POST /plates, served at its
 // URLs, carried as image content over MCP; the same rehearsal answers the same bytes. Over the sample tape a deck
@@ -32,8 +33,8 @@ const pixelsOf = (image: pngjs.PNG, hex: string): number => {
 beforeAll(async () => {
   deck = await testDeck({ DECK_SAMPLE_TAPE: 'on' });
   me = await signedIn(deck.url, 'plater');
-  const words = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: me.bearer })).body.intent as string;
-  seed = (await call(`${deck.url}/forge`, { body: { intent: words }, headers: me.bearer })).body.seed_hash as string;
+  const words = (await callAnswered(`${deck.url}/forge?onboard=ema-cross`, { headers: me.bearer })).body.intent as string;
+  seed = (await callAnswered(`${deck.url}/forge`, { body: { intent: words }, headers: me.bearer })).body.seed_hash as string;
 });
 afterAll(() => deck.stop());
 
@@ -42,6 +43,7 @@ describe('POST /studio/rehearse with plate: true', () => {
     const { status, text } = await rehearseRaw({ seed_hash: seed, ...ASK, plate: true });
     expect(status).toBe(200);
     const body = JSON.parse(text);
+    answered('rehearse', body);
     expect(Object.keys(body.plate)).toEqual(['id', 'path', 'png', 'json']);
     expect(body.plate).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{64}$/), path: `/plates/${body.plate.id}`, png: `${deck.url}/plates/${body.plate.id}.png` });
     const png = await fetch(body.plate.png);
@@ -74,7 +76,7 @@ describe('POST /studio/rehearse with plate: true', () => {
   });
 
   it('refuses a plate that is not a boolean, naming the field', async () => {
-    const { status, body } = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: seed, ...ASK, plate: 'yes' }, headers: me.bearer });
+    const { status, body } = await callAnswered(`${deck.url}/studio/rehearse`, { body: { seed_hash: seed, ...ASK, plate: 'yes' }, headers: me.bearer });
     expect(status).toBe(422);
     expect(body.problems.map((p: { field: string }) => p.field)).toEqual(['plate']);
   });
@@ -87,6 +89,7 @@ describe('POST /studio/rehearse with plate: true', () => {
       const image = content.find((c) => c.type === 'image')!;
       expect(image.mimeType).toBe('image/png');
       const plate = (result.structuredContent as { plate: { id: string; png: string } }).plate;
+      answered('rehearse', result.structuredContent);
       const sealed = Buffer.from(await (await fetch(plate.png)).arrayBuffer());
       expect(Buffer.from(image.data!, 'base64').equals(sealed)).toBe(true);
     } finally {

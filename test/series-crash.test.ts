@@ -6,7 +6,7 @@ import { FileLedger } from '../store/file-ledger.js';
 import type { SeriesLedgerEntry } from '../store/series.js';
 import { LAYER_KEY, LayerDouble } from './fixtures/layer.js';
 import { signedIn, spawnDeck, testDeck, type SpawnedDeck } from './support/deck.js';
-import { call } from './support/http.js';
+import { callAnswered } from './support/answers.js';
 import { hireBody } from './support/series.js';
 
 // A deck killed (SIGKILL) after the layer opened an epoch's handshake and before the deck wrote the series: the
@@ -33,7 +33,7 @@ describe('a deck killed between the layer\'s answer and its own write', () => {
     const first = await spawnDeck(env);
     decks.push(first);
     const me = await signedIn(first.url, 'crash_hirer');
-    const opened = await call(`${first.url}/v1/series`, { body: { quote: hireBody() }, headers: me.bearer });
+    const opened = await callAnswered(`${first.url}/v1/series`, { body: { quote: hireBody() }, headers: me.bearer });
     expect(opened.status).toBe(201);
     const id: string = opened.body.series.id;
 
@@ -58,14 +58,14 @@ describe('a deck killed between the layer\'s answer and its own write', () => {
 
     const second = await spawnDeck(env);
     decks.push(second);
-    const read = await call(`${second.url}/v1/series/${id}`, { headers: me.bearer });
+    const read = await callAnswered(`${second.url}/v1/series/${id}`, { headers: me.bearer });
     expect(read.status).toBe(200);
     expect(read.body.series.state).toBe('EPOCH_OPEN');
     expect(read.body.series.epochs[0]).toMatchObject({ state: 'open', handshake_id: handshakeId, unsigned: { to: layer.contract, value: '0' } });
     expect(read.body.hire).toMatchObject({ handshake_id: handshakeId, state: 'open' });
     expect(movesOf(read.body.series)).toEqual([['R01', 'opened'], ['R02', 'epoch_adopted'], [null, 'plan_kept']]);
     // No second handshake: the series knows its epoch is open.
-    const again = await call(`${second.url}/v1/series/${id}/epochs`, { method: 'POST', headers: me.bearer });
+    const again = await callAnswered(`${second.url}/v1/series/${id}/epochs`, { method: 'POST', headers: me.bearer });
     expect(again.status).toBe(409);
     expect(again.body.error).toBe('epoch_open');
     expect([...layer.handshakes.values()].filter((h) => h.series_id === id)).toHaveLength(1);
@@ -86,7 +86,7 @@ describe('a deck killed between the layer\'s answer and its own write', () => {
         [id, 2, 'epoch_adopted'],
         [id, 3, 'plan_kept'],
       ]);
-      const after = await call(`${third.url}/v1/series/${id}`, { headers: me.bearer });
+      const after = await callAnswered(`${third.url}/v1/series/${id}`, { headers: me.bearer });
       expect(movesOf(after.body.series)).toEqual([['R01', 'opened'], ['R02', 'epoch_adopted'], [null, 'plan_kept']]);
     } finally {
       await third.stop();

@@ -6,7 +6,7 @@ import { FileLedger } from '../store/file-ledger.js';
 import type { RecoveryEntry } from '../store/series.js';
 import { LAYER_KEY, type Tamper } from './fixtures/layer.js';
 import { testDeck } from './support/deck.js';
-import { call } from './support/http.js';
+import { callAnswered } from './support/answers.js';
 import { HOUR, hireBody, seriesRig, type SeriesRig } from './support/series.js';
 
 // POST /v1/series/{id}/epochs refused every way the contract names: 409 for each reason no epoch may open (and for all
@@ -232,24 +232,24 @@ describe('503', () => {
     try {
       const { signedIn } = await import('./support/deck.js');
       const me = await signedIn(withKey.url, 'keyless_later');
-      const a = await call(`${withKey.url}/v1/series`, { body: { quote: hireBody() }, headers: me.bearer });
-      const b = await call(`${withKey.url}/v1/series`, { body: { quote: hireBody() }, headers: me.bearer });
-      expect((await call(`${withKey.url}/v1/series/${b.body.series.id}/epochs`, { method: 'POST', headers: me.bearer })).status).toBe(201);
+      const a = await callAnswered(`${withKey.url}/v1/series`, { body: { quote: hireBody() }, headers: me.bearer });
+      const b = await callAnswered(`${withKey.url}/v1/series`, { body: { quote: hireBody() }, headers: me.bearer });
+      expect((await callAnswered(`${withKey.url}/v1/series/${b.body.series.id}/epochs`, { method: 'POST', headers: me.bearer })).status).toBe(201);
       open = { id: a.body.series.id, openId: b.body.series.id };
       await withKey.stop();
       for (const [env, variable] of [[{ DECK_COORD_URL: rig.layer.url }, 'DECK_COORD_KEY'], [{}, 'DECK_COORD_URL']] as const) {
         const deck = await testDeck({ DECK_DATA: data, ...env });
         try {
           const before = rig.layer.requests.length;
-          const res = await call(`${deck.url}/v1/series/${open.id}/epochs`, { method: 'POST', headers: me.bearer });
+          const res = await callAnswered(`${deck.url}/v1/series/${open.id}/epochs`, { method: 'POST', headers: me.bearer });
           expect(res.status, variable).toBe(503);
           expect(res.body).toMatchObject({ error: 'upstream_not_configured', upstream: 'coordination layer' });
           expect(res.body.message).toContain(variable);
           expect(rig.layer.requests.length).toBe(before);
-          expect((await call(`${deck.url}/v1/series/${open.id}`, { headers: me.bearer })).body).toMatchObject({ ok: true, series: { state: 'MANDATED' }, hire: null });
-          const held = await call(`${deck.url}/v1/series/${open.openId}`, { headers: me.bearer });
+          expect((await callAnswered(`${deck.url}/v1/series/${open.id}`, { headers: me.bearer })).body).toMatchObject({ ok: true, series: { state: 'MANDATED' }, hire: null });
+          const held = await callAnswered(`${deck.url}/v1/series/${open.openId}`, { headers: me.bearer });
           expect(held.body).toMatchObject({ series: { state: 'EPOCH_OPEN' }, hire: null, layer: { status: 503, error: 'upstream_not_configured' } });
-          const blocked = await call(`${deck.url}/v1/series/${open.openId}/epochs`, { method: 'POST', headers: me.bearer });
+          const blocked = await callAnswered(`${deck.url}/v1/series/${open.openId}/epochs`, { method: 'POST', headers: me.bearer });
           expect(blocked.status).toBe(503);
         } finally {
           await deck.stop();
@@ -262,17 +262,17 @@ describe('503', () => {
 
   it('when the series cannot be kept at open: nothing is opened', async () => {
     const block = join(rig.deck.dataDir, '.series.json.tmp');
-    const before = (await call(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.count;
+    const before = (await callAnswered(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.count;
     await mkdir(block);
     try {
-      const res = await call(`${rig.url}/v1/series`, { body: { quote: hireBody() }, headers: rig.me.bearer });
+      const res = await callAnswered(`${rig.url}/v1/series`, { body: { quote: hireBody() }, headers: rig.me.bearer });
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ ok: false, error: 'series_not_written', message: 'the series could not be kept: nothing is opened' });
       expect(JSON.stringify(res.body)).not.toContain(rig.deck.dataDir);
     } finally {
       await rm(block, { recursive: true });
     }
-    expect((await call(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.count).toBe(before);
+    expect((await callAnswered(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.count).toBe(before);
   });
 
   it('when the series cannot be written after the layer opened the epoch: the handshake is kept and the next read adopts it', async () => {

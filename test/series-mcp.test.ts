@@ -2,8 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from './support/http.js';
 import { httpRefusal, legacyClient, modernClient, namesOf, refusalIn } from './support/mcp.js';
+import { answered, callAnswered, everyAct } from './support/answers.js';
 import { hireBody, seriesRig, type SeriesRig } from './support/series.js';
 
 // The series as MCP tools on the deck's own /mcp (series_quote keyless, the rest as the signed-in principal), with
@@ -27,7 +27,7 @@ describe('the series tools on /mcp', () => {
     expect(names).not.toContain('series_terms');
     await client.close();
     for (const seller of ['studio', 'candles', 'copy']) {
-      const get = (await call(`${rig.url}/mcp/${seller}`)).body as { tools: string[] };
+      const get = (await callAnswered(`${rig.url}/mcp/${seller}`)).body as { tools: string[] };
       expect(get.tools.filter((t) => SERIES_TOOLS.includes(t))).toEqual([]);
     }
   });
@@ -35,8 +35,9 @@ describe('the series tools on /mcp', () => {
   it('quote without a key, as REST does, with the input failure as a 400 result', async () => {
     const client = await legacyClient(`${rig.url}/mcp`);
     const quoted = await client.callTool({ name: 'series_quote', arguments: hireBody() });
+    answered('series_quote', quoted.structuredContent);
     expect(quoted.isError).toBeUndefined();
-    const rest = await call(`${rig.url}/v1/series/quote`, { body: hireBody() });
+    const rest = await callAnswered(`${rig.url}/v1/series/quote`, { body: hireBody() });
     expect(structured(quoted)).toEqual(rest.body);
     const bad = await client.callTool({ name: 'series_quote', arguments: hireBody({ epochs: 0 }) });
     expect(bad.isError).toBe(true);
@@ -61,20 +62,26 @@ describe('the series tools on /mcp', () => {
   it('open, open an epoch, read, list and revoke a series as the signed-in principal', async () => {
     const client = await legacyClient(`${rig.url}/mcp`, rig.me.bearer);
     const opened = structured(await client.callTool({ name: 'series_open', arguments: { quote: hireBody() } }));
+    answered('series_open', opened);
     expect(opened).toMatchObject({ ok: true, series: { state: 'MANDATED' } });
     const id = opened.series.id as string;
     const epoch = structured(await client.callTool({ name: 'epoch_open', arguments: { id } }));
+    answered('epoch_open', epoch);
     expect(epoch).toMatchObject({ ok: true, moved: { row: 'R02' }, epoch: 1, paymentRef: opened.series.epochs[0].paymentRef, unsigned: { value: '0' } });
     const again = await client.callTool({ name: 'epoch_open', arguments: { id } });
     expect(again.isError).toBe(true);
     expect(refusalIn(again)).toMatchObject({ error: 'epoch_open', status: 409 });
     const read = structured(await client.callTool({ name: 'series_read', arguments: { id } }));
+    answered('series_read', read);
     expect(read).toEqual((await rig.read(id)).body);
     expect(read.hire).toMatchObject({ handshake_id: epoch.handshake_id, state: 'open' });
     const list = structured(await client.callTool({ name: 'series_list', arguments: {} }));
+    answered('series_list', list);
     expect(list.series[0].id).toBe(id);
     const revoked = structured(await client.callTool({ name: 'series_revoke', arguments: { id, revoke: true, why: 'an agent stopped it' } }));
+    answered('series_revoke', revoked);
     expect(revoked).toMatchObject({ ok: true, moved: { row: 'R08', from: 'EPOCH_OPEN', to: 'STOPPED' } });
+    expect(await everyAct(rig.url, rig.me.bearer)).toEqual(['series']);
     const notMine = await client.callTool({ name: 'series_read', arguments: { id: 'sr_000000000000000000000000' } });
     expect(refusalIn(notMine)).toMatchObject({ error: 'not_found', status: 404 });
     await client.close();
@@ -83,7 +90,7 @@ describe('the series tools on /mcp', () => {
 
 describe('the layer double as agents see it', () => {
   it('serves its MCP endpoint: the listed sellers, one seller, and the judge\'s verdict on an epoch', async () => {
-    rig.layer.listed = ((await call(`${rig.url}/cards`)).body.cards as { id: string; endpoint: string; card_url: string; classes: string[] }[]).map((c) => ({
+    rig.layer.listed = ((await callAnswered(`${rig.url}/cards`)).body.cards as { id: string; endpoint: string; card_url: string; classes: string[] }[]).map((c) => ({
       seller: c.id,
       endpoint: c.endpoint,
       card_url: c.card_url,
@@ -109,7 +116,7 @@ describe('the layer double as agents see it', () => {
   });
 
   it('serves a valid OpenAPI 3.1 document of its routes', async () => {
-    const doc = (await call(`${rig.layer.url}/v1/openapi.json`)).body;
+    const doc = (await callAnswered(`${rig.layer.url}/v1/openapi.json`)).body;
     const validator = new Validator();
     const result = await validator.validate(doc);
     expect(result.errors).toBeUndefined();
@@ -118,7 +125,7 @@ describe('the layer double as agents see it', () => {
 
   it('refuses its routes without its key', async () => {
     for (const [method, path] of [['GET', '/v1/venues'], ['POST', '/v1/pool/quote'], ['POST', '/v1/handshakes'], ['POST', '/v1/settle'], ['GET', '/v1/handshakes/x']] as const) {
-      const res = await call(`${rig.layer.url}${path}`, { method, ...(method === 'POST' ? { body: {} } : {}), headers: { authorization: 'Bearer wrong' } });
+      const res = await callAnswered(`${rig.layer.url}${path}`, { method, ...(method === 'POST' ? { body: {} } : {}), headers: { authorization: 'Bearer wrong' } });
       expect(res.status, path).toBe(401);
     }
   });

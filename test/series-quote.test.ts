@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LAYER_KEY } from './fixtures/layer.js';
 import { testDeck } from './support/deck.js';
-import { call } from './support/http.js';
+import { callAnswered } from './support/answers.js';
 import { hireBody, seriesRig, type SeriesRig } from './support/series.js';
 import { toolByName } from '../tools/registry.js';
 
@@ -21,11 +21,11 @@ beforeEach(() => {
   rig.layer.requests.length = 0;
 });
 
-const quote = (body: unknown) => call(url, { body });
+const quote = (body: unknown) => callAnswered(url, { body });
 
 describe('GET /v1/series/quote', () => {
   it('answers the venues by kind, the limits and the quote body\'s JSON Schema, without a key', async () => {
-    const res = await call(url);
+    const res = await callAnswered(url);
     expect(res.status).toBe(200);
     expect(res.body.venues.external).toEqual([expect.objectContaining({ venue: 'acct-external', class: 'trading.mandate.external.v1', checks: [1, 2, 3] })]);
     expect(res.body.venues.vault).toEqual([expect.objectContaining({ venue: 'vault-devnet', class: 'trading.mandate.v1', checks: [1, 2, 3, 4] })]);
@@ -70,7 +70,7 @@ describe('POST /v1/series/quote', () => {
     });
     // Nothing is kept: no series, no move on the ledger, no handshake at the layer.
     expect((await readdir(rig.deck.dataDir)).filter((f) => f.startsWith('series'))).toEqual([]);
-    expect((await call(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body).toEqual({ ok: true, count: 0, series: [] });
+    expect((await callAnswered(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body).toEqual({ ok: true, count: 0, series: [] });
     expect(rig.layer.handshakes.size).toBe(0);
   });
 
@@ -123,7 +123,7 @@ describe('POST /v1/series/quote', () => {
   });
 
   it('is 400 for a body that is not JSON', async () => {
-    const res = await call(url, { raw: '{"agent":' });
+    const res = await callAnswered(url, { raw: '{"agent":' });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('not_json');
   });
@@ -175,7 +175,7 @@ describe('POST /v1/series/quote', () => {
   it('answers 502 when the layer is down', async () => {
     await rig.layer.close();
     try {
-      const res = await call(url);
+      const res = await callAnswered(url);
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({ error: 'upstream_silent', upstream: 'coordination layer' });
     } finally {
@@ -190,7 +190,7 @@ describe('a deck whose layer is not configured', () => {
     const keyless = await testDeck({ DECK_COORD_URL: rig.layer.url });
     try {
       for (const [deck, variable] of [[none, 'DECK_COORD_URL'], [keyless, 'DECK_COORD_KEY']] as const) {
-        for (const res of [await call(`${deck.url}/v1/series/quote`), await call(`${deck.url}/v1/series/quote`, { body: hireBody() })]) {
+        for (const res of [await callAnswered(`${deck.url}/v1/series/quote`), await callAnswered(`${deck.url}/v1/series/quote`, { body: hireBody() })]) {
           expect(res.status).toBe(503);
           expect(res.body).toMatchObject({ ok: false, error: 'upstream_not_configured', upstream: 'coordination layer' });
           expect(res.body.message).toContain(variable);

@@ -7,6 +7,7 @@ import { FileLedger } from '../store/file-ledger.js';
 import type { SeriesLedgerEntry } from '../store/series.js';
 import { LAYER_KEY } from './fixtures/layer.js';
 import { signedIn } from './support/deck.js';
+import { callAnswered } from './support/answers.js';
 import { call } from './support/http.js';
 import { HOUR, hireBody, seriesRig, type SeriesRig } from './support/series.js';
 
@@ -34,7 +35,7 @@ describe('the series state table, row by row', () => {
   it('R01: POST /v1/series with a confirmed external quote keeps the series MANDATED with its epochs cut', async () => {
     const before = rig.layer.requests.filter((r) => r.route === 'quote').length;
     const from = rig.clock.seconds() + 120;
-    const res = await call(`${rig.url}/v1/series`, { body: { quote: hireBody(), from }, headers: rig.me.bearer });
+    const res = await callAnswered(`${rig.url}/v1/series`, { body: { quote: hireBody(), from }, headers: rig.me.bearer });
     expect(res.status).toBe(201);
     const s = res.body.series;
     expect(s.id).toMatch(/^sr_[0-9a-f]{24}$/);
@@ -55,12 +56,12 @@ describe('the series state table, row by row', () => {
   });
 
   it('R12: a vault-kind quote is refused 422 vault_not_built and nothing is kept', async () => {
-    const count = (await call(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.count;
-    const res = await call(`${rig.url}/v1/series`, { body: { quote: hireBody({ venue: 'vault-devnet' }) }, headers: rig.me.bearer });
+    const count = (await callAnswered(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.count;
+    const res = await callAnswered(`${rig.url}/v1/series`, { body: { quote: hireBody({ venue: 'vault-devnet' }) }, headers: rig.me.bearer });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ ok: false, error: 'vault_not_built', venue: 'vault-devnet' });
     expect(res.body.message).toContain('until the vault contract grants the mandate on chain');
-    expect((await call(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.count).toBe(count);
+    expect((await callAnswered(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.count).toBe(count);
   });
 
   it('R02: epochs from MANDATED handshakes with the seller, settles, and answers the unsigned createJob with this epoch\'s paymentRef', async () => {
@@ -80,9 +81,9 @@ describe('the series state table, row by row', () => {
     // The layer really called the deck's /mcp/copy (initialize, tools/list) and recorded the principal as the opener.
     const held = rig.layer.handshakes.get(opened.handshake_id)!;
     // It lists keyless, so it sees every tool but those locked to a tier (follow_quote, on the max tier).
-    const mcp = (await call(`${rig.url}/mcp/copy`)).body as { tools: string[]; tier_locked: Record<string, string> };
+    const mcp = (await callAnswered(`${rig.url}/mcp/copy`)).body as { tools: string[]; tier_locked: Record<string, string> };
     expect(held.seen).toEqual({ server: 'the deck: copy', tools: mcp.tools.filter((t) => !(t in mcp.tier_locked)).sort() });
-    const { principal } = (await call(`${rig.url}/plans`, { headers: rig.me.bearer })).body;
+    const { principal } = (await callAnswered(`${rig.url}/plans`, { headers: rig.me.bearer })).body;
     expect(held).toMatchObject({
       series_id: series.id,
       epoch: 1,
@@ -260,16 +261,16 @@ describe('series are the principal\'s own, listed newest first, every move on th
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ ok: false, error: 'not_found' });
     }
-    expect((await call(`${rig.url}/v1/series`, { headers: other.bearer })).body).toEqual({ ok: true, count: 0, series: [] });
+    expect((await callAnswered(`${rig.url}/v1/series`, { headers: other.bearer })).body).toEqual({ ok: true, count: 0, series: [] });
     expect((await rig.read(series.id)).body.series.state).toBe('MANDATED');
   });
 
   it('answers 401 without a session and 422 for a malformed id', async () => {
     for (const [method, path] of [['GET', '/v1/series'], ['POST', '/v1/series'], ['GET', '/v1/series/sr_000000000000000000000000'], ['POST', '/v1/series/sr_000000000000000000000000/epochs']] as const) {
-      const res = await call(`${rig.url}${path}`, { method, ...(method === 'POST' ? { body: {} } : {}) });
+      const res = await callAnswered(`${rig.url}${path}`, { method, ...(method === 'POST' ? { body: {} } : {}) });
       expect(res.status, path).toBe(401);
     }
-    const bad = await call(`${rig.url}/v1/series/not-an-id`, { headers: rig.me.bearer });
+    const bad = await callAnswered(`${rig.url}/v1/series/not-an-id`, { headers: rig.me.bearer });
     expect(bad.status).toBe(422);
     expect(bad.body.problems[0].field).toBe('id');
   });
@@ -278,7 +279,7 @@ describe('series are the principal\'s own, listed newest first, every move on th
     const who = await signedIn(rig.url, 'lister');
     const a = await rig.open(hireBody(), undefined, who);
     const b = await rig.open(hireBody({ epochs: 2 }), undefined, who);
-    const res = await call(`${rig.url}/v1/series`, { headers: who.bearer });
+    const res = await callAnswered(`${rig.url}/v1/series`, { headers: who.bearer });
     expect(res.body.count).toBe(2);
     expect(res.body.series.map((s: { id: string }) => s.id)).toEqual([b.id, a.id]);
     for (const s of res.body.series) expect(s.next).toContain(`/v1/series/${s.id}/epochs`);
@@ -289,10 +290,10 @@ describe('series are the principal\'s own, listed newest first, every move on th
     const opened = await rig.open(hireBody(), undefined, who);
     const ledger = await FileLedger.open<SeriesLedgerEntry>(rig.deck.dataDir, 'series');
     const chained = ledger.all.filter((e) => e.entry.series_id === opened.id);
-    const history = (await call(`${rig.url}/records/history?kind=series_move`, { headers: who.bearer })).body;
+    const history = (await callAnswered(`${rig.url}/records/history?kind=series_move`, { headers: who.bearer })).body;
     expect(history.acts.map((a: { ledger: string; seq: number; hash: string }) => [a.ledger, a.seq, a.hash])).toEqual(chained.map((e) => ['series', e.seq, e.hash]));
     expect(history.acts[0].what).toMatchObject({ series_id: opened.id, to: 'MANDATED' });
-    const others = (await call(`${rig.url}/records/history?kind=series_move`, { headers: rig.me.bearer })).body.acts as { what: { series_id: string } }[];
+    const others = (await callAnswered(`${rig.url}/records/history?kind=series_move`, { headers: rig.me.bearer })).body.acts as { what: { series_id: string } }[];
     expect(others.some((a) => a.what.series_id === opened.id)).toBe(false);
   });
 
@@ -301,7 +302,7 @@ describe('series are the principal\'s own, listed newest first, every move on th
     expect(ledger.verify()).toBeNull();
     const byId = new Map<string, SeriesLedgerEntry[]>();
     for (const e of ledger.all) byId.set(e.entry.series_id, [...(byId.get(e.entry.series_id) ?? []), e.entry]);
-    const mine = (await call(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.series as { id: string; moves: unknown[] }[];
+    const mine = (await callAnswered(`${rig.url}/v1/series`, { headers: rig.me.bearer })).body.series as { id: string; moves: unknown[] }[];
     expect(mine.length).toBeGreaterThan(10);
     for (const s of mine) expect(byId.get(s.id)!.map(({ series_id: _s, principal_id: _p, ...move }) => move)).toEqual(s.moves);
   });

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWatermark } from '../engine/decider/index.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
 import { grantsFile, legacyClient, modernClient, refusalIn, rpc } from './support/mcp.js';
+import { answered, callAnswered } from './support/answers.js';
 import { REVIEW_CLASSES } from '../engine/forge/index.js';
 
 // The forge over real HTTP and MCP: words or a script block become watermarked code, kept per principal for two
@@ -20,11 +20,11 @@ let deck: TestDeck;
 let grants: string;
 let house: Awaited<ReturnType<typeof signedIn>>;
 let me: Awaited<ReturnType<typeof signedIn>>;
-const forgeAs = (who: { bearer: Record<string, string> }, body: unknown) => call(`${deck.url}/forge`, { body, headers: who.bearer });
+const forgeAs = (who: { bearer: Record<string, string> }, body: unknown) => callAnswered(`${deck.url}/forge`, { body, headers: who.bearer });
 
 /** A script block the register holds, by name, as GET /forge?onboard answers it. */
 async function onboardScript(name: string) {
-  const { status, body } = await call(`${deck.url}/forge?onboard=${name}`, { headers: house.bearer });
+  const { status, body } = await callAnswered(`${deck.url}/forge?onboard=${name}`, { headers: house.bearer });
   expect(status).toBe(200);
   return body as { intent: string; script: Record<string, unknown> };
 }
@@ -42,12 +42,13 @@ afterAll(async () => {
 
 describe('POST /forge', () => {
   it('needs a session', async () => {
-    expect((await call(`${deck.url}/forge`, { body: { intent: EMA_CROSS } })).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/forge`, { body: { intent: EMA_CROSS } })).status).toBe(401);
   });
 
   it('forges words into watermarked code: the same intent gives the same seed_hash and the same code bytes', async () => {
     const first = await forgeAs(house, { intent: EMA_CROSS });
     expect(first.status).toBe(200);
+    answered('forge', first.body);
     const { seed_hash, version, code, watermark, script } = first.body;
     expect(Object.keys(first.body)).toEqual(['ok', 'seed_hash', 'version', 'code', 'watermark', 'script', 'review', 'scan']);
     expect(seed_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -79,6 +80,7 @@ describe('POST /forge', () => {
     const { intent, script } = await onboardScript('ema-cross');
     const byScript = await forgeAs(house, { intent: 'the onboarded ema-cross', script });
     expect(byScript.status).toBe(200);
+    answered('forge', byScript.body);
     expect(byScript.body.script).toEqual(script);
     // What the code carries is traced to the script block's paths, not to words.
     expect(byScript.body.scan.clean).toBe(true);
@@ -100,10 +102,12 @@ describe('POST /forge', () => {
   it('forges a rule that states no session or no ATR length on the documented defaults, each traced to its rule', async () => {
     const crypto = await forgeAs(house, { intent: 'BTC 1m: go long when the close crosses above the 20 EMA. Stop 1.5 ATR(14) below entry. Take profit at 2R.' });
     expect(crypto.status).toBe(200);
+    answered('forge', crypto.body);
     expect(crypto.body.script).toMatchObject({ market: 'BTC', session: { kind: 'always' } });
     expect(crypto.body.scan).toMatchObject({ clean: true, invented: [] });
     const futures = await forgeAs(house, { intent: 'NQ 5m: buy when price crosses above VWAP, stop 1 ATR, target 2R.' });
     expect(futures.status).toBe(200);
+    answered('forge', futures.body);
     expect(futures.body.script).toMatchObject({
       session: { kind: 'windows', zone: 'America/New_York', windows: [{ from: '09:30', to: '16:00' }] },
       stop: { kind: 'distance', distance: { unit: 'atr', n: 1, period: 14 } },
@@ -149,7 +153,7 @@ describe('POST /forge', () => {
   });
 
   it('answers 400 for a body that is not JSON and 413 over 256 KB', async () => {
-    expect((await call(`${deck.url}/forge`, { raw: '{"intent":', headers: house.bearer })).status).toBe(400);
+    expect((await callAnswered(`${deck.url}/forge`, { raw: '{"intent":', headers: house.bearer })).status).toBe(400);
     const big = await forgeAs(house, { intent: 'Long BTC. '.repeat(27_000) });
     expect(big.status).toBe(413);
     const justUnder = await forgeAs(house, { intent: `${EMA_CROSS} ${' '.repeat(250 * 1024)}` });
@@ -167,19 +171,19 @@ describe('POST /forge', () => {
     expect(fourth.headers.get('retry-after')).toBe(String(fourth.body.retry_after_s));
     // A refused cast keeps nothing: the earlier forge is still there, the refused one is not.
     const kept = await forgeAs(house, { intent: ORB });
-    expect((await call(`${deck.url}/studio/forge?seed=${kept.body.seed_hash}`, { headers: free.bearer })).status).toBe(404);
+    expect((await callAnswered(`${deck.url}/studio/forge?seed=${kept.body.seed_hash}`, { headers: free.bearer })).status).toBe(404);
     for (let i = 0; i < 4; i++) expect((await forgeAs(house, { intent: EMA_CROSS })).status).toBe(200);
   });
 
   it('records each cast on the meter', async () => {
     const spender = await signedIn(deck.url, 'forge_spender');
-    const before = (await call(`${deck.url}/meter`, { headers: spender.bearer })).body;
+    const before = (await callAnswered(`${deck.url}/meter`, { headers: spender.bearer })).body;
     const forgeUnits = before.prices.find((p: { action: string }) => p.action === 'forge').units;
     await forgeAs(spender, { intent: EMA_CROSS });
-    const after = (await call(`${deck.url}/meter`, { headers: spender.bearer })).body;
+    const after = (await callAnswered(`${deck.url}/meter`, { headers: spender.bearer })).body;
     expect(after.spent - before.spent).toBe(forgeUnits);
     await forgeAs(spender, { intent: 'no rule here' });
-    expect((await call(`${deck.url}/meter`, { headers: spender.bearer })).body.spent).toBe(after.spent);
+    expect((await callAnswered(`${deck.url}/meter`, { headers: spender.bearer })).body.spent).toBe(after.spent);
   });
 
   it('is the forge tool on /mcp/studio, with the same seed_hash and code', async () => {
@@ -189,6 +193,7 @@ describe('POST /forge', () => {
       const result = await client.callTool({ name: 'forge', arguments: { intent: ORB } });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual(rest.body);
+      answered('forge', result.structuredContent);
       const refused = await client.callTool({ name: 'forge', arguments: { intent: 'Buy Bitcoin when RSI is oversold.' } });
       expect(refused.isError).toBe(true);
       expect(refusalIn(refused)).toMatchObject({ status: 422, problems: [{ field: 'intent' }] });
@@ -214,17 +219,18 @@ describe('one cast at a time', () => {
 describe('GET /studio/forge', () => {
   it('answers your forge by seed, and 404 for an unknown seed or another principal\'s', async () => {
     const forged = await forgeAs(me, { intent: ORB });
-    const mine = await call(`${deck.url}/studio/forge?seed=${forged.body.seed_hash}`, { headers: me.bearer });
+    const mine = await callAnswered(`${deck.url}/studio/forge?seed=${forged.body.seed_hash}`, { headers: me.bearer });
     expect(mine.status).toBe(200);
+    answered('forge_read', mine.body);
     expect(mine.body).toMatchObject({ ok: true, seed_hash: forged.body.seed_hash, code: forged.body.code });
     expect(mine.body.review).toEqual(forged.body.review);
     expect(mine.body.scan).toEqual(forged.body.scan);
     const stranger = await signedIn(deck.url, 'stranger');
-    const theirs = await call(`${deck.url}/studio/forge?seed=${forged.body.seed_hash}`, { headers: stranger.bearer });
+    const theirs = await callAnswered(`${deck.url}/studio/forge?seed=${forged.body.seed_hash}`, { headers: stranger.bearer });
     expect(theirs.status).toBe(404);
-    expect((await call(`${deck.url}/studio/forge?seed=${'0'.repeat(64)}`, { headers: me.bearer })).status).toBe(404);
-    expect((await call(`${deck.url}/studio/forge?seed=nope`, { headers: me.bearer })).status).toBe(422);
-    expect((await call(`${deck.url}/studio/forge?seed=${forged.body.seed_hash}`)).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/studio/forge?seed=${'0'.repeat(64)}`, { headers: me.bearer })).status).toBe(404);
+    expect((await callAnswered(`${deck.url}/studio/forge?seed=nope`, { headers: me.bearer })).status).toBe(422);
+    expect((await callAnswered(`${deck.url}/studio/forge?seed=${forged.body.seed_hash}`)).status).toBe(401);
   });
 });
 
@@ -234,8 +240,8 @@ describe('the two-hour window', () => {
     try {
       let d = await testDeck({ DECK_DATA: data });
       const who = await signedIn(d.url, 'expiring');
-      const old = await call(`${d.url}/forge`, { body: { intent: ORB }, headers: who.bearer });
-      expect((await call(`${d.url}/studio/forge?seed=${old.body.seed_hash}`, { headers: who.bearer })).status).toBe(200);
+      const old = await callAnswered(`${d.url}/forge`, { body: { intent: ORB }, headers: who.bearer });
+      expect((await callAnswered(`${d.url}/studio/forge?seed=${old.body.seed_hash}`, { headers: who.bearer })).status).toBe(200);
       await d.stop();
       // Two hours and a minute later, as the kept record sees it.
       const file = join(data, 'forges.json');
@@ -249,13 +255,13 @@ describe('the two-hour window', () => {
       await writeFile(file, JSON.stringify(doc));
       d = await testDeck({ DECK_DATA: data });
       try {
-        expect((await call(`${d.url}/studio/forge?seed=${old.body.seed_hash}`, { headers: who.bearer })).status).toBe(404);
-        await call(`${d.url}/forge`, { body: { intent: EMA_CROSS }, headers: who.bearer });
+        expect((await callAnswered(`${d.url}/studio/forge?seed=${old.body.seed_hash}`, { headers: who.bearer })).status).toBe(404);
+        await callAnswered(`${d.url}/forge`, { body: { intent: EMA_CROSS }, headers: who.bearer });
         const kept = async () => (Object.values(JSON.parse(await readFile(file, 'utf8')).by_principal) as { id: string }[][]).flat().map((r) => r.id);
         expect(await kept()).not.toContain(old.body.seed_hash);
         expect(await kept()).toHaveLength(1);
         // Casting the same seed again replaces the kept forge.
-        await call(`${d.url}/forge`, { body: { intent: EMA_CROSS }, headers: who.bearer });
+        await callAnswered(`${d.url}/forge`, { body: { intent: EMA_CROSS }, headers: who.bearer });
         expect(await kept()).toHaveLength(1);
       } finally {
         await d.stop();
@@ -268,7 +274,8 @@ describe('the two-hour window', () => {
 
 describe('GET /forge?onboard and the register', () => {
   it('answers the intent and exact script of an onboarded algorithm', async () => {
-    const { status, body } = await call(`${deck.url}/forge?onboard=opening-range-breakout`, { headers: me.bearer });
+    const { status, body } = await callAnswered(`${deck.url}/forge?onboard=opening-range-breakout`, { headers: me.bearer });
+    answered('forge_onboard', body);
     expect(status).toBe(200);
     const register = JSON.parse(await readFile(new URL('../config/register.json', import.meta.url), 'utf8'));
     const entry = register.strategies.find((s: { name: string }) => s.name === 'opening-range-breakout');
@@ -279,16 +286,16 @@ describe('GET /forge?onboard and the register', () => {
   it('keeps the house\'s own strategies sealed (404 sealed, nothing of them shown) and answers 404 for an unknown name', async () => {
     const register = JSON.parse(await readFile(new URL('../config/register.json', import.meta.url), 'utf8'));
     const own = register.strategies.find((s: { house: boolean }) => s.house);
-    const sealed = await call(`${deck.url}/forge?onboard=${own.name}`, { headers: me.bearer });
+    const sealed = await callAnswered(`${deck.url}/forge?onboard=${own.name}`, { headers: me.bearer });
     expect(sealed.status).toBe(404);
     expect(Object.keys(sealed.body)).toEqual(['ok', 'error', 'message']);
     expect(sealed.body.error).toBe('sealed');
     expect(JSON.stringify(sealed.body)).not.toContain(own.intent);
-    const unknown = await call(`${deck.url}/forge?onboard=no-such-algo`, { headers: me.bearer });
+    const unknown = await callAnswered(`${deck.url}/forge?onboard=no-such-algo`, { headers: me.bearer });
     expect(unknown.status).toBe(404);
     expect(unknown.body.names).toContain('ema-cross');
     expect(unknown.body.names).not.toContain(own.name);
-    expect((await call(`${deck.url}/forge`, { headers: me.bearer })).status).toBe(422);
+    expect((await callAnswered(`${deck.url}/forge`, { headers: me.bearer })).status).toBe(422);
   });
 
   it('forges every public register entry from its words to its own script', async () => {
@@ -307,7 +314,7 @@ describe('GET /forge?onboard and the register', () => {
     const d = await testDeck({ DECK_REGISTER: path });
     try {
       const who = await signedIn(d.url, 'register_reader');
-      const res = await call(`${d.url}/forge?onboard=broken`, { headers: who.bearer });
+      const res = await callAnswered(`${d.url}/forge?onboard=broken`, { headers: who.bearer });
       expect(res.status).toBe(500);
       expect(res.body).toMatchObject({ error: 'register_unreadable' });
       expect(res.body.message).toMatch(/strategies\.0\.script\.market/);
@@ -325,10 +332,12 @@ describe('the keyless strategies and strategy_quote tools', () => {
     const client = await legacyClient(`${deck.url}/mcp`);
     try {
       const listed = await client.callTool({ name: 'strategies', arguments: {} });
+      answered('strategies', listed.structuredContent);
       const names = (listed.structuredContent as { strategies: { name: string; market: string }[] }).strategies.map((s) => s.name);
       expect(names).toEqual(['ema-cross', 'opening-range-breakout', 'rsi2-pullback', 'donchian-breakout']);
       const quote = await client.callTool({ name: 'strategy_quote', arguments: { name: 'ema-cross' } });
-      const prices = (await call(`${deck.url}/price`)).body.prices as { action: string; units: number; per_1000_bars?: number }[];
+      answered('strategy_quote', quote.structuredContent);
+      const prices = (await callAnswered(`${deck.url}/price`)).body.prices as { action: string; units: number; per_1000_bars?: number }[];
       const forge = prices.find((p) => p.action === 'forge')!;
       const rehearse = prices.find((p) => p.action === 'rehearse')!;
       // 168 hours of 1m bars (10,080) and an EMA(21)'s warm-up of 64 bars.
@@ -352,13 +361,14 @@ describe('the keyless strategies and strategy_quote tools', () => {
 
 describe('GET /forge/lanes', () => {
   it('lists the embedded lane as available and the model lane as unavailable with its reason', async () => {
-    const { status, body } = await call(`${deck.url}/forge/lanes`, { headers: me.bearer });
+    const { status, body } = await callAnswered(`${deck.url}/forge/lanes`, { headers: me.bearer });
+    answered('forge_lanes', body);
     expect(status).toBe(200);
     expect(body.lanes).toEqual([
       expect.objectContaining({ id: 'embedded', available: true }),
       expect.objectContaining({ id: 'model', available: false, reason: expect.stringMatching(/DECK_READER_URL/) }),
     ]);
-    expect((await call(`${deck.url}/forge/lanes`)).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/forge/lanes`)).status).toBe(401);
   });
 });
 
@@ -369,6 +379,7 @@ describe('the workflow_read tool', () => {
     try {
       const a = await legacy.callTool({ name: 'workflow_read', arguments: { text: EMA_CROSS } });
       const b = await modern.callTool({ name: 'workflow_read', arguments: { text: EMA_CROSS } });
+      answered('workflow_read', b.structuredContent);
       expect(b.structuredContent).toEqual(a.structuredContent);
       const { parts } = a.structuredContent as { parts: Record<string, { status: string; value: unknown; spans: { from: number; to: number }[] }> };
       expect(Object.keys(parts)).toEqual(['market', 'timeframe', 'session', 'side', 'entry', 'stop', 'exit']);
@@ -380,6 +391,7 @@ describe('the workflow_read tool', () => {
       expect(parts.session).toMatchObject({ status: 'read', value: { kind: 'always' } });
       const quiet = await legacy.callTool({ name: 'workflow_read', arguments: { text: 'ES 5m: buy above VWAP, stop 4 points, target 2R.' } });
       const read = (quiet.structuredContent as { parts: Record<string, { status: string; defaults?: unknown; note?: string }> }).parts;
+      answered('workflow_read', quiet.structuredContent);
       expect(read.session).toMatchObject({ status: 'defaulted', defaults: [{ path: '', rule: 'session_futures' }], note: expect.stringMatching(/cash session/) });
     } finally {
       await legacy.close();

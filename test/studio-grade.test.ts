@@ -8,7 +8,7 @@ import type { GradeEntry } from '../store/grades.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
+import { answered, callAnswered } from './support/answers.js';
 import { grantsFile, legacyClient } from './support/mcp.js';
 import { emaCrossWords, forgeWords, meterSpent, REHEARSE_TO, rehearseDay } from './support/studio.js';
 
@@ -36,7 +36,7 @@ let words: string;
 let house: Who;
 let houseSeed: string;
 
-const grade = (url: string, who: Who, body: unknown) => call(`${url}/studio/grade`, { body, headers: who.bearer });
+const grade = (url: string, who: Who, body: unknown) => callAnswered(`${url}/studio/grade`, { body, headers: who.bearer });
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 /** POST /studio/rehearse over the hours before REHEARSE_TO; answers the envelope and its digest (sha256 of the bytes). */
 async function rehearseOn(url: string, who: Who, seed: string, extra: Record<string, unknown>) {
@@ -88,11 +88,11 @@ beforeEach(() => {
 
 describe('POST /studio/grade: facts first', () => {
   it('needs a session, and a forge of yours (404)', async () => {
-    expect((await call(`${deck.url}/studio/grade`, { body: { seed_hash: houseSeed } })).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/studio/grade`, { body: { seed_hash: houseSeed } })).status).toBe(401);
     const stranger = await signedIn(deck.url, 'grade_stranger');
     expect((await grade(deck.url, stranger, { seed_hash: houseSeed })).status).toBe(404);
     expect((await grade(deck.url, house, { seed_hash: 'f'.repeat(64) })).status).toBe(404);
-    expect((await call(`${deck.url}/studio/grade`, { raw: 'not json', headers: house.bearer })).status).toBe(400);
+    expect((await callAnswered(`${deck.url}/studio/grade`, { raw: 'not json', headers: house.bearer })).status).toBe(400);
   });
 
   it('rejects a forge with no rehearsal without asking the grader: nothing spent', async () => {
@@ -216,6 +216,7 @@ describe('one grader decision under RUBRIC_v1', () => {
     const client = await legacyClient(`${deck.url}/mcp`, house.bearer);
     try {
       const result = await client.callTool({ name: 'grade', arguments: { seed_hash: houseSeed } });
+      answered('grade', result.structuredContent);
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ ok: true, decision: 'accept', grader: { funded: 'house' }, seed_hash: houseSeed });
     } finally {
@@ -228,11 +229,11 @@ describe('the rehearsal a grade judges', () => {
   it('is the one the studio record holds, not a later direct rehearsal on another market', async () => {
     const who = house;
     const strategy = 'rests-on';
-    const act = (body: Record<string, unknown>) => call(`${deck.url}/studio/state`, { body: { strategy, ...body }, headers: who.bearer });
+    const act = (body: Record<string, unknown>) => callAnswered(`${deck.url}/studio/state`, { body: { strategy, ...body }, headers: who.bearer });
     for (const move of [{ action: 'words', text: words }, { action: 'read' }, { action: 'forge' }, { action: 'rehearse', to: REHEARSE_TO, hours: 24 }]) {
       expect((await act(move)).status).toBe(200);
     }
-    const record = (await call(`${deck.url}/studio/state?strategy=${strategy}`, { headers: who.bearer })).body.record;
+    const record = (await callAnswered(`${deck.url}/studio/state?strategy=${strategy}`, { headers: who.bearer })).body.record;
     expect(record.rehearsal).toMatchObject({ market: 'BTC', timeframe: '1m' });
     const seed = record.seed.seed_hash as string;
     // A later rehearsal of the same seed straight through the route, on ETH over six hours.

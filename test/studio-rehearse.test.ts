@@ -10,8 +10,8 @@ import { inCashSession } from '../engine/calendar.js';
 import { RehearsalSchema } from '../engine/stepper/index.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
 import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
+import { answered, callAnswered } from './support/answers.js';
 
 // The stepper in the deck: POST /forge/trial runs a script block, POST /studio/rehearse (and the rehearse tool) a
 // forge, over the real tape: the archive filled by `npm run tape -- import` with a month of BTC and two weeks of NQ
@@ -41,8 +41,8 @@ async function importTape(dir: string, name: string, market: string): Promise<vo
   });
 }
 
-const rehearse = (body: unknown, who = house) => call(`${deck.url}/studio/rehearse`, { body, headers: who.bearer });
-const trial = (body: unknown, who = house) => call(`${deck.url}/forge/trial`, { body, headers: who.bearer });
+const rehearse = (body: unknown, who = house) => callAnswered(`${deck.url}/studio/rehearse`, { body, headers: who.bearer });
+const trial = (body: unknown, who = house) => callAnswered(`${deck.url}/forge/trial`, { body, headers: who.bearer });
 const fields = (res: { body: { problems?: { field: string }[] } }) => (res.body.problems ?? []).map((p) => p.field);
 
 /** An object without some of its fields. */
@@ -58,8 +58,8 @@ beforeAll(async () => {
   venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'ETH/1m': tapeRows('ETH-1m'), 'NQ/1m': tapeRows('NQ-1m') });
   deck = await testDeck({ DECK_DATA: data, DECK_TAPE_URL: venue.url, DECK_GRANTS: grants });
   house = await signedIn(deck.url, 'rehearse_house');
-  emaCross = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: house.bearer })).body;
-  seed = (await call(`${deck.url}/forge`, { body: { intent: emaCross.intent }, headers: house.bearer })).body.seed_hash;
+  emaCross = (await callAnswered(`${deck.url}/forge?onboard=ema-cross`, { headers: house.bearer })).body;
+  seed = (await callAnswered(`${deck.url}/forge`, { body: { intent: emaCross.intent }, headers: house.bearer })).body.seed_hash;
 }, 60_000);
 afterAll(async () => {
   await deck.stop();
@@ -70,11 +70,12 @@ afterAll(async () => {
 
 describe('POST /studio/rehearse', () => {
   it('needs a session', async () => {
-    expect((await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: seed, to: TO } })).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/studio/rehearse`, { body: { seed_hash: seed, to: TO } })).status).toBe(401);
   });
 
   it('rehearses a forge over the hours before to: trades, R, the random null and a summary of the past', async () => {
     const { status, body } = await rehearse({ seed_hash: seed, to: TO });
+    answered('rehearse', body);
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true, seed_hash: seed, market: 'BTC', timeframe: '1m' });
     const envelope = RehearsalSchema.parse(envelopeOf(body));
@@ -106,11 +107,13 @@ describe('POST /studio/rehearse', () => {
     try {
       // Asked for every trade, MCP answers REST's envelope whole, with its page and the digest that names it.
       const whole = await client.callTool({ name: 'rehearse', arguments: { seed_hash: seed, to: TO, hours: 24, trades_limit: 100_000 } });
+      answered('rehearse', whole.structuredContent);
       expect(whole.isError).toBeFalsy();
       const envelope = JSON.parse(text) as { trades: unknown[] };
       expect(whole.structuredContent).toEqual({ ...envelope, trades_page: { from: 0, shown: envelope.trades.length, total: envelope.trades.length, next: null }, rehearsal_digest: createHash('sha256').update(text).digest('hex') });
       // Left to its default, the first 50 trades come with where the next page starts and the whole answer's digest.
       const first = (await client.callTool({ name: 'rehearse', arguments: { seed_hash: seed, to: TO, hours: 24 } })).structuredContent as Record<string, unknown>;
+      answered('rehearse', first);
       const shown = Math.min(50, envelope.trades.length);
       expect(first).toEqual({
         ...envelope,
@@ -137,6 +140,7 @@ describe('POST /studio/rehearse', () => {
 
   it('cuts walk-forward folds when asked', async () => {
     const { body } = await rehearse({ seed_hash: seed, to: TO, folds: 4 });
+    answered('rehearse', body);
     expect(body.folds).toHaveLength(4);
     expect(body.folds.reduce((n: number, f: { bars: number }) => n + f.bars, 0)).toBe(body.window.bars);
     expect(body.folds.reduce((n: number, f: { stats: { n: number } }) => n + f.stats.n, 0)).toBe(body.stats.n);
@@ -146,6 +150,7 @@ describe('POST /studio/rehearse', () => {
   it('rehearses on another market when asked, reading its bars from the venue', async () => {
     const before = venue.hits.get('ETH/1m') ?? 0;
     const { status, body } = await rehearse({ seed_hash: seed, market: 'ETH', to: TO, hours: 24 });
+    answered('rehearse', body);
     expect(status).toBe(200);
     expect(body).toMatchObject({ market: 'ETH', window: { to: TO } });
     expect(venue.hits.get('ETH/1m')!).toBeGreaterThan(before);
@@ -171,10 +176,10 @@ describe('POST /studio/rehearse', () => {
   });
 
   it('records the rehearsal on the meter: its units plus the bars it stepped over', async () => {
-    const before = (await call(`${deck.url}/meter`, { headers: house.bearer })).body;
+    const before = (await callAnswered(`${deck.url}/meter`, { headers: house.bearer })).body;
     const price = before.prices.find((p: { action: string }) => p.action === 'rehearse');
     const { body } = await rehearse({ seed_hash: seed, to: TO, hours: 12 });
-    const after = (await call(`${deck.url}/meter`, { headers: house.bearer })).body;
+    const after = (await callAnswered(`${deck.url}/meter`, { headers: house.bearer })).body;
     const bars = body.window.bars + body.window.warm_up_bars;
     expect(after.spent - before.spent).toBe(price.units + Math.ceil((price.per_1000_bars * bars) / 1000));
   });
@@ -185,9 +190,9 @@ describe('a tape with nothing in it', () => {
     const bare = await testDeck();
     try {
       const who = await signedIn(bare.url, 'bare_rehearser');
-      const forged = await call(`${bare.url}/forge`, { body: { intent: emaCross.intent }, headers: who.bearer });
+      const forged = await callAnswered(`${bare.url}/forge`, { body: { intent: emaCross.intent }, headers: who.bearer });
       for (const body of [{ seed_hash: forged.body.seed_hash }, { seed_hash: forged.body.seed_hash, to: TO }]) {
-        const res = await call(`${bare.url}/studio/rehearse`, { body, headers: who.bearer });
+        const res = await callAnswered(`${bare.url}/studio/rehearse`, { body, headers: who.bearer });
         expect(res.status).toBe(503);
         expect(res.body).toMatchObject({ error: 'upstream_not_configured' });
         expect(res.body.message).toMatch(/DECK_TAPE_URL/);
@@ -200,11 +205,12 @@ describe('a tape with nothing in it', () => {
 
 describe('POST /forge/trial', () => {
   it('needs a session', async () => {
-    expect((await call(`${deck.url}/forge/trial`, { body: { script: emaCross.script } })).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/forge/trial`, { body: { script: emaCross.script } })).status).toBe(401);
   });
 
   it('runs a script block over the newest hours of the tape, seeded as its forge is', async () => {
     const { status, body } = await trial({ script: emaCross.script, hours: 24, name: 'cross', tenant: 'desk-1' });
+    answered('forge_trial', body);
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true, name: 'cross', tenant: 'desk-1', seed_hash: seed, market: 'BTC', script: emaCross.script });
     const envelope = RehearsalSchema.parse(envelopeOf(body));
@@ -217,6 +223,7 @@ describe('POST /forge/trial', () => {
   it('defaults to NQ and, on NQ, ES and YM, to the cash session', async () => {
     const bare = without(emaCross.script, ['market', 'session']);
     const { status, body } = await trial({ script: bare });
+    answered('forge_trial', body);
     expect(status).toBe(200);
     expect(body.script).toMatchObject({ market: 'NQ', session: CASH });
     // The window ends at the newest NQ bar the archive holds; it opens at the first bar after 168 hours before.
@@ -276,10 +283,10 @@ describe('POST /forge/trial', () => {
 
   it('records each trial on the meter', async () => {
     const spender = await signedIn(deck.url, 'trial_spender');
-    const before = (await call(`${deck.url}/meter`, { headers: spender.bearer })).body;
+    const before = (await callAnswered(`${deck.url}/meter`, { headers: spender.bearer })).body;
     const price = before.prices.find((p: { action: string }) => p.action === 'trial');
     await trial({ script: emaCross.script, hours: 6 }, spender);
-    const after = (await call(`${deck.url}/meter`, { headers: spender.bearer })).body;
+    const after = (await callAnswered(`${deck.url}/meter`, { headers: spender.bearer })).body;
     expect(after.spent - before.spent).toBe(price.units);
   });
 });

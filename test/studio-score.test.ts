@@ -8,7 +8,7 @@ import type { ScoreEntry } from '../store/grades.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
+import { callAnswered, everyAct } from './support/answers.js';
 import { grantsFile } from './support/mcp.js';
 import { emaCrossWords, forgeWords, meterSpent, REHEARSE_TO, rehearseDay } from './support/studio.js';
 
@@ -35,8 +35,8 @@ let laneless: TestDeck;
 let house: Who;
 let words: string;
 
-const score = (url: string, who: Who, body: unknown) => call(`${url}/studio/score`, { body, headers: who.bearer });
-const calibration = (url: string, who: Who, stage = 'parts') => call(`${url}/studio/score?stage=${stage}`, { headers: who.bearer });
+const score = (url: string, who: Who, body: unknown) => callAnswered(`${url}/studio/score`, { body, headers: who.bearer });
+const calibration = (url: string, who: Who, stage = 'parts') => callAnswered(`${url}/studio/score?stage=${stage}`, { headers: who.bearer });
 const failed = (facts: { name: string; held: boolean }[]) => facts.filter((f) => !f.held).map((f) => f.name);
 
 beforeAll(async () => {
@@ -60,11 +60,11 @@ beforeEach(() => {
 
 describe('POST /studio/score: the request', () => {
   it('needs a session', async () => {
-    expect((await call(`${deck.url}/studio/score`, { body: { stage: 'parts', text: words } })).status).toBe(401);
+    expect((await callAnswered(`${deck.url}/studio/score`, { body: { stage: 'parts', text: words } })).status).toBe(401);
   });
 
   it('answers 400 for a body that is not JSON, or one without stage', async () => {
-    expect((await call(`${deck.url}/studio/score`, { raw: 'stage=parts', headers: house.bearer })).status).toBe(400);
+    expect((await callAnswered(`${deck.url}/studio/score`, { raw: 'stage=parts', headers: house.bearer })).status).toBe(400);
     const { status, body } = await score(deck.url, house, { text: words });
     expect(status).toBe(400);
     expect(body.problems).toEqual([{ field: 'stage', message: 'required: parts or rehearsed' }]);
@@ -185,8 +185,8 @@ describe('stage rehearsed', () => {
   it('judges the latest rehearsal on the rule\'s own market, or the one named, and says which', async () => {
     const trader = await signedIn(deck.url, 'score_rehearsed_two');
     const own = await forgeWords(deck.url, trader, words);
-    const btc = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: own, to: REHEARSE_TO, hours: 6 }, headers: trader.bearer });
-    const eth = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: own, market: 'ETH', to: REHEARSE_TO, hours: 6 }, headers: trader.bearer });
+    const btc = await callAnswered(`${deck.url}/studio/rehearse`, { body: { seed_hash: own, to: REHEARSE_TO, hours: 6 }, headers: trader.bearer });
+    const eth = await callAnswered(`${deck.url}/studio/rehearse`, { body: { seed_hash: own, market: 'ETH', to: REHEARSE_TO, hours: 6 }, headers: trader.bearer });
     const digest = (b: unknown) => createHash('sha256').update(JSON.stringify(b)).digest('hex');
     const asked = grader.requests.length;
     const latest = (await score(deck.url, trader, { stage: 'rehearsed', seed_hash: own, grader_key: OWN_KEY })).body;
@@ -195,6 +195,7 @@ describe('stage rehearsed', () => {
     expect(grader.requests.slice(asked).every((r) => /The rule rehearsed on BTC 1m bars/.test(r.body.messages[1]!.content))).toBe(true);
     const named = (await score(deck.url, trader, { stage: 'rehearsed', seed_hash: own, rehearsal_digest: digest(eth.body), grader_key: OWN_KEY })).body;
     expect(named.rehearsal).toMatchObject({ digest: digest(eth.body), chosen: 'named', market: 'ETH' });
+    expect(await everyAct(deck.url, trader.bearer)).toEqual(['meter', 'scores']);
     const gone = await score(deck.url, trader, { stage: 'rehearsed', seed_hash: own, rehearsal_digest: 'f'.repeat(64) });
     expect(gone.status).toBe(404);
     expect(gone.body).toMatchObject({ error: 'rehearsal_not_found', field: 'rehearsal_digest' });

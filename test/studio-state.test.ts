@@ -9,6 +9,7 @@ import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
+import { answered, callAnswered } from './support/answers.js';
 
 // The studio machine over real HTTP (and MCP): GET /studio/state and POST /studio/state, each move calling the tool
 // its own route calls, against a venue serving the real BTC tape.
@@ -26,10 +27,10 @@ let me: Awaited<ReturnType<typeof signedIn>>;
 let intent: string;
 
 type Who = typeof me;
-type Mover = (body: Record<string, unknown>) => ReturnType<typeof call>;
+type Mover = (body: Record<string, unknown>) => ReturnType<typeof callAnswered>;
 /** POST /studio/state on a deck, as a principal. */
-const moverOn = (url: string, who: Who): Mover => (body) => call(`${url}/studio/state`, { body, headers: who.bearer });
-const state = (who: Who = me, strategy?: string) => call(`${deck.url}/studio/state${strategy ? `?strategy=${strategy}` : ''}`, { headers: who.bearer });
+const moverOn = (url: string, who: Who): Mover => (body) => callAnswered(`${url}/studio/state`, { body, headers: who.bearer });
+const state = (who: Who = me, strategy?: string) => callAnswered(`${deck.url}/studio/state${strategy ? `?strategy=${strategy}` : ''}`, { headers: who.bearer });
 const act = (body: Record<string, unknown>, who: Who = me) => moverOn(deck.url, who)(body);
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 const fields = (res: { body: { problems?: { field: string }[] } }) => (res.body.problems ?? []).map((p) => p.field);
@@ -59,7 +60,7 @@ beforeAll(async () => {
   venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
   deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: grants });
   me = await signedIn(deck.url, 'studio_walker');
-  intent = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: me.bearer })).body.intent;
+  intent = (await callAnswered(`${deck.url}/forge?onboard=ema-cross`, { headers: me.bearer })).body.intent;
 }, 60_000);
 afterAll(async () => {
   await deck.stop();
@@ -69,8 +70,8 @@ afterAll(async () => {
 
 describe('GET and POST /studio/state', () => {
   it('need a session (401)', async () => {
-    expect((await call(`${deck.url}/studio/state`)).status).toBe(401);
-    const res = await call(`${deck.url}/studio/state`, { body: { action: 'words', text: intent } });
+    expect((await callAnswered(`${deck.url}/studio/state`)).status).toBe(401);
+    const res = await callAnswered(`${deck.url}/studio/state`, { body: { action: 'words', text: intent } });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ error: 'unauthorized' });
   });
@@ -104,7 +105,7 @@ describe('GET and POST /studio/state', () => {
     expect(forged.body.view).toMatchObject({ state: 'forged', next: 'rehearse', done: ['read', 'forge'] });
     expect(forged.body.coverage.forge).toMatchObject({ earned: true, rests_on: { seed_hash: seed, kept: true } });
     // The forge is the deck's own: its route finds it by the seed.
-    const kept = await call(`${deck.url}/studio/forge?seed=${seed}`, { headers: me.bearer });
+    const kept = await callAnswered(`${deck.url}/studio/forge?seed=${seed}`, { headers: me.bearer });
     expect(kept.status).toBe(200);
     expect(kept.body.expires_at).toBe(forged.body.coverage.forge.rests_on.expires_at);
 
@@ -369,12 +370,14 @@ describe('the studio machine over MCP', () => {
     const client = await legacyClient(`${deck.url}/mcp`, me.bearer);
     try {
       const moved = await client.callTool({ name: 'studio_act', arguments: { strategy: 'over-mcp', action: 'words', text: intent } });
+      answered('studio_act', moved.structuredContent);
       expect(moved.isError).toBeFalsy();
       expect(moved.structuredContent).toMatchObject({ ok: true, record: { state: 'worded', words: intent }, view: { next: 'read' } });
       const refused = await client.callTool({ name: 'studio_act', arguments: { strategy: 'over-mcp', action: 'forge' } });
       expect(refused.isError).toBe(true);
       expect(refusalIn(refused)).toMatchObject({ status: 409, error: 'not_the_move', view: viewOf('worded') });
       const read = await client.callTool({ name: 'studio_state', arguments: { strategy: 'over-mcp' } });
+      answered('studio_state', read.structuredContent);
       expect(read.structuredContent).toEqual((await state(me, 'over-mcp')).body);
     } finally {
       await client.close();

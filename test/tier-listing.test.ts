@@ -9,7 +9,7 @@ import type { Principal, Tier } from '../core/principal.js';
 // registry's follow_quote, on the max tier, is held to it over MCP in copy.test.ts).
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const tool = (name: string, tier?: Tier) =>
-  defineTool({ name, title: name, description: name, input: z.object({}), annotations: READS, access: 'session', toolset: 'test', ...(tier ? { tier } : {}), run: async () => ({ ok: true }) });
+  defineTool({ name, title: name, description: name, input: z.object({}), annotations: READS, access: 'session', toolset: 'test', output: z.object({ ok: z.literal(true) }), ...(tier ? { tier } : {}), run: async () => ({ ok: true as const }) });
 
 const e = endpoint('test', 'test', '/mcp/test', [tool('open'), tool('planned', 'plan'), tool('maxed', 'max'), tool('housed', 'house')]);
 const as = (tier: Tier): Principal => ({ id: 'p', name: 'p', agent_id: 'a', wallet: null, tier, via: 'session' });

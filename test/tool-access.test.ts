@@ -11,6 +11,7 @@ const common = {
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   toolset: 't',
+  output: z.object({ ok: z.literal(true), id: z.string() }),
 };
 
 describe('a tool\'s run and its access', () => {
@@ -22,7 +23,7 @@ describe('a tool\'s run and its access', () => {
       async run(ctx) {
         expectTypeOf(ctx).toEqualTypeOf<SessionCtx>();
         expectTypeOf(ctx.principal).toEqualTypeOf<Principal>();
-        return { ok: true, id: ctx.principal.id };
+        return { ok: true as const, id: ctx.principal.id };
       },
     });
   });
@@ -37,7 +38,7 @@ describe('a tool\'s run and its access', () => {
           expectTypeOf(ctx).toEqualTypeOf<Ctx>();
           expectTypeOf(ctx.principal).toEqualTypeOf<Principal | null>();
           // @ts-expect-error: without a session there may be no principal to read
-          return { ok: true, id: ctx.principal.id };
+          return { ok: true as const, id: ctx.principal.id };
         },
       });
     }

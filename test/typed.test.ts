@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { call } from './support/http.js';
 import { legacyClient, refusalIn } from './support/mcp.js';
+import { callAnswered } from './support/answers.js';
 
 // The typed-decision lane: typed-decision.v1 served as a JSON Schema document of its own, every decision validated
 // against it (a refused one names its field and is counted against the model), and one decision posted for a model
@@ -20,9 +20,9 @@ let venue: VenueFixture;
 let deck: TestDeck;
 let op: Awaited<ReturnType<typeof signedIn>>;
 
-const decide = (decision: unknown, model = 'typed_m') => call(`${deck.url}/typed/decisions`, { body: { model, decision }, headers: op.bearer });
+const decide = (decision: unknown, model = 'typed_m') => callAnswered(`${deck.url}/typed/decisions`, { body: { model, decision }, headers: op.bearer });
 const fields = (body: { problems?: { field: string }[] }) => (body.problems ?? []).map((p) => p.field).sort();
-const refusedOf = async (model = 'typed_m') => (await call(`${deck.url}/agent/models/${model}`, { headers: op.bearer })).body.model.refused;
+const refusedOf = async (model = 'typed_m') => (await callAnswered(`${deck.url}/agent/models/${model}`, { headers: op.bearer })).body.model.refused;
 /** The last close the venue has printed by now. */
 const lastClose = () => btc[at.get(Math.floor(clock() / 60_000) * 60 - 60)!]![4];
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
   deck = await testDeck({ DECK_TAPE_URL: venue.url }, clock);
   op = await signedIn(deck.url, 'typed_op');
   for (const [name, caps] of [['typed_m', {}], ['typed_capped', { max_order_size: 0.05 }]] as const) {
-    const r = await call(`${deck.url}/agent/models`, { body: { name, decide_url: 'https://models.example/decide', market: 'BTC', caps }, headers: op.bearer });
+    const r = await callAnswered(`${deck.url}/agent/models`, { body: { name, decide_url: 'https://models.example/decide', market: 'BTC', caps }, headers: op.bearer });
     expect(r.status).toBe(201);
   }
 });
@@ -44,7 +44,7 @@ afterAll(async () => {
 
 describe('the typed-decision.v1 document', () => {
   it('is served to anyone as a JSON Schema of its own, made from the schema every answer is checked with', async () => {
-    const res = await call(`${deck.url}/typed/typed-decision.v1.json`);
+    const res = await callAnswered(`${deck.url}/typed/typed-decision.v1.json`);
     expect(res.status).toBe(200);
     const schema = res.body;
     expect(schema).toMatchObject({ $id: `${deck.url}/typed/typed-decision.v1.json`, title: 'typed-decision.v1', $schema: 'https://json-schema.org/draft/2020-12/schema' });
@@ -62,7 +62,7 @@ describe('the typed-decision.v1 document', () => {
   });
 
   it('is listed in the OpenAPI document under the typed tag, as the lane and the book and agent routes are under theirs', async () => {
-    const { paths } = (await call(`${deck.url}/openapi.json`)).body;
+    const { paths } = (await callAnswered(`${deck.url}/openapi.json`)).body;
     expect(paths['/typed/typed-decision.v1.json'].get.tags).toEqual(['typed']);
     expect(paths['/typed/decisions'].post.tags).toEqual(['typed']);
     expect(paths['/book/orders'].post.tags).toEqual(['book']);
@@ -93,7 +93,7 @@ describe('a decision that fails the contract', () => {
       total: 7,
       fields: { why: 2, action: 2, size: 1, stop: 1, side: 1, confidence: 1, version: 1 },
     });
-    expect((await call(`${deck.url}/book/orders?model=typed_m`, { headers: op.bearer })).body.orders.total).toBe(0);
+    expect((await callAnswered(`${deck.url}/book/orders?model=typed_m`, { headers: op.bearer })).body.orders.total).toBe(0);
   });
 
   it('is refused the same over MCP, as an error result naming the field', async () => {
@@ -118,7 +118,7 @@ describe('a decision posted without a replay', () => {
     expect(again.body).toMatchObject({ error: 'order_working', problems: [{ field: 'decision.action' }] });
     const next = at.get(Math.ceil(T0 / 60) * 60)!;
     clock.set(btc[next]![0] + 60);
-    const pos = await call(`${deck.url}/book/positions?model=typed_m`, { headers: op.bearer });
+    const pos = await callAnswered(`${deck.url}/book/positions?model=typed_m`, { headers: op.bearer });
     expect(pos.body.positions).toEqual([{ market: 'BTC', side: 'long', size: 0.01, entry: q2(btc[next]![1] + 0.5), stop: q2(c - 200), target: q2(c + 600), opened_t: btc[next]![0] }]);
   });
 
@@ -135,7 +135,7 @@ describe('a decision posted without a replay', () => {
     const r = await decide({ action: 'exit', why: 'done' });
     expect(r.body.order).toMatchObject({ side: 'sell', size: 0.01, status: 'working' });
     clock.advance(120);
-    expect((await call(`${deck.url}/book/positions?model=typed_m`, { headers: op.bearer })).body.positions).toEqual([]);
+    expect((await callAnswered(`${deck.url}/book/positions?model=typed_m`, { headers: op.bearer })).body.positions).toEqual([]);
     const exit = await decide({ action: 'exit', why: 'again' });
     expect(exit.status).toBe(409);
     expect(exit.body.error).toBe('flat');

@@ -66,7 +66,7 @@ interface ToolSpecBase<I extends z.ZodObject, O> {
    * The answer's JSON body (for sealed bytes, a picture or a stream: the JSON they carry). It types run's answer, is the
    * OpenAPI success response and the MCP outputSchema, and a deck run with DECK_CHECK_OUTPUT=1 holds every answer to it.
    */
-  output?: z.ZodType<O>;
+  output: z.ZodType<O>;
   /** The lowest tier that opens the tool; below it the call answers upgrade_required. */
   tier?: Tier;
   guard?: GuardName;

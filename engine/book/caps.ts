@@ -32,13 +32,15 @@ export const HOUSE_LIMITS: Readonly<Record<Market, { max_order_size: number; max
 export const HOUSE_MAX_NOTIONAL_USD = 5_000_000;
 
 /** The limits caps set on one market, inside the house's. */
-export interface Limits {
-  traded: boolean;
-  max_order_size: number;
-  max_notional: number;
-  max_position: number;
-  allow_short: boolean;
-}
+/** The limits caps make on one market, inside the house's: what an order there meets. */
+export const LimitsSchema = z.strictObject({
+  traded: z.boolean().describe('whether the market may be traded'),
+  max_order_size: z.number().describe("the largest order, in the market's units"),
+  max_notional: z.number().describe('the largest order in US dollars'),
+  max_position: z.number().describe("the largest position either way, in the market's units"),
+  allow_short: z.boolean(),
+});
+export type Limits = z.infer<typeof LimitsSchema>;
 
 export function limitsFor(caps: Caps, market: Market): Limits {
   const house = HOUSE_LIMITS[market];
@@ -69,7 +71,8 @@ export function within(inner: Caps, outer: Caps): Caps {
 }
 
 /** The caps one limit names, as a refusal or a cut says it. */
-export type CapName = 'markets' | 'max_order_size' | 'max_notional' | 'max_position' | 'allow_short';
+export const CAP_NAMES = ['markets', 'max_order_size', 'max_notional', 'max_position', 'allow_short'] as const;
+export type CapName = (typeof CAP_NAMES)[number];
 
 export interface CapBreach {
   cap: CapName;

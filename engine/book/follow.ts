@@ -1,41 +1,42 @@
-import type { Market } from '../markets.js';
+import { z } from 'zod';
+import { MARKETS, type Market } from '../markets.js';
 import { round4 } from '../stepper/stats.js';
 import { notionalOf, onStep, stepDown } from './contracts.js';
-import { limitsFor, type CapName, type Caps } from './caps.js';
-import { dirOf, type Fill } from './order.js';
+import { CAP_NAMES, limitsFor, type CapName, type Caps } from './caps.js';
+import { dirOf, FILL_WHY, SIDES, type Fill } from './order.js';
 
 /** How a follower sizes: `size` for the model's largest recent order, or `notional` dollars for its largest in dollars. */
 export type FollowBasis = { size: number } | { notional: number };
 
 /** One cap that cut an order: the size it would have been and the size it became. */
-export interface Cut {
-  cap: CapName | 'rounds_to_zero';
-  from: number;
-  to: number;
-}
+export const CutSchema = z.strictObject({ cap: z.enum([...CAP_NAMES, 'rounds_to_zero']), from: z.number(), to: z.number() });
+export type Cut = z.infer<typeof CutSchema>;
 
-export interface FollowRow {
-  fill_id: string;
-  order_id: string | null;
-  t: number;
-  market: Market;
-  side: Fill['side'];
-  why: Fill['why'];
-  price: number;
-  model_size: number;
-  /** The model's size times the scale, before the size grid and the caps. */
-  scaled: number;
-  /** What the follower's order would have been. */
-  size: number;
-  cuts: Cut[];
-}
+export const FollowRowSchema = z.strictObject({
+  fill_id: z.string(),
+  order_id: z.string().nullable(),
+  t: z.number().int(),
+  market: z.enum(MARKETS),
+  side: z.enum(SIDES),
+  why: z.enum(FILL_WHY),
+  price: z.number(),
+  model_size: z.number(),
+  scaled: z.number().describe("the model's size times the scale, before the size grid and the caps"),
+  size: z.number().describe("what the follower's order would have been"),
+  cuts: z.array(CutSchema),
+});
+export type FollowRow = z.infer<typeof FollowRowSchema>;
 
-export interface FollowQuote {
-  scale: number;
-  reference: { fill_id: string; size: number; notional_usd: number } | null;
-  rows: FollowRow[];
-  summary: { orders: number; followed: number; cut: number; dropped: number };
-}
+export const FollowQuoteSchema = z.strictObject({
+  scale: z.number().describe("the one factor every order of the model's is scaled by"),
+  reference: z
+    .strictObject({ fill_id: z.string(), size: z.number(), notional_usd: z.number() })
+    .nullable()
+    .describe("the model's largest recent order the scale is taken from; null with no orders"),
+  rows: z.array(FollowRowSchema),
+  summary: z.strictObject({ orders: z.number().int(), followed: z.number().int(), cut: z.number().int(), dropped: z.number().int() }),
+});
+export type FollowQuote = z.infer<typeof FollowQuoteSchema>;
 
 /**
  * Following a model at the follower's own size inside the follower's own caps, over the model's recent fills (oldest

@@ -1,7 +1,8 @@
-import { MARKET_SPECS, type Market } from '../markets.js';
+import { z } from 'zod';
+import { MARKET_SPECS, MARKETS, type Market } from '../markets.js';
 import { round4 } from '../stepper/stats.js';
 import { onStep } from './contracts.js';
-import { dirOf, type Fill, type FillWhy } from './order.js';
+import { dirOf, FILL_WHY, type Fill } from './order.js';
 
 /** Part of a position, opened by one fill and closed first in, first out. */
 export interface Lot {
@@ -30,23 +31,23 @@ export interface Position {
  * An entry paired with the fill that closes it (a part of each, when sizes differ). pnl_usd is after both sides'
  * fees; r is the same in units of the entry's risk (entry to its stop), null when the entry carried no stop.
  */
-export interface PairedTrade {
-  market: Market;
-  side: 'long' | 'short';
-  size: number;
-  entry_fill: string;
-  entry_t: number;
-  entry: number;
-  stop: number | null;
-  exit_fill: string;
-  exit_t: number;
-  exit: number;
-  why: FillWhy;
-  /** Both sides' fees for one unit, in price units. */
-  fees: number;
-  pnl_usd: number;
-  r: number | null;
-}
+export const PairedTradeSchema = z.strictObject({
+  market: z.enum(MARKETS),
+  side: z.enum(['long', 'short']),
+  size: z.number(),
+  entry_fill: z.string(),
+  entry_t: z.number().int(),
+  entry: z.number(),
+  stop: z.number().nullable(),
+  exit_fill: z.string(),
+  exit_t: z.number().int(),
+  exit: z.number(),
+  why: z.enum(FILL_WHY).describe('how the exit filled'),
+  fees: z.number().describe("both sides' fees for one unit, in price units"),
+  pnl_usd: z.number().describe('after fees'),
+  r: z.number().nullable().describe("in units of the entry's risk; null when the entry carried no stop"),
+});
+export type PairedTrade = z.infer<typeof PairedTradeSchema>;
 
 export const flatPosition = (market: Market): Position => ({ market, dir: 0, size: 0, lots: [], stop: null, target: null });
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { statsOf } from '../stepper/stats.js';
 import type { Market } from '../markets.js';
 import type { Fill } from './order.js';
@@ -20,24 +21,19 @@ export function pairedCloses(fills: readonly Fill[]): { trades: PairedTrade[]; o
 }
 
 /** A record's figures, all from its paired closes. */
-export interface RecordStats {
-  /** Paired trades closed. */
-  trades: number;
-  wins: number;
-  losses: number;
-  /** wins / trades (a win made money after fees); null without trades. */
-  win_rate: number | null;
-  realized_pnl_usd: number;
-  /** The deepest fall of cumulative realized PnL from its running peak (the peak starts at 0), trade by trade. */
-  max_drawdown_usd: number;
-  /** The trades whose entry carried a stop, so have an R. */
-  r_trades: number;
-  /** Sum of R over those trades, and its deepest fall from its running peak. */
-  realized_r: number;
-  max_drawdown_r: number;
-  /** Mean R per trade with an R; null without one. */
-  expectancy_r: number | null;
-}
+export const RecordStatsSchema = z.strictObject({
+  trades: z.number().int().describe('paired trades closed'),
+  wins: z.number().int(),
+  losses: z.number().int(),
+  win_rate: z.number().nullable().describe('wins / trades (a win made money after fees); null without trades'),
+  realized_pnl_usd: z.number(),
+  max_drawdown_usd: z.number().describe('the deepest fall of cumulative realized PnL from its running peak (the peak starts at 0), trade by trade'),
+  r_trades: z.number().int().describe('the trades whose entry carried a stop, so have an R'),
+  realized_r: z.number().describe('the sum of R over those trades'),
+  max_drawdown_r: z.number().describe("the deepest fall of that sum from its running peak"),
+  expectancy_r: z.number().nullable().describe('mean R per trade with an R; null without one'),
+});
+export type RecordStats = z.infer<typeof RecordStatsSchema>;
 
 /**
  * A model's record from its paired closes: realized R and its drawdown, realized PnL and its drawdown, the trade

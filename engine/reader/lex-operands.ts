@@ -1,7 +1,7 @@
 import { UNREAD_INDICATOR, type LexemeBody, type OperandLex } from './lexemes.js';
 import { readNumber, type NumberRead } from './numbers.js';
 import { PhraseTable, phraseAt } from './phrases.js';
-import { flat, fromTable, isLength, lengthAfter, norm, one, pastHyphen, skipWords, table, wordIn, type Out, type Recognizer } from './recognizer.js';
+import { fromTable, isLength, lengthAfter, norm, one, pastHyphen, skipWords, table, wordIn, type Out, type Recognizer } from './recognizer.js';
 import type { Token } from './tokens.js';
 import { DISTANCE_UNITS, TIME_UNITS } from './vocabulary.js';
 

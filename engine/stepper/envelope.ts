@@ -59,7 +59,8 @@ const RStatsSchema = z.strictObject({
   avg_loss_r: Ratio,
 });
 
-export const RehearsalSchema: z.ZodType<Rehearsal> = z.strictObject({
+/** The envelope's schema as an object, so an answer that carries the envelope among its own fields can extend it. */
+export const RehearsalSchema = z.strictObject({
   version: z.literal(REHEARSAL_VERSION),
   market: z.enum(MARKETS),
   timeframe: z.enum(TIMEFRAMES),
@@ -103,4 +104,4 @@ export const RehearsalSchema: z.ZodType<Rehearsal> = z.strictObject({
     .array(z.strictObject({ fold: z.number().int(), from: z.number().int(), to: z.number().int(), bars: z.number().int(), stats: RStatsSchema }))
     .nullable(),
   summary: z.string(),
-});
+}) satisfies z.ZodType<Rehearsal>;

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { MovingClock } from '../fixtures/clock.js';
 import { LAYER_KEY, LayerDouble, type JobsChain } from '../fixtures/layer.js';
 import { signedIn, testDeck, type TestDeck } from './deck.js';
-import { call } from './http.js';
+import { callAnswered } from './answers.js';
 
 /** 2030-01-07T00:00:00Z: where the moving clock starts, so series times read the same in every run. */
 export const T0 = Date.UTC(2030, 0, 7) / 1000;
@@ -32,9 +32,9 @@ export interface SeriesRig {
   me: Principal;
   /** Opens a series (201 expected) from a quote body; answers the series. */
   open(body?: Record<string, unknown>, from?: number, who?: Principal): Promise<any>;
-  epochs(id: string, who?: Principal): ReturnType<typeof call>;
-  read(id: string, who?: Principal): ReturnType<typeof call>;
-  revoke(id: string, why?: string, who?: Principal): ReturnType<typeof call>;
+  epochs(id: string, who?: Principal): ReturnType<typeof callAnswered>;
+  read(id: string, who?: Principal): ReturnType<typeof callAnswered>;
+  revoke(id: string, why?: string, who?: Principal): ReturnType<typeof callAnswered>;
   stop(): Promise<void>;
 }
 
@@ -52,13 +52,13 @@ export async function seriesRig(env: Record<string, string> = {}, jobs?: JobsCha
     url,
     me,
     async open(body = hireBody(), from, who = me) {
-      const res = await call(`${url}/v1/series`, { body: { quote: body, ...(from !== undefined ? { from } : {}) }, headers: who.bearer });
+      const res = await callAnswered(`${url}/v1/series`, { body: { quote: body, ...(from !== undefined ? { from } : {}) }, headers: who.bearer });
       if (res.status !== 201) throw new Error(`POST /v1/series answered ${res.status}: ${JSON.stringify(res.body)}`);
       return res.body.series;
     },
-    epochs: (id, who = me) => call(`${url}/v1/series/${id}/epochs`, { method: 'POST', headers: who.bearer }),
-    read: (id, who = me) => call(`${url}/v1/series/${id}`, { headers: who.bearer }),
-    revoke: (id, why = 'no longer needed', who = me) => call(`${url}/v1/series/${id}`, { body: { revoke: true, why }, headers: who.bearer }),
+    epochs: (id, who = me) => callAnswered(`${url}/v1/series/${id}/epochs`, { method: 'POST', headers: who.bearer }),
+    read: (id, who = me) => callAnswered(`${url}/v1/series/${id}`, { headers: who.bearer }),
+    revoke: (id, why = 'no longer needed', who = me) => callAnswered(`${url}/v1/series/${id}`, { body: { revoke: true, why }, headers: who.bearer }),
     async stop() {
       await deck.stop();
       await layer.close();

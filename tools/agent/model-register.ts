@@ -6,6 +6,7 @@ import { DeckError } from '../../core/errors.js';
 import { ModelName } from '../book/lib/books.js';
 import { decideUrl } from './lib/decide-url.js';
 import { modelView } from './lib/model-view.js';
+import { ModelAnswer } from './answers.js';
 
 /** Models one principal may register. */
 const MOST_MODELS = 20;
@@ -26,6 +27,7 @@ export const modelRegister = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  output: ModelAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/agent/models', status: 201, errors: [403, 409], tag: 'agent' },
   async run(ctx, input) {

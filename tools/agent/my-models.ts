@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { ModelName, myModel } from '../book/lib/books.js';
 import { modelView } from './lib/model-view.js';
+import { ModelsMineAnswer, ModelAnswer } from './answers.js';
 
 export const modelsMine = defineTool({
   name: 'my_models',
@@ -9,6 +10,7 @@ export const modelsMine = defineTool({
   description: "Your registered models, each with its decide() endpoint, market, timeframe, caps and the answers the typed lane refused (in all and by field).",
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: ModelsMineAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/agent/models', tag: 'agent' },
   async run(ctx) {
@@ -22,6 +24,7 @@ export const modelRead = defineTool({
   description: "One of your models, with the answers the typed lane refused (in all and by field). 404 when you have none of that name.",
   input: z.object({ name: ModelName }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: ModelAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/agent/models/:name', errors: [404], tag: 'agent' },
   async run(ctx, { name }) {

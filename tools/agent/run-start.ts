@@ -6,6 +6,7 @@ import { int } from '../schemas.js';
 import { ModelName, myModel } from '../book/lib/books.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../studio/lib/window.js';
 import { barsToRows } from '../../engine/bars.js';
+import { RunAnswer } from './answers.js';
 
 /** The most bars a run may step: a month of 1m bars, the longest replay window. */
 export const MOST_BARS = 744 * 60;
@@ -29,6 +30,7 @@ export const runStart = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  output: RunAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/agent/runs', status: 202, errors: [404, 409, 502, 503], tag: 'agent' },
   async run(ctx, input) {

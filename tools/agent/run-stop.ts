@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { RunId } from '../book/lib/books.js';
+import { RunAnswer } from './answers.js';
 
 export const runStop = defineTool({
   name: 'run_stop',
@@ -9,6 +10,7 @@ export const runStop = defineTool({
   description: 'Stops one of your runs under way; its fills so far stay. A run already ended is answered as it ended.',
   input: z.object({ id: RunId }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: RunAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/agent/runs/:id/stop', body: 'none', errors: [404], tag: 'agent' },
   async run(ctx, { id }) {

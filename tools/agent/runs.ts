@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { ModelName, RunId } from '../book/lib/books.js';
+import { RunAnswer, RunsAnswer } from './answers.js';
 
 export const runRead = defineTool({
   name: 'run_read',
@@ -10,6 +11,7 @@ export const runRead = defineTool({
     "One of your runs as it stands, while it runs too: state (running, done, stopped), bars done of bars_total or the budget, the last bar, decisions by action, orders, fills, retries, time spent waiting on decide(), and how it ended (the reason a misbehaving decide() stopped it, with the fields a refused answer named).",
   input: z.object({ id: RunId }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: RunAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/agent/runs/:id', errors: [404], tag: 'agent' },
   async run(ctx, { id }) {
@@ -25,6 +27,7 @@ export const runsList = defineTool({
   description: 'Your runs, newest first (of one model when named), each as GET /agent/runs/{id} shows it.',
   input: z.object({ model: ModelName.optional() }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: RunsAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/agent/runs', tag: 'agent' },
   async run(ctx, { model }) {

@@ -3,6 +3,7 @@ import { CapsSchema, HOUSE_LIMITS, HOUSE_MAX_NOTIONAL_USD, limitsFor } from '../
 import { MARKETS } from '../../engine/markets.js';
 import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
+import { CapsAnswer } from './answers.js';
 
 /** The caps and the limits they make on every market, inside the house's. */
 const capsView = (ctx: SessionCtx) => {
@@ -21,6 +22,7 @@ export const capsRead = defineTool({
   description: "The caps on your book (markets, max_order_size, max_notional in dollars, max_position, allow_short), the house's limits they sit inside, and the limits they make per market. A model's caps sit inside yours.",
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: CapsAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/book/caps', tag: 'book' },
   async run(ctx) {
@@ -34,6 +36,7 @@ export const capsSet = defineTool({
   description: "Sets the caps on your book (they replace the ones set before; a field left out is the house's limit). They only ever tighten the house's limits. Orders already working are not touched.",
   input: z.object({ caps: CapsSchema }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: CapsAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/book/caps', tag: 'book' },
   async run(ctx, { caps }) {

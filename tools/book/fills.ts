@@ -5,6 +5,7 @@ import { settled } from './lib/history.js';
 import { BookQuery } from './orders.js';
 import { pageOf, Paging } from './lib/paging.js';
 import { fillView } from './lib/views.js';
+import { FillsAnswer } from './answers.js';
 
 export const fillsList = defineTool({
   name: 'fills',
@@ -13,6 +14,7 @@ export const fillsList = defineTool({
     "The fills of your book (or of a model's, or of a run's), oldest first and paged: where each order and each stop or target filled, at which bar, with its fee. Every fill is an entry of the deck's hash-chained fills ledger. A live book is first brought up to now from the tape. Read-only.",
   input: z.object({ ...BookQuery, ...Paging }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  output: FillsAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/book/fills', errors: [404, 502, 503], tag: 'book' },
   async run(ctx, input) {

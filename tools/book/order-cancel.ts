@@ -3,6 +3,7 @@ import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { liveBook } from './lib/books.js';
 import { orderView } from './lib/views.js';
+import { OrderAnswer } from './answers.js';
 
 export const orderCancel = defineTool({
   name: 'order_cancel',
@@ -11,6 +12,7 @@ export const orderCancel = defineTool({
     "Cancels one of your working orders (yours or your models'). The book is first brought up to now from the tape, so an order a closed bar already filled is filled: 409 order_filled, with the fill. A cancelled order answers 409 order_cancelled; an order that is not yours, 404.",
   input: z.object({ id: z.string().regex(/^o_[0-9a-f]{16}$/, 'an order id as the book answered it') }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  output: OrderAnswer,
   access: 'session',
   rest: { method: 'DELETE', path: '/book/orders/:id', errors: [404, 409, 502, 503], tag: 'book' },
   async run(ctx, { id }) {

@@ -6,6 +6,7 @@ import { badInput } from '../../core/errors.js';
 import { capsOf, liveBook, ModelName, myModel } from './lib/books.js';
 import { placeOrder } from './lib/place.js';
 import { orderView } from './lib/views.js';
+import { OrderAnswer } from './answers.js';
 
 const Price = z.number().finite().positive();
 
@@ -27,6 +28,7 @@ export const orderPlace = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  output: OrderAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/book/orders', status: 201, errors: [404, 409, 502, 503], tag: 'book' },
   async run(ctx, input) {

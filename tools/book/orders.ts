@@ -4,6 +4,7 @@ import { bookOf, ModelName, RunId } from './lib/books.js';
 import { settled } from './lib/history.js';
 import { pageOf, Paging } from './lib/paging.js';
 import { orderView } from './lib/views.js';
+import { OrdersAnswer } from './answers.js';
 
 /** Which book a history read names: yours, a model's live book, or a run's. */
 export const BookQuery = {
@@ -18,6 +19,7 @@ export const ordersList = defineTool({
     "The orders of your book (or of a model's, or of a run's), oldest first and paged, each with its status (working, filled, cancelled) and its fill. A live book is first brought up to now from the tape. Read-only.",
   input: z.object({ ...BookQuery, status: z.enum(['working', 'filled', 'cancelled']).optional().describe('only orders in this status'), ...Paging }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  output: OrdersAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/book/orders', errors: [404, 502, 503], tag: 'book' },
   async run(ctx, input) {

@@ -5,6 +5,7 @@ import { bookOf } from './lib/books.js';
 import { settled } from './lib/history.js';
 import { BookQuery } from './orders.js';
 import { positionView } from './lib/views.js';
+import { PositionsAnswer } from './answers.js';
 
 export const positionsList = defineTool({
   name: 'positions',
@@ -13,6 +14,7 @@ export const positionsList = defineTool({
     "The open positions of your book (or of a model's, or of a replay's) per market: side, size, average entry, and the stop and target the venue keeps. A live book is first brought up to now from the tape. Read-only.",
   input: z.object(BookQuery).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  output: PositionsAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/book/positions', errors: [404, 502, 503], tag: 'book' },
   async run(ctx, input) {

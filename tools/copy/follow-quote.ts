@@ -4,6 +4,7 @@ import { defineTool } from '../define.js';
 import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { PublicModelId, publicModel, settledBook, trackRecord } from './lib/public.js';
+import { FollowQuoteAnswer } from './answers.js';
 
 /** The model's recent orders: its live fills of the last `days` days, the newest of them at most. */
 const DEFAULT_DAYS = 30;
@@ -24,6 +25,7 @@ export const followQuoteTool = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: FollowQuoteAnswer,
   access: 'session',
   tier: 'max',
   rest: { method: 'POST', path: '/copy/follow-quote', errors: [404, 502, 503], tag: 'book' },
@@ -38,7 +40,7 @@ export const followQuoteTool = defineTool({
     const basis = input.size !== undefined ? { size: input.size } : { notional: input.notional! };
     const quote = followQuote(recent, basis, input.caps);
     return {
-      ok: true,
+      ok: true as const,
       model: { id: m.id, market: m.model.market, timeframe: m.model.timeframe },
       basis,
       caps: input.caps,

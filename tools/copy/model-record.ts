@@ -3,6 +3,7 @@ import { defineTool } from '../define.js';
 import { pageOf, Paging } from '../book/lib/paging.js';
 import { fillView, positionView } from '../book/lib/views.js';
 import { PublicModelId, publicModel, settledBook, trackRecord } from './lib/public.js';
+import { ModelRecordAnswer } from './answers.js';
 
 export const modelRecord = defineTool({
   name: 'model_record',
@@ -11,6 +12,7 @@ export const modelRecord = defineTool({
     "A live model's past fills and paired trades (each entry with the fill that closed it: side, size, entry and exit, PnL after fees, R when the entry carried a stop), paged oldest first, with the figures models shows recomputed from them and what is still open. The book is first brought up to now from the tape. Only live fills count. A record is the past: it holds no projection of any kind.",
   input: z.object({ model: PublicModelId, ...Paging }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: ModelRecordAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/copy/record', errors: [404, 502, 503], tag: 'book' },
   async run(ctx, input) {

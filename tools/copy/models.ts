@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { pageOf, Paging } from '../book/lib/paging.js';
 import { listable, settledBook, trackRecord } from './lib/public.js';
+import { ModelsAnswer } from './answers.js';
 
 export const models = defineTool({
   name: 'models',
@@ -10,6 +11,7 @@ export const models = defineTool({
     "The live trading models on the deck's book: models whose fills were made forward on the live tape (a replay is a test of a model, never its record), each with its realized PnL, max drawdown, win rate and R from paired closes, as the tape stands now (an entry paired with the fill that closes it). The house's synthetic book actors are never listed. Each record is past fills, never a forecast. Paged, by id.",
   input: z.object(Paging).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: ModelsAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/copy/models', errors: [502, 503], tag: 'book' },
   async run(ctx, input) {

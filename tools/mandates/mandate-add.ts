@@ -5,20 +5,10 @@ import { domainChainId, recoverTypedData, undeclared } from '../../engine/mandat
 import { chainNumber } from '../../upstream/chain/provider.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, notConfigured } from '../../core/errors.js';
+import { MandateAnswer, TypedData } from './answers.js';
 
 /** The largest mandate recorded, as JSON: a wallet's typed data is a few hundred bytes. */
 export const MANDATE_MAX_BYTES = 16 * 1024;
-
-const TypedData = z
-  .object({
-    domain: z.record(z.string(), z.unknown()),
-    types: z.record(z.string(), z.array(z.object({ name: z.string().min(1), type: z.string().min(1) }).strict())),
-    primaryType: z.string().min(1),
-    // Every key is kept as sent, so keys the types do not declare can be seen and refused.
-    message: z.record(z.string(), z.unknown()),
-    signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte signature: 0x and 130 hex digits'),
-  })
-  .strict();
 
 export const mandateAdd = defineTool({
   name: 'mandate_add',
@@ -29,6 +19,7 @@ export const mandateAdd = defineTool({
     'Keys the types do not declare are refused; 413 over 16 KiB. Moves no money.',
   input: z.object({ typed_data: TypedData.describe('the EIP-712 payload as signed, with its signature') }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  output: MandateAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/me/mandates', maxBody: MANDATE_MAX_BYTES, errors: [502, 503], tag: 'plans' },
   async run(ctx, { typed_data: td }) {

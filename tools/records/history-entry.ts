@@ -3,6 +3,7 @@ import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { ACT_LEDGERS, ownEntry } from './lib/acts.js';
+import { HistoryEntryAnswer } from './answers.js';
 
 export const historyEntry = defineTool({
   name: 'history_entry',
@@ -11,6 +12,7 @@ export const historyEntry = defineTool({
     'One of your acts by where it is chained (ledger meter, grades or scores, and its seq, as history lists them): the whole entry as the ledger keeps it, with its seq, time, the previous hash and its own hash, so it can be checked against the chain (ledger_verify). An entry that is not yours, or none, is 404.',
   input: z.object({ ledger: z.enum(ACT_LEDGERS), seq: int.pipe(z.number().int().min(1)) }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: HistoryEntryAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/records/history/:ledger/:seq', errors: [404], tag: 'records' },
   async run(ctx, { ledger, seq }) {

@@ -3,6 +3,7 @@ import { defineTool } from '../define.js';
 import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { actsOf, LEDGER_KINDS } from './lib/acts.js';
+import { HistoryAnswer } from './answers.js';
 
 /** The most acts one page carries. */
 const MAX_PAGE = 200;
@@ -21,6 +22,7 @@ export const history = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: HistoryAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/records/history', tag: 'records' },
   async run(ctx, { kind, cursor = 0, limit = 50 }) {

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { Decision } from '../studio/answers.js';
+import { LabAnswer } from './answers.js';
 
 /** What a studio record's grade receipt states, as far as the lab shows it. */
 const Receipt = z.object({
   rubric: z.string(),
   seed_hash: z.string(),
-  decision: z.enum(['accept', 'revise', 'reject']),
+  decision: Decision,
   receipt_hash: z.string(),
   rehearsal: z.object({ digest: z.string() }).nullable(),
 });
@@ -18,6 +20,7 @@ export const lab = defineTool({
     'No words, no name, no strategy label: nothing of what the trader said leaves the deck. Oldest first. Needs no key.',
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: LabAnswer,
   access: 'none',
   rest: { method: 'GET', path: '/records/lab', tag: 'records' },
   async run(ctx) {

@@ -3,6 +3,7 @@ import { ladderOf, MIN_TRADES, type ModelCloses } from '../../engine/ladder.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { listable, settledBook, trackRecord } from '../copy/lib/public.js';
+import { LadderAnswer } from './answers.js';
 
 /**
  * The paired closes of every listed model (never a synthetic book actor), from its live book brought up to now: the
@@ -27,6 +28,7 @@ export const ladder = defineTool({
     'A record is past fills, never a forecast: the same live fills and pairing as model_record. Needs no key.',
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  output: LadderAnswer,
   access: 'none',
   rest: { method: 'GET', path: '/records/ladder', tag: 'records' },
   async run(ctx) {

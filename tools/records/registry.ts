@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { register } from '../studio/lib/register.js';
+import { RegistryAnswer } from './answers.js';
 
 export const registry = defineTool({
   name: 'registry',
@@ -9,6 +10,7 @@ export const registry = defineTool({
     "One list of what is registered on the deck: each seller (kind seller: its endpoint, its card's address and the tools it serves) and each public algorithm of the onboarded register (kind algorithm: where it is documented, its market and timeframe, and where its exact script is read). The house's own strategies are sealed and not listed. Needs no key.",
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: RegistryAnswer,
   access: 'none',
   rest: { method: 'GET', path: '/records/registry', tag: 'records' },
   async run(ctx) {

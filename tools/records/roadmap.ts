@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PROJECT_ROOT } from '../../config/root.js';
 import { defineTool, type Tool } from '../define.js';
 import { REGISTRY } from '../registry.js';
+import { RoadmapAnswer } from './answers.js';
 
 /** The README's section that lists what the interface names and the deck does not serve yet. */
 const SECTION = '## Not built yet';
@@ -38,6 +39,7 @@ export const roadmap = defineTool({
     "What the deck serves and what it does not yet, generated so it cannot drift: serves is every tool of the registry by area (its REST route's tag, or mcp for a tool served to agents only), with its route and whether agents reach it over MCP; not_built is the README's \"Not built yet\" list as written, each item with the names it gives in backticks. Needs no key.",
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: RoadmapAnswer,
   access: 'none',
   rest: { method: 'GET', path: '/records/roadmap', tag: 'records' },
   async run() {

@@ -4,6 +4,7 @@ import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { followSeries, settled } from './lib/follow.js';
 import { notWritten, nowS, SeriesId, seriesView, writeSeries } from './lib/view.js';
+import { EpochOpenAnswer } from './answers.js';
 
 /** A failure after the layer opened the handshake: the handshake is kept for recovery, and the caller is told so. */
 const afterHandshake = (error: unknown, handshakeId: string): unknown =>
@@ -25,6 +26,7 @@ export const epochOpen = defineTool({
     '502 when the layer refused (its answer under layer) or its plan does not check out (plan_refused); 503 when the layer is not configured, or when the series could not be written after the layer opened the epoch (the handshake is kept and the next read adopts it).',
   input: z.object({ id: SeriesId }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  output: EpochOpenAnswer,
   access: 'session',
   guard: 'epoch_open',
   guardKey: (input) => input.id,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { nowS, seriesView } from './lib/view.js';
+import { SeriesListAnswer } from './answers.js';
 
 export const seriesList = defineTool({
   name: 'series_list',
@@ -9,6 +10,7 @@ export const seriesList = defineTool({
     'Your series, newest first, each as last kept with its next move: { ok, count, series }. Read one with series_read (GET /v1/series/{id}) to follow the layer.',
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: SeriesListAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/v1/series', tag: 'series' },
   async run(ctx) {

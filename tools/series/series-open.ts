@@ -6,6 +6,7 @@ import { badInput, DeckError } from '../../core/errors.js';
 import { QuoteBody } from './lib/quote-body.js';
 import { quoteSeries, VAULT_NOT_BUILT } from './lib/quoting.js';
 import { chainedOrLogged, notWritten, nowS, seriesView } from './lib/view.js';
+import { SeriesOpenAnswer } from './answers.js';
 
 export const seriesOpen = defineTool({
   name: 'series_open',
@@ -21,6 +22,7 @@ export const seriesOpen = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  output: SeriesOpenAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/v1/series', status: 201, errors: [422, 502, 503], tag: 'series' },
   async run(ctx, input) {

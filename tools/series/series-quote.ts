@@ -1,6 +1,7 @@
 import { defineTool } from '../define.js';
 import { QuoteBody } from './lib/quote-body.js';
 import { quoteSeries, VAULT_NOT_BUILT } from './lib/quoting.js';
+import { QuoteAnswer } from './answers.js';
 
 export const seriesQuote = defineTool({
   name: 'series_quote',
@@ -12,6 +13,7 @@ export const seriesQuote = defineTool({
     'A vault-kind quote answers, with can_open false and why. Open the series with series_open (POST /v1/series { quote }).',
   input: QuoteBody,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  output: QuoteAnswer,
   access: 'none',
   invalid: 400,
   rest: { method: 'POST', path: '/v1/series/quote', errors: [422, 502, 503], tag: 'series' },

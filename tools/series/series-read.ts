@@ -3,6 +3,7 @@ import { seriesMarkdown } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
 import { followSeries } from './lib/follow.js';
 import { nowS, SeriesId, seriesView } from './lib/view.js';
+import { SeriesReadAnswer } from './answers.js';
 
 export const seriesRead = defineTool({
   name: 'series_read',
@@ -21,6 +22,7 @@ export const seriesRead = defineTool({
   },
   input: z.object({ id: SeriesId }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  output: SeriesReadAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/v1/series/:id', errors: [404, 503], tag: 'series' },
   async run(ctx, { id }) {

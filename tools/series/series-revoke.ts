@@ -3,6 +3,7 @@ import { revoke, SERIES_LIMITS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { mySeries, nowS, SeriesId, seriesView, writeSeries } from './lib/view.js';
+import { RevokeAnswer } from './answers.js';
 
 export const seriesRevoke = defineTool({
   name: 'series_revoke',
@@ -18,6 +19,7 @@ export const seriesRevoke = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  output: RevokeAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/v1/series/:id', errors: [404, 409, 503], tag: 'series' },
   async run(ctx, { id, why }) {

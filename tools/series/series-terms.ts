@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { MARKETS } from '../../engine/markets.js';
-import { SERIES_LIMITS, VENUE_KINDS } from '../../engine/series/index.js';
+import { SERIES_LIMITS, VENUE_KINDS, type VenueKind } from '../../engine/series/index.js';
+import type { Venue } from '../../upstream/coord/wire.js';
 import { defineTool } from '../define.js';
 import { pricesBySeller, QuoteBody } from './lib/quote-body.js';
+import { TermsAnswer } from './answers.js';
 
 /** The quote body's JSON Schema, made once from the schema that validates it. */
 const BODY = z.toJSONSchema(QuoteBody, { io: 'input', unrepresentable: 'any' });
@@ -14,6 +16,7 @@ export const seriesTerms = defineTool({
     'The venues the coordination layer lists, by kind (the evidence its judge reads there: vault or external), the limits (epochs, epoch length, price by seller, markets, cover) and the quote body\'s JSON Schema. Nothing is created.',
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  output: TermsAnswer,
   access: 'none',
   // Agents read the body's schema from series_quote in tools/list, and the venues from its refusals.
   surface: 'rest',
@@ -22,14 +25,14 @@ export const seriesTerms = defineTool({
     const venues = await ctx.upstreams.coord.venues();
     const { epochs, epoch_s, span_s, usdc_decimals } = SERIES_LIMITS;
     return {
-      ok: true,
-      venues: Object.fromEntries(VENUE_KINDS.map((kind) => [kind, venues.filter((v) => v.kind === kind)])),
+      ok: true as const,
+      venues: Object.fromEntries(VENUE_KINDS.map((kind) => [kind, venues.filter((v) => v.kind === kind)])) as Record<VenueKind, Venue[]>,
       limits: {
         epochs,
         epoch_s,
         span_s,
         price: { unit: 'USDC per epoch (one job)', decimals: usdc_decimals, by_seller: pricesBySeller(ctx.offer.plans) },
-        markets: MARKETS,
+        markets: [...MARKETS],
         cover: { unit: 'USDC', external: 'at most the seller\'s deposit' },
       },
       body: BODY,

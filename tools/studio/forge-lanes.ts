@@ -7,6 +7,7 @@ import { defineTool } from '../define.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { opens } from '../../core/principal.js';
 import { engineStep } from './lib/cast.js';
+import { ForgeLanesAnswer } from './answers.js';
 
 /** The readers of the studio: the embedded one, always there, and the model lane when configured and funded. */
 export const LANES = ['embedded', 'model'] as const;
@@ -47,6 +48,7 @@ export const forgeLanes = defineTool({
     'each with available and, when unavailable, the reason (not configured, or not funded on your tier and what would fund it).',
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: ForgeLanesAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/forge/lanes', tag: 'forge' },
   async run(ctx) {

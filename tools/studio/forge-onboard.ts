@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { onboarded } from './lib/register.js';
+import { ForgeOnboardAnswer } from './answers.js';
 
 export const forgeOnboard = defineTool({
   name: 'forge_onboard',
@@ -9,6 +10,7 @@ export const forgeOnboard = defineTool({
     "The intent and exact script block of an algorithm in the onboarded register (documented examples: see the strategies tool), ready to forge as they are. The house's own strategies are sealed: they answer 404.",
   input: z.object({ onboard: z.string().min(1).max(64).describe("the algorithm's name") }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: ForgeOnboardAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/forge', errors: [404], tag: 'forge' },
   async run(ctx, { onboard }) {

@@ -3,6 +3,7 @@ import type { ForgeRecord } from '../../store/forges.js';
 import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
+import { ForgeReadAnswer } from './answers.js';
 
 export const SeedHash = z.string().regex(/^[0-9a-f]{64}$/, 'a seed hash: 64 lowercase hex digits');
 
@@ -19,6 +20,7 @@ export const forgeRead = defineTool({
   description: 'Your forge by its seed hash, for two hours after its cast: its code, the nine-class self-review and the scan. Another principal\'s seed reads as no forge (404).',
   input: z.object({ seed: SeedHash.describe('the seed_hash the forge returned') }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: ForgeReadAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/studio/forge', errors: [404], tag: 'studio' },
   async run(ctx, { seed }) {

@@ -9,6 +9,7 @@ import { recordSpend } from '../meter/lib/spend.js';
 import type { Tier } from '../../core/principal.js';
 import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './lib/cast.js';
 import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
+import { ForgeAnswer } from './answers.js';
 
 /** The largest forge request, in bytes of JSON. */
 export const FORGE_PAYLOAD_CAP = 256 * 1024;
@@ -63,6 +64,7 @@ export const forge = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  output: ForgeAnswer,
   listed: { properties: { script: SCRIPT_LISTED } },
   access: 'session',
   rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [402, 413, 429, 500, 502, 503], tag: 'forge' },

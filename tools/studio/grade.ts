@@ -15,6 +15,7 @@ import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { myForge, SeedHash } from './forge-read.js';
 import { codeInWordsOf, judgedOf, RehearsalToJudge, rehearsalToJudge, receiptOf, shownOf, spendDecision } from './lib/judging.js';
+import { GradeAnswer } from './answers.js';
 
 export const grade = defineTool({
   name: 'grade',
@@ -33,6 +34,7 @@ export const grade = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  output: GradeAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/studio/grade', errors: [402, 404, 502, 503], tag: 'studio' },
   run: (ctx, input) => gradeForge(ctx, input),

@@ -7,6 +7,7 @@ import { defineTool } from '../define.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import type { Tier } from '../../core/principal.js';
+import { ImageAttachAnswer } from './answers.js';
 
 /** The largest image accepted, decoded. */
 export const IMAGE_CAP_BYTES = 5 * 1024 * 1024;
@@ -26,6 +27,7 @@ export const imageAttach = defineTool({
   description: `Attaches a chart or screenshot (PNG, JPEG, WebP or GIF, at most ${IMAGE_CAP_BYTES / 1048576} MiB) to your studio. The type is read from the bytes. Daily ceiling: free ${IMAGE_CEILING.free}, plan ${IMAGE_CEILING.plan}, house ${IMAGE_CEILING.house}.`,
   input: z.object({ data: ImageData.describe('base64 image bytes (a data: URL is accepted too)') }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  output: ImageAttachAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/studio/image', errors: [413, 415, 429], maxBody: 8 * 1024 * 1024, tag: 'studio' },
   run: (ctx, { data }) => attachImage(ctx, data),

@@ -13,6 +13,7 @@ import { myForge, SeedHash } from './forge-read.js';
 import { meterSteps, stepOver } from './lib/stepper.js';
 import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './lib/trades-page.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './lib/window.js';
+import { RehearseAnswer } from './answers.js';
 
 /**
  * A rehearsal's name: sha256 of its JSON answer, the very bytes POST /studio/rehearse answers for it. Grades and
@@ -45,6 +46,7 @@ export const rehearseTool = defineTool({
     .strict(),
   mcpDefaults: TRADES_MCP_DEFAULTS,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  output: RehearseAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 500, 502, 503], tag: 'studio' },
   async run(ctx, input) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { calibrationOf, RUBRIC_VERSION, Z95 } from '../../engine/grade/index.js';
 import { STAGES } from '../../store/grades.js';
 import { defineTool } from '../define.js';
+import { ScoreReadAnswer } from './answers.js';
 
 export const scoreRead = defineTool({
   name: 'score_read',
@@ -10,6 +11,7 @@ export const scoreRead = defineTool({
     'The calibration of a stage from every score recorded: k closed questions held of n asked (a question holds at 0.7 or more on yes), with the rate and the lower end of its 95% Wilson interval (null before any question), house-wide and yours.',
   input: z.object({ stage: z.enum(STAGES).describe('the stage: parts (or rehearsed)') }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: ScoreReadAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/studio/score', tag: 'studio' },
   async run(ctx, { stage }) {

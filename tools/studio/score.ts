@@ -24,6 +24,7 @@ import { badInput, DeckError } from '../../core/errors.js';
 import { myForge, SeedHash } from './forge-read.js';
 import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from './lib/judging.js';
 import { RuleWords, withinWordsCap } from './lib/words.js';
+import { ScoreAnswer } from './answers.js';
 
 interface Judged {
   stage: Stage;
@@ -96,6 +97,7 @@ export const score = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  output: ScoreAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/studio/score', errors: [402, 404, 409, 502, 503], tag: 'studio' },
   async run(ctx, input) {

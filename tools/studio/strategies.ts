@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { register } from './lib/register.js';
+import { StrategiesAnswer } from './answers.js';
 
 export const strategies = defineTool({
   name: 'strategies',
@@ -9,6 +10,7 @@ export const strategies = defineTool({
     "The public algorithms of the onboarded register: each one's name, title, where it is documented, its intent in words, market and timeframe. The house's own are not listed. Needs no key; GET /forge?onboard=<name> gives the exact script.",
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: StrategiesAnswer,
   access: 'none',
   toolset: 'forge',
   async run(ctx) {

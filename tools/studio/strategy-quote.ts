@@ -6,6 +6,7 @@ import { unitsFor } from '../meter/lib/prices.js';
 import type { Ctx } from '../context.js';
 import { onboarded, type Onboarded } from './lib/register.js';
 import { DEFAULT_HOURS } from './lib/window.js';
+import { StrategyQuoteAnswer } from './answers.js';
 
 /** One forge plus one rehearsal of a strategy over the default window, in meter units from the price list. */
 export function quoteOf(ctx: Ctx, s: Onboarded) {
@@ -30,6 +31,7 @@ export const strategyQuote = defineTool({
     `What forging and rehearsing an onboarded strategy costs on the meter, from the price list: one forge plus one rehearsal over the default window (${DEFAULT_HOURS} hours of its timeframe, warm-up included), quoted at the most bars that window can hold. Its market and timeframe come with it. The house's own strategies are sealed (404). Needs no key.`,
   input: z.object({ name: z.string().min(1).max(64).describe('a name from the strategies tool') }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: StrategyQuoteAnswer,
   access: 'none',
   toolset: 'forge',
   async run(ctx, { name }) {

@@ -18,6 +18,7 @@ import { DEFAULT_HOURS, Hours } from './lib/window.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
 import { readWorkflow } from './workflow-read.js';
 import { gradeForge } from './grade.js';
+import { StudioActAnswer } from './answers.js';
 
 /** The fields of the actions besides action and strategy. */
 const FIELDS = ['text', 'data', 'market', 'hours', 'to', 'folds', 'grader_key'] as const;
@@ -158,6 +159,7 @@ export const studioAct = defineTool({
       'Each action calls the deck\'s own tool as you, with that tool\'s refusals. Every strategy (default main) has its own record; the full transition table is in POST /studio/state of GET /openapi.json.',
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  output: StudioActAnswer,
   access: 'session',
   // As POST /studio/image's cap, so the image move carries any image that route takes.
   rest: { method: 'POST', path: '/studio/state', maxBody: imageAttach.rest?.maxBody, errors: [402, 404, 409, 413, 415, 429, 500, 502, 503], tag: 'studio' },

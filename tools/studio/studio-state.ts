@@ -5,6 +5,7 @@ import { STATES, viewOf, type Gate } from '../../engine/studio/machine.js';
 import type { StudioRecord } from '../../store/studio.js';
 import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
+import { StudioStateAnswer } from './answers.js';
 
 /** The strategy a studio record is kept under; one record per principal's strategy. */
 export const DEFAULT_STRATEGY = 'main';
@@ -60,6 +61,7 @@ export const studioState = defineTool({
     'A strategy no move has touched reads blank. Move it with studio_act (POST /studio/state).',
   input: z.object({ strategy: Strategy }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: StudioStateAnswer,
   access: 'session',
   rest: { method: 'GET', path: '/studio/state', tag: 'studio' },
   async run(ctx, { strategy }) {

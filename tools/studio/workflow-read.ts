@@ -3,6 +3,7 @@ import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
+import { WorkflowReadAnswer } from './answers.js';
 
 export const workflowRead = defineTool({
   name: 'workflow_read',
@@ -13,6 +14,7 @@ export const workflowRead = defineTool({
     'The embedded reader (lane embedded, the default) is deterministic: the same words give the same parts. Lane model asks an OpenAI-compatible reader; its reading is refused whole (502) unless it passes the same schema and every span quotes the text (forge_lanes says whether it is open to you).',
   input: z.object({ text: RuleWords, lane: LaneInput }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  output: WorkflowReadAnswer,
   access: 'session',
   toolset: 'studio',
   run: (ctx, { text, lane }) => readWorkflow(ctx, text, lane ?? 'embedded'),

@@ -5,6 +5,7 @@ import { liveBook, ModelName, myModel } from '../book/lib/books.js';
 import { orderView, positionView } from '../book/lib/views.js';
 import { applyDecision, countRefused, readDecision } from './lib/decision.js';
 import { TYPED_DECISION_PATH } from './typed-decision-schema.js';
+import { DecisionAnswer } from './answers.js';
 
 export const decisionPost = defineTool({
   name: 'decision_post',
@@ -17,6 +18,7 @@ export const decisionPost = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  output: DecisionAnswer,
   access: 'session',
   rest: { method: 'POST', path: '/typed/decisions', errors: [404, 409, 502, 503], tag: 'typed' },
   async run(ctx, input) {

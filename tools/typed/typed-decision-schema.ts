@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TYPED_DECISION_VERSION, TypedDecisionSchema } from '../../engine/book/index.js';
 import { defineTool } from '../define.js';
+import { TypedSchemaAnswer } from './answers.js';
 
 export const TYPED_DECISION_PATH = `/typed/${TYPED_DECISION_VERSION}.json`;
 
@@ -14,6 +15,7 @@ export const typedSchema = defineTool({
     "The typed-decision.v1 contract as a JSON Schema document: what a model's decide() answers for each closed bar (hold; enter long or short with size, stop and an optional target; exit), every decision with its why. Every answer is validated against it; a refused one names its field and is counted against the model.",
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: TypedSchemaAnswer,
   access: 'none',
   // A document, not an agent's act: agents read the same schema in tools/list.
   surface: 'rest',

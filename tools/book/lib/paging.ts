@@ -1,4 +1,5 @@
 import { int } from '../../schemas.js';
+import { z } from 'zod';
 
 export const MAX_PAGE = 500;
 const DEFAULT_PAGE = 100;
@@ -9,14 +10,17 @@ export const Paging = {
   limit: int.refine((n) => n >= 1 && n <= MAX_PAGE, `1 to ${MAX_PAGE}`).optional().describe(`entries to answer (default ${DEFAULT_PAGE}, at most ${MAX_PAGE})`),
 };
 
-export interface Page<T> {
-  total: number;
-  offset: number;
-  limit: number;
-  /** Where the next page starts; null on the last one. */
-  next_offset: number | null;
-  items: T[];
-}
+/** A page's schema, its items of `item`. */
+export const PageOf = <T extends z.ZodType>(item: T) =>
+  z.strictObject({
+    total: z.number().int(),
+    offset: z.number().int(),
+    limit: z.number().int(),
+    next_offset: z.number().int().nullable().describe('where the next page starts; null on the last'),
+    items: z.array(item),
+  });
+
+export type Page<T> = z.infer<ReturnType<typeof PageOf<z.ZodType<T>>>>;
 
 export function pageOf<T, U = T>(all: readonly T[], p: { offset?: number | undefined; limit?: number | undefined }, view?: (x: T) => U): Page<U> {
   const offset = p.offset ?? 0;

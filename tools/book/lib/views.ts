@@ -1,9 +1,66 @@
-import { averageEntry, type Position } from '../../../engine/book/index.js';
+import { z } from 'zod';
+import { averageEntry, FILL_WHY, ORDER_TYPES, SIDES, type Position } from '../../../engine/book/index.js';
+import { MARKETS } from '../../../engine/markets.js';
 import type { FillRecord, OrderRecord } from '../../../store/book.js';
 import type { Venue } from '../../../upstream/venue/venue.js';
+import { UnixS } from '../../schemas.js';
+
+const Mode = z.enum(['live', 'replay']).describe('live: made forward on the tape as it closes; replay: a test of a model over a past window');
+const Whose = {
+  model: z.string().nullable().describe('the model whose book it is on; null on your own book'),
+  run: z.string().nullable().describe('the agent run that placed it; null otherwise'),
+  mode: Mode,
+};
+
+/** A fill as the history shows it. */
+export const FillView = z.strictObject({
+  id: z.string(),
+  order_id: z.string().nullable().describe("the order it filled; null for a bracket's own fill"),
+  ...Whose,
+  market: z.enum(MARKETS),
+  side: z.enum(SIDES),
+  size: z.number(),
+  t: UnixS.describe('the open of the bar it filled in'),
+  price: z.number().describe('after slippage, on the tick'),
+  fee: z.number().describe('the fee of one side for one unit, in price units'),
+  why: z.enum(FILL_WHY).describe("the order's type, or the bracket (stop, target) that filled"),
+  stop: z.number().nullable(),
+  target: z.number().nullable(),
+});
 
 /** An order as the history shows it: its status read from the venue, with its fill when it filled. */
-export function orderView(venue: Venue, o: OrderRecord) {
+export const OrderView = z.strictObject({
+  id: z.string(),
+  ...Whose,
+  source: z.enum(['order', 'decision']).describe('placed as an order, or a typed decision'),
+  market: z.enum(MARKETS),
+  side: z.enum(SIDES),
+  type: z.enum(ORDER_TYPES),
+  size: z.number(),
+  price: z.number().nullable().describe('the limit; null for a market order'),
+  stop: z.number().nullable(),
+  target: z.number().nullable(),
+  why: z.string().nullable().describe("a typed decision's why"),
+  placed_at: UnixS,
+  status: z.enum(['working', 'filled', 'cancelled']),
+  fill: FillView.nullable(),
+});
+
+/** A position as a trader reads it: the side, the size, the average entry and the bracket the venue keeps. */
+export const PositionView = z.strictObject({
+  market: z.enum(MARKETS),
+  side: z.enum(['long', 'short', 'flat']),
+  size: z.number(),
+  entry: z.number().nullable().describe('the average entry of what is open; null when flat'),
+  stop: z.number().nullable(),
+  target: z.number().nullable(),
+  opened_t: UnixS.nullable().describe('when the oldest open lot filled'),
+});
+
+/** Which book a history read names. */
+export const BookView = z.strictObject(Whose);
+
+export function orderView(venue: Venue, o: OrderRecord): z.infer<typeof OrderView> {
   const status = venue.status(o.id);
   return {
     id: o.id,
@@ -25,7 +82,7 @@ export function orderView(venue: Venue, o: OrderRecord) {
   };
 }
 
-export const fillView = (f: FillRecord) => ({
+export const fillView = (f: FillRecord): z.infer<typeof FillView> => ({
   id: f.id,
   order_id: f.order_id,
   model: f.model,
@@ -42,8 +99,7 @@ export const fillView = (f: FillRecord) => ({
   target: f.target,
 });
 
-/** A position as a trader reads it: the side, the size, the average entry and the bracket the venue keeps. */
-export const positionView = (p: Position) => ({
+export const positionView = (p: Position): z.infer<typeof PositionView> => ({
   market: p.market,
   side: p.dir > 0 ? 'long' : p.dir < 0 ? 'short' : 'flat',
   size: p.size,

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { barsFromRows, type Bars, type BarRow } from '../../../engine/bars.js';
 import { warmStart } from '../../../engine/calendar.js';
 import { TIMEFRAME_SECONDS, TIMEFRAMES, type Market, type Timeframe } from '../../../engine/markets.js';
