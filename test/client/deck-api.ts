@@ -2111,10 +2111,725 @@ export interface components {
                 value: number;
             };
         };
+        "forge.answer.__schema0": {
+            /** @enum {string} */
+            op: "and" | "or";
+            args: components["schemas"]["forge.answer.__schema0"][];
+        } | {
+            /** @enum {string} */
+            op: "above" | "below" | "crosses_above" | "crosses_below" | "crosses";
+            left: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+            right: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+        } | {
+            /** @enum {string} */
+            op: "breaks_above" | "breaks_below" | "breaks" | "touches";
+            level: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+        };
+        "forge_onboard.answer.__schema0": {
+            /** @enum {string} */
+            op: "and" | "or";
+            args: components["schemas"]["forge_onboard.answer.__schema0"][];
+        } | {
+            /** @enum {string} */
+            op: "above" | "below" | "crosses_above" | "crosses_below" | "crosses";
+            left: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+            right: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+        } | {
+            /** @enum {string} */
+            op: "breaks_above" | "breaks_below" | "breaks" | "touches";
+            level: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+        };
         "forge_trial.__schema0": {
             /** @enum {string} */
             op: "and" | "or";
             args: components["schemas"]["forge_trial.__schema0"][];
+        } | {
+            /** @enum {string} */
+            op: "above" | "below" | "crosses_above" | "crosses_below" | "crosses";
+            left: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+            right: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+        } | {
+            /** @enum {string} */
+            op: "breaks_above" | "breaks_below" | "breaks" | "touches";
+            level: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+        };
+        "forge_trial.answer.__schema0": {
+            /** @enum {string} */
+            op: "and" | "or";
+            args: components["schemas"]["forge_trial.answer.__schema0"][];
+        } | {
+            /** @enum {string} */
+            op: "above" | "below" | "crosses_above" | "crosses_below" | "crosses";
+            left: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+            right: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+        } | {
+            /** @enum {string} */
+            op: "breaks_above" | "breaks_below" | "breaks" | "touches";
+            level: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+        };
+        "studio_state.answer.__schema0": {
+            /** @enum {string} */
+            op: "and" | "or";
+            args: components["schemas"]["studio_state.answer.__schema0"][];
+        } | {
+            /** @enum {string} */
+            op: "above" | "below" | "crosses_above" | "crosses_below" | "crosses";
+            left: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+            right: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+        } | {
+            /** @enum {string} */
+            op: "breaks_above" | "breaks_below" | "breaks" | "touches";
+            level: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+        };
+        "studio_act.answer.__schema0": {
+            /** @enum {string} */
+            op: "and" | "or";
+            args: components["schemas"]["studio_act.answer.__schema0"][];
         } | {
             /** @enum {string} */
             op: "above" | "below" | "crosses_above" | "crosses_below" | "crosses";
@@ -3339,7 +4054,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        mandate: {
+                            /** @description who signed it */
+                            signer: string;
+                            /** @description the domain's chain */
+                            chain_id: number;
+                            eip712_hash: string;
+                            primary_type: string;
+                            /** @description the vault the message names, checksummed */
+                            vault: string;
+                            /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
+                            vault_matches: boolean;
+                            /** @description the vault's mandateHash() when recorded; null when the address answers none */
+                            vault_hash: string | null;
+                            /** @description the EIP-712 payload as signed */
+                            typed_data: {
+                                domain: {
+                                    [key: string]: unknown;
+                                };
+                                types: {
+                                    [key: string]: {
+                                        name: string;
+                                        type: string;
+                                    }[];
+                                };
+                                primaryType: string;
+                                message: {
+                                    [key: string]: unknown;
+                                };
+                                signature: string;
+                            };
+                            /** @description where it is chained in the mandates ledger */
+                            seq: number;
+                            /** @description its hash in the ledger */
+                            hash: string;
+                            /** Format: date-time */
+                            recorded_at: string;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -3798,8 +4553,8 @@ export interface operations {
                                 partial: number;
                             } | null;
                             complete: boolean;
-                            /** @enum {string} */
-                            source: "venue" | "archive" | "sample";
+                            /** @description venue, archive or sample; ccxt:<exchange> when the venue is an exchange through ccxt */
+                            source: ("venue" | "archive" | "sample") | string;
                             sealed: boolean;
                             /** @description bars the venue sent inside a halt, left out */
                             left_out_in_halts: number;
@@ -4186,7 +4941,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        id: string;
+                        /** @enum {string} */
+                        tier: "free" | "plan" | "max" | "house";
+                        /** @description attachments left today on your tier */
+                        left_today: number;
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -4269,7 +5032,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description the embedded lane, then the model lane */
+                        lanes: ({
+                            /** @constant */
+                            id: "embedded";
+                            /** @constant */
+                            kind: "grammar";
+                            /** @constant */
+                            available: true;
+                            /** @description what the lane reads, in words */
+                            what: string;
+                        } | {
+                            /** @constant */
+                            id: "model";
+                            /** @constant */
+                            kind: "openai-compatible";
+                            /** @description what the lane reads, in words */
+                            what: string;
+                            /** @constant */
+                            available: false;
+                            /** @description why it is closed to you */
+                            reason: string;
+                        } | {
+                            /** @constant */
+                            id: "model";
+                            /** @constant */
+                            kind: "openai-compatible";
+                            /** @description what the lane reads, in words */
+                            what: string;
+                            /** @constant */
+                            available: true;
+                            /** @description the lane's model */
+                            model: string;
+                            /**
+                             * @description who pays for a reading
+                             * @enum {string}
+                             */
+                            funded: "house" | "plan";
+                        })[];
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -4318,7 +5122,333 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        name: string;
+                        title: string;
+                        /** @description where the algorithm is documented, and how this script adapts it */
+                        source: string;
+                        /** @description the rule in words */
+                        intent: string;
+                        script: {
+                            /** @constant */
+                            version: "script.v1";
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            session: {
+                                /** @constant */
+                                kind: "always";
+                            } | {
+                                /** @constant */
+                                kind: "windows";
+                                /** @enum {string} */
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                windows: {
+                                    from: string;
+                                    to: string;
+                                }[];
+                            };
+                            /** @enum {string} */
+                            side: "long" | "short" | "both";
+                            entry: {
+                                triggers: {
+                                    side: ("long" | "short") | null;
+                                    when: components["schemas"]["forge_onboard.answer.__schema0"];
+                                }[];
+                            };
+                            stop: {
+                                /** @constant */
+                                kind: "distance";
+                                distance: {
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                };
+                                breakeven?: ({
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                }) | {
+                                    /** @constant */
+                                    unit: "r";
+                                    n: number;
+                                };
+                            } | {
+                                /** @constant */
+                                kind: "level";
+                                /** @enum {string} */
+                                where: "at" | "below" | "above";
+                                level: {
+                                    /** @constant */
+                                    kind: "price";
+                                    /** @enum {string} */
+                                    field: "open" | "high" | "low" | "close";
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "ema" | "sma" | "rsi" | "atr";
+                                    n: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "vwap";
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "highest" | "lowest";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "prior_day";
+                                    /** @enum {string} */
+                                    field: "high" | "low" | "close";
+                                } | {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @enum {string} */
+                                    field: "high" | "low" | "range";
+                                    minutes: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "mark";
+                                    /** @enum {string} */
+                                    shape: "level" | "zone" | "any";
+                                } | {
+                                    /** @constant */
+                                    kind: "bar";
+                                    /** @enum {string} */
+                                    bar: "signal" | "previous";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                } | {
+                                    /** @constant */
+                                    kind: "constant";
+                                    value: number;
+                                };
+                                offset?: {
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                };
+                                breakeven?: ({
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                }) | {
+                                    /** @constant */
+                                    unit: "r";
+                                    n: number;
+                                };
+                            };
+                            exit: {
+                                target?: {
+                                    /** @constant */
+                                    kind: "distance";
+                                    distance: ({
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    }) | {
+                                        /** @constant */
+                                        unit: "r";
+                                        n: number;
+                                    };
+                                } | {
+                                    /** @constant */
+                                    kind: "level";
+                                    level: {
+                                        /** @constant */
+                                        kind: "price";
+                                        /** @enum {string} */
+                                        field: "open" | "high" | "low" | "close";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "ema" | "sma" | "rsi" | "atr";
+                                        n: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "vwap";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "highest" | "lowest";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "prior_day";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "close";
+                                    } | {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "range";
+                                        minutes: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "mark";
+                                        /** @enum {string} */
+                                        shape: "level" | "zone" | "any";
+                                    } | {
+                                        /** @constant */
+                                        kind: "bar";
+                                        /** @enum {string} */
+                                        bar: "signal" | "previous";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                    } | {
+                                        /** @constant */
+                                        kind: "constant";
+                                        value: number;
+                                    };
+                                };
+                                trail?: {
+                                    /** @constant */
+                                    kind: "distance";
+                                    distance: {
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    };
+                                } | {
+                                    /** @constant */
+                                    kind: "level";
+                                    level: {
+                                        /** @constant */
+                                        kind: "price";
+                                        /** @enum {string} */
+                                        field: "open" | "high" | "low" | "close";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "ema" | "sma" | "rsi" | "atr";
+                                        n: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "vwap";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "highest" | "lowest";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "prior_day";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "close";
+                                    } | {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "range";
+                                        minutes: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "mark";
+                                        /** @enum {string} */
+                                        shape: "level" | "zone" | "any";
+                                    } | {
+                                        /** @constant */
+                                        kind: "bar";
+                                        /** @enum {string} */
+                                        bar: "signal" | "previous";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                    } | {
+                                        /** @constant */
+                                        kind: "constant";
+                                        value: number;
+                                    };
+                                };
+                                time?: ({
+                                    /** @constant */
+                                    kind: "bars";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "minutes";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "hours";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "clock";
+                                    at: string;
+                                    /** @enum {string} */
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                } | {
+                                    /** @constant */
+                                    kind: "session_close";
+                                })[];
+                                when?: components["schemas"]["forge_onboard.answer.__schema0"];
+                            };
+                        };
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -4706,7 +5836,384 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description the hash of the canonical decider IR and the version: it names the forge */
+                        seed_hash: string;
+                        /** @description the decider's version */
+                        version: string;
+                        /** @description the TypeScript source of the pure decide function, watermarked */
+                        code: string;
+                        /** @description the seed hash and version read back from the code */
+                        watermark: {
+                            seed_hash: string;
+                            version: string;
+                        };
+                        script: {
+                            /** @constant */
+                            version: "script.v1";
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            session: {
+                                /** @constant */
+                                kind: "always";
+                            } | {
+                                /** @constant */
+                                kind: "windows";
+                                /** @enum {string} */
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                windows: {
+                                    from: string;
+                                    to: string;
+                                }[];
+                            };
+                            /** @enum {string} */
+                            side: "long" | "short" | "both";
+                            entry: {
+                                triggers: {
+                                    side: ("long" | "short") | null;
+                                    when: components["schemas"]["forge.answer.__schema0"];
+                                }[];
+                            };
+                            stop: {
+                                /** @constant */
+                                kind: "distance";
+                                distance: {
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                };
+                                breakeven?: ({
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                }) | {
+                                    /** @constant */
+                                    unit: "r";
+                                    n: number;
+                                };
+                            } | {
+                                /** @constant */
+                                kind: "level";
+                                /** @enum {string} */
+                                where: "at" | "below" | "above";
+                                level: {
+                                    /** @constant */
+                                    kind: "price";
+                                    /** @enum {string} */
+                                    field: "open" | "high" | "low" | "close";
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "ema" | "sma" | "rsi" | "atr";
+                                    n: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "vwap";
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "highest" | "lowest";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "prior_day";
+                                    /** @enum {string} */
+                                    field: "high" | "low" | "close";
+                                } | {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @enum {string} */
+                                    field: "high" | "low" | "range";
+                                    minutes: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "mark";
+                                    /** @enum {string} */
+                                    shape: "level" | "zone" | "any";
+                                } | {
+                                    /** @constant */
+                                    kind: "bar";
+                                    /** @enum {string} */
+                                    bar: "signal" | "previous";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                } | {
+                                    /** @constant */
+                                    kind: "constant";
+                                    value: number;
+                                };
+                                offset?: {
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                };
+                                breakeven?: ({
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                }) | {
+                                    /** @constant */
+                                    unit: "r";
+                                    n: number;
+                                };
+                            };
+                            exit: {
+                                target?: {
+                                    /** @constant */
+                                    kind: "distance";
+                                    distance: ({
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    }) | {
+                                        /** @constant */
+                                        unit: "r";
+                                        n: number;
+                                    };
+                                } | {
+                                    /** @constant */
+                                    kind: "level";
+                                    level: {
+                                        /** @constant */
+                                        kind: "price";
+                                        /** @enum {string} */
+                                        field: "open" | "high" | "low" | "close";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "ema" | "sma" | "rsi" | "atr";
+                                        n: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "vwap";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "highest" | "lowest";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "prior_day";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "close";
+                                    } | {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "range";
+                                        minutes: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "mark";
+                                        /** @enum {string} */
+                                        shape: "level" | "zone" | "any";
+                                    } | {
+                                        /** @constant */
+                                        kind: "bar";
+                                        /** @enum {string} */
+                                        bar: "signal" | "previous";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                    } | {
+                                        /** @constant */
+                                        kind: "constant";
+                                        value: number;
+                                    };
+                                };
+                                trail?: {
+                                    /** @constant */
+                                    kind: "distance";
+                                    distance: {
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    };
+                                } | {
+                                    /** @constant */
+                                    kind: "level";
+                                    level: {
+                                        /** @constant */
+                                        kind: "price";
+                                        /** @enum {string} */
+                                        field: "open" | "high" | "low" | "close";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "ema" | "sma" | "rsi" | "atr";
+                                        n: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "vwap";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "highest" | "lowest";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "prior_day";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "close";
+                                    } | {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "range";
+                                        minutes: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "mark";
+                                        /** @enum {string} */
+                                        shape: "level" | "zone" | "any";
+                                    } | {
+                                        /** @constant */
+                                        kind: "bar";
+                                        /** @enum {string} */
+                                        bar: "signal" | "previous";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                    } | {
+                                        /** @constant */
+                                        kind: "constant";
+                                        value: number;
+                                    };
+                                };
+                                time?: ({
+                                    /** @constant */
+                                    kind: "bars";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "minutes";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "hours";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "clock";
+                                    at: string;
+                                    /** @enum {string} */
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                } | {
+                                    /** @constant */
+                                    kind: "session_close";
+                                })[];
+                                when?: components["schemas"]["forge.answer.__schema0"];
+                            };
+                        };
+                        /** @description the self-review: nine named classes, each passed or flagged with its lines */
+                        review: {
+                            classes: {
+                                /** @enum {string} */
+                                name: "look-ahead" | "repainting" | "missing stop" | "unreachable state" | "indicator warm-up" | "same-bar stop and target order" | "session leak" | "unit mismatch" | "unbounded state";
+                                /** @enum {string} */
+                                status: "passed" | "flagged";
+                                findings: {
+                                    line: number;
+                                    message: string;
+                                }[];
+                            }[];
+                            notes: {
+                                line: number;
+                                message: string;
+                            }[];
+                        };
+                        /** @description every number, indicator, market, time and side in the code traced to the words or the script, or flagged as invented */
+                        scan: {
+                            clean: boolean;
+                            traced: {
+                                line: number;
+                                token: string;
+                                /** @enum {string} */
+                                kind: "number" | "indicator" | "market" | "time" | "side";
+                                from: {
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                } | {
+                                    /** @enum {string} */
+                                    default: "session_crypto" | "session_futures" | "atr_length";
+                                } | {
+                                    script: string;
+                                };
+                            }[];
+                            invented: {
+                                line: number;
+                                token: string;
+                                /** @enum {string} */
+                                kind: "number" | "indicator" | "market" | "time" | "side";
+                                message: string;
+                            }[];
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -4827,7 +6334,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        seed_hash: string;
+                        version: string;
+                        code: string;
+                        review: {
+                            classes: {
+                                /** @enum {string} */
+                                name: "look-ahead" | "repainting" | "missing stop" | "unreachable state" | "indicator warm-up" | "same-bar stop and target order" | "session leak" | "unit mismatch" | "unbounded state";
+                                /** @enum {string} */
+                                status: "passed" | "flagged";
+                                findings: {
+                                    line: number;
+                                    message: string;
+                                }[];
+                            }[];
+                            notes: {
+                                line: number;
+                                message: string;
+                            }[];
+                        };
+                        scan: {
+                            clean: boolean;
+                            traced: {
+                                line: number;
+                                token: string;
+                                /** @enum {string} */
+                                kind: "number" | "indicator" | "market" | "time" | "side";
+                                from: {
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                } | {
+                                    /** @enum {string} */
+                                    default: "session_crypto" | "session_futures" | "atr_length";
+                                } | {
+                                    script: string;
+                                };
+                            }[];
+                            invented: {
+                                line: number;
+                                token: string;
+                                /** @enum {string} */
+                                kind: "number" | "indicator" | "market" | "time" | "side";
+                                message: string;
+                            }[];
+                        };
+                        /**
+                         * Format: date-time
+                         * @description when the forge is no longer kept
+                         */
+                        expires_at: string;
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -5223,7 +6785,436 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        version: "rehearsal.v1";
+                        /** @enum {string} */
+                        market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                        /** @enum {string} */
+                        timeframe: "15s" | "1m" | "5m" | "1h";
+                        window: {
+                            from: number;
+                            to: number;
+                            bars: number;
+                            warm_up_bars: number;
+                        };
+                        costs: {
+                            slippage_ticks: number;
+                            slippage: number;
+                            fee: {
+                                per_side: number;
+                                /** @enum {string} */
+                                unit: "points" | "bps";
+                            };
+                        };
+                        trades: {
+                            /** @enum {string} */
+                            side: "long" | "short";
+                            entry_t: number;
+                            entry: number;
+                            stop: number;
+                            exit_t: number;
+                            exit: number;
+                            r: number;
+                            /** @enum {string} */
+                            why: "stop" | "breakeven" | "trail" | "target" | "exit_rule" | "time" | "clock" | "session_close" | "session_end" | "end_of_data" | "hold";
+                        }[];
+                        skipped: number;
+                        stats: {
+                            n: number;
+                            long: number;
+                            short: number;
+                            wins: number;
+                            losses: number;
+                            win_rate: number | null;
+                            expectancy: number | null;
+                            total_r: number;
+                            max_drawdown_r: number;
+                            profit_factor: number | null;
+                            avg_win_r: number | null;
+                            avg_loss_r: number | null;
+                        };
+                        null: {
+                            runs: number;
+                            seed: string;
+                            matched: {
+                                trades: number;
+                                long: number;
+                                short: number;
+                                holding_bars: {
+                                    min: number;
+                                    median: number;
+                                    max: number;
+                                } | null;
+                            };
+                            eligible: {
+                                long: number;
+                                short: number;
+                            };
+                            rule_total_r: number;
+                            total_r: {
+                                mean: number;
+                                p05: number;
+                                p50: number;
+                                p95: number;
+                            } | null;
+                            k: number;
+                            percentile: number | null;
+                            p: number | null;
+                        };
+                        folds: {
+                            fold: number;
+                            from: number;
+                            to: number;
+                            bars: number;
+                            stats: {
+                                n: number;
+                                long: number;
+                                short: number;
+                                wins: number;
+                                losses: number;
+                                win_rate: number | null;
+                                expectancy: number | null;
+                                total_r: number;
+                                max_drawdown_r: number;
+                                profit_factor: number | null;
+                                avg_win_r: number | null;
+                                avg_loss_r: number | null;
+                            };
+                        }[] | null;
+                        summary: string;
+                        /** @constant */
+                        ok: true;
+                        name: string | null;
+                        tenant: string | null;
+                        seed_hash: string;
+                        /** @description the script run, with its market and session filled in */
+                        script: {
+                            /** @constant */
+                            version: "script.v1";
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            session: {
+                                /** @constant */
+                                kind: "always";
+                            } | {
+                                /** @constant */
+                                kind: "windows";
+                                /** @enum {string} */
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                windows: {
+                                    from: string;
+                                    to: string;
+                                }[];
+                            };
+                            /** @enum {string} */
+                            side: "long" | "short" | "both";
+                            entry: {
+                                triggers: {
+                                    side: ("long" | "short") | null;
+                                    when: components["schemas"]["forge_trial.answer.__schema0"];
+                                }[];
+                            };
+                            stop: {
+                                /** @constant */
+                                kind: "distance";
+                                distance: {
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                };
+                                breakeven?: ({
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                }) | {
+                                    /** @constant */
+                                    unit: "r";
+                                    n: number;
+                                };
+                            } | {
+                                /** @constant */
+                                kind: "level";
+                                /** @enum {string} */
+                                where: "at" | "below" | "above";
+                                level: {
+                                    /** @constant */
+                                    kind: "price";
+                                    /** @enum {string} */
+                                    field: "open" | "high" | "low" | "close";
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "ema" | "sma" | "rsi" | "atr";
+                                    n: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "vwap";
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "highest" | "lowest";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "prior_day";
+                                    /** @enum {string} */
+                                    field: "high" | "low" | "close";
+                                } | {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @enum {string} */
+                                    field: "high" | "low" | "range";
+                                    minutes: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "mark";
+                                    /** @enum {string} */
+                                    shape: "level" | "zone" | "any";
+                                } | {
+                                    /** @constant */
+                                    kind: "bar";
+                                    /** @enum {string} */
+                                    bar: "signal" | "previous";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                } | {
+                                    /** @constant */
+                                    kind: "constant";
+                                    value: number;
+                                };
+                                offset?: {
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                };
+                                breakeven?: ({
+                                    /** @enum {string} */
+                                    unit: "points" | "ticks" | "percent";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "atr";
+                                    n: number;
+                                    period: number | null;
+                                } | {
+                                    /** @constant */
+                                    unit: "usd";
+                                    n: number;
+                                    /** @constant */
+                                    micro?: true;
+                                }) | {
+                                    /** @constant */
+                                    unit: "r";
+                                    n: number;
+                                };
+                            };
+                            exit: {
+                                target?: {
+                                    /** @constant */
+                                    kind: "distance";
+                                    distance: ({
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    }) | {
+                                        /** @constant */
+                                        unit: "r";
+                                        n: number;
+                                    };
+                                } | {
+                                    /** @constant */
+                                    kind: "level";
+                                    level: {
+                                        /** @constant */
+                                        kind: "price";
+                                        /** @enum {string} */
+                                        field: "open" | "high" | "low" | "close";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "ema" | "sma" | "rsi" | "atr";
+                                        n: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "vwap";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "highest" | "lowest";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "prior_day";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "close";
+                                    } | {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "range";
+                                        minutes: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "mark";
+                                        /** @enum {string} */
+                                        shape: "level" | "zone" | "any";
+                                    } | {
+                                        /** @constant */
+                                        kind: "bar";
+                                        /** @enum {string} */
+                                        bar: "signal" | "previous";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                    } | {
+                                        /** @constant */
+                                        kind: "constant";
+                                        value: number;
+                                    };
+                                };
+                                trail?: {
+                                    /** @constant */
+                                    kind: "distance";
+                                    distance: {
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    };
+                                } | {
+                                    /** @constant */
+                                    kind: "level";
+                                    level: {
+                                        /** @constant */
+                                        kind: "price";
+                                        /** @enum {string} */
+                                        field: "open" | "high" | "low" | "close";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "ema" | "sma" | "rsi" | "atr";
+                                        n: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "vwap";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "highest" | "lowest";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "prior_day";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "close";
+                                    } | {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "range";
+                                        minutes: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "mark";
+                                        /** @enum {string} */
+                                        shape: "level" | "zone" | "any";
+                                    } | {
+                                        /** @constant */
+                                        kind: "bar";
+                                        /** @enum {string} */
+                                        bar: "signal" | "previous";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                    } | {
+                                        /** @constant */
+                                        kind: "constant";
+                                        value: number;
+                                    };
+                                };
+                                time?: ({
+                                    /** @constant */
+                                    kind: "bars";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "minutes";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "hours";
+                                    n: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "clock";
+                                    at: string;
+                                    /** @enum {string} */
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                } | {
+                                    /** @constant */
+                                    kind: "session_close";
+                                })[];
+                                when?: components["schemas"]["forge_trial.answer.__schema0"];
+                            };
+                        };
+                        /** @description the page of trades shown (only when trades_from or trades_limit was given) */
+                        trades_page?: {
+                            from: number;
+                            shown: number;
+                            total: number;
+                            /** @description trades_from of the next page; null on the last */
+                            next: number | null;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -5357,7 +7348,127 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        version: "rehearsal.v1";
+                        /** @enum {string} */
+                        market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                        /** @enum {string} */
+                        timeframe: "15s" | "1m" | "5m" | "1h";
+                        window: {
+                            from: number;
+                            to: number;
+                            bars: number;
+                            warm_up_bars: number;
+                        };
+                        costs: {
+                            slippage_ticks: number;
+                            slippage: number;
+                            fee: {
+                                per_side: number;
+                                /** @enum {string} */
+                                unit: "points" | "bps";
+                            };
+                        };
+                        trades: {
+                            /** @enum {string} */
+                            side: "long" | "short";
+                            entry_t: number;
+                            entry: number;
+                            stop: number;
+                            exit_t: number;
+                            exit: number;
+                            r: number;
+                            /** @enum {string} */
+                            why: "stop" | "breakeven" | "trail" | "target" | "exit_rule" | "time" | "clock" | "session_close" | "session_end" | "end_of_data" | "hold";
+                        }[];
+                        skipped: number;
+                        stats: {
+                            n: number;
+                            long: number;
+                            short: number;
+                            wins: number;
+                            losses: number;
+                            win_rate: number | null;
+                            expectancy: number | null;
+                            total_r: number;
+                            max_drawdown_r: number;
+                            profit_factor: number | null;
+                            avg_win_r: number | null;
+                            avg_loss_r: number | null;
+                        };
+                        null: {
+                            runs: number;
+                            seed: string;
+                            matched: {
+                                trades: number;
+                                long: number;
+                                short: number;
+                                holding_bars: {
+                                    min: number;
+                                    median: number;
+                                    max: number;
+                                } | null;
+                            };
+                            eligible: {
+                                long: number;
+                                short: number;
+                            };
+                            rule_total_r: number;
+                            total_r: {
+                                mean: number;
+                                p05: number;
+                                p50: number;
+                                p95: number;
+                            } | null;
+                            k: number;
+                            percentile: number | null;
+                            p: number | null;
+                        };
+                        folds: {
+                            fold: number;
+                            from: number;
+                            to: number;
+                            bars: number;
+                            stats: {
+                                n: number;
+                                long: number;
+                                short: number;
+                                wins: number;
+                                losses: number;
+                                win_rate: number | null;
+                                expectancy: number | null;
+                                total_r: number;
+                                max_drawdown_r: number;
+                                profit_factor: number | null;
+                                avg_win_r: number | null;
+                                avg_loss_r: number | null;
+                            };
+                        }[] | null;
+                        summary: string;
+                        /** @constant */
+                        ok: true;
+                        seed_hash: string;
+                        /** @description the sealed plate of the rehearsal (with plate: true) */
+                        plate?: {
+                            id: string;
+                            path: string;
+                            /** Format: uri */
+                            png: string;
+                            /** Format: uri */
+                            json: string;
+                        };
+                        /** @description the page of trades shown (only when trades_from or trades_limit was given) */
+                        trades_page?: {
+                            from: number;
+                            shown: number;
+                            total: number;
+                            /** @description trades_from of the next page; null on the last */
+                            next: number | null;
+                        };
+                        /** @description a page of trades names the whole answer by its digest, which grade and score take */
+                        rehearsal_digest?: string;
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -5487,7 +7598,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        rubric: string;
+                        seed_hash: string;
+                        version: string;
+                        /** @description the words are kept only as their digest */
+                        words_sha256: string;
+                        /** @enum {string} */
+                        decision: "accept" | "revise" | "reject";
+                        /** @description the rehearsal judged; null when none was kept */
+                        rehearsal: {
+                            digest: string;
+                            /** @enum {string} */
+                            chosen: "named" | "latest_on_rule_market";
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            from: number;
+                            to: number;
+                            trades: number;
+                        } | null;
+                        facts: {
+                            name: string;
+                            held: boolean;
+                            detail: string;
+                        }[];
+                        grader: {
+                            model: string;
+                            /** @description how the decision was paid: own key, house, plan or trial */
+                            funded: string;
+                            answers: {
+                                id: string;
+                                question: string;
+                                distribution: {
+                                    yes: number;
+                                    partly: number;
+                                    no: number;
+                                };
+                                /** @enum {string} */
+                                source: "logprobs" | "samples";
+                                /** @description samples counted (samples only) */
+                                samples: number | null;
+                                /** @enum {string} */
+                                verdict: "holds" | "unsure" | "fails";
+                            }[];
+                        } | null;
+                        shown: {
+                            /** @description sha256 of the context the grader was shown */
+                            digest: string;
+                            code_in_words: string;
+                        } | null;
+                        reasons: string[];
+                        decision_digest: string;
+                        /** @constant */
+                        ok: true;
+                        receipt_hash: string;
+                        /** @description the hash of the entry before it in the ledger */
+                        prev_hash: string;
+                        seq: number;
+                        /** Format: date-time */
+                        at: string;
+                        /** @description trial pings left on the free tier, when one was spent */
+                        trial_pings_left?: number;
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -5608,7 +7782,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @enum {string} */
+                        stage: "parts" | "rehearsed";
+                        rubric: string;
+                        z: number;
+                        house: {
+                            /** @description closed questions that held */
+                            k: number;
+                            /** @description closed questions asked */
+                            n: number;
+                            rate: number | null;
+                            /** @description the lower end of the 95% Wilson interval; null before any question */
+                            wilson_lower: number | null;
+                            /** @description scores recorded */
+                            scores: number;
+                        };
+                        mine: {
+                            /** @description closed questions that held */
+                            k: number;
+                            /** @description closed questions asked */
+                            n: number;
+                            rate: number | null;
+                            /** @description the lower end of the 95% Wilson interval; null before any question */
+                            wilson_lower: number | null;
+                            /** @description scores recorded */
+                            scores: number;
+                        };
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -5673,7 +7876,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        rubric: string;
+                        /** @enum {string} */
+                        stage: "parts" | "rehearsed";
+                        subject: {
+                            seed_hash?: string;
+                            rehearsal_digest?: string;
+                            words_sha256: string;
+                        };
+                        /** @description stage rehearsed: the rehearsal judged */
+                        rehearsal?: {
+                            digest: string;
+                            /** @enum {string} */
+                            chosen: "named" | "latest_on_rule_market";
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            from: number;
+                            to: number;
+                            trades: number;
+                        };
+                        facts: {
+                            name: string;
+                            held: boolean;
+                            detail: string;
+                        }[];
+                        grader: {
+                            model: string;
+                            /** @description how the decision was paid: own key, house, plan or trial */
+                            funded: string;
+                            answers: {
+                                id: string;
+                                question: string;
+                                distribution: {
+                                    yes: number;
+                                    partly: number;
+                                    no: number;
+                                };
+                                /** @enum {string} */
+                                source: "logprobs" | "samples";
+                                /** @description samples counted (samples only) */
+                                samples: number | null;
+                                /** @enum {string} */
+                                verdict: "holds" | "unsure" | "fails";
+                            }[];
+                        } | null;
+                        shown?: {
+                            /** @description sha256 of the context the grader was shown */
+                            digest: string;
+                            code_in_words: string;
+                        } | null;
+                        /** @description k points of n */
+                        score: {
+                            k: number;
+                            n: number;
+                            value: number;
+                        };
+                        reasons: string[];
+                        decision_digest: string;
+                        /** @constant */
+                        ok: true;
+                        receipt_hash: string;
+                        /** @description the hash of the entry before it in the ledger */
+                        prev_hash: string;
+                        seq: number;
+                        /** Format: date-time */
+                        at: string;
+                        /** @description trial pings left on the free tier, when one was spent */
+                        trial_pings_left?: number;
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -5803,7 +8076,988 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        record: {
+                            strategy: string;
+                            /** @enum {string} */
+                            state: "blank" | "worded" | "unclear" | "read" | "forged" | "rehearsed" | "graded" | "rejected";
+                            /** @description counts the moves: a move is written only over the record it was decided on */
+                            rev: number;
+                            words: string | null;
+                            /** @description ids of the images attached with the image move (the bytes are the image tool's) */
+                            images: string[];
+                            reading: {
+                                market: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL") | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        /** @enum {string} */
+                                        value: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                timeframe: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ("15s" | "1m" | "5m" | "1h") | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        /** @enum {string} */
+                                        value: "15s" | "1m" | "5m" | "1h";
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                session: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ({
+                                        /** @constant */
+                                        kind: "always";
+                                    } | {
+                                        /** @constant */
+                                        kind: "windows";
+                                        /** @enum {string} */
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        windows: {
+                                            from: string;
+                                            to: string;
+                                        }[];
+                                    }) | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            /** @constant */
+                                            kind: "always";
+                                        } | {
+                                            /** @constant */
+                                            kind: "windows";
+                                            /** @enum {string} */
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            windows: {
+                                                from: string;
+                                                to: string;
+                                            }[];
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                side: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ("long" | "short" | "both") | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        /** @enum {string} */
+                                        value: "long" | "short" | "both";
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                entry: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: {
+                                        triggers: {
+                                            side: ("long" | "short") | null;
+                                            when: components["schemas"]["studio_state.answer.__schema0"];
+                                        }[];
+                                    } | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            triggers: {
+                                                side: ("long" | "short") | null;
+                                                when: components["schemas"]["studio_state.answer.__schema0"];
+                                            }[];
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                stop: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ({
+                                        /** @constant */
+                                        kind: "distance";
+                                        distance: {
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        };
+                                        breakeven?: ({
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        }) | {
+                                            /** @constant */
+                                            unit: "r";
+                                            n: number;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        kind: "level";
+                                        /** @enum {string} */
+                                        where: "at" | "below" | "above";
+                                        level: {
+                                            /** @constant */
+                                            kind: "price";
+                                            /** @enum {string} */
+                                            field: "open" | "high" | "low" | "close";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "ema" | "sma" | "rsi" | "atr";
+                                            n: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "vwap";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "highest" | "lowest";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "prior_day";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "close";
+                                        } | {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "range";
+                                            minutes: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "mark";
+                                            /** @enum {string} */
+                                            shape: "level" | "zone" | "any";
+                                        } | {
+                                            /** @constant */
+                                            kind: "bar";
+                                            /** @enum {string} */
+                                            bar: "signal" | "previous";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                        } | {
+                                            /** @constant */
+                                            kind: "constant";
+                                            value: number;
+                                        };
+                                        offset?: {
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        };
+                                        breakeven?: ({
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        }) | {
+                                            /** @constant */
+                                            unit: "r";
+                                            n: number;
+                                        };
+                                    }) | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            /** @constant */
+                                            kind: "distance";
+                                            distance: {
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            };
+                                            breakeven?: ({
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            }) | {
+                                                /** @constant */
+                                                unit: "r";
+                                                n: number;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            kind: "level";
+                                            /** @enum {string} */
+                                            where: "at" | "below" | "above";
+                                            level: {
+                                                /** @constant */
+                                                kind: "price";
+                                                /** @enum {string} */
+                                                field: "open" | "high" | "low" | "close";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "ema" | "sma" | "rsi" | "atr";
+                                                n: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "vwap";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "highest" | "lowest";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "prior_day";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "close";
+                                            } | {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "range";
+                                                minutes: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "mark";
+                                                /** @enum {string} */
+                                                shape: "level" | "zone" | "any";
+                                            } | {
+                                                /** @constant */
+                                                kind: "bar";
+                                                /** @enum {string} */
+                                                bar: "signal" | "previous";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                            } | {
+                                                /** @constant */
+                                                kind: "constant";
+                                                value: number;
+                                            };
+                                            offset?: {
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            };
+                                            breakeven?: ({
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            }) | {
+                                                /** @constant */
+                                                unit: "r";
+                                                n: number;
+                                            };
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                exit: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: {
+                                        target?: {
+                                            /** @constant */
+                                            kind: "distance";
+                                            distance: ({
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            }) | {
+                                                /** @constant */
+                                                unit: "r";
+                                                n: number;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            kind: "level";
+                                            level: {
+                                                /** @constant */
+                                                kind: "price";
+                                                /** @enum {string} */
+                                                field: "open" | "high" | "low" | "close";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "ema" | "sma" | "rsi" | "atr";
+                                                n: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "vwap";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "highest" | "lowest";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "prior_day";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "close";
+                                            } | {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "range";
+                                                minutes: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "mark";
+                                                /** @enum {string} */
+                                                shape: "level" | "zone" | "any";
+                                            } | {
+                                                /** @constant */
+                                                kind: "bar";
+                                                /** @enum {string} */
+                                                bar: "signal" | "previous";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                            } | {
+                                                /** @constant */
+                                                kind: "constant";
+                                                value: number;
+                                            };
+                                        };
+                                        trail?: {
+                                            /** @constant */
+                                            kind: "distance";
+                                            distance: {
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            kind: "level";
+                                            level: {
+                                                /** @constant */
+                                                kind: "price";
+                                                /** @enum {string} */
+                                                field: "open" | "high" | "low" | "close";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "ema" | "sma" | "rsi" | "atr";
+                                                n: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "vwap";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "highest" | "lowest";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "prior_day";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "close";
+                                            } | {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "range";
+                                                minutes: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "mark";
+                                                /** @enum {string} */
+                                                shape: "level" | "zone" | "any";
+                                            } | {
+                                                /** @constant */
+                                                kind: "bar";
+                                                /** @enum {string} */
+                                                bar: "signal" | "previous";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                            } | {
+                                                /** @constant */
+                                                kind: "constant";
+                                                value: number;
+                                            };
+                                        };
+                                        time?: ({
+                                            /** @constant */
+                                            kind: "bars";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "minutes";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "hours";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "clock";
+                                            at: string;
+                                            /** @enum {string} */
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        } | {
+                                            /** @constant */
+                                            kind: "session_close";
+                                        })[];
+                                        when?: components["schemas"]["studio_state.answer.__schema0"];
+                                    } | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            target?: {
+                                                /** @constant */
+                                                kind: "distance";
+                                                distance: ({
+                                                    /** @enum {string} */
+                                                    unit: "points" | "ticks" | "percent";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "atr";
+                                                    n: number;
+                                                    period: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "usd";
+                                                    n: number;
+                                                    /** @constant */
+                                                    micro?: true;
+                                                }) | {
+                                                    /** @constant */
+                                                    unit: "r";
+                                                    n: number;
+                                                };
+                                            } | {
+                                                /** @constant */
+                                                kind: "level";
+                                                level: {
+                                                    /** @constant */
+                                                    kind: "price";
+                                                    /** @enum {string} */
+                                                    field: "open" | "high" | "low" | "close";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "ema" | "sma" | "rsi" | "atr";
+                                                    n: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "vwap";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "highest" | "lowest";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "prior_day";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "close";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "range";
+                                                    minutes: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "mark";
+                                                    /** @enum {string} */
+                                                    shape: "level" | "zone" | "any";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bar";
+                                                    /** @enum {string} */
+                                                    bar: "signal" | "previous";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "constant";
+                                                    value: number;
+                                                };
+                                            };
+                                            trail?: {
+                                                /** @constant */
+                                                kind: "distance";
+                                                distance: {
+                                                    /** @enum {string} */
+                                                    unit: "points" | "ticks" | "percent";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "atr";
+                                                    n: number;
+                                                    period: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "usd";
+                                                    n: number;
+                                                    /** @constant */
+                                                    micro?: true;
+                                                };
+                                            } | {
+                                                /** @constant */
+                                                kind: "level";
+                                                level: {
+                                                    /** @constant */
+                                                    kind: "price";
+                                                    /** @enum {string} */
+                                                    field: "open" | "high" | "low" | "close";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "ema" | "sma" | "rsi" | "atr";
+                                                    n: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "vwap";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "highest" | "lowest";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "prior_day";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "close";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "range";
+                                                    minutes: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "mark";
+                                                    /** @enum {string} */
+                                                    shape: "level" | "zone" | "any";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bar";
+                                                    /** @enum {string} */
+                                                    bar: "signal" | "previous";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "constant";
+                                                    value: number;
+                                                };
+                                            };
+                                            time?: ({
+                                                /** @constant */
+                                                kind: "bars";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "minutes";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "hours";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "clock";
+                                                at: string;
+                                                /** @enum {string} */
+                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            } | {
+                                                /** @constant */
+                                                kind: "session_close";
+                                            })[];
+                                            when?: components["schemas"]["studio_state.answer.__schema0"];
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                            } | null;
+                            seed: {
+                                seed_hash: string;
+                                version: string;
+                            } | null;
+                            rehearsal: {
+                                /** @description sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window */
+                                digest: string;
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                timeframe: "15s" | "1m" | "5m" | "1h";
+                                /** @description the window asked: its end and hours (the end is the newest bar the tape held when none was given) */
+                                asked: {
+                                    from: number;
+                                    to: number;
+                                    hours: number;
+                                    folds: number | null;
+                                };
+                                /** @description the bars the rule traded over, as the envelope states them */
+                                window: {
+                                    from: number;
+                                    to: number;
+                                    bars: number;
+                                    warm_up_bars: number;
+                                };
+                                trades: number;
+                                /** @description the bars of the window asked that the tape held, against the bars the market's calendar expects in it */
+                                tape: {
+                                    bars: number;
+                                    expected: number;
+                                };
+                            } | null;
+                            grade: {
+                                /** @enum {string} */
+                                decision: "accept" | "revise" | "reject";
+                                /** @description the grade tool's answer as it came */
+                                receipt: {
+                                    rubric: string;
+                                    seed_hash: string;
+                                    version: string;
+                                    /** @description the words are kept only as their digest */
+                                    words_sha256: string;
+                                    /** @enum {string} */
+                                    decision: "accept" | "revise" | "reject";
+                                    /** @description the rehearsal judged; null when none was kept */
+                                    rehearsal: {
+                                        digest: string;
+                                        /** @enum {string} */
+                                        chosen: "named" | "latest_on_rule_market";
+                                        /** @enum {string} */
+                                        market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                        /** @enum {string} */
+                                        timeframe: "15s" | "1m" | "5m" | "1h";
+                                        from: number;
+                                        to: number;
+                                        trades: number;
+                                    } | null;
+                                    facts: {
+                                        name: string;
+                                        held: boolean;
+                                        detail: string;
+                                    }[];
+                                    grader: {
+                                        model: string;
+                                        /** @description how the decision was paid: own key, house, plan or trial */
+                                        funded: string;
+                                        answers: {
+                                            id: string;
+                                            question: string;
+                                            distribution: {
+                                                yes: number;
+                                                partly: number;
+                                                no: number;
+                                            };
+                                            /** @enum {string} */
+                                            source: "logprobs" | "samples";
+                                            /** @description samples counted (samples only) */
+                                            samples: number | null;
+                                            /** @enum {string} */
+                                            verdict: "holds" | "unsure" | "fails";
+                                        }[];
+                                    } | null;
+                                    shown: {
+                                        /** @description sha256 of the context the grader was shown */
+                                        digest: string;
+                                        code_in_words: string;
+                                    } | null;
+                                    reasons: string[];
+                                    decision_digest: string;
+                                    /** @constant */
+                                    ok: true;
+                                    receipt_hash: string;
+                                    /** @description the hash of the entry before it in the ledger */
+                                    prev_hash: string;
+                                    seq: number;
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description trial pings left on the free tier, when one was spent */
+                                    trial_pings_left?: number;
+                                };
+                            } | null;
+                            updated_at: string | null;
+                        };
+                        view: {
+                            /** @enum {string} */
+                            state: "blank" | "worded" | "unclear" | "read" | "forged" | "rehearsed" | "graded" | "rejected";
+                            /** @description the awaited move */
+                            next: ("words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade") | null;
+                            /** @description the other moves */
+                            alt: ("words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade")[];
+                            /** @description the gates earned */
+                            done: ("read" | "forge" | "rehearse" | "grade")[];
+                            why: string;
+                        };
+                        /** @description each gate: earned, and what it rests on */
+                        coverage: {
+                            read: {
+                                earned: boolean;
+                                rests_on: {
+                                    words_sha256: string;
+                                    chars: number;
+                                    parts: {
+                                        /** @enum {string} */
+                                        market: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        timeframe: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        session: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        side: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        entry: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        stop: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        exit: "read" | "defaulted" | "missing" | "ambiguous";
+                                    };
+                                } | null;
+                            };
+                            forge: {
+                                earned: boolean;
+                                rests_on: {
+                                    seed_hash: string;
+                                    version: string;
+                                    kept: boolean;
+                                    expires_at: string | null;
+                                } | null;
+                            };
+                            rehearse: {
+                                earned: boolean;
+                                rests_on: {
+                                    /** @description sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window */
+                                    digest: string;
+                                    /** @enum {string} */
+                                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                    /** @enum {string} */
+                                    timeframe: "15s" | "1m" | "5m" | "1h";
+                                    /** @description the window asked: its end and hours (the end is the newest bar the tape held when none was given) */
+                                    asked: {
+                                        from: number;
+                                        to: number;
+                                        hours: number;
+                                        folds: number | null;
+                                    };
+                                    /** @description the bars the rule traded over, as the envelope states them */
+                                    window: {
+                                        from: number;
+                                        to: number;
+                                        bars: number;
+                                        warm_up_bars: number;
+                                    };
+                                    trades: number;
+                                    /** @description the bars of the window asked that the tape held, against the bars the market's calendar expects in it */
+                                    tape: {
+                                        bars: number;
+                                        expected: number;
+                                    };
+                                    seed_hash: string;
+                                } | null;
+                            };
+                            grade: {
+                                earned: boolean;
+                                rests_on: {
+                                    seed_hash: string;
+                                    rehearsal_digest: string;
+                                    /** @enum {string} */
+                                    decision: "accept" | "revise" | "reject";
+                                } | null;
+                            };
+                        };
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -5867,7 +9121,7 @@ export interface operations {
                     to?: number | string;
                     /** @description rehearse: walk-forward folds to cut the window into (2 to 20) */
                     folds?: number | string;
-                    /** @description grade: your own grader key, as POST /studio/grade takes it (that route checks its shape); never kept */
+                    /** @description grade: your own grader key, as POST /studio/grade takes it; never kept */
                     grader_key?: string;
                 };
             };
@@ -5879,7 +9133,2341 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        record: {
+                            strategy: string;
+                            /** @enum {string} */
+                            state: "blank" | "worded" | "unclear" | "read" | "forged" | "rehearsed" | "graded" | "rejected";
+                            /** @description counts the moves: a move is written only over the record it was decided on */
+                            rev: number;
+                            words: string | null;
+                            /** @description ids of the images attached with the image move (the bytes are the image tool's) */
+                            images: string[];
+                            reading: {
+                                market: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL") | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        /** @enum {string} */
+                                        value: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                timeframe: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ("15s" | "1m" | "5m" | "1h") | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        /** @enum {string} */
+                                        value: "15s" | "1m" | "5m" | "1h";
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                session: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ({
+                                        /** @constant */
+                                        kind: "always";
+                                    } | {
+                                        /** @constant */
+                                        kind: "windows";
+                                        /** @enum {string} */
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        windows: {
+                                            from: string;
+                                            to: string;
+                                        }[];
+                                    }) | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            /** @constant */
+                                            kind: "always";
+                                        } | {
+                                            /** @constant */
+                                            kind: "windows";
+                                            /** @enum {string} */
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            windows: {
+                                                from: string;
+                                                to: string;
+                                            }[];
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                side: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ("long" | "short" | "both") | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        /** @enum {string} */
+                                        value: "long" | "short" | "both";
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                entry: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: {
+                                        triggers: {
+                                            side: ("long" | "short") | null;
+                                            when: components["schemas"]["studio_act.answer.__schema0"];
+                                        }[];
+                                    } | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            triggers: {
+                                                side: ("long" | "short") | null;
+                                                when: components["schemas"]["studio_act.answer.__schema0"];
+                                            }[];
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                stop: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ({
+                                        /** @constant */
+                                        kind: "distance";
+                                        distance: {
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        };
+                                        breakeven?: ({
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        }) | {
+                                            /** @constant */
+                                            unit: "r";
+                                            n: number;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        kind: "level";
+                                        /** @enum {string} */
+                                        where: "at" | "below" | "above";
+                                        level: {
+                                            /** @constant */
+                                            kind: "price";
+                                            /** @enum {string} */
+                                            field: "open" | "high" | "low" | "close";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "ema" | "sma" | "rsi" | "atr";
+                                            n: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "vwap";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "highest" | "lowest";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "prior_day";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "close";
+                                        } | {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "range";
+                                            minutes: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "mark";
+                                            /** @enum {string} */
+                                            shape: "level" | "zone" | "any";
+                                        } | {
+                                            /** @constant */
+                                            kind: "bar";
+                                            /** @enum {string} */
+                                            bar: "signal" | "previous";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                        } | {
+                                            /** @constant */
+                                            kind: "constant";
+                                            value: number;
+                                        };
+                                        offset?: {
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        };
+                                        breakeven?: ({
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        }) | {
+                                            /** @constant */
+                                            unit: "r";
+                                            n: number;
+                                        };
+                                    }) | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            /** @constant */
+                                            kind: "distance";
+                                            distance: {
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            };
+                                            breakeven?: ({
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            }) | {
+                                                /** @constant */
+                                                unit: "r";
+                                                n: number;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            kind: "level";
+                                            /** @enum {string} */
+                                            where: "at" | "below" | "above";
+                                            level: {
+                                                /** @constant */
+                                                kind: "price";
+                                                /** @enum {string} */
+                                                field: "open" | "high" | "low" | "close";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "ema" | "sma" | "rsi" | "atr";
+                                                n: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "vwap";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "highest" | "lowest";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "prior_day";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "close";
+                                            } | {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "range";
+                                                minutes: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "mark";
+                                                /** @enum {string} */
+                                                shape: "level" | "zone" | "any";
+                                            } | {
+                                                /** @constant */
+                                                kind: "bar";
+                                                /** @enum {string} */
+                                                bar: "signal" | "previous";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                            } | {
+                                                /** @constant */
+                                                kind: "constant";
+                                                value: number;
+                                            };
+                                            offset?: {
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            };
+                                            breakeven?: ({
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            }) | {
+                                                /** @constant */
+                                                unit: "r";
+                                                n: number;
+                                            };
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                exit: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: {
+                                        target?: {
+                                            /** @constant */
+                                            kind: "distance";
+                                            distance: ({
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            }) | {
+                                                /** @constant */
+                                                unit: "r";
+                                                n: number;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            kind: "level";
+                                            level: {
+                                                /** @constant */
+                                                kind: "price";
+                                                /** @enum {string} */
+                                                field: "open" | "high" | "low" | "close";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "ema" | "sma" | "rsi" | "atr";
+                                                n: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "vwap";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "highest" | "lowest";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "prior_day";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "close";
+                                            } | {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "range";
+                                                minutes: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "mark";
+                                                /** @enum {string} */
+                                                shape: "level" | "zone" | "any";
+                                            } | {
+                                                /** @constant */
+                                                kind: "bar";
+                                                /** @enum {string} */
+                                                bar: "signal" | "previous";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                            } | {
+                                                /** @constant */
+                                                kind: "constant";
+                                                value: number;
+                                            };
+                                        };
+                                        trail?: {
+                                            /** @constant */
+                                            kind: "distance";
+                                            distance: {
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            kind: "level";
+                                            level: {
+                                                /** @constant */
+                                                kind: "price";
+                                                /** @enum {string} */
+                                                field: "open" | "high" | "low" | "close";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "ema" | "sma" | "rsi" | "atr";
+                                                n: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "vwap";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "highest" | "lowest";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "prior_day";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "close";
+                                            } | {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "range";
+                                                minutes: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "mark";
+                                                /** @enum {string} */
+                                                shape: "level" | "zone" | "any";
+                                            } | {
+                                                /** @constant */
+                                                kind: "bar";
+                                                /** @enum {string} */
+                                                bar: "signal" | "previous";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                            } | {
+                                                /** @constant */
+                                                kind: "constant";
+                                                value: number;
+                                            };
+                                        };
+                                        time?: ({
+                                            /** @constant */
+                                            kind: "bars";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "minutes";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "hours";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "clock";
+                                            at: string;
+                                            /** @enum {string} */
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        } | {
+                                            /** @constant */
+                                            kind: "session_close";
+                                        })[];
+                                        when?: components["schemas"]["studio_act.answer.__schema0"];
+                                    } | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            target?: {
+                                                /** @constant */
+                                                kind: "distance";
+                                                distance: ({
+                                                    /** @enum {string} */
+                                                    unit: "points" | "ticks" | "percent";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "atr";
+                                                    n: number;
+                                                    period: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "usd";
+                                                    n: number;
+                                                    /** @constant */
+                                                    micro?: true;
+                                                }) | {
+                                                    /** @constant */
+                                                    unit: "r";
+                                                    n: number;
+                                                };
+                                            } | {
+                                                /** @constant */
+                                                kind: "level";
+                                                level: {
+                                                    /** @constant */
+                                                    kind: "price";
+                                                    /** @enum {string} */
+                                                    field: "open" | "high" | "low" | "close";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "ema" | "sma" | "rsi" | "atr";
+                                                    n: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "vwap";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "highest" | "lowest";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "prior_day";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "close";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "range";
+                                                    minutes: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "mark";
+                                                    /** @enum {string} */
+                                                    shape: "level" | "zone" | "any";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bar";
+                                                    /** @enum {string} */
+                                                    bar: "signal" | "previous";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "constant";
+                                                    value: number;
+                                                };
+                                            };
+                                            trail?: {
+                                                /** @constant */
+                                                kind: "distance";
+                                                distance: {
+                                                    /** @enum {string} */
+                                                    unit: "points" | "ticks" | "percent";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "atr";
+                                                    n: number;
+                                                    period: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "usd";
+                                                    n: number;
+                                                    /** @constant */
+                                                    micro?: true;
+                                                };
+                                            } | {
+                                                /** @constant */
+                                                kind: "level";
+                                                level: {
+                                                    /** @constant */
+                                                    kind: "price";
+                                                    /** @enum {string} */
+                                                    field: "open" | "high" | "low" | "close";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "ema" | "sma" | "rsi" | "atr";
+                                                    n: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "vwap";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "highest" | "lowest";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "prior_day";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "close";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "range";
+                                                    minutes: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "mark";
+                                                    /** @enum {string} */
+                                                    shape: "level" | "zone" | "any";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bar";
+                                                    /** @enum {string} */
+                                                    bar: "signal" | "previous";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "constant";
+                                                    value: number;
+                                                };
+                                            };
+                                            time?: ({
+                                                /** @constant */
+                                                kind: "bars";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "minutes";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "hours";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "clock";
+                                                at: string;
+                                                /** @enum {string} */
+                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            } | {
+                                                /** @constant */
+                                                kind: "session_close";
+                                            })[];
+                                            when?: components["schemas"]["studio_act.answer.__schema0"];
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                            } | null;
+                            seed: {
+                                seed_hash: string;
+                                version: string;
+                            } | null;
+                            rehearsal: {
+                                /** @description sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window */
+                                digest: string;
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                timeframe: "15s" | "1m" | "5m" | "1h";
+                                /** @description the window asked: its end and hours (the end is the newest bar the tape held when none was given) */
+                                asked: {
+                                    from: number;
+                                    to: number;
+                                    hours: number;
+                                    folds: number | null;
+                                };
+                                /** @description the bars the rule traded over, as the envelope states them */
+                                window: {
+                                    from: number;
+                                    to: number;
+                                    bars: number;
+                                    warm_up_bars: number;
+                                };
+                                trades: number;
+                                /** @description the bars of the window asked that the tape held, against the bars the market's calendar expects in it */
+                                tape: {
+                                    bars: number;
+                                    expected: number;
+                                };
+                            } | null;
+                            grade: {
+                                /** @enum {string} */
+                                decision: "accept" | "revise" | "reject";
+                                /** @description the grade tool's answer as it came */
+                                receipt: {
+                                    rubric: string;
+                                    seed_hash: string;
+                                    version: string;
+                                    /** @description the words are kept only as their digest */
+                                    words_sha256: string;
+                                    /** @enum {string} */
+                                    decision: "accept" | "revise" | "reject";
+                                    /** @description the rehearsal judged; null when none was kept */
+                                    rehearsal: {
+                                        digest: string;
+                                        /** @enum {string} */
+                                        chosen: "named" | "latest_on_rule_market";
+                                        /** @enum {string} */
+                                        market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                        /** @enum {string} */
+                                        timeframe: "15s" | "1m" | "5m" | "1h";
+                                        from: number;
+                                        to: number;
+                                        trades: number;
+                                    } | null;
+                                    facts: {
+                                        name: string;
+                                        held: boolean;
+                                        detail: string;
+                                    }[];
+                                    grader: {
+                                        model: string;
+                                        /** @description how the decision was paid: own key, house, plan or trial */
+                                        funded: string;
+                                        answers: {
+                                            id: string;
+                                            question: string;
+                                            distribution: {
+                                                yes: number;
+                                                partly: number;
+                                                no: number;
+                                            };
+                                            /** @enum {string} */
+                                            source: "logprobs" | "samples";
+                                            /** @description samples counted (samples only) */
+                                            samples: number | null;
+                                            /** @enum {string} */
+                                            verdict: "holds" | "unsure" | "fails";
+                                        }[];
+                                    } | null;
+                                    shown: {
+                                        /** @description sha256 of the context the grader was shown */
+                                        digest: string;
+                                        code_in_words: string;
+                                    } | null;
+                                    reasons: string[];
+                                    decision_digest: string;
+                                    /** @constant */
+                                    ok: true;
+                                    receipt_hash: string;
+                                    /** @description the hash of the entry before it in the ledger */
+                                    prev_hash: string;
+                                    seq: number;
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description trial pings left on the free tier, when one was spent */
+                                    trial_pings_left?: number;
+                                };
+                            } | null;
+                            updated_at: string | null;
+                        };
+                        view: {
+                            /** @enum {string} */
+                            state: "blank" | "worded" | "unclear" | "read" | "forged" | "rehearsed" | "graded" | "rejected";
+                            /** @description the awaited move */
+                            next: ("words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade") | null;
+                            /** @description the other moves */
+                            alt: ("words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade")[];
+                            /** @description the gates earned */
+                            done: ("read" | "forge" | "rehearse" | "grade")[];
+                            why: string;
+                        };
+                        /** @description each gate: earned, and what it rests on */
+                        coverage: {
+                            read: {
+                                earned: boolean;
+                                rests_on: {
+                                    words_sha256: string;
+                                    chars: number;
+                                    parts: {
+                                        /** @enum {string} */
+                                        market: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        timeframe: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        session: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        side: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        entry: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        stop: "read" | "defaulted" | "missing" | "ambiguous";
+                                        /** @enum {string} */
+                                        exit: "read" | "defaulted" | "missing" | "ambiguous";
+                                    };
+                                } | null;
+                            };
+                            forge: {
+                                earned: boolean;
+                                rests_on: {
+                                    seed_hash: string;
+                                    version: string;
+                                    kept: boolean;
+                                    expires_at: string | null;
+                                } | null;
+                            };
+                            rehearse: {
+                                earned: boolean;
+                                rests_on: {
+                                    /** @description sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window */
+                                    digest: string;
+                                    /** @enum {string} */
+                                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                    /** @enum {string} */
+                                    timeframe: "15s" | "1m" | "5m" | "1h";
+                                    /** @description the window asked: its end and hours (the end is the newest bar the tape held when none was given) */
+                                    asked: {
+                                        from: number;
+                                        to: number;
+                                        hours: number;
+                                        folds: number | null;
+                                    };
+                                    /** @description the bars the rule traded over, as the envelope states them */
+                                    window: {
+                                        from: number;
+                                        to: number;
+                                        bars: number;
+                                        warm_up_bars: number;
+                                    };
+                                    trades: number;
+                                    /** @description the bars of the window asked that the tape held, against the bars the market's calendar expects in it */
+                                    tape: {
+                                        bars: number;
+                                        expected: number;
+                                    };
+                                    seed_hash: string;
+                                } | null;
+                            };
+                            grade: {
+                                earned: boolean;
+                                rests_on: {
+                                    seed_hash: string;
+                                    rehearsal_digest: string;
+                                    /** @enum {string} */
+                                    decision: "accept" | "revise" | "reject";
+                                } | null;
+                            };
+                        };
+                        /** @description the called tool's own answer; null for words and reset */
+                        answer: null | {
+                            /** @constant */
+                            ok: true;
+                            id: string;
+                            /** @enum {string} */
+                            tier: "free" | "plan" | "max" | "house";
+                            /** @description attachments left today on your tier */
+                            left_today: number;
+                        } | {
+                            /** @constant */
+                            ok: true;
+                            /** @description the seven parts, each with its status, value and spans */
+                            parts: {
+                                market: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL") | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        /** @enum {string} */
+                                        value: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                timeframe: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ("15s" | "1m" | "5m" | "1h") | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        /** @enum {string} */
+                                        value: "15s" | "1m" | "5m" | "1h";
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                session: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ({
+                                        /** @constant */
+                                        kind: "always";
+                                    } | {
+                                        /** @constant */
+                                        kind: "windows";
+                                        /** @enum {string} */
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        windows: {
+                                            from: string;
+                                            to: string;
+                                        }[];
+                                    }) | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            /** @constant */
+                                            kind: "always";
+                                        } | {
+                                            /** @constant */
+                                            kind: "windows";
+                                            /** @enum {string} */
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            windows: {
+                                                from: string;
+                                                to: string;
+                                            }[];
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                side: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ("long" | "short" | "both") | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        /** @enum {string} */
+                                        value: "long" | "short" | "both";
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                entry: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: {
+                                        triggers: {
+                                            side: ("long" | "short") | null;
+                                            when: components["schemas"]["studio_act.answer.__schema0"];
+                                        }[];
+                                    } | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            triggers: {
+                                                side: ("long" | "short") | null;
+                                                when: components["schemas"]["studio_act.answer.__schema0"];
+                                            }[];
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                stop: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: ({
+                                        /** @constant */
+                                        kind: "distance";
+                                        distance: {
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        };
+                                        breakeven?: ({
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        }) | {
+                                            /** @constant */
+                                            unit: "r";
+                                            n: number;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        kind: "level";
+                                        /** @enum {string} */
+                                        where: "at" | "below" | "above";
+                                        level: {
+                                            /** @constant */
+                                            kind: "price";
+                                            /** @enum {string} */
+                                            field: "open" | "high" | "low" | "close";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "ema" | "sma" | "rsi" | "atr";
+                                            n: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "vwap";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "highest" | "lowest";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "prior_day";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "close";
+                                        } | {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "range";
+                                            minutes: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "mark";
+                                            /** @enum {string} */
+                                            shape: "level" | "zone" | "any";
+                                        } | {
+                                            /** @constant */
+                                            kind: "bar";
+                                            /** @enum {string} */
+                                            bar: "signal" | "previous";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                        } | {
+                                            /** @constant */
+                                            kind: "constant";
+                                            value: number;
+                                        };
+                                        offset?: {
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        };
+                                        breakeven?: ({
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        }) | {
+                                            /** @constant */
+                                            unit: "r";
+                                            n: number;
+                                        };
+                                    }) | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            /** @constant */
+                                            kind: "distance";
+                                            distance: {
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            };
+                                            breakeven?: ({
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            }) | {
+                                                /** @constant */
+                                                unit: "r";
+                                                n: number;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            kind: "level";
+                                            /** @enum {string} */
+                                            where: "at" | "below" | "above";
+                                            level: {
+                                                /** @constant */
+                                                kind: "price";
+                                                /** @enum {string} */
+                                                field: "open" | "high" | "low" | "close";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "ema" | "sma" | "rsi" | "atr";
+                                                n: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "vwap";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "highest" | "lowest";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "prior_day";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "close";
+                                            } | {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "range";
+                                                minutes: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "mark";
+                                                /** @enum {string} */
+                                                shape: "level" | "zone" | "any";
+                                            } | {
+                                                /** @constant */
+                                                kind: "bar";
+                                                /** @enum {string} */
+                                                bar: "signal" | "previous";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                            } | {
+                                                /** @constant */
+                                                kind: "constant";
+                                                value: number;
+                                            };
+                                            offset?: {
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            };
+                                            breakeven?: ({
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            }) | {
+                                                /** @constant */
+                                                unit: "r";
+                                                n: number;
+                                            };
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                                exit: {
+                                    /** @enum {string} */
+                                    status: "read" | "defaulted" | "missing" | "ambiguous";
+                                    value: {
+                                        target?: {
+                                            /** @constant */
+                                            kind: "distance";
+                                            distance: ({
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            }) | {
+                                                /** @constant */
+                                                unit: "r";
+                                                n: number;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            kind: "level";
+                                            level: {
+                                                /** @constant */
+                                                kind: "price";
+                                                /** @enum {string} */
+                                                field: "open" | "high" | "low" | "close";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "ema" | "sma" | "rsi" | "atr";
+                                                n: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "vwap";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "highest" | "lowest";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "prior_day";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "close";
+                                            } | {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "range";
+                                                minutes: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "mark";
+                                                /** @enum {string} */
+                                                shape: "level" | "zone" | "any";
+                                            } | {
+                                                /** @constant */
+                                                kind: "bar";
+                                                /** @enum {string} */
+                                                bar: "signal" | "previous";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                            } | {
+                                                /** @constant */
+                                                kind: "constant";
+                                                value: number;
+                                            };
+                                        };
+                                        trail?: {
+                                            /** @constant */
+                                            kind: "distance";
+                                            distance: {
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            kind: "level";
+                                            level: {
+                                                /** @constant */
+                                                kind: "price";
+                                                /** @enum {string} */
+                                                field: "open" | "high" | "low" | "close";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "ema" | "sma" | "rsi" | "atr";
+                                                n: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "vwap";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "highest" | "lowest";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "prior_day";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "close";
+                                            } | {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "range";
+                                                minutes: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "mark";
+                                                /** @enum {string} */
+                                                shape: "level" | "zone" | "any";
+                                            } | {
+                                                /** @constant */
+                                                kind: "bar";
+                                                /** @enum {string} */
+                                                bar: "signal" | "previous";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                            } | {
+                                                /** @constant */
+                                                kind: "constant";
+                                                value: number;
+                                            };
+                                        };
+                                        time?: ({
+                                            /** @constant */
+                                            kind: "bars";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "minutes";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "hours";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "clock";
+                                            at: string;
+                                            /** @enum {string} */
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        } | {
+                                            /** @constant */
+                                            kind: "session_close";
+                                        })[];
+                                        when?: components["schemas"]["studio_act.answer.__schema0"];
+                                    } | null;
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                    readings?: {
+                                        value: {
+                                            target?: {
+                                                /** @constant */
+                                                kind: "distance";
+                                                distance: ({
+                                                    /** @enum {string} */
+                                                    unit: "points" | "ticks" | "percent";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "atr";
+                                                    n: number;
+                                                    period: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "usd";
+                                                    n: number;
+                                                    /** @constant */
+                                                    micro?: true;
+                                                }) | {
+                                                    /** @constant */
+                                                    unit: "r";
+                                                    n: number;
+                                                };
+                                            } | {
+                                                /** @constant */
+                                                kind: "level";
+                                                level: {
+                                                    /** @constant */
+                                                    kind: "price";
+                                                    /** @enum {string} */
+                                                    field: "open" | "high" | "low" | "close";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "ema" | "sma" | "rsi" | "atr";
+                                                    n: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "vwap";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "highest" | "lowest";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "prior_day";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "close";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "range";
+                                                    minutes: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "mark";
+                                                    /** @enum {string} */
+                                                    shape: "level" | "zone" | "any";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bar";
+                                                    /** @enum {string} */
+                                                    bar: "signal" | "previous";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "constant";
+                                                    value: number;
+                                                };
+                                            };
+                                            trail?: {
+                                                /** @constant */
+                                                kind: "distance";
+                                                distance: {
+                                                    /** @enum {string} */
+                                                    unit: "points" | "ticks" | "percent";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "atr";
+                                                    n: number;
+                                                    period: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "usd";
+                                                    n: number;
+                                                    /** @constant */
+                                                    micro?: true;
+                                                };
+                                            } | {
+                                                /** @constant */
+                                                kind: "level";
+                                                level: {
+                                                    /** @constant */
+                                                    kind: "price";
+                                                    /** @enum {string} */
+                                                    field: "open" | "high" | "low" | "close";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "ema" | "sma" | "rsi" | "atr";
+                                                    n: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "vwap";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    kind: "highest" | "lowest";
+                                                    n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "prior_day";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "close";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low" | "range";
+                                                    minutes: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "mark";
+                                                    /** @enum {string} */
+                                                    shape: "level" | "zone" | "any";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bar";
+                                                    /** @enum {string} */
+                                                    bar: "signal" | "previous";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "constant";
+                                                    value: number;
+                                                };
+                                            };
+                                            time?: ({
+                                                /** @constant */
+                                                kind: "bars";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "minutes";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "hours";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "clock";
+                                                at: string;
+                                                /** @enum {string} */
+                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            } | {
+                                                /** @constant */
+                                                kind: "session_close";
+                                            })[];
+                                            when?: components["schemas"]["studio_act.answer.__schema0"];
+                                        };
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    }[];
+                                    defaults?: {
+                                        path: string;
+                                        /** @enum {string} */
+                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                    }[];
+                                    note?: string;
+                                };
+                            };
+                        } | {
+                            /** @constant */
+                            ok: true;
+                            /** @description the hash of the canonical decider IR and the version: it names the forge */
+                            seed_hash: string;
+                            /** @description the decider's version */
+                            version: string;
+                            /** @description the TypeScript source of the pure decide function, watermarked */
+                            code: string;
+                            /** @description the seed hash and version read back from the code */
+                            watermark: {
+                                seed_hash: string;
+                                version: string;
+                            };
+                            script: {
+                                /** @constant */
+                                version: "script.v1";
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                timeframe: "15s" | "1m" | "5m" | "1h";
+                                session: {
+                                    /** @constant */
+                                    kind: "always";
+                                } | {
+                                    /** @constant */
+                                    kind: "windows";
+                                    /** @enum {string} */
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                    windows: {
+                                        from: string;
+                                        to: string;
+                                    }[];
+                                };
+                                /** @enum {string} */
+                                side: "long" | "short" | "both";
+                                entry: {
+                                    triggers: {
+                                        side: ("long" | "short") | null;
+                                        when: components["schemas"]["studio_act.answer.__schema0"];
+                                    }[];
+                                };
+                                stop: {
+                                    /** @constant */
+                                    kind: "distance";
+                                    distance: {
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    };
+                                    breakeven?: ({
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    }) | {
+                                        /** @constant */
+                                        unit: "r";
+                                        n: number;
+                                    };
+                                } | {
+                                    /** @constant */
+                                    kind: "level";
+                                    /** @enum {string} */
+                                    where: "at" | "below" | "above";
+                                    level: {
+                                        /** @constant */
+                                        kind: "price";
+                                        /** @enum {string} */
+                                        field: "open" | "high" | "low" | "close";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "ema" | "sma" | "rsi" | "atr";
+                                        n: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "vwap";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "highest" | "lowest";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "prior_day";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "close";
+                                    } | {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "range";
+                                        minutes: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "mark";
+                                        /** @enum {string} */
+                                        shape: "level" | "zone" | "any";
+                                    } | {
+                                        /** @constant */
+                                        kind: "bar";
+                                        /** @enum {string} */
+                                        bar: "signal" | "previous";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                    } | {
+                                        /** @constant */
+                                        kind: "constant";
+                                        value: number;
+                                    };
+                                    offset?: {
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    };
+                                    breakeven?: ({
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    }) | {
+                                        /** @constant */
+                                        unit: "r";
+                                        n: number;
+                                    };
+                                };
+                                exit: {
+                                    target?: {
+                                        /** @constant */
+                                        kind: "distance";
+                                        distance: ({
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        }) | {
+                                            /** @constant */
+                                            unit: "r";
+                                            n: number;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        kind: "level";
+                                        level: {
+                                            /** @constant */
+                                            kind: "price";
+                                            /** @enum {string} */
+                                            field: "open" | "high" | "low" | "close";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "ema" | "sma" | "rsi" | "atr";
+                                            n: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "vwap";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "highest" | "lowest";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "prior_day";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "close";
+                                        } | {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "range";
+                                            minutes: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "mark";
+                                            /** @enum {string} */
+                                            shape: "level" | "zone" | "any";
+                                        } | {
+                                            /** @constant */
+                                            kind: "bar";
+                                            /** @enum {string} */
+                                            bar: "signal" | "previous";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                        } | {
+                                            /** @constant */
+                                            kind: "constant";
+                                            value: number;
+                                        };
+                                    };
+                                    trail?: {
+                                        /** @constant */
+                                        kind: "distance";
+                                        distance: {
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        kind: "level";
+                                        level: {
+                                            /** @constant */
+                                            kind: "price";
+                                            /** @enum {string} */
+                                            field: "open" | "high" | "low" | "close";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "ema" | "sma" | "rsi" | "atr";
+                                            n: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "vwap";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "highest" | "lowest";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "prior_day";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "close";
+                                        } | {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "range";
+                                            minutes: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "mark";
+                                            /** @enum {string} */
+                                            shape: "level" | "zone" | "any";
+                                        } | {
+                                            /** @constant */
+                                            kind: "bar";
+                                            /** @enum {string} */
+                                            bar: "signal" | "previous";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                        } | {
+                                            /** @constant */
+                                            kind: "constant";
+                                            value: number;
+                                        };
+                                    };
+                                    time?: ({
+                                        /** @constant */
+                                        kind: "bars";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "minutes";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "hours";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "clock";
+                                        at: string;
+                                        /** @enum {string} */
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                    } | {
+                                        /** @constant */
+                                        kind: "session_close";
+                                    })[];
+                                    when?: components["schemas"]["studio_act.answer.__schema0"];
+                                };
+                            };
+                            /** @description the self-review: nine named classes, each passed or flagged with its lines */
+                            review: {
+                                classes: {
+                                    /** @enum {string} */
+                                    name: "look-ahead" | "repainting" | "missing stop" | "unreachable state" | "indicator warm-up" | "same-bar stop and target order" | "session leak" | "unit mismatch" | "unbounded state";
+                                    /** @enum {string} */
+                                    status: "passed" | "flagged";
+                                    findings: {
+                                        line: number;
+                                        message: string;
+                                    }[];
+                                }[];
+                                notes: {
+                                    line: number;
+                                    message: string;
+                                }[];
+                            };
+                            /** @description every number, indicator, market, time and side in the code traced to the words or the script, or flagged as invented */
+                            scan: {
+                                clean: boolean;
+                                traced: {
+                                    line: number;
+                                    token: string;
+                                    /** @enum {string} */
+                                    kind: "number" | "indicator" | "market" | "time" | "side";
+                                    from: {
+                                        spans: {
+                                            from: number;
+                                            to: number;
+                                            text: string;
+                                        }[];
+                                    } | {
+                                        /** @enum {string} */
+                                        default: "session_crypto" | "session_futures" | "atr_length";
+                                    } | {
+                                        script: string;
+                                    };
+                                }[];
+                                invented: {
+                                    line: number;
+                                    token: string;
+                                    /** @enum {string} */
+                                    kind: "number" | "indicator" | "market" | "time" | "side";
+                                    message: string;
+                                }[];
+                            };
+                        } | {
+                            /** @constant */
+                            version: "rehearsal.v1";
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            window: {
+                                from: number;
+                                to: number;
+                                bars: number;
+                                warm_up_bars: number;
+                            };
+                            costs: {
+                                slippage_ticks: number;
+                                slippage: number;
+                                fee: {
+                                    per_side: number;
+                                    /** @enum {string} */
+                                    unit: "points" | "bps";
+                                };
+                            };
+                            trades: {
+                                /** @enum {string} */
+                                side: "long" | "short";
+                                entry_t: number;
+                                entry: number;
+                                stop: number;
+                                exit_t: number;
+                                exit: number;
+                                r: number;
+                                /** @enum {string} */
+                                why: "stop" | "breakeven" | "trail" | "target" | "exit_rule" | "time" | "clock" | "session_close" | "session_end" | "end_of_data" | "hold";
+                            }[];
+                            skipped: number;
+                            stats: {
+                                n: number;
+                                long: number;
+                                short: number;
+                                wins: number;
+                                losses: number;
+                                win_rate: number | null;
+                                expectancy: number | null;
+                                total_r: number;
+                                max_drawdown_r: number;
+                                profit_factor: number | null;
+                                avg_win_r: number | null;
+                                avg_loss_r: number | null;
+                            };
+                            null: {
+                                runs: number;
+                                seed: string;
+                                matched: {
+                                    trades: number;
+                                    long: number;
+                                    short: number;
+                                    holding_bars: {
+                                        min: number;
+                                        median: number;
+                                        max: number;
+                                    } | null;
+                                };
+                                eligible: {
+                                    long: number;
+                                    short: number;
+                                };
+                                rule_total_r: number;
+                                total_r: {
+                                    mean: number;
+                                    p05: number;
+                                    p50: number;
+                                    p95: number;
+                                } | null;
+                                k: number;
+                                percentile: number | null;
+                                p: number | null;
+                            };
+                            folds: {
+                                fold: number;
+                                from: number;
+                                to: number;
+                                bars: number;
+                                stats: {
+                                    n: number;
+                                    long: number;
+                                    short: number;
+                                    wins: number;
+                                    losses: number;
+                                    win_rate: number | null;
+                                    expectancy: number | null;
+                                    total_r: number;
+                                    max_drawdown_r: number;
+                                    profit_factor: number | null;
+                                    avg_win_r: number | null;
+                                    avg_loss_r: number | null;
+                                };
+                            }[] | null;
+                            summary: string;
+                            /** @constant */
+                            ok: true;
+                            seed_hash: string;
+                            /** @description the sealed plate of the rehearsal (with plate: true) */
+                            plate?: {
+                                id: string;
+                                path: string;
+                                /** Format: uri */
+                                png: string;
+                                /** Format: uri */
+                                json: string;
+                            };
+                            /** @description the page of trades shown (only when trades_from or trades_limit was given) */
+                            trades_page?: {
+                                from: number;
+                                shown: number;
+                                total: number;
+                                /** @description trades_from of the next page; null on the last */
+                                next: number | null;
+                            };
+                            /** @description a page of trades names the whole answer by its digest, which grade and score take */
+                            rehearsal_digest?: string;
+                        } | {
+                            rubric: string;
+                            seed_hash: string;
+                            version: string;
+                            /** @description the words are kept only as their digest */
+                            words_sha256: string;
+                            /** @enum {string} */
+                            decision: "accept" | "revise" | "reject";
+                            /** @description the rehearsal judged; null when none was kept */
+                            rehearsal: {
+                                digest: string;
+                                /** @enum {string} */
+                                chosen: "named" | "latest_on_rule_market";
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                timeframe: "15s" | "1m" | "5m" | "1h";
+                                from: number;
+                                to: number;
+                                trades: number;
+                            } | null;
+                            facts: {
+                                name: string;
+                                held: boolean;
+                                detail: string;
+                            }[];
+                            grader: {
+                                model: string;
+                                /** @description how the decision was paid: own key, house, plan or trial */
+                                funded: string;
+                                answers: {
+                                    id: string;
+                                    question: string;
+                                    distribution: {
+                                        yes: number;
+                                        partly: number;
+                                        no: number;
+                                    };
+                                    /** @enum {string} */
+                                    source: "logprobs" | "samples";
+                                    /** @description samples counted (samples only) */
+                                    samples: number | null;
+                                    /** @enum {string} */
+                                    verdict: "holds" | "unsure" | "fails";
+                                }[];
+                            } | null;
+                            shown: {
+                                /** @description sha256 of the context the grader was shown */
+                                digest: string;
+                                code_in_words: string;
+                            } | null;
+                            reasons: string[];
+                            decision_digest: string;
+                            /** @constant */
+                            ok: true;
+                            receipt_hash: string;
+                            /** @description the hash of the entry before it in the ledger */
+                            prev_hash: string;
+                            seq: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description trial pings left on the free tier, when one was spent */
+                            trial_pings_left?: number;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -6281,7 +11869,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description the venues the layer lists, by kind */
+                        venues: {
+                            vault: {
+                                venue: string;
+                                /** @enum {string} */
+                                kind: "vault" | "external";
+                                class: string;
+                                checks: number[];
+                                evidence: string;
+                            }[];
+                            external: {
+                                venue: string;
+                                /** @enum {string} */
+                                kind: "vault" | "external";
+                                class: string;
+                                checks: number[];
+                                evidence: string;
+                            }[];
+                        };
+                        limits: {
+                            epochs: {
+                                min: number;
+                                max: number;
+                            };
+                            epoch_s: {
+                                min: number;
+                                max: number;
+                                default: number;
+                            };
+                            /** @description epochs x epoch_s at most */
+                            span_s: {
+                                max: number;
+                            };
+                            price: {
+                                unit: string;
+                                decimals: number;
+                                by_seller: {
+                                    [key: string]: {
+                                        min: number;
+                                        max: number;
+                                    };
+                                };
+                            };
+                            markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                            cover: {
+                                unit: string;
+                                external: string;
+                            };
+                        };
+                        /** @description the quote body's JSON Schema */
+                        body: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
             /** @description An input failed its rule (problems names each field) */
@@ -6374,7 +12018,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description the quote body as normalized: pass it to series_open as quote */
+                        quote: {
+                            agent: {
+                                chainId: number;
+                                /** @description the agent's ERC-8004 token id */
+                                agentId: string;
+                                /** @description the deck seller hired */
+                                seller: string;
+                            };
+                            venue: string;
+                            epochs: number;
+                            epoch_s: number;
+                            /** @description USDC for one epoch (one job) */
+                            price_usdc: number;
+                            caps: {
+                                markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                                max_order_size: number;
+                                max_notional: number;
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                            cover: number;
+                            vault?: string;
+                        };
+                        venue: {
+                            venue: string;
+                            /** @enum {string} */
+                            kind: "vault" | "external";
+                            class: string;
+                            checks: number[];
+                            evidence: string;
+                        };
+                        per_epoch: {
+                            price_usdc: number;
+                            fee_usdc: number;
+                            cover_usdc: number;
+                            epoch_s: number;
+                            /** @description who evaluates each epoch's job, and the checks it runs */
+                            judge: {
+                                evaluator: string;
+                                checks: number[];
+                            };
+                        };
+                        seller_deposit_usdc: number;
+                        /** @description epochs x the per-epoch price */
+                        series_total_usdc: number;
+                        can_open: boolean;
+                        /** @description why it cannot open (can_open false) */
+                        why?: string;
+                        /** @description the move that follows, in words */
+                        next: string;
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -6457,7 +12155,132 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        count: number;
+                        /** @description newest first */
+                        series: {
+                            id: string;
+                            /** @enum {string} */
+                            state: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                            created_at: number;
+                            /** @description when the first epoch's window begins */
+                            from: number;
+                            /** @description the end of the series: the last epoch's window ends here */
+                            validUntil: number;
+                            quote: {
+                                agent: {
+                                    chainId: number;
+                                    /** @description the agent's ERC-8004 token id */
+                                    agentId: string;
+                                    /** @description the deck seller hired */
+                                    seller: string;
+                                };
+                                venue: string;
+                                epochs: number;
+                                epoch_s: number;
+                                /** @description USDC for one epoch (one job) */
+                                price_usdc: number;
+                                caps: {
+                                    markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                                    max_order_size: number;
+                                    max_notional: number;
+                                    max_position: number;
+                                    allow_short: boolean;
+                                };
+                                cover: number;
+                                vault?: string;
+                            };
+                            terms: {
+                                /** @enum {string} */
+                                kind: "vault" | "external";
+                                /** @description the job class */
+                                class: string;
+                                checks: number[];
+                                /** @description what the layer's judge reads at the venue */
+                                evidence: string;
+                                per_epoch: {
+                                    price_usdc: number;
+                                    fee_usdc: number;
+                                    cover_usdc: number;
+                                    epoch_s: number;
+                                    /** @description who evaluates each epoch's job, and the checks it runs */
+                                    judge: {
+                                        evaluator: string;
+                                        checks: number[];
+                                    };
+                                };
+                                seller_deposit_usdc: number;
+                            };
+                            series_total_usdc: number;
+                            /** @description the mandate said in words */
+                            mandate: string;
+                            epochs: {
+                                index: number;
+                                window: {
+                                    from: number;
+                                    to: number;
+                                };
+                                /** @description sha256 of the text {series_id}:{index}, 0x-prefixed */
+                                paymentRef: string;
+                                /** @enum {string} */
+                                state: "pending" | "open" | "submitted" | "ended" | "skipped";
+                                handshake_id: string | null;
+                                opened_at: number | null;
+                                ended_at: number | null;
+                                verdict: {
+                                    pass: boolean;
+                                    checks: {
+                                        n: number;
+                                        pass: boolean;
+                                        why: string;
+                                    }[];
+                                } | null;
+                                unsigned: {
+                                    chainId: number;
+                                    to: string;
+                                    data: string;
+                                    /** @constant */
+                                    value: "0";
+                                } | null;
+                                job: {
+                                    class: string;
+                                    provider: string;
+                                    evaluator: string;
+                                    expiredAt: number;
+                                    description: string;
+                                    hook: string;
+                                } | null;
+                            }[];
+                            stopped: {
+                                at: number;
+                                why: string;
+                            } | null;
+                            ended: {
+                                at: number;
+                                /** @enum {string} */
+                                why: "last_epoch" | "valid_until" | "stopped";
+                            } | null;
+                            moves: {
+                                /** @description the move's number within its series */
+                                n: number;
+                                /** @description the state table's row; null for a plan kept on an epoch already open */
+                                row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
+                                /** @enum {string} */
+                                what: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
+                                from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
+                                /** @enum {string} */
+                                to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                                at: number;
+                                epoch?: number;
+                                handshake_id?: string;
+                                why?: string;
+                            }[];
+                            /** @description the move that follows, in words */
+                            next: string;
+                        }[];
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -6555,7 +12378,132 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        series: {
+                            id: string;
+                            /** @enum {string} */
+                            state: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                            created_at: number;
+                            /** @description when the first epoch's window begins */
+                            from: number;
+                            /** @description the end of the series: the last epoch's window ends here */
+                            validUntil: number;
+                            quote: {
+                                agent: {
+                                    chainId: number;
+                                    /** @description the agent's ERC-8004 token id */
+                                    agentId: string;
+                                    /** @description the deck seller hired */
+                                    seller: string;
+                                };
+                                venue: string;
+                                epochs: number;
+                                epoch_s: number;
+                                /** @description USDC for one epoch (one job) */
+                                price_usdc: number;
+                                caps: {
+                                    markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                                    max_order_size: number;
+                                    max_notional: number;
+                                    max_position: number;
+                                    allow_short: boolean;
+                                };
+                                cover: number;
+                                vault?: string;
+                            };
+                            terms: {
+                                /** @enum {string} */
+                                kind: "vault" | "external";
+                                /** @description the job class */
+                                class: string;
+                                checks: number[];
+                                /** @description what the layer's judge reads at the venue */
+                                evidence: string;
+                                per_epoch: {
+                                    price_usdc: number;
+                                    fee_usdc: number;
+                                    cover_usdc: number;
+                                    epoch_s: number;
+                                    /** @description who evaluates each epoch's job, and the checks it runs */
+                                    judge: {
+                                        evaluator: string;
+                                        checks: number[];
+                                    };
+                                };
+                                seller_deposit_usdc: number;
+                            };
+                            series_total_usdc: number;
+                            /** @description the mandate said in words */
+                            mandate: string;
+                            epochs: {
+                                index: number;
+                                window: {
+                                    from: number;
+                                    to: number;
+                                };
+                                /** @description sha256 of the text {series_id}:{index}, 0x-prefixed */
+                                paymentRef: string;
+                                /** @enum {string} */
+                                state: "pending" | "open" | "submitted" | "ended" | "skipped";
+                                handshake_id: string | null;
+                                opened_at: number | null;
+                                ended_at: number | null;
+                                verdict: {
+                                    pass: boolean;
+                                    checks: {
+                                        n: number;
+                                        pass: boolean;
+                                        why: string;
+                                    }[];
+                                } | null;
+                                unsigned: {
+                                    chainId: number;
+                                    to: string;
+                                    data: string;
+                                    /** @constant */
+                                    value: "0";
+                                } | null;
+                                job: {
+                                    class: string;
+                                    provider: string;
+                                    evaluator: string;
+                                    expiredAt: number;
+                                    description: string;
+                                    hook: string;
+                                } | null;
+                            }[];
+                            stopped: {
+                                at: number;
+                                why: string;
+                            } | null;
+                            ended: {
+                                at: number;
+                                /** @enum {string} */
+                                why: "last_epoch" | "valid_until" | "stopped";
+                            } | null;
+                            moves: {
+                                /** @description the move's number within its series */
+                                n: number;
+                                /** @description the state table's row; null for a plan kept on an epoch already open */
+                                row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
+                                /** @enum {string} */
+                                what: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
+                                from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
+                                /** @enum {string} */
+                                to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                                at: number;
+                                epoch?: number;
+                                handshake_id?: string;
+                                why?: string;
+                            }[];
+                            /** @description the move that follows, in words */
+                            next: string;
+                        };
+                        /** @description the move that follows, in words */
+                        next: string;
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -6658,7 +12606,157 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        series: {
+                            id: string;
+                            /** @enum {string} */
+                            state: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                            created_at: number;
+                            /** @description when the first epoch's window begins */
+                            from: number;
+                            /** @description the end of the series: the last epoch's window ends here */
+                            validUntil: number;
+                            quote: {
+                                agent: {
+                                    chainId: number;
+                                    /** @description the agent's ERC-8004 token id */
+                                    agentId: string;
+                                    /** @description the deck seller hired */
+                                    seller: string;
+                                };
+                                venue: string;
+                                epochs: number;
+                                epoch_s: number;
+                                /** @description USDC for one epoch (one job) */
+                                price_usdc: number;
+                                caps: {
+                                    markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                                    max_order_size: number;
+                                    max_notional: number;
+                                    max_position: number;
+                                    allow_short: boolean;
+                                };
+                                cover: number;
+                                vault?: string;
+                            };
+                            terms: {
+                                /** @enum {string} */
+                                kind: "vault" | "external";
+                                /** @description the job class */
+                                class: string;
+                                checks: number[];
+                                /** @description what the layer's judge reads at the venue */
+                                evidence: string;
+                                per_epoch: {
+                                    price_usdc: number;
+                                    fee_usdc: number;
+                                    cover_usdc: number;
+                                    epoch_s: number;
+                                    /** @description who evaluates each epoch's job, and the checks it runs */
+                                    judge: {
+                                        evaluator: string;
+                                        checks: number[];
+                                    };
+                                };
+                                seller_deposit_usdc: number;
+                            };
+                            series_total_usdc: number;
+                            /** @description the mandate said in words */
+                            mandate: string;
+                            epochs: {
+                                index: number;
+                                window: {
+                                    from: number;
+                                    to: number;
+                                };
+                                /** @description sha256 of the text {series_id}:{index}, 0x-prefixed */
+                                paymentRef: string;
+                                /** @enum {string} */
+                                state: "pending" | "open" | "submitted" | "ended" | "skipped";
+                                handshake_id: string | null;
+                                opened_at: number | null;
+                                ended_at: number | null;
+                                verdict: {
+                                    pass: boolean;
+                                    checks: {
+                                        n: number;
+                                        pass: boolean;
+                                        why: string;
+                                    }[];
+                                } | null;
+                                unsigned: {
+                                    chainId: number;
+                                    to: string;
+                                    data: string;
+                                    /** @constant */
+                                    value: "0";
+                                } | null;
+                                job: {
+                                    class: string;
+                                    provider: string;
+                                    evaluator: string;
+                                    expiredAt: number;
+                                    description: string;
+                                    hook: string;
+                                } | null;
+                            }[];
+                            stopped: {
+                                at: number;
+                                why: string;
+                            } | null;
+                            ended: {
+                                at: number;
+                                /** @enum {string} */
+                                why: "last_epoch" | "valid_until" | "stopped";
+                            } | null;
+                            moves: {
+                                /** @description the move's number within its series */
+                                n: number;
+                                /** @description the state table's row; null for a plan kept on an epoch already open */
+                                row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
+                                /** @enum {string} */
+                                what: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
+                                from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
+                                /** @enum {string} */
+                                to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                                at: number;
+                                epoch?: number;
+                                handshake_id?: string;
+                                why?: string;
+                            }[];
+                            /** @description the move that follows, in words */
+                            next: string;
+                        };
+                        /** @description the open epoch's handshake as the layer reports it; null when no epoch is open */
+                        hire: {
+                            /** @constant */
+                            ok: true;
+                            handshake_id: string;
+                            /** @enum {string} */
+                            state: "open" | "submitted" | "ended";
+                            verdict?: {
+                                pass: boolean;
+                                checks: {
+                                    n: number;
+                                    pass: boolean;
+                                    why: string;
+                                }[];
+                            };
+                            ended_at?: number;
+                        } | null;
+                        /** @description why the layer could not answer (the series is as kept): its refusal */
+                        layer?: {
+                            status: number;
+                            /** @constant */
+                            ok: false;
+                            error: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -6746,7 +12844,137 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description the state table row the call moved */
+                        moved: {
+                            row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
+                            from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
+                            /** @enum {string} */
+                            to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                        };
+                        series: {
+                            id: string;
+                            /** @enum {string} */
+                            state: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                            created_at: number;
+                            /** @description when the first epoch's window begins */
+                            from: number;
+                            /** @description the end of the series: the last epoch's window ends here */
+                            validUntil: number;
+                            quote: {
+                                agent: {
+                                    chainId: number;
+                                    /** @description the agent's ERC-8004 token id */
+                                    agentId: string;
+                                    /** @description the deck seller hired */
+                                    seller: string;
+                                };
+                                venue: string;
+                                epochs: number;
+                                epoch_s: number;
+                                /** @description USDC for one epoch (one job) */
+                                price_usdc: number;
+                                caps: {
+                                    markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                                    max_order_size: number;
+                                    max_notional: number;
+                                    max_position: number;
+                                    allow_short: boolean;
+                                };
+                                cover: number;
+                                vault?: string;
+                            };
+                            terms: {
+                                /** @enum {string} */
+                                kind: "vault" | "external";
+                                /** @description the job class */
+                                class: string;
+                                checks: number[];
+                                /** @description what the layer's judge reads at the venue */
+                                evidence: string;
+                                per_epoch: {
+                                    price_usdc: number;
+                                    fee_usdc: number;
+                                    cover_usdc: number;
+                                    epoch_s: number;
+                                    /** @description who evaluates each epoch's job, and the checks it runs */
+                                    judge: {
+                                        evaluator: string;
+                                        checks: number[];
+                                    };
+                                };
+                                seller_deposit_usdc: number;
+                            };
+                            series_total_usdc: number;
+                            /** @description the mandate said in words */
+                            mandate: string;
+                            epochs: {
+                                index: number;
+                                window: {
+                                    from: number;
+                                    to: number;
+                                };
+                                /** @description sha256 of the text {series_id}:{index}, 0x-prefixed */
+                                paymentRef: string;
+                                /** @enum {string} */
+                                state: "pending" | "open" | "submitted" | "ended" | "skipped";
+                                handshake_id: string | null;
+                                opened_at: number | null;
+                                ended_at: number | null;
+                                verdict: {
+                                    pass: boolean;
+                                    checks: {
+                                        n: number;
+                                        pass: boolean;
+                                        why: string;
+                                    }[];
+                                } | null;
+                                unsigned: {
+                                    chainId: number;
+                                    to: string;
+                                    data: string;
+                                    /** @constant */
+                                    value: "0";
+                                } | null;
+                                job: {
+                                    class: string;
+                                    provider: string;
+                                    evaluator: string;
+                                    expiredAt: number;
+                                    description: string;
+                                    hook: string;
+                                } | null;
+                            }[];
+                            stopped: {
+                                at: number;
+                                why: string;
+                            } | null;
+                            ended: {
+                                at: number;
+                                /** @enum {string} */
+                                why: "last_epoch" | "valid_until" | "stopped";
+                            } | null;
+                            moves: {
+                                /** @description the move's number within its series */
+                                n: number;
+                                /** @description the state table's row; null for a plan kept on an epoch already open */
+                                row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
+                                /** @enum {string} */
+                                what: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
+                                from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
+                                /** @enum {string} */
+                                to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                                at: number;
+                                epoch?: number;
+                                handshake_id?: string;
+                                why?: string;
+                            }[];
+                            /** @description the move that follows, in words */
+                            next: string;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -6858,7 +13086,150 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description the state table row the call moved */
+                        moved: {
+                            row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
+                            from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
+                            /** @enum {string} */
+                            to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                        };
+                        epoch: number;
+                        paymentRef: string;
+                        handshake_id: string;
+                        /** @description the unsigned settle plan: yours to sign and send */
+                        unsigned: {
+                            chainId: number;
+                            to: string;
+                            data: string;
+                            /** @constant */
+                            value: "0";
+                        };
+                        series: {
+                            id: string;
+                            /** @enum {string} */
+                            state: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                            created_at: number;
+                            /** @description when the first epoch's window begins */
+                            from: number;
+                            /** @description the end of the series: the last epoch's window ends here */
+                            validUntil: number;
+                            quote: {
+                                agent: {
+                                    chainId: number;
+                                    /** @description the agent's ERC-8004 token id */
+                                    agentId: string;
+                                    /** @description the deck seller hired */
+                                    seller: string;
+                                };
+                                venue: string;
+                                epochs: number;
+                                epoch_s: number;
+                                /** @description USDC for one epoch (one job) */
+                                price_usdc: number;
+                                caps: {
+                                    markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                                    max_order_size: number;
+                                    max_notional: number;
+                                    max_position: number;
+                                    allow_short: boolean;
+                                };
+                                cover: number;
+                                vault?: string;
+                            };
+                            terms: {
+                                /** @enum {string} */
+                                kind: "vault" | "external";
+                                /** @description the job class */
+                                class: string;
+                                checks: number[];
+                                /** @description what the layer's judge reads at the venue */
+                                evidence: string;
+                                per_epoch: {
+                                    price_usdc: number;
+                                    fee_usdc: number;
+                                    cover_usdc: number;
+                                    epoch_s: number;
+                                    /** @description who evaluates each epoch's job, and the checks it runs */
+                                    judge: {
+                                        evaluator: string;
+                                        checks: number[];
+                                    };
+                                };
+                                seller_deposit_usdc: number;
+                            };
+                            series_total_usdc: number;
+                            /** @description the mandate said in words */
+                            mandate: string;
+                            epochs: {
+                                index: number;
+                                window: {
+                                    from: number;
+                                    to: number;
+                                };
+                                /** @description sha256 of the text {series_id}:{index}, 0x-prefixed */
+                                paymentRef: string;
+                                /** @enum {string} */
+                                state: "pending" | "open" | "submitted" | "ended" | "skipped";
+                                handshake_id: string | null;
+                                opened_at: number | null;
+                                ended_at: number | null;
+                                verdict: {
+                                    pass: boolean;
+                                    checks: {
+                                        n: number;
+                                        pass: boolean;
+                                        why: string;
+                                    }[];
+                                } | null;
+                                unsigned: {
+                                    chainId: number;
+                                    to: string;
+                                    data: string;
+                                    /** @constant */
+                                    value: "0";
+                                } | null;
+                                job: {
+                                    class: string;
+                                    provider: string;
+                                    evaluator: string;
+                                    expiredAt: number;
+                                    description: string;
+                                    hook: string;
+                                } | null;
+                            }[];
+                            stopped: {
+                                at: number;
+                                why: string;
+                            } | null;
+                            ended: {
+                                at: number;
+                                /** @enum {string} */
+                                why: "last_epoch" | "valid_until" | "stopped";
+                            } | null;
+                            moves: {
+                                /** @description the move's number within its series */
+                                n: number;
+                                /** @description the state table's row; null for a plan kept on an epoch already open */
+                                row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
+                                /** @enum {string} */
+                                what: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
+                                from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
+                                /** @enum {string} */
+                                to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                                at: number;
+                                epoch?: number;
+                                handshake_id?: string;
+                                why?: string;
+                            }[];
+                            /** @description the move that follows, in words */
+                            next: string;
+                        };
+                        /** @description the move that follows, in words */
+                        next: string;
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -6963,7 +13334,149 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description every kind of act history lists */
+                        kinds: string[];
+                        /** @description acts of the kind asked */
+                        total: number;
+                        cursor: number;
+                        /** @description the cursor of the next page; null on the last */
+                        next: number | null;
+                        acts: ({
+                            /** @description the price list's action */
+                            kind: string;
+                            /** @constant */
+                            ledger: "meter";
+                            seq: number;
+                            hash: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description what the entry recorded, in its own fields */
+                            what: {
+                                units: number;
+                                bars: number | null;
+                            };
+                        } | {
+                            /** @constant */
+                            kind: "grade";
+                            /** @constant */
+                            ledger: "grades";
+                            seq: number;
+                            hash: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description what the entry recorded, in its own fields */
+                            what: {
+                                seed_hash: string;
+                                rubric: string;
+                                /** @enum {string} */
+                                decision: "accept" | "revise" | "reject";
+                                rehearsal_digest: string | null;
+                                decision_digest: string;
+                            };
+                        } | {
+                            /** @constant */
+                            kind: "score";
+                            /** @constant */
+                            ledger: "scores";
+                            seq: number;
+                            hash: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description what the entry recorded, in its own fields */
+                            what: {
+                                /** @enum {string} */
+                                stage: "parts" | "rehearsed";
+                                seed_hash: string | null;
+                                rehearsal_digest: string | null;
+                                rubric: string;
+                                /** @description k points of n */
+                                score: {
+                                    k: number;
+                                    n: number;
+                                    value: number;
+                                };
+                                decision_digest: string;
+                            };
+                        } | {
+                            /** @constant */
+                            kind: "plan_claim";
+                            /** @constant */
+                            ledger: "plan-claims";
+                            seq: number;
+                            hash: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description what the entry recorded, in its own fields */
+                            what: {
+                                chain: string;
+                                tx_hash: string;
+                                plan: string;
+                                amount: string;
+                                period: {
+                                    /** Format: date-time */
+                                    start: string;
+                                    /** Format: date-time */
+                                    end: string;
+                                };
+                            };
+                        } | {
+                            /** @constant */
+                            kind: "holder_link";
+                            /** @constant */
+                            ledger: "holder-links";
+                            seq: number;
+                            hash: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description what the entry recorded, in its own fields */
+                            what: {
+                                day: string;
+                                wallet: string;
+                                nfts: number;
+                                block: number;
+                            };
+                        } | {
+                            /** @constant */
+                            kind: "mandate";
+                            /** @constant */
+                            ledger: "mandates";
+                            seq: number;
+                            hash: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description what the entry recorded, in its own fields */
+                            what: {
+                                eip712_hash: string;
+                                /** @description the vault the message names, checksummed */
+                                vault: string;
+                                /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
+                                vault_matches: boolean;
+                            };
+                        } | {
+                            /** @constant */
+                            kind: "series_move";
+                            /** @constant */
+                            ledger: "series";
+                            seq: number;
+                            hash: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description what the entry recorded, in its own fields */
+                            what: {
+                                series_id: string;
+                                n: number;
+                                /** @description the state table's row; null for a plan kept on an epoch already open */
+                                row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
+                                from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
+                                /** @enum {string} */
+                                to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                                epoch: number | null;
+                            };
+                        })[];
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -7013,7 +13526,218 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @enum {string} */
+                        ledger: "meter" | "grades" | "scores" | "plan-claims" | "holder-links" | "mandates" | "series";
+                        seq: number;
+                        /** Format: date-time */
+                        at: string;
+                        /** @description the hash of the entry before it */
+                        prev: string;
+                        hash: string;
+                        /** @description the whole entry as the ledger keeps it, of that ledger's shape */
+                        entry: {
+                            action: string;
+                            /** @description meter units spent */
+                            units: number;
+                            /** @description bars stepped over, for an action priced by the bar */
+                            bars?: number;
+                        } | {
+                            rubric: string;
+                            seed_hash: string;
+                            version: string;
+                            /** @description the words are kept only as their digest */
+                            words_sha256: string;
+                            /** @enum {string} */
+                            decision: "accept" | "revise" | "reject";
+                            /** @description the rehearsal judged; null when none was kept */
+                            rehearsal: {
+                                digest: string;
+                                /** @enum {string} */
+                                chosen: "named" | "latest_on_rule_market";
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                timeframe: "15s" | "1m" | "5m" | "1h";
+                                from: number;
+                                to: number;
+                                trades: number;
+                            } | null;
+                            facts: {
+                                name: string;
+                                held: boolean;
+                                detail: string;
+                            }[];
+                            grader: {
+                                model: string;
+                                /** @description how the decision was paid: own key, house, plan or trial */
+                                funded: string;
+                                answers: {
+                                    id: string;
+                                    question: string;
+                                    distribution: {
+                                        yes: number;
+                                        partly: number;
+                                        no: number;
+                                    };
+                                    /** @enum {string} */
+                                    source: "logprobs" | "samples";
+                                    /** @description samples counted (samples only) */
+                                    samples: number | null;
+                                    /** @enum {string} */
+                                    verdict: "holds" | "unsure" | "fails";
+                                }[];
+                            } | null;
+                            shown: {
+                                /** @description sha256 of the context the grader was shown */
+                                digest: string;
+                                code_in_words: string;
+                            } | null;
+                            reasons: string[];
+                            decision_digest: string;
+                        } | {
+                            rubric: string;
+                            /** @enum {string} */
+                            stage: "parts" | "rehearsed";
+                            subject: {
+                                seed_hash?: string;
+                                rehearsal_digest?: string;
+                                words_sha256: string;
+                            };
+                            /** @description stage rehearsed: the rehearsal judged */
+                            rehearsal?: {
+                                digest: string;
+                                /** @enum {string} */
+                                chosen: "named" | "latest_on_rule_market";
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                timeframe: "15s" | "1m" | "5m" | "1h";
+                                from: number;
+                                to: number;
+                                trades: number;
+                            };
+                            facts: {
+                                name: string;
+                                held: boolean;
+                                detail: string;
+                            }[];
+                            grader: {
+                                model: string;
+                                /** @description how the decision was paid: own key, house, plan or trial */
+                                funded: string;
+                                answers: {
+                                    id: string;
+                                    question: string;
+                                    distribution: {
+                                        yes: number;
+                                        partly: number;
+                                        no: number;
+                                    };
+                                    /** @enum {string} */
+                                    source: "logprobs" | "samples";
+                                    /** @description samples counted (samples only) */
+                                    samples: number | null;
+                                    /** @enum {string} */
+                                    verdict: "holds" | "unsure" | "fails";
+                                }[];
+                            } | null;
+                            shown?: {
+                                /** @description sha256 of the context the grader was shown */
+                                digest: string;
+                                code_in_words: string;
+                            } | null;
+                            /** @description k points of n */
+                            score: {
+                                k: number;
+                                n: number;
+                                value: number;
+                            };
+                            reasons: string[];
+                            decision_digest: string;
+                        } | {
+                            chain: string;
+                            tx_hash: string;
+                            agent_id: string;
+                            plan: string;
+                            tier: string;
+                            price_usdc: number;
+                            token: string;
+                            token_address: string;
+                            /** @description what the payer sent the treasury, in whole tokens, as a decimal string */
+                            amount: string;
+                            payer: string;
+                            /**
+                             * @description how the payer is bound to the principal
+                             * @enum {string}
+                             */
+                            proof: "joined_wallet" | "payer_signature";
+                            block: number;
+                            /** Format: date-time */
+                            block_time: string;
+                            period: {
+                                /** Format: date-time */
+                                start: string;
+                                /** Format: date-time */
+                                end: string;
+                            };
+                        } | {
+                            day: string;
+                            wallet: string;
+                            chain: string;
+                            collection: string;
+                            nfts: number;
+                            /** @description the block balanceOf was read at */
+                            block: number;
+                        } | {
+                            /** @description who signed it */
+                            signer: string;
+                            /** @description the domain's chain */
+                            chain_id: number;
+                            eip712_hash: string;
+                            primary_type: string;
+                            /** @description the vault the message names, checksummed */
+                            vault: string;
+                            /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
+                            vault_matches: boolean;
+                            /** @description the vault's mandateHash() when recorded; null when the address answers none */
+                            vault_hash: string | null;
+                            /** @description the EIP-712 payload as signed */
+                            typed_data: {
+                                domain: {
+                                    [key: string]: unknown;
+                                };
+                                types: {
+                                    [key: string]: {
+                                        name: string;
+                                        type: string;
+                                    }[];
+                                };
+                                primaryType: string;
+                                message: {
+                                    [key: string]: unknown;
+                                };
+                                signature: string;
+                            };
+                        } | {
+                            /** @description the move's number within its series */
+                            n: number;
+                            /** @description the state table's row; null for a plan kept on an epoch already open */
+                            row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
+                            /** @enum {string} */
+                            what: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
+                            from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
+                            /** @enum {string} */
+                            to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                            at: number;
+                            epoch?: number;
+                            handshake_id?: string;
+                            why?: string;
+                            series_id: string;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -7078,7 +13802,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        count: number;
+                        entries: ({
+                            /** @constant */
+                            kind: "seller";
+                            id: string;
+                            name: string;
+                            description: string;
+                            /**
+                             * Format: uri
+                             * @description its MCP endpoint
+                             */
+                            endpoint: string;
+                            /** Format: uri */
+                            card_url: string;
+                            tools: string[];
+                        } | {
+                            /** @constant */
+                            kind: "algorithm";
+                            id: string;
+                            name: string;
+                            /** @description where it is documented */
+                            source: string;
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            /**
+                             * Format: uri
+                             * @description where its exact script is read
+                             */
+                            script_url: string;
+                        })[];
+                    };
                 };
             };
             /** @description An input failed its rule (problems names each field) */
@@ -7107,7 +13866,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description closed trades a model needs to be ranked */
+                        min_trades: number;
+                        ranked: {
+                            /** @description owner/name */
+                            model: string;
+                            /** @enum {string} */
+                            standing: "ranked" | "unranked";
+                            /** @description 1 for the most realized R; null while unranked */
+                            rank: number | null;
+                            /** @description closed trades the figures rest on */
+                            trades: number;
+                            /** @description the sum of R over the closed trades; null with no close */
+                            realized_r: number | null;
+                            max_drawdown_r: number | null;
+                            win_rate: number | null;
+                            /** @description unix milliseconds */
+                            last_close_at: number | null;
+                        }[];
+                        unranked: {
+                            /** @description owner/name */
+                            model: string;
+                            /** @enum {string} */
+                            standing: "ranked" | "unranked";
+                            /** @description 1 for the most realized R; null while unranked */
+                            rank: number | null;
+                            /** @description closed trades the figures rest on */
+                            trades: number;
+                            /** @description the sum of R over the closed trades; null with no close */
+                            realized_r: number | null;
+                            max_drawdown_r: number | null;
+                            win_rate: number | null;
+                            /** @description unix milliseconds */
+                            last_close_at: number | null;
+                        }[];
+                    };
                 };
             };
             /** @description An input failed its rule (problems names each field) */
@@ -7136,7 +13932,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        count: number;
+                        concluded: {
+                            seed_hash: string;
+                            receipt_hash: string;
+                            /** @enum {string} */
+                            decision: "accept" | "revise" | "reject";
+                            rubric: string;
+                            rehearsal_digest: string | null;
+                            concluded_at: string | null;
+                        }[];
+                    };
                 };
             };
             /** @description An input failed its rule (problems names each field) */
@@ -7165,7 +13974,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        serves: {
+                            /** @description the REST route's tag, or mcp */
+                            area: string;
+                            tools: {
+                                name: string;
+                                title: string;
+                                route: string | null;
+                                /** @description whether agents reach it over MCP */
+                                mcp: boolean;
+                            }[];
+                        }[];
+                        not_built: {
+                            item: string;
+                            /** @description the names it gives in backticks */
+                            names: string[];
+                        }[];
+                    };
                 };
             };
             /** @description An input failed its rule (problems names each field) */
@@ -8103,7 +14931,93 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        book: {
+                            /** @description the model whose book it is on; null on your own book */
+                            model: string | null;
+                            /** @description the agent run that placed it; null otherwise */
+                            run: string | null;
+                            /**
+                             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                             * @enum {string}
+                             */
+                            mode: "live" | "replay";
+                        };
+                        orders: {
+                            total: number;
+                            offset: number;
+                            limit: number;
+                            /** @description where the next page starts; null on the last */
+                            next_offset: number | null;
+                            items: {
+                                id: string;
+                                /** @description the model whose book it is on; null on your own book */
+                                model: string | null;
+                                /** @description the agent run that placed it; null otherwise */
+                                run: string | null;
+                                /**
+                                 * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                                 * @enum {string}
+                                 */
+                                mode: "live" | "replay";
+                                /**
+                                 * @description placed as an order, or a typed decision
+                                 * @enum {string}
+                                 */
+                                source: "order" | "decision";
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                side: "buy" | "sell";
+                                /** @enum {string} */
+                                type: "market" | "limit";
+                                size: number;
+                                /** @description the limit; null for a market order */
+                                price: number | null;
+                                stop: number | null;
+                                target: number | null;
+                                /** @description a typed decision's why */
+                                why: string | null;
+                                placed_at: number;
+                                /** @enum {string} */
+                                status: "working" | "filled" | "cancelled";
+                                fill: {
+                                    id: string;
+                                    /** @description the order it filled; null for a bracket's own fill */
+                                    order_id: string | null;
+                                    /** @description the model whose book it is on; null on your own book */
+                                    model: string | null;
+                                    /** @description the agent run that placed it; null otherwise */
+                                    run: string | null;
+                                    /**
+                                     * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                                     * @enum {string}
+                                     */
+                                    mode: "live" | "replay";
+                                    /** @enum {string} */
+                                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                    /** @enum {string} */
+                                    side: "buy" | "sell";
+                                    size: number;
+                                    /** @description the open of the bar it filled in */
+                                    t: number;
+                                    /** @description after slippage, on the tick */
+                                    price: number;
+                                    /** @description the fee of one side for one unit, in price units */
+                                    fee: number;
+                                    /**
+                                     * @description the order's type, or the bracket (stop, target) that filled
+                                     * @enum {string}
+                                     */
+                                    why: "market" | "limit" | "stop" | "target";
+                                    stop: number | null;
+                                    target: number | null;
+                                } | null;
+                            }[];
+                        };
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -8201,7 +15115,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        order: {
+                            id: string;
+                            /** @description the model whose book it is on; null on your own book */
+                            model: string | null;
+                            /** @description the agent run that placed it; null otherwise */
+                            run: string | null;
+                            /**
+                             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                             * @enum {string}
+                             */
+                            mode: "live" | "replay";
+                            /**
+                             * @description placed as an order, or a typed decision
+                             * @enum {string}
+                             */
+                            source: "order" | "decision";
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            side: "buy" | "sell";
+                            /** @enum {string} */
+                            type: "market" | "limit";
+                            size: number;
+                            /** @description the limit; null for a market order */
+                            price: number | null;
+                            stop: number | null;
+                            target: number | null;
+                            /** @description a typed decision's why */
+                            why: string | null;
+                            placed_at: number;
+                            /** @enum {string} */
+                            status: "working" | "filled" | "cancelled";
+                            fill: {
+                                id: string;
+                                /** @description the order it filled; null for a bracket's own fill */
+                                order_id: string | null;
+                                /** @description the model whose book it is on; null on your own book */
+                                model: string | null;
+                                /** @description the agent run that placed it; null otherwise */
+                                run: string | null;
+                                /**
+                                 * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                                 * @enum {string}
+                                 */
+                                mode: "live" | "replay";
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                side: "buy" | "sell";
+                                size: number;
+                                /** @description the open of the bar it filled in */
+                                t: number;
+                                /** @description after slippage, on the tick */
+                                price: number;
+                                /** @description the fee of one side for one unit, in price units */
+                                fee: number;
+                                /**
+                                 * @description the order's type, or the bracket (stop, target) that filled
+                                 * @enum {string}
+                                 */
+                                why: "market" | "limit" | "stop" | "target";
+                                stop: number | null;
+                                target: number | null;
+                            } | null;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -8322,7 +15304,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        order: {
+                            id: string;
+                            /** @description the model whose book it is on; null on your own book */
+                            model: string | null;
+                            /** @description the agent run that placed it; null otherwise */
+                            run: string | null;
+                            /**
+                             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                             * @enum {string}
+                             */
+                            mode: "live" | "replay";
+                            /**
+                             * @description placed as an order, or a typed decision
+                             * @enum {string}
+                             */
+                            source: "order" | "decision";
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            side: "buy" | "sell";
+                            /** @enum {string} */
+                            type: "market" | "limit";
+                            size: number;
+                            /** @description the limit; null for a market order */
+                            price: number | null;
+                            stop: number | null;
+                            target: number | null;
+                            /** @description a typed decision's why */
+                            why: string | null;
+                            placed_at: number;
+                            /** @enum {string} */
+                            status: "working" | "filled" | "cancelled";
+                            fill: {
+                                id: string;
+                                /** @description the order it filled; null for a bracket's own fill */
+                                order_id: string | null;
+                                /** @description the model whose book it is on; null on your own book */
+                                model: string | null;
+                                /** @description the agent run that placed it; null otherwise */
+                                run: string | null;
+                                /**
+                                 * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                                 * @enum {string}
+                                 */
+                                mode: "live" | "replay";
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                side: "buy" | "sell";
+                                size: number;
+                                /** @description the open of the bar it filled in */
+                                t: number;
+                                /** @description after slippage, on the tick */
+                                price: number;
+                                /** @description the fee of one side for one unit, in price units */
+                                fee: number;
+                                /**
+                                 * @description the order's type, or the bracket (stop, target) that filled
+                                 * @enum {string}
+                                 */
+                                why: "market" | "limit" | "stop" | "target";
+                                stop: number | null;
+                                target: number | null;
+                            } | null;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -8428,7 +15478,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        book: {
+                            /** @description the model whose book it is on; null on your own book */
+                            model: string | null;
+                            /** @description the agent run that placed it; null otherwise */
+                            run: string | null;
+                            /**
+                             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                             * @enum {string}
+                             */
+                            mode: "live" | "replay";
+                        };
+                        fills: {
+                            total: number;
+                            offset: number;
+                            limit: number;
+                            /** @description where the next page starts; null on the last */
+                            next_offset: number | null;
+                            items: {
+                                id: string;
+                                /** @description the order it filled; null for a bracket's own fill */
+                                order_id: string | null;
+                                /** @description the model whose book it is on; null on your own book */
+                                model: string | null;
+                                /** @description the agent run that placed it; null otherwise */
+                                run: string | null;
+                                /**
+                                 * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                                 * @enum {string}
+                                 */
+                                mode: "live" | "replay";
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                side: "buy" | "sell";
+                                size: number;
+                                /** @description the open of the bar it filled in */
+                                t: number;
+                                /** @description after slippage, on the tick */
+                                price: number;
+                                /** @description the fee of one side for one unit, in price units */
+                                fee: number;
+                                /**
+                                 * @description the order's type, or the bracket (stop, target) that filled
+                                 * @enum {string}
+                                 */
+                                why: "market" | "limit" | "stop" | "target";
+                                stop: number | null;
+                                target: number | null;
+                            }[];
+                        };
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -8505,7 +15608,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        book: {
+                            /** @description the model whose book it is on; null on your own book */
+                            model: string | null;
+                            /** @description the agent run that placed it; null otherwise */
+                            run: string | null;
+                            /**
+                             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                             * @enum {string}
+                             */
+                            mode: "live" | "replay";
+                        };
+                        /** @description the open positions, one per market */
+                        positions: {
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            side: "long" | "short" | "flat";
+                            size: number;
+                            /** @description the average entry of what is open; null when flat */
+                            entry: number | null;
+                            stop: number | null;
+                            target: number | null;
+                            /** @description when the oldest open lot filled */
+                            opened_t: number | null;
+                        }[];
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -8579,7 +15710,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description your caps as set (a field left out is the house limit) */
+                        caps: {
+                            /** @description the markets that may be traded (all six when left out) */
+                            markets?: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                            /** @description the largest order, in the market's units (contracts, or coins) */
+                            max_order_size?: number;
+                            /** @description the largest order in US dollars: size x price x dollars a point */
+                            max_notional?: number;
+                            /** @description the largest position either way, in the market's units */
+                            max_position?: number;
+                            /** @description whether a position may be short (default true) */
+                            allow_short?: boolean;
+                        };
+                        house: {
+                            markets: {
+                                NQ: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                                ES: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                                YM: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                                BTC: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                                ETH: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                                SOL: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                            };
+                            /** @description US dollars */
+                            max_notional: number;
+                        };
+                        /** @description the limits your caps make on each market, inside the house limits */
+                        limits: {
+                            NQ: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                            ES: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                            YM: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                            BTC: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                            ETH: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                            SOL: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                        };
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -8643,7 +15889,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description your caps as set (a field left out is the house limit) */
+                        caps: {
+                            /** @description the markets that may be traded (all six when left out) */
+                            markets?: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                            /** @description the largest order, in the market's units (contracts, or coins) */
+                            max_order_size?: number;
+                            /** @description the largest order in US dollars: size x price x dollars a point */
+                            max_notional?: number;
+                            /** @description the largest position either way, in the market's units */
+                            max_position?: number;
+                            /** @description whether a position may be short (default true) */
+                            allow_short?: boolean;
+                        };
+                        house: {
+                            markets: {
+                                NQ: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                                ES: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                                YM: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                                BTC: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                                ETH: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                                SOL: {
+                                    max_order_size: number;
+                                    max_position: number;
+                                };
+                            };
+                            /** @description US dollars */
+                            max_notional: number;
+                        };
+                        /** @description the limits your caps make on each market, inside the house limits */
+                        limits: {
+                            NQ: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                            ES: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                            YM: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                            BTC: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                            ETH: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                            SOL: {
+                                /** @description whether the market may be traded */
+                                traded: boolean;
+                                /** @description the largest order, in the market's units */
+                                max_order_size: number;
+                                /** @description the largest order in US dollars */
+                                max_notional: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position: number;
+                                allow_short: boolean;
+                            };
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -8726,7 +16087,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        models: {
+                            /** @description unique among its principal's models; the copy seller names it owner/name */
+                            name: string;
+                            /**
+                             * Format: uri
+                             * @description the decide() endpoint the deck POSTs each closed bar
+                             */
+                            decide_url: string;
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            /** @description the model's caps, inside its principal's */
+                            caps: {
+                                /** @description the markets that may be traded (all six when left out) */
+                                markets?: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                                /** @description the largest order, in the market's units (contracts, or coins) */
+                                max_order_size?: number;
+                                /** @description the largest order in US dollars: size x price x dollars a point */
+                                max_notional?: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position?: number;
+                                /** @description whether a position may be short (default true) */
+                                allow_short?: boolean;
+                            };
+                            /** @description one of the house's own example strategies run to fill the book: never listed by the copy seller */
+                            synthetic: boolean;
+                            /** @description unix milliseconds */
+                            created_at: number;
+                            /** @description answers the typed lane refused, in all and by the field each named */
+                            refused: {
+                                total: number;
+                                fields: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @description owner/name, as the copy seller names it */
+                            id: string;
+                        }[];
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -8803,7 +16206,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        model: {
+                            /** @description unique among its principal's models; the copy seller names it owner/name */
+                            name: string;
+                            /**
+                             * Format: uri
+                             * @description the decide() endpoint the deck POSTs each closed bar
+                             */
+                            decide_url: string;
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            /** @description the model's caps, inside its principal's */
+                            caps: {
+                                /** @description the markets that may be traded (all six when left out) */
+                                markets?: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                                /** @description the largest order, in the market's units (contracts, or coins) */
+                                max_order_size?: number;
+                                /** @description the largest order in US dollars: size x price x dollars a point */
+                                max_notional?: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position?: number;
+                                /** @description whether a position may be short (default true) */
+                                allow_short?: boolean;
+                            };
+                            /** @description one of the house's own example strategies run to fill the book: never listed by the copy seller */
+                            synthetic: boolean;
+                            /** @description unix milliseconds */
+                            created_at: number;
+                            /** @description answers the typed lane refused, in all and by the field each named */
+                            refused: {
+                                total: number;
+                                fields: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @description owner/name, as the copy seller names it */
+                            id: string;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -8897,7 +16342,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        model: {
+                            /** @description unique among its principal's models; the copy seller names it owner/name */
+                            name: string;
+                            /**
+                             * Format: uri
+                             * @description the decide() endpoint the deck POSTs each closed bar
+                             */
+                            decide_url: string;
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            /** @description the model's caps, inside its principal's */
+                            caps: {
+                                /** @description the markets that may be traded (all six when left out) */
+                                markets?: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                                /** @description the largest order, in the market's units (contracts, or coins) */
+                                max_order_size?: number;
+                                /** @description the largest order in US dollars: size x price x dollars a point */
+                                max_notional?: number;
+                                /** @description the largest position either way, in the market's units */
+                                max_position?: number;
+                                /** @description whether a position may be short (default true) */
+                                allow_short?: boolean;
+                            };
+                            /** @description one of the house's own example strategies run to fill the book: never listed by the copy seller */
+                            synthetic: boolean;
+                            /** @description unix milliseconds */
+                            created_at: number;
+                            /** @description answers the typed lane refused, in all and by the field each named */
+                            refused: {
+                                total: number;
+                                fields: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @description owner/name, as the copy seller names it */
+                            id: string;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -8964,7 +16451,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description newest first */
+                        runs: {
+                            id: string;
+                            model: string;
+                            /** @enum {string} */
+                            mode: "replay" | "live";
+                            /** @enum {string} */
+                            state: "running" | "done" | "stopped";
+                            /** @description the replay's window; for a live run, from its start (to null) */
+                            window: {
+                                from: number;
+                                to: number | null;
+                            };
+                            timeout_ms: number;
+                            retries: number;
+                            budget_bars: number;
+                            /** @description bars in the window (replay); null for a live run */
+                            bars_total: number | null;
+                            bars_done: number;
+                            last_bar_t: number | null;
+                            decisions: {
+                                hold: number;
+                                enter: number;
+                                exit: number;
+                            };
+                            /** @description decisions the book could not take at a bar (a market closed by the calendar): the run goes on */
+                            skipped: {
+                                market_closed: number;
+                            };
+                            orders: number;
+                            fills: number;
+                            /** @description decide() calls tried again after a timeout, a network failure or a 5xx */
+                            retried: number;
+                            /** @description time spent waiting on decide(), in all */
+                            decide_ms: number;
+                            started_at: number;
+                            ended_at: number | null;
+                            /** @description how the run ended; null while it runs */
+                            end: {
+                                code: string;
+                                message: string;
+                                bar_t: number | null;
+                                /** @description the fields a refused answer named */
+                                problems?: {
+                                    field: string;
+                                    message: string;
+                                }[];
+                            } | null;
+                        }[];
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -9029,7 +16568,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        run: {
+                            id: string;
+                            model: string;
+                            /** @enum {string} */
+                            mode: "replay" | "live";
+                            /** @enum {string} */
+                            state: "running" | "done" | "stopped";
+                            /** @description the replay's window; for a live run, from its start (to null) */
+                            window: {
+                                from: number;
+                                to: number | null;
+                            };
+                            timeout_ms: number;
+                            retries: number;
+                            budget_bars: number;
+                            /** @description bars in the window (replay); null for a live run */
+                            bars_total: number | null;
+                            bars_done: number;
+                            last_bar_t: number | null;
+                            decisions: {
+                                hold: number;
+                                enter: number;
+                                exit: number;
+                            };
+                            /** @description decisions the book could not take at a bar (a market closed by the calendar): the run goes on */
+                            skipped: {
+                                market_closed: number;
+                            };
+                            orders: number;
+                            fills: number;
+                            /** @description decide() calls tried again after a timeout, a network failure or a 5xx */
+                            retried: number;
+                            /** @description time spent waiting on decide(), in all */
+                            decide_ms: number;
+                            started_at: number;
+                            ended_at: number | null;
+                            /** @description how the run ended; null while it runs */
+                            end: {
+                                code: string;
+                                message: string;
+                                bar_t: number | null;
+                                /** @description the fields a refused answer named */
+                                problems?: {
+                                    field: string;
+                                    message: string;
+                                }[];
+                            } | null;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -9150,7 +16740,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        run: {
+                            id: string;
+                            model: string;
+                            /** @enum {string} */
+                            mode: "replay" | "live";
+                            /** @enum {string} */
+                            state: "running" | "done" | "stopped";
+                            /** @description the replay's window; for a live run, from its start (to null) */
+                            window: {
+                                from: number;
+                                to: number | null;
+                            };
+                            timeout_ms: number;
+                            retries: number;
+                            budget_bars: number;
+                            /** @description bars in the window (replay); null for a live run */
+                            bars_total: number | null;
+                            bars_done: number;
+                            last_bar_t: number | null;
+                            decisions: {
+                                hold: number;
+                                enter: number;
+                                exit: number;
+                            };
+                            /** @description decisions the book could not take at a bar (a market closed by the calendar): the run goes on */
+                            skipped: {
+                                market_closed: number;
+                            };
+                            orders: number;
+                            fills: number;
+                            /** @description decide() calls tried again after a timeout, a network failure or a 5xx */
+                            retried: number;
+                            /** @description time spent waiting on decide(), in all */
+                            decide_ms: number;
+                            started_at: number;
+                            ended_at: number | null;
+                            /** @description how the run ended; null while it runs */
+                            end: {
+                                code: string;
+                                message: string;
+                                bar_t: number | null;
+                                /** @description the fields a refused answer named */
+                                problems?: {
+                                    field: string;
+                                    message: string;
+                                }[];
+                            } | null;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -9217,7 +16858,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        run: {
+                            id: string;
+                            model: string;
+                            /** @enum {string} */
+                            mode: "replay" | "live";
+                            /** @enum {string} */
+                            state: "running" | "done" | "stopped";
+                            /** @description the replay's window; for a live run, from its start (to null) */
+                            window: {
+                                from: number;
+                                to: number | null;
+                            };
+                            timeout_ms: number;
+                            retries: number;
+                            budget_bars: number;
+                            /** @description bars in the window (replay); null for a live run */
+                            bars_total: number | null;
+                            bars_done: number;
+                            last_bar_t: number | null;
+                            decisions: {
+                                hold: number;
+                                enter: number;
+                                exit: number;
+                            };
+                            /** @description decisions the book could not take at a bar (a market closed by the calendar): the run goes on */
+                            skipped: {
+                                market_closed: number;
+                            };
+                            orders: number;
+                            fills: number;
+                            /** @description decide() calls tried again after a timeout, a network failure or a 5xx */
+                            retried: number;
+                            /** @description time spent waiting on decide(), in all */
+                            decide_ms: number;
+                            started_at: number;
+                            ended_at: number | null;
+                            /** @description how the run ended; null while it runs */
+                            end: {
+                                code: string;
+                                message: string;
+                                bar_t: number | null;
+                                /** @description the fields a refused answer named */
+                                problems?: {
+                                    field: string;
+                                    message: string;
+                                }[];
+                            } | null;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -9291,7 +16983,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description the document's own address on this deck
+                         */
+                        $id: string;
+                        /** @constant */
+                        title: "typed-decision.v1";
+                        description: string;
+                        /** @description the JSON Schema dialect */
+                        $schema: string;
+                        /** @description one JSON Schema per action: hold, enter, exit */
+                        oneOf: {
+                            [key: string]: unknown;
+                        }[];
+                    };
                 };
             };
             /** @description An input failed its rule (problems names each field) */
@@ -9330,7 +17037,131 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        model: string;
+                        /** @description the decision as read against typed-decision.v1 */
+                        decision: {
+                            /**
+                             * @description the contract's version, typed-decision.v1
+                             * @constant
+                             */
+                            version?: "typed-decision.v1";
+                            /** @constant */
+                            action: "hold";
+                            /** @description why, in a sentence: kept with the order */
+                            why: string;
+                        } | {
+                            /**
+                             * @description the contract's version, typed-decision.v1
+                             * @constant
+                             */
+                            version?: "typed-decision.v1";
+                            /** @constant */
+                            action: "enter";
+                            /** @enum {string} */
+                            side: "long" | "short";
+                            /** @description contracts (NQ, ES, YM) or coins (BTC, ETH, SOL), on the market's size step */
+                            size: number;
+                            /** @description the protective stop: below the last close for a long, above it for a short */
+                            stop: number;
+                            /** @description a resting target: above the last close for a long, below it for a short */
+                            target?: number;
+                            /** @description why, in a sentence: kept with the order */
+                            why: string;
+                        } | {
+                            /**
+                             * @description the contract's version, typed-decision.v1
+                             * @constant
+                             */
+                            version?: "typed-decision.v1";
+                            /** @constant */
+                            action: "exit";
+                            /** @description why, in a sentence: kept with the order */
+                            why: string;
+                        };
+                        /** @description the market order it placed; null for hold */
+                        order: {
+                            id: string;
+                            /** @description the model whose book it is on; null on your own book */
+                            model: string | null;
+                            /** @description the agent run that placed it; null otherwise */
+                            run: string | null;
+                            /**
+                             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                             * @enum {string}
+                             */
+                            mode: "live" | "replay";
+                            /**
+                             * @description placed as an order, or a typed decision
+                             * @enum {string}
+                             */
+                            source: "order" | "decision";
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            side: "buy" | "sell";
+                            /** @enum {string} */
+                            type: "market" | "limit";
+                            size: number;
+                            /** @description the limit; null for a market order */
+                            price: number | null;
+                            stop: number | null;
+                            target: number | null;
+                            /** @description a typed decision's why */
+                            why: string | null;
+                            placed_at: number;
+                            /** @enum {string} */
+                            status: "working" | "filled" | "cancelled";
+                            fill: {
+                                id: string;
+                                /** @description the order it filled; null for a bracket's own fill */
+                                order_id: string | null;
+                                /** @description the model whose book it is on; null on your own book */
+                                model: string | null;
+                                /** @description the agent run that placed it; null otherwise */
+                                run: string | null;
+                                /**
+                                 * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                                 * @enum {string}
+                                 */
+                                mode: "live" | "replay";
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                side: "buy" | "sell";
+                                size: number;
+                                /** @description the open of the bar it filled in */
+                                t: number;
+                                /** @description after slippage, on the tick */
+                                price: number;
+                                /** @description the fee of one side for one unit, in price units */
+                                fee: number;
+                                /**
+                                 * @description the order's type, or the bracket (stop, target) that filled
+                                 * @enum {string}
+                                 */
+                                why: "market" | "limit" | "stop" | "target";
+                                stop: number | null;
+                                target: number | null;
+                            } | null;
+                        } | null;
+                        /** @description the model's position on its market after it */
+                        position: {
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            side: "long" | "short" | "flat";
+                            size: number;
+                            /** @description the average entry of what is open; null when flat */
+                            entry: number | null;
+                            stop: number | null;
+                            target: number | null;
+                            /** @description when the oldest open lot filled */
+                            opened_t: number | null;
+                        };
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
@@ -9452,7 +17283,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        models: {
+                            total: number;
+                            offset: number;
+                            limit: number;
+                            /** @description where the next page starts; null on the last */
+                            next_offset: number | null;
+                            items: {
+                                /** @description owner/name */
+                                id: string;
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                timeframe: "15s" | "1m" | "5m" | "1h";
+                                /** @description its first live fill */
+                                since: number;
+                                last_fill_t: number;
+                                /** @description live fills */
+                                fills: number;
+                                /** @description whether a position is open */
+                                open: boolean;
+                                /** @description figures from paired closes of its live fills */
+                                stats: {
+                                    /** @description paired trades closed */
+                                    trades: number;
+                                    wins: number;
+                                    losses: number;
+                                    /** @description wins / trades (a win made money after fees); null without trades */
+                                    win_rate: number | null;
+                                    realized_pnl_usd: number;
+                                    /** @description the deepest fall of cumulative realized PnL from its running peak (the peak starts at 0), trade by trade */
+                                    max_drawdown_usd: number;
+                                    /** @description the trades whose entry carried a stop, so have an R */
+                                    r_trades: number;
+                                    /** @description the sum of R over those trades */
+                                    realized_r: number;
+                                    /** @description the deepest fall of that sum from its running peak */
+                                    max_drawdown_r: number;
+                                    /** @description mean R per trade with an R; null without one */
+                                    expectancy_r: number | null;
+                                };
+                            }[];
+                        };
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -9521,7 +17397,124 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        model: {
+                            /** @description owner/name */
+                            id: string;
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                        };
+                        stats: {
+                            /** @description paired trades closed */
+                            trades: number;
+                            wins: number;
+                            losses: number;
+                            /** @description wins / trades (a win made money after fees); null without trades */
+                            win_rate: number | null;
+                            realized_pnl_usd: number;
+                            /** @description the deepest fall of cumulative realized PnL from its running peak (the peak starts at 0), trade by trade */
+                            max_drawdown_usd: number;
+                            /** @description the trades whose entry carried a stop, so have an R */
+                            r_trades: number;
+                            /** @description the sum of R over those trades */
+                            realized_r: number;
+                            /** @description the deepest fall of that sum from its running peak */
+                            max_drawdown_r: number;
+                            /** @description mean R per trade with an R; null without one */
+                            expectancy_r: number | null;
+                        };
+                        /** @description paired closes, oldest first */
+                        trades: {
+                            total: number;
+                            offset: number;
+                            limit: number;
+                            /** @description where the next page starts; null on the last */
+                            next_offset: number | null;
+                            items: {
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                side: "long" | "short";
+                                size: number;
+                                entry_fill: string;
+                                entry_t: number;
+                                entry: number;
+                                stop: number | null;
+                                exit_fill: string;
+                                exit_t: number;
+                                exit: number;
+                                /**
+                                 * @description how the exit filled
+                                 * @enum {string}
+                                 */
+                                why: "market" | "limit" | "stop" | "target";
+                                /** @description both sides' fees for one unit, in price units */
+                                fees: number;
+                                /** @description after fees */
+                                pnl_usd: number;
+                                /** @description in units of the entry's risk; null when the entry carried no stop */
+                                r: number | null;
+                            }[];
+                        };
+                        /** @description live fills, oldest first */
+                        fills: {
+                            total: number;
+                            offset: number;
+                            limit: number;
+                            /** @description where the next page starts; null on the last */
+                            next_offset: number | null;
+                            items: {
+                                id: string;
+                                /** @description the order it filled; null for a bracket's own fill */
+                                order_id: string | null;
+                                /** @description the model whose book it is on; null on your own book */
+                                model: string | null;
+                                /** @description the agent run that placed it; null otherwise */
+                                run: string | null;
+                                /**
+                                 * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+                                 * @enum {string}
+                                 */
+                                mode: "live" | "replay";
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                side: "buy" | "sell";
+                                size: number;
+                                /** @description the open of the bar it filled in */
+                                t: number;
+                                /** @description after slippage, on the tick */
+                                price: number;
+                                /** @description the fee of one side for one unit, in price units */
+                                fee: number;
+                                /**
+                                 * @description the order's type, or the bracket (stop, target) that filled
+                                 * @enum {string}
+                                 */
+                                why: "market" | "limit" | "stop" | "target";
+                                stop: number | null;
+                                target: number | null;
+                            }[];
+                        };
+                        /** @description what is still open */
+                        open: {
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            side: "long" | "short" | "flat";
+                            size: number;
+                            /** @description the average entry of what is open; null when flat */
+                            entry: number | null;
+                            stop: number | null;
+                            target: number | null;
+                            /** @description when the oldest open lot filled */
+                            opened_t: number | null;
+                        }[];
+                    };
                 };
             };
             /** @description Sign in with POST /login first */
@@ -9620,7 +17613,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        /** @description the one factor every order of the model's is scaled by */
+                        scale: number;
+                        /** @description the model's largest recent order the scale is taken from; null with no orders */
+                        reference: {
+                            fill_id: string;
+                            size: number;
+                            notional_usd: number;
+                        } | null;
+                        rows: {
+                            fill_id: string;
+                            order_id: string | null;
+                            t: number;
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            side: "buy" | "sell";
+                            /** @enum {string} */
+                            why: "market" | "limit" | "stop" | "target";
+                            price: number;
+                            model_size: number;
+                            /** @description the model's size times the scale, before the size grid and the caps */
+                            scaled: number;
+                            /** @description what the follower's order would have been */
+                            size: number;
+                            cuts: {
+                                /** @enum {string} */
+                                cap: "markets" | "max_order_size" | "max_notional" | "max_position" | "allow_short" | "rounds_to_zero";
+                                from: number;
+                                to: number;
+                            }[];
+                        }[];
+                        summary: {
+                            orders: number;
+                            followed: number;
+                            cut: number;
+                            dropped: number;
+                        };
+                        /** @constant */
+                        ok: true;
+                        model: {
+                            /** @description owner/name */
+                            id: string;
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            /** @enum {string} */
+                            timeframe: "15s" | "1m" | "5m" | "1h";
+                        };
+                        /** @description your size, or your dollars, for the model's largest recent order */
+                        basis: {
+                            size: number;
+                        } | {
+                            notional: number;
+                        };
+                        /** @description your caps, as sent */
+                        caps: {
+                            /** @description the markets that may be traded (all six when left out) */
+                            markets?: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                            /** @description the largest order, in the market's units (contracts, or coins) */
+                            max_order_size?: number;
+                            /** @description the largest order in US dollars: size x price x dollars a point */
+                            max_notional?: number;
+                            /** @description the largest position either way, in the market's units */
+                            max_position?: number;
+                            /** @description whether a position may be short (default true) */
+                            allow_short?: boolean;
+                        };
+                        /** @description the model's orders are read from here */
+                        since: number;
+                        note: string;
+                    };
                 };
             };
             /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
