@@ -19,6 +19,10 @@ export function bodyFailure(err: unknown, req: Request): DeckError | null {
       return new DeckError(415, 'unsupported_encoding', `content-encoding ${encodingOf(req)} is not read here: send identity, gzip, deflate or br`, {
         field: 'content-encoding',
       });
+    case 'content-type.malformed':
+      return new DeckError(400, 'bad_content_type', 'the content-type is not a media type: send application/json, any parameter as name=value (charset=utf-8)', {
+        field: 'content-type',
+      });
     case 'charset.unsupported':
       return new DeckError(415, 'unsupported_encoding', 'send the JSON as UTF-8', { field: 'content-type' });
   }
