@@ -10,7 +10,7 @@ import type { Services } from '../tools/context.js';
 import { REGISTRY } from '../tools/registry.js';
 import { restRoutes } from './adapter.js';
 import { errorHandler, notFound, pathDecodes } from './errors.js';
-import { oauthRouter } from './oauth.js';
+import { oauthRoutes } from './oauth.js';
 import { openapiDocument } from './openapi.js';
 import { planeRoutes, watchRequests } from './plane.js';
 
@@ -38,7 +38,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   }
   app.use(pathDecodes);
   mcpRoutes(app, s, version);
-  app.use(oauthRouter(s));
+  oauthRoutes(app, s);
   // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.
   app.get('/join', (req, res, next) => {
     if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
@@ -64,7 +64,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
       if (err && !res.headersSent) res.status(404).json({ ok: false, error: 'not_found', message: 'no such plate' });
     });
   });
-  app.use(planeRoutes(s, version));
+  planeRoutes(app, s, version);
   restRoutes(app, s, REGISTRY);
   app.use(notFound);
   app.use(errorHandler(s.log));
