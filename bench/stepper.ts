@@ -19,7 +19,11 @@ import { median, spreadOf } from './spread.js';
 // `npx tsx bench/stepper.ts` runs both, the rehearsal first.
 
 const RUNS = 61;
-const WARM = 20;
+/**
+ * Untimed runs first, enough for the optimizing compiler to have finished with both sides: it compiles on a thread of
+ * its own, which a loaded machine starts late, and 20 warm runs left some timed runs on code not yet optimized.
+ */
+const WARM = 200;
 const REHEARSALS = 10;
 
 interface Outcome {
