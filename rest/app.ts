@@ -37,13 +37,16 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
     });
   }
   app.use(pathDecodes);
+  // Express tries the routes in the order they are added: the MCP endpoints and the REST routes, which take most
+  // requests, come first; the rest (OAuth, cards, OpenAPI, plates, the plane) share no path with them.
   mcpRoutes(app, s, version);
-  oauthRoutes(app, s);
   // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.
   app.get('/join', (req, res, next) => {
     if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
     res.type('html').set('cache-control', 'no-store').send(JOIN_PAGE);
   });
+  restRoutes(app, s, REGISTRY);
+  oauthRoutes(app, s);
   app.get('/cards', (_req, res) => void res.json({ ok: true, cards: SELLERS.map((x) => card(x.id)) }));
   app.get('/cards/:seller', (req, res) => {
     if (!sellerById(req.params.seller)) {
@@ -65,7 +68,6 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
     });
   });
   planeRoutes(app, s, version);
-  restRoutes(app, s, REGISTRY);
   app.use(notFound);
   app.use(errorHandler(s.log));
   return app;

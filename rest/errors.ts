@@ -65,8 +65,11 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
  * any route tries to decode it into a parameter.
  */
 export const pathDecodes: RequestHandler = (req, _res, next) => {
+  // Only a path with a % in it has an escape to check (most have none).
+  const path = req.path;
+  if (!path.includes('%')) return next();
   try {
-    decodeURIComponent(req.path);
+    decodeURIComponent(path);
   } catch {
     return next(new DeckError(400, 'bad_path', 'the path has a bad percent-escape: % must be followed by two hex digits', { field: 'path' }));
   }
