@@ -129,7 +129,7 @@ export async function benchStepper(): Promise<BenchRow[]> {
   const n = bars.length.toLocaleString('en-US');
   return [
     {
-      name: `stepper: compiled decider vs a hand-written loop, EMA(9/21) cross, 2 ATR stop, 2R target, ${n} BTC 1m bars, ${ours.trades} trades (ratio = hand time / compiled time, median of ${RUNS} runs side by side; each run's ratio min ${ratios.min.toFixed(2)}, max ${ratios.max.toFixed(2)}; ${loadNote(load)})`,
+      name: `stepper: compiled decider vs a hand-written loop, EMA(9/21) cross, 2 ATR stop, 2R target, ${n} BTC 1m bars, ${ours.trades} trades (ratio = hand time / compiled time, median of ${RUNS} runs side by side after ${WARM} untimed; each run's ratio min ${ratios.min.toFixed(2)}, max ${ratios.max.toFixed(2)}; ${loadNote(load)})`,
       value: median(compiledRuns),
       unit: 'ms',
       baseline: median(handRuns),
