@@ -6,7 +6,7 @@ import { SESSION_COOKIE } from '../tools/identity/credentials.js';
 import { resting } from '../tools/identity/login-throttle.js';
 import { byCookie, contextOf } from './credential.js';
 import { sendEvents } from './events.js';
-import { jsonOf, sendJson } from './json-answer.js';
+import { answerOf, sendJson } from './json-answer.js';
 import { jsonBody } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 
@@ -89,8 +89,8 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
       res.statusCode = rest.status ?? 200;
       if (result instanceof JsonBytes) sendJson(req, res, result.bytes);
       // The picture is served by its own URL on REST, named in the body.
-      else if (result instanceof WithImage) sendJson(req, res, jsonOf(result.body));
-      else sendJson(req, res, jsonOf(applyCookie(tool, result, () => req.secure || s.urls.base.startsWith('https:'), res)));
+      else if (result instanceof WithImage) sendJson(req, res, answerOf(result.body));
+      else sendJson(req, res, answerOf(applyCookie(tool, result, () => req.secure || s.urls.base.startsWith('https:'), res)));
     };
     if (rest.method === 'GET') router.get(rest.path, handler);
     else if (rest.method === 'DELETE') router.delete(rest.path, ownPages, handler);

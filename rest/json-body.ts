@@ -14,11 +14,12 @@ export function jsonBody(limit: number): RequestHandler {
   const full = express.json({ type: () => true, limit, strict: false });
   return (req, res, next) => {
     const type = req.headers['content-type'];
+    const utf8Json = type === undefined || UTF8_JSON.test(type);
     // A malformed type is the client's mistake, refused before any parser reads it (some throw on it without a status).
-    if (type && !UTF8_JSON.test(type) && !wellFormedType(type)) {
+    if (!utf8Json && type && !wellFormedType(type)) {
       return next(failure(400, 'content-type.malformed', 'the content-type is not a media type'));
     }
-    const length = plainLength(req, limit);
+    const length = utf8Json ? plainLength(req, limit) : null;
     if (length === null) return full(req, res, next);
     req.body = undefined;
     const chunks: Buffer[] = [];
@@ -78,16 +79,14 @@ function wellFormedType(type: string): boolean {
 }
 
 /**
- * The length of a body the direct reader takes: a request still being read, identity-encoded, not chunked, a
- * content-length within the limit, and no content type or JSON in UTF-8. null: body-parser reads it.
+ * The length of a body (typed JSON in UTF-8 or untyped) the direct reader takes: a request still being read,
+ * identity-encoded, not chunked, with a content-length within the limit. null: body-parser reads it.
  */
 function plainLength(req: Request, limit: number): number | null {
   // A request already over (its client gone) goes to body-parser, which lets it through unread.
   if (!req.socket?.readable || (req.complete && !req.readable)) return null;
   const h = req.headers;
   if (h['content-encoding'] !== undefined || h['transfer-encoding'] !== undefined) return null;
-  const type = h['content-type'];
-  if (type !== undefined && !UTF8_JSON.test(type)) return null;
   const stated = h['content-length'];
   if (stated === undefined || !/^\d{1,10}$/.test(stated)) return null;
   const length = Number(stated);
