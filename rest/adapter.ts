@@ -6,8 +6,7 @@ import { SESSION_COOKIE } from '../tools/identity/lib/credentials.js';
 import { resting } from '../tools/identity/lib/login-throttle.js';
 import { byCookie, contextOf } from './credential.js';
 import { sendEvents } from './events.js';
-import { jsonOf } from '../core/json.js';
-import { sendJson } from './json-answer.js';
+import { answerOf, sendJson } from './json-answer.js';
 import { jsonBody } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 
@@ -57,12 +56,12 @@ function inputOf(tool: Tool, req: Request): Record<string, unknown> {
  * Moves a session the tool minted into the deck_session cookie, so the token never sits in a JSON body.
  * Secure when the request came over https, or when the deck's public address is https (behind a proxy).
  */
-function applyCookie(tool: Tool, result: unknown, secure: boolean, res: Response): unknown {
+function applyCookie(tool: Tool, result: unknown, secure: () => boolean, res: Response): unknown {
   if (tool.rest!.cookie === 'clear') res.clearCookie(SESSION_COOKIE, { path: '/' });
   if (tool.rest!.cookie !== 'set' || !isObject(result) || !isObject(result.session)) return result;
   const { session, ...body } = result;
   const { token, expires_at } = session as { token: string; expires_at: number };
-  res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', expires: new Date(expires_at) });
+  res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: secure(), path: '/', expires: new Date(expires_at) });
   return body;
 }
 
@@ -86,11 +85,12 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
       }
       const result = await tool.call(ctx, inputOf(tool, req));
       if (result instanceof EventStream) return sendEvents(res, result, s.log);
-      res.status(rest.status ?? 200);
+      // The status as res.status would set it, without its checks on every answer: the binding's is a constant.
+      res.statusCode = rest.status ?? 200;
       if (result instanceof JsonBytes) sendJson(req, res, result.bytes);
       // The picture is served by its own URL on REST, named in the body.
-      else if (result instanceof WithImage) sendJson(req, res, jsonOf(result.body));
-      else sendJson(req, res, jsonOf(applyCookie(tool, result, req.secure || s.urls.base.startsWith('https:'), res)));
+      else if (result instanceof WithImage) sendJson(req, res, answerOf(result.body));
+      else sendJson(req, res, answerOf(applyCookie(tool, result, () => req.secure || s.urls.base.startsWith('https:'), res)));
     };
     if (rest.method === 'GET') router.get(rest.path, handler);
     else if (rest.method === 'DELETE') router.delete(rest.path, ownPages, handler);

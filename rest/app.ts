@@ -10,7 +10,7 @@ import type { Services } from '../tools/context.js';
 import { REGISTRY } from '../tools/registry.js';
 import { restRoutes } from './adapter.js';
 import { errorHandler, notFound, pathDecodes } from './errors.js';
-import { oauthRouter } from './oauth.js';
+import { oauthRoutes } from './oauth.js';
 import { openapiDocument } from './openapi.js';
 import { planeRoutes, watchRequests } from './plane.js';
 
@@ -40,13 +40,16 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   // On a store many decks share, each request first catches up with what the others wrote (one query when nothing
   // changed): a write acknowledged by any deck is seen by the next request, whichever deck answers it.
   if (s.store.backend.kind === 'postgres') app.use((_req, _res, next) => void s.store.backend.catchUp().then(() => next(), next));
+  // Express tries the routes in the order they are added: the MCP endpoints and the REST routes, which take most
+  // requests, come first; the rest (OAuth, cards, OpenAPI, plates, the plane) share no path with them.
   mcpRoutes(app, s, version);
-  app.use(oauthRouter(s));
   // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.
   app.get('/join', (req, res, next) => {
     if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
     res.type('html').set('cache-control', 'no-store').send(JOIN_PAGE);
   });
+  restRoutes(app, s, REGISTRY);
+  oauthRoutes(app, s);
   app.get('/cards', (_req, res) => void res.json({ ok: true, cards: SELLERS.map((x) => card(x.id)) }));
   app.get('/cards/:seller', (req, res) => {
     if (!sellerById(req.params.seller)) {
@@ -71,8 +74,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
       (error: unknown) => next(error),
     );
   });
-  app.use(planeRoutes(s, version));
-  restRoutes(app, s, REGISTRY);
+  planeRoutes(app, s, version);
   app.use(notFound);
   app.use(errorHandler(s.log));
   return app;

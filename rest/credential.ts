@@ -4,10 +4,14 @@ import { callContext, type Caller, type Ctx, type Services } from '../tools/cont
 import { admitCredential, principalFrom, SESSION_COOKIE, type Audience } from '../tools/identity/lib/credentials.js';
 import type { Principal } from '../core/principal.js';
 
+/** An Authorization header of the Bearer scheme (any case) and what follows the scheme's spaces. */
+const BEARER = /^bearer\s+([^]*)$/i;
+
 /** The bearer of an Authorization header, when there is one. */
 export function bearerOf(req: Request): string | null {
   const auth = req.headers.authorization;
-  return auth && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, '').trim() || null : null;
+  const token = auth ? BEARER.exec(auth)?.[1]?.trim() : undefined;
+  return token || null;
 }
 
 /** The deck_session cookie a browser sent, when there is one. */

@@ -19,6 +19,10 @@ export function bodyFailure(err: unknown, req: Request): DeckError | null {
       return new DeckError(415, 'unsupported_encoding', `content-encoding ${encodingOf(req)} is not read here: send identity, gzip, deflate or br`, {
         field: 'content-encoding',
       });
+    case 'content-type.malformed':
+      return new DeckError(400, 'bad_content_type', 'the content-type is not a media type: send application/json, any parameter as name=value (charset=utf-8)', {
+        field: 'content-type',
+      });
     case 'charset.unsupported':
       return new DeckError(415, 'unsupported_encoding', 'send the JSON as UTF-8', { field: 'content-type' });
   }
@@ -61,8 +65,11 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
  * any route tries to decode it into a parameter.
  */
 export const pathDecodes: RequestHandler = (req, _res, next) => {
+  // Only a path with a % in it has an escape to check (most have none).
+  const path = req.path;
+  if (!path.includes('%')) return next();
   try {
-    decodeURIComponent(req.path);
+    decodeURIComponent(path);
   } catch {
     return next(new DeckError(400, 'bad_path', 'the path has a bad percent-escape: % must be followed by two hex digits', { field: 'path' }));
   }

@@ -193,11 +193,12 @@ export function mcpRoutes(app: Router, s: Services, version: string): void {
   };
 
   // A body that cannot be read is a JSON-RPC error with the REST refusal's status, never an HTML page or the REST
-  // form: -32700 when no JSON could be had from it (not JSON, or not the encoding it claims), -32600 otherwise.
+  // form: -32700 when no JSON could be had from it (not JSON, or not the encoding it claims), -32600 otherwise (a
+  // malformed content-type among them: the body was never read).
   const parseFailure: ErrorRequestHandler = (err, req, res, next) => {
     const failure = bodyFailure(err, req);
     if (!failure) return next(err);
-    const code = failure.status === 400 ? PARSE_ERROR : INVALID_REQUEST;
+    const code = failure.status === 400 && failure.code !== 'bad_content_type' ? PARSE_ERROR : INVALID_REQUEST;
     const message = failure.status === 413 ? `the body is over the MCP endpoints' cap of ${MAX_BODY_BYTES / MIB} MiB` : failure.message;
     res.status(failure.status).json(rpcError(null, code, code === PARSE_ERROR ? `Parse error: ${message}` : message));
   };

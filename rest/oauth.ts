@@ -6,7 +6,7 @@ import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handler
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
 import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import express, { type Router } from 'express';
+import type { Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { REQUEST_TTL_MS } from '../tools/oauth/lib/authorizations.js';
 import { clientFor, registerClient } from '../tools/oauth/lib/clients.js';
@@ -40,9 +40,10 @@ export function authorizationServerMetadata(s: Services): OAuthMetadata {
 /**
  * The deck as an OAuth 2.1 authorization server and the metadata of its protected resources, on the MCP SDK's own
  * handlers (authorization with PKCE S256 only, token, dynamic registration, revocation, metadata): the protocol's
- * checks are the SDK's, the deck supplies who the clients are and what a grant is (tools/oauth).
+ * checks are the SDK's, the deck supplies who the clients are and what a grant is (tools/oauth). Each is mounted on
+ * the app itself at its own path: a router of their own would be entered, and walked, by every request.
  */
-export function oauthRouter(s: Services): Router {
+export function oauthRoutes(app: Router, s: Services): void {
   const provider: OAuthServerProvider = {
     clientsStore: { getClient: (id) => clientFor(s, id), registerClient: (c) => registerClient(s, c) },
     async authorize(client, params, res) {
@@ -75,15 +76,13 @@ export function oauthRouter(s: Services): Router {
   };
   // Who the client is was settled by DECK_TRUST_PROXY (req.ip); the limiter need not second-guess a forwarded header.
   const rateLimit = { validate: { xForwardedForHeader: false } };
-  const router = express.Router();
-  router.use('/.well-known/oauth-authorization-server', metadataHandler(authorizationServerMetadata(s)));
+  app.use('/.well-known/oauth-authorization-server', metadataHandler(authorizationServerMetadata(s)));
   // Longest path first: each is mounted as a prefix, and the root document's path begins every endpoint's.
   for (const r of [...s.oauth.resources].sort((a, b) => b.metadataPath.length - a.metadataPath.length)) {
-    router.use(r.metadataPath, metadataHandler(resourceMetadata(r, s.oauth.issuer, `${s.urls.base}/openapi.json`)));
+    app.use(r.metadataPath, metadataHandler(resourceMetadata(r, s.oauth.issuer, `${s.urls.base}/openapi.json`)));
   }
-  router.use(OAUTH_PATHS.authorize, authorizationHandler({ provider, rateLimit }));
-  router.use(OAUTH_PATHS.token, tokenHandler({ provider, rateLimit }));
-  router.use(OAUTH_PATHS.register, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit }));
-  router.use(OAUTH_PATHS.revoke, revocationHandler({ provider, rateLimit }));
-  return router;
+  app.use(OAUTH_PATHS.authorize, authorizationHandler({ provider, rateLimit }));
+  app.use(OAUTH_PATHS.token, tokenHandler({ provider, rateLimit }));
+  app.use(OAUTH_PATHS.register, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit }));
+  app.use(OAUTH_PATHS.revoke, revocationHandler({ provider, rateLimit }));
 }

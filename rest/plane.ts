@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import express, { type Request, type RequestHandler, type Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { upgradeRequired, type Tool } from '../tools/define.js';
 import { signInFirst } from '../core/errors.js';
@@ -64,18 +64,19 @@ async function metricsAdmitted(s: Services, req: Request): Promise<void> {
   if (ctx.principal.tier !== 'house') throw upgradeRequired(s, 'metrics', 'house');
 }
 
-/** The routes of the plane that are not tools: the metrics in the Prometheus text format, and a load balancer's probes. */
-export function planeRoutes(s: Services, version: string): Router {
-  const router = express.Router();
-  router.get('/metrics', async (req, res) => {
+/**
+ * The routes of the plane that are not tools: the metrics in the Prometheus text format, and a load balancer's probes;
+ * on the app itself, as the REST routes are.
+ */
+export function planeRoutes(app: Router, s: Services, version: string): void {
+  app.get('/metrics', async (req, res) => {
     await metricsAdmitted(s, req);
     const { type, text } = await s.plane.exposition();
     res.type(type).set('cache-control', 'no-store').send(text);
   });
-  router.get('/health', (_req, res) => void res.set('cache-control', 'no-store').json({ ok: true, alive: true, version, uptime_s: Math.floor(process.uptime()) }));
-  router.get('/ready', async (_req, res) => {
+  app.get('/health', (_req, res) => void res.set('cache-control', 'no-store').json({ ok: true, alive: true, version, uptime_s: Math.floor(process.uptime()) }));
+  app.get('/ready', async (_req, res) => {
     const { ready, body } = await readiness(s);
     res.status(ready ? 200 : 503).set('cache-control', 'no-store').json(body);
   });
-  return router;
 }

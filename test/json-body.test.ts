@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonBody } from '../rest/json-body.js';
 import { oddValue } from './fuzz/values.js';
 
-// The deck's JSON body reader reads the common case itself and hands the rest to body-parser: whatever is sent, the
-// body it reads (or the failure it reports, by status and type, which the refusals are chosen by) is body-parser's.
+// The deck's JSON body reader reads the common case itself and hands the rest to body-parser: whatever is sent with a
+// well-formed content-type, the body it reads (or the failure it reports, by status and type, which the refusals are
+// chosen by) is body-parser's. A malformed content-type it refuses itself.
 
 const LIMIT = 2_000;
 
@@ -84,7 +85,6 @@ const sent: fc.Arbitrary<Sent> = fc.record({
     'application/json; charset=utf-16le',
     'application/vnd.api+json',
     'text/plain',
-    'application/json; charset',
   ),
   encoding: fc.constantFrom('none', 'none', 'none', 'identity', 'gzip', 'gzip-lie', 'br'),
   chunked: fc.boolean(),
@@ -109,6 +109,17 @@ describe('jsonBody', () => {
         for (const chunked of [false, true]) {
           const s: Sent = { type, encoding: 'none', chunked, bytes: Buffer.from(t, 'utf8') };
           expect(await post('/deck', s), JSON.stringify({ t, type, chunked })).toEqual(await post('/body-parser', s));
+        }
+      }
+    }
+  });
+
+  it('refuses a content-type whose parameter is malformed, however the body is sent, before body-parser reads it', async () => {
+    for (const type of ['application/json; charset', 'application/json; charset=', 'application/json; charset="utf-8', 'application/json extra', 'json']) {
+      for (const encoding of ['none', 'gzip'] as const) {
+        for (const chunked of [false, true]) {
+          const s: Sent = { type, encoding, chunked, bytes: Buffer.from('{"a":1}') };
+          expect(await post('/deck', s), JSON.stringify({ type, encoding, chunked })).toEqual({ failed: { type: 'content-type.malformed', status: 400 } });
         }
       }
     }

@@ -117,6 +117,51 @@ describe('a body that is not the encoding its content-encoding claims', () => {
   });
 });
 
+/** Content types whose parameter is not name=value: a charset with no value, or none at all. */
+const MALFORMED_TYPES = ['application/json; charset', 'application/json; charset=', 'application/json; charset="utf-8'];
+
+/** A POST of JSON under a malformed content-type, as sent (a stated length) and gzipped (read by the parser). */
+const malformed = (url: string, type: string, gzip: boolean, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': type, accept: 'application/json, text/event-stream', ...(gzip ? { 'content-encoding': 'gzip' } : {}), ...headers },
+    body: gzip ? gzipSync('{"key":"x"}') : '{"key":"x"}',
+  });
+
+describe('a content-type whose parameter is malformed', () => {
+  it.each(jsonRoutes)('POST %s answers 400 bad_content_type naming content-type, anonymous and signed in', async (path) => {
+    for (const type of MALFORMED_TYPES) {
+      for (const gzip of [false, true]) {
+        for (const headers of [{}, me.bearer]) {
+          const res = await malformed(`${deck.url}${path}`, type, gzip, headers);
+          const what = JSON.stringify({ type, gzip, signedIn: headers !== me.bearer });
+          expect(res.status, what).toBe(400);
+          expect(res.headers.get('content-type'), what).toMatch(/^application\/json/);
+          expect(await res.json(), what).toMatchObject({ ok: false, error: 'bad_content_type', field: 'content-type' });
+        }
+      }
+    }
+  });
+
+  it.each(MCP_PATHS)('POST %s answers HTTP 400 with JSON-RPC -32600 naming content-type', async (path) => {
+    for (const type of MALFORMED_TYPES) {
+      for (const gzip of [false, true]) {
+        const res = await malformed(`${deck.url}${path}`, type, gzip);
+        expect(res.status, type).toBe(400);
+        expect(await res.json(), type).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/content-type/) } });
+      }
+    }
+  });
+
+  it('still reads JSON whose content-type is well formed, with or without parameters', async () => {
+    for (const type of ['application/json;charset="utf-8"', 'application/json; charset=UTF-8', 'application/json;', 'application/json ; charset=utf-8']) {
+      const res = await fetch(`${deck.url}/login`, { method: 'POST', headers: { 'content-type': type }, body: '{"key":"deck_live_nobody"}' });
+      expect(res.status, type).toBe(401);
+      expect((await res.json()).error, type).toBe('key_refused');
+    }
+  });
+});
+
 describe('a path with a bad percent-escape', () => {
   it('answers 400 bad_path naming the path on every kind of route, and never echoes what the path carried', async () => {
     const paths: [string, string][] = [

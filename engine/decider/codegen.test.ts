@@ -45,7 +45,7 @@ describe('the generated decider', () => {
         compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: true },
       }).outputText;
       // jsOf ends by returning the module's functions, where the TypeScript exports them.
-      expect(tokens(js)).toBe(`${tokens(stripped)}return{SEED_HASH,VERSION,decide,arm,fill};`);
+      expect(tokens(js)).toBe(`${tokens(stripped)}return{SEED_HASH,VERSION,MANAGES,decide,arm,fill};`);
     }
   });
 

@@ -348,6 +348,8 @@ class Renderer {
     if (ir.exit_when) {
       decide.push(`  if (exitRule(i, st, s)) {`, `    st.phase = EXITING;`, `    st.why = ${this.why('exit_rule')};`, `  }`);
     }
+    // Whether decide does anything while a trade is open: when it does not, the stepper need not call it then.
+    const manages = decide.length > held;
     if (/\bd\b/.test(decide.slice(held).join('\n'))) decide.splice(held, 0, `  const d = st.dir;`);
     decide.push(`}`);
 
@@ -422,6 +424,8 @@ class Renderer {
       '',
       `${ex}const SEED_HASH = '${seed}';`,
       `${ex}const VERSION = '${version}';`,
+      `/** Whether decide moves, re-reads or ends an open trade; when false it reads only flat bars. */`,
+      `${ex}const MANAGES = ${manages};`,
       `/** The watermark: the seed hash in eight 32-bit words, written into the state on every arm. */`,
       `const SEAL${t(': readonly number[]')} = [${words.map((w) => `0x${w.toString(16).padStart(8, '0')}`).join(', ')}];`,
       '',
@@ -441,7 +445,7 @@ class Renderer {
       ...decide,
       '',
       ...fill,
-      ...(this.typed ? [] : ['', 'return { SEED_HASH, VERSION, decide, arm, fill };']),
+      ...(this.typed ? [] : ['', 'return { SEED_HASH, VERSION, MANAGES, decide, arm, fill };']),
     ];
     return `${lines.join('\n')}\n`;
   }

@@ -119,6 +119,8 @@ export interface DeciderSeries {
 export interface Decider {
   readonly SEED_HASH: string;
   readonly VERSION: string;
+  /** Whether decide does anything while a trade is open (moves the stop, re-reads a target, schedules an exit). */
+  readonly MANAGES: boolean;
   decide(i: number, st: DeciderState, s: DeciderSeries): void;
   arm(i: number, st: DeciderState, dir: number): void;
   fill(f: number, price: number, st: DeciderState, s: DeciderSeries): boolean;

@@ -130,6 +130,7 @@ export class Machine {
    * bars are most of the bars the stepper steps.
    */
   step(from: number, last: number): number {
+    if (!this.decider.MANAGES) return this.hold(from, last);
     const st = this.st;
     const { o, h, l, t, c, slip, decider, s } = this;
     for (let i = from; i < last; i++) {
@@ -148,6 +149,29 @@ export class Machine {
       if (d > 0 ? h[i]! >= target : l[i]! <= target) return this.exitAt(i, target, IN_RANGE, TARGET);
       decider.decide(i, st, s);
       if (st.phase === CLOSING) return this.exitAt(i, c[i]! - d * slip, AT_CLOSE, st.why);
+    }
+    return -1;
+  }
+
+  /**
+   * step for a decider that does nothing while a trade is open: the stop, the target and the deadline stay where the
+   * fill put them (only decide moves them) and no rule exit is ever pending, so they are read once and the bars are
+   * checked at the open and in the range only, with the same fills in the same order as step.
+   */
+  private hold(from: number, last: number): number {
+    const st = this.st;
+    const { o, h, l, t, slip } = this;
+    const d = st.dir;
+    const stop = st.stop;
+    const target = st.target;
+    const deadline = st.deadline;
+    for (let i = from; i < last; i++) {
+      const open = o[i]!;
+      if (d * (open - stop) <= 0) return this.exitAt(i, open - d * slip, AT_OPEN, st.stopWhy);
+      if (d * (open - target) >= 0) return this.exitAt(i, open, AT_OPEN, TARGET);
+      if (t[i]! >= deadline) return this.exitAt(i, open - d * slip, AT_OPEN, st.deadlineWhy);
+      if (d > 0 ? l[i]! <= stop : h[i]! >= stop) return this.exitAt(i, stop - d * slip, IN_RANGE, st.stopWhy);
+      if (d > 0 ? h[i]! >= target : l[i]! <= target) return this.exitAt(i, target, IN_RANGE, TARGET);
     }
     return -1;
   }

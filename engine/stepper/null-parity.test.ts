@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMA_CROSS } from '../../test/fixtures/scripts.js';
+import { EMA_CROSS, TRAILED_EMA_CROSS } from '../../test/fixtures/scripts.js';
 import { tapeFile } from '../../test/support/tape-file.js';
 import { compileDecider } from '../decider/compile.js';
 import { PHASE, type Decider, type DeciderSeries } from '../decider/contract.js';
@@ -86,15 +86,9 @@ function plainNull(ir: DeciderIR, decider: Decider, series: DeciderSeries, m: Ma
   };
 }
 
-const TRAILED: Script = {
-  ...EMA_CROSS,
-  stop: { kind: 'distance', distance: { unit: 'atr', n: 2, period: 14 }, breakeven: { unit: 'r', n: 1 } },
-  exit: { trail: { kind: 'distance', distance: { unit: 'atr', n: 3, period: 14 } }, time: [{ kind: 'bars', n: 90 }] },
-};
-
 const CASES: [string, Script, string][] = [
   ['the EMA cross on BTC 1m', EMA_CROSS, 'BTC-1m'],
-  ['the EMA cross with a breakeven, a trail and a 90-bar limit on BTC 1m', TRAILED, 'BTC-1m'],
+  ['the EMA cross with a breakeven, a trail and a 90-bar limit on BTC 1m', TRAILED_EMA_CROSS, 'BTC-1m'],
   ['the EMA cross in the cash session on NQ 1m', { ...EMA_CROSS, market: 'NQ', session: trialSession('NQ') }, 'NQ-1m'],
 ];
 

@@ -60,13 +60,14 @@ function shotOf(target: FuzzTarget, tools: Tool[]): fc.Arbitrary<Shot> {
     modern: fc.boolean(),
     auth: fc.constantFrom('anonymous', 'bearer', 'cookie', 'bogus-bearer'),
     accept: fc.constantFrom('application/json, text/event-stream', 'application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', undefined),
-    transport: fc.constantFrom('json', 'json', 'json', 'json', 'plain', 'gzipLie', 'none', 'latin1'),
+    transport: fc.constantFrom('json', 'json', 'json', 'json', 'plain', 'gzipLie', 'none', 'latin1', 'noCharset', 'emptyCharset'),
     origin: fc.constantFrom(undefined, undefined, undefined, 'https://evil.example'),
   }).chain((s) =>
     body(tools, s.modern).map((text) => {
       const headers: Record<string, string> = {};
       if (s.accept) headers.accept = s.accept;
-      if (s.transport !== 'none') headers['content-type'] = s.transport === 'plain' ? 'text/plain' : s.transport === 'latin1' ? 'application/json; charset=latin1' : 'application/json';
+      const types: Record<string, string> = { plain: 'text/plain', latin1: 'application/json; charset=latin1', noCharset: 'application/json; charset', emptyCharset: 'application/json; charset=' };
+      if (s.transport !== 'none') headers['content-type'] = types[s.transport] ?? 'application/json';
       if (s.transport === 'gzipLie') headers['content-encoding'] = 'gzip';
       headers['mcp-protocol-version'] = s.modern ? MODERN_PROTOCOL : '2025-11-25';
       if (s.origin) headers.origin = s.origin;

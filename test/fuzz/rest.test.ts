@@ -41,6 +41,8 @@ const TRANSPORTS: Record<string, Record<string, string>> = {
   deflateLie: { 'content-type': 'application/json', 'content-encoding': 'deflate' },
   unknownEncoding: { 'content-type': 'application/json', 'content-encoding': 'x-zip' },
   latin1: { 'content-type': 'application/json; charset=latin1' },
+  noCharset: { 'content-type': 'application/json; charset' },
+  emptyCharset: { 'content-type': 'application/json; charset=' },
   multipart: { 'content-type': 'multipart/form-data; boundary=x' },
 };
 
