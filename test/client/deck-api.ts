@@ -3196,7 +3196,10 @@ export interface operations {
                             /** @description what the payer sent the treasury, in whole tokens, as a decimal string */
                             amount: string;
                             payer: string;
-                            /** @enum {string} */
+                            /**
+                             * @description how the payer is bound to the principal
+                             * @enum {string}
+                             */
                             proof: "joined_wallet" | "payer_signature";
                             block: number;
                             /** Format: date-time */
@@ -13659,6 +13662,7 @@ export interface operations {
                             decision_digest: string;
                         } | {
                             chain: string;
+                            /** @description lower case */
                             tx_hash: string;
                             agent_id: string;
                             plan: string;

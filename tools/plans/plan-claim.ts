@@ -10,7 +10,7 @@ import { DeckError, notConfigured } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
 import { listedChain, treasuryOf } from './lib/offered.js';
 import { meterOf, planOf, tierOf } from './lib/standing.js';
-import { Chained, Mine } from './lib/standing-schema.js';
+import { Chained, Mine, PlanClaimEntry } from './lib/standing-schema.js';
 
 const refuse = (code: string, message: string, details: Record<string, unknown> = {}) => new DeckError(422, code, message, details);
 const same = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();
@@ -48,22 +48,8 @@ export const planClaim = defineTool({
   access: 'session',
   output: z.object({
     ok: z.literal(true),
-    claim: z
-      .object({
-        chain: z.string(),
-        tx_hash: z.string().describe('lower case'),
-        agent_id: z.string(),
-        plan: z.string(),
-        tier: z.string(),
-        price_usdc: z.number(),
-        token: z.string(),
-        token_address: z.string(),
-        amount: z.string().describe('what the payer sent the treasury, in whole tokens, as a decimal string'),
-        payer: z.string(),
-        proof: z.enum(['joined_wallet', 'payer_signature']),
-        block: z.number().int(),
-        block_time: z.iso.datetime(),
-        period: z.object({ start: z.iso.datetime(), end: z.iso.datetime() }),
+    claim: PlanClaimEntry
+      .extend({
         ...Chained,
         claimed_at: z.iso.datetime(),
       })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
 import { MandateEntry } from '../mandates/answers.js';
+import { PlanClaimEntry } from '../plans/lib/standing-schema.js';
 import { ACT_LEDGERS, type ActLedger } from './lib/acts.js';
 import { answer, IsoTime, Sha256Hex } from '../schemas.js';
 import { Move } from '../series/answers.js';
@@ -42,22 +43,7 @@ const LEDGERS = {
   'plan-claims': {
     kind: z.literal('plan_claim'),
     what: z.strictObject({ chain: z.string(), tx_hash: z.string(), plan: z.string(), amount: z.string(), period: z.strictObject({ start: IsoTime, end: IsoTime }) }),
-    entry: z.strictObject({
-      chain: z.string(),
-      tx_hash: z.string(),
-      agent_id: z.string(),
-      plan: z.string(),
-      tier: z.string(),
-      price_usdc: z.number(),
-      token: z.string(),
-      token_address: z.string(),
-      amount: z.string().describe('what the payer sent the treasury, in whole tokens, as a decimal string'),
-      payer: z.string(),
-      proof: z.enum(['joined_wallet', 'payer_signature']).describe('how the payer is bound to the principal'),
-      block: z.number().int(),
-      block_time: IsoTime,
-      period: z.strictObject({ start: IsoTime, end: IsoTime }),
-    }),
+    entry: PlanClaimEntry,
   },
   'holder-links': {
     kind: z.literal('holder_link'),

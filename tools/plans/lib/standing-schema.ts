@@ -47,3 +47,21 @@ export const HolderStanding = z.object({
 
 /** A hash-chained ledger entry's place: its seq and hash. */
 export const Chained = { seq: z.number().int(), hash: z.string() };
+
+/** A plan claim as its ledger keeps it (without whose it is): the claim's answer and the history show it so. */
+export const PlanClaimEntry = z.strictObject({
+  chain: z.string(),
+  tx_hash: z.string().describe('lower case'),
+  agent_id: z.string(),
+  plan: z.string(),
+  tier: z.string(),
+  price_usdc: z.number(),
+  token: z.string(),
+  token_address: z.string(),
+  amount: z.string().describe('what the payer sent the treasury, in whole tokens, as a decimal string'),
+  payer: z.string(),
+  proof: z.enum(['joined_wallet', 'payer_signature']).describe('how the payer is bound to the principal'),
+  block: z.number().int(),
+  block_time: z.iso.datetime(),
+  period: z.strictObject({ start: z.iso.datetime(), end: z.iso.datetime() }),
+});
