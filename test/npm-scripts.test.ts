@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +79,19 @@ describe('npm test', () => {
     expect(all.pretest).toBeUndefined();
     expect(all.posttest).toBeUndefined();
   });
+
+  it('exits non-zero when a test fails, with the test PostgreSQL server started and stopped around the run', async () => {
+    // The fixture's one test fails on purpose; CI reads this exit code.
+    const run = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn('npm', ['test', '--', '--dir', 'test/fixtures/failing-run'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => (out += b));
+      child.stderr.on('data', (b: Buffer) => (out += b));
+      child.once('exit', (code) => resolve({ code, out }));
+    });
+    expect(run.out).toContain('1 failed');
+    expect(run.code).toBe(1);
+  }, 120_000);
 
   it('finds the browser named by CHROMIUM_PATH, and says how to get one when it is not there', () => {
     expect(findChromium({ CHROMIUM_PATH: process.execPath })).toBe(process.execPath);

