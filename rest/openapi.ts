@@ -51,10 +51,9 @@ function hoisted(schema: Schema, prefix: string, components: Record<string, Sche
 
 /**
  * The success response's body: the tool's output schema, less the session a route moves into the deck_session cookie
- * (it never sits in the body REST sends). A tool that declares no output answers some object.
+ * (it never sits in the body REST sends).
  */
 function answerSchema(tool: Tool, components: Record<string, Schema>): Schema {
-  if (!tool.outputSchema) return { type: 'object' };
   const schema = hoisted(tool.outputSchema, `${tool.name}.answer`, components);
   if (tool.rest!.cookie !== 'set') return schema;
   const { session: _cookie, ...properties } = schema.properties as Record<string, Schema>;

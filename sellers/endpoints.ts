@@ -10,8 +10,8 @@ export interface ToolListing {
   title: string;
   description: string;
   inputSchema: { type: 'object'; [key: string]: unknown };
-  /** The answer's outline: its top-level fields and their types (OpenAPI keeps the whole); absent for a tool that declares none. */
-  outputSchema?: { type: 'object'; [key: string]: unknown };
+  /** The answer's outline: its top-level fields and their types (OpenAPI keeps the whole). */
+  outputSchema: { type: 'object'; [key: string]: unknown };
   annotations: ToolAnnotations & { title: string };
   _meta: { 'deck/access': string; 'deck/tier': Tier | null };
 }
@@ -36,7 +36,7 @@ const listing = (t: Tool): ToolListing => ({
   title: t.title,
   description: t.listedDescription,
   inputSchema: t.listedSchema,
-  ...(t.listedOutputSchema ? { outputSchema: t.listedOutputSchema } : {}),
+  outputSchema: t.listedOutputSchema,
   annotations: { title: t.title, ...t.annotations },
   _meta: { 'deck/access': t.access, 'deck/tier': t.tier },
 });

@@ -124,11 +124,11 @@ export interface Tool<N extends string = string> {
   /** The status of an input that fails its schema. */
   invalid: 400 | 422;
   input: z.ZodObject;
-  output: z.ZodType | null;
+  output: z.ZodType;
   /** JSON Schema of the output (the answer's JSON body), made once: the OpenAPI success response. */
-  outputSchema: { type: 'object'; [key: string]: unknown } | null;
+  outputSchema: { type: 'object'; [key: string]: unknown };
   /** The output's JSON Schema as MCP lists it: its top-level fields and their types (see outlineOf). */
-  listedOutputSchema: { type: 'object'; [key: string]: unknown } | null;
+  listedOutputSchema: { type: 'object'; [key: string]: unknown };
   annotations: ToolAnnotations;
   /** JSON Schema of the input, made once from the zod schema. */
   inputSchema: { type: 'object'; [key: string]: unknown };
@@ -169,8 +169,8 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
     : spec.listed?.properties;
   const strays = Object.keys(standIns ?? {}).filter((k) => !properties || !(k in properties));
   if (strays.length) throw new Error(`tool ${spec.name}: listed names no input property ${strays.join(', ')}`);
-  const outputSchema = spec.output ? (outputJsonSchema(spec.output) as Tool['outputSchema']) : null;
-  if (outputSchema && outputSchema.type !== 'object') throw new Error(`tool ${spec.name}: an output is an object (MCP structures only objects)`);
+  const outputSchema = outputJsonSchema(spec.output) as Tool['outputSchema'];
+  if (outputSchema.type !== 'object') throw new Error(`tool ${spec.name}: an output is an object (MCP structures only objects)`);
   const surface = spec.surface ?? 'both';
   const toolset = spec.toolset ?? spec.rest?.tag ?? null;
   const admit = admitting(spec);
@@ -186,9 +186,9 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
     toolset,
     invalid: spec.invalid ?? 422,
     input: spec.input,
-    output: spec.output ?? null,
+    output: spec.output,
     outputSchema,
-    listedOutputSchema: outputSchema && (outlineOf(outputSchema) as Tool['outputSchema']),
+    listedOutputSchema: outlineOf(outputSchema) as Tool['outputSchema'],
     annotations: spec.annotations,
     inputSchema,
     listedDescription: spec.listed?.description ?? spec.description,
@@ -205,9 +205,8 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
         guard && principal
           ? ctx.guards.run(guard, spec.guardKey ? `${principal.id}|${spec.guardKey(parsed.data)}` : principal.id, () => run(parsed.data))
           : run(parsed.data);
-      const output = spec.output;
-      if (!ctx.config.checkOutput || !output) return answer;
-      return heldTo(output, await answer, (drift) => {
+      if (!ctx.config.checkOutput) return answer;
+      return heldTo(spec.output, await answer, (drift) => {
         ctx.log.error('output_drift', { tool: spec.name, field: drift.field, message: drift.message });
         return internalFailure();
       });

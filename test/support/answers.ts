@@ -46,7 +46,7 @@ export async function callAnswered(url: string, init: Parameters<typeof call>[1]
   const res = await call(url, init);
   const method = init.method ?? (init.body === undefined && init.raw === undefined ? 'GET' : 'POST');
   const tool = toolOfRoute(method, url);
-  if (res.status >= 200 && res.status < 300 && tool?.output) answered(tool.name, res.body);
+  if (res.status >= 200 && res.status < 300 && tool) answered(tool.name, res.body);
   return res;
 }
 
