@@ -124,6 +124,20 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
     expect((await on.candles(`BTC/1m?from=${from}&to=${from + H}`)).body.candles).toHaveLength(60);
   });
 
+  it("counts its calls as the venue tape's: GET /ready gives the exchange's last answer, unreachable after ccxt's retries failed", async () => {
+    const last = async () => ((await call(`${on.deck.url}/ready`)).body.upstreams as { upstream: string; last: { outcome: string } | null }[]).find((u) => u.upstream === 'venue_tape')!.last;
+    const from = Date.UTC(2025, 2, 8) / 1000;
+    expect((await on.candles(`BTC/1m?from=${from}&to=${from + H}`)).status).toBe(200);
+    expect(await last()).toMatchObject({ outcome: 'ok', status: null });
+    on.exchange.failing = { status: 500, times: 3 };
+    try {
+      expect((await on.candles(`BTC/1m?from=${from + H}&to=${from + 2 * H}`)).status).toBe(502);
+    } finally {
+      on.exchange.failing = null;
+    }
+    expect(await last()).toMatchObject({ outcome: 'unreachable', status: null });
+  });
+
   it('answers 502 naming the exchange when it answers a bar that is not a candle, and keeps nothing of it', async () => {
     const from = Date.UTC(2025, 2, 9) / 1000;
     on.exchange.tamper = ([t, o, h, l, c, v]) => [t, o, l, h, c, v];

@@ -21,20 +21,21 @@ export interface UpstreamCall {
  */
 export const upstreamCalls = channel('deck:upstream-call');
 
+/** Publishes what became of one call begun at `started` (performance.now()). */
+export function publishCall(upstream: string, started: number, outcome: UpstreamOutcome, status: number | null): void {
+  if (!upstreamCalls.hasSubscribers) return;
+  upstreamCalls.publish({ upstream, outcome, status, seconds: (performance.now() - started) / 1000, at: Date.now() } satisfies UpstreamCall);
+}
+
 /** Runs one outbound request and publishes what became of it (the status once headers arrive). */
 export async function watched<T extends { statusCode: number }>(upstream: string, request: () => Promise<T>): Promise<T> {
   const started = performance.now();
-  const publish = (status: number | null) => {
-    if (!upstreamCalls.hasSubscribers) return;
-    const outcome: UpstreamOutcome = status === null ? 'unreachable' : status >= 200 && status < 300 ? 'ok' : 'refused';
-    upstreamCalls.publish({ upstream, outcome, status, seconds: (performance.now() - started) / 1000, at: Date.now() } satisfies UpstreamCall);
-  };
   try {
     const res = await request();
-    publish(res.statusCode);
+    publishCall(upstream, started, res.statusCode >= 200 && res.statusCode < 300 ? 'ok' : 'refused', res.statusCode);
     return res;
   } catch (error) {
-    publish(null);
+    publishCall(upstream, started, 'unreachable', null);
     throw error;
   }
 }

@@ -3,7 +3,8 @@ import { MARKET_SPECS, MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES, type Market, type
 import { badInput, DeckError, didNotAnswer } from '../../core/errors.js';
 import type { Logger } from '../../config/logger.js';
 import { FINER } from './tape.js';
-import { TimeframeNotServed, type TapeVenue } from './venue.js';
+import { publishCall } from '../watch.js';
+import { TimeframeNotServed, VENUE_TAPE, type TapeVenue } from './venue.js';
 import { CandleRowSchema, type CandleRow } from '../../core/tape-wire.js';
 
 type Ccxt = typeof import('ccxt');
@@ -162,14 +163,20 @@ export class CcxtTape implements TapeVenue {
   }
 
   /** One ccxt call; what the exchange answered instead is 502 naming the exchange and what failed. */
+  /** One call to the exchange, counted as the venue tape's on the upstream channel (ccxt keeps the HTTP status to itself). */
   private async ask<T>(what: string, call: () => Promise<T>): Promise<T> {
+    const started = performance.now();
     try {
-      return await call();
+      const answer = await call();
+      publishCall(VENUE_TAPE, started, 'ok', null);
+      return answer;
     } catch (error) {
       if (!(error instanceof this.ccxt.BaseError)) throw error;
       const why = `${what}: ${error.message.slice(0, 400)}`;
       // What ccxt takes for a failure on the way (network, timeout, 429, an exchange's unknown error), and retried.
-      if (error instanceof this.ccxt.OperationFailed) throw didNotAnswer(this.source, `${why} (tried ${RETRIES + 1} times)`);
+      const silent = error instanceof this.ccxt.OperationFailed;
+      publishCall(VENUE_TAPE, started, silent ? 'unreachable' : 'refused', null);
+      if (silent) throw didNotAnswer(this.source, `${why} (tried ${RETRIES + 1} times)`);
       throw new DeckError(502, 'upstream_refused', `${this.source} refused ${why}`, { upstream: this.source });
     }
   }

@@ -4,7 +4,8 @@ import { watched } from '../watch.js';
 import { didNotAnswer, refusedBy, type DeckError } from '../../core/errors.js';
 import { VenueAnswer, type CandleRow } from '../../core/tape-wire.js';
 
-const NAME = 'venue tape';
+/** The venue's name in refusals and on the upstream channel (its label in /metrics and /ready: venue_tape). */
+export const VENUE_TAPE = 'venue tape';
 const BACKOFF_MS = [100, 300];
 
 /** The venue answered that it does not serve this timeframe (the deck may build it from finer bars). */
@@ -26,22 +27,22 @@ export interface TapeVenue {
 async function attempt(target: string, timeoutMs: number): Promise<CandleRow[] | { retry: string }> {
   let res;
   try {
-    res = await watched(NAME, async () => (await undici()).request(target, { headers: { accept: 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }));
+    res = await watched(VENUE_TAPE, async () => (await undici()).request(target, { headers: { accept: 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }));
   } catch (error) {
     return { retry: (error as Error).message };
   }
   const text = await res.body.text();
   if (res.statusCode >= 500) return { retry: `answered ${res.statusCode}` };
   if (res.statusCode === 404 || res.statusCode === 422) throw new TimeframeNotServed(text.slice(0, 200));
-  if (res.statusCode !== 200) throw refusedBy(NAME, text.slice(0, 500));
+  if (res.statusCode !== 200) throw refusedBy(VENUE_TAPE, text.slice(0, 500));
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw refusedBy(NAME, 'an answer that is not JSON');
+    throw refusedBy(VENUE_TAPE, 'an answer that is not JSON');
   }
   const parsed = VenueAnswer.safeParse(body);
-  if (!parsed.success) throw refusedBy(NAME, `not candles: ${parsed.error.issues[0]?.message ?? ''}`);
+  if (!parsed.success) throw refusedBy(VENUE_TAPE, `not candles: ${parsed.error.issues[0]?.message ?? ''}`);
   return parsed.data.candles as CandleRow[];
 }
 
@@ -71,7 +72,7 @@ export class VenueTape implements TapeVenue {
       if (Array.isArray(got)) return got;
       why = got.retry;
     }
-    throw didNotAnswer(NAME, why);
+    throw didNotAnswer(VENUE_TAPE, why);
   }
 }
 
