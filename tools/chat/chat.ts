@@ -3,6 +3,7 @@ import type { ChatAnswer } from '../../upstream/chat/lane.js';
 import { defineTool, EventStream } from '../define.js';
 import { notConfigured } from '../../core/errors.js';
 import { recordSpend, type Recorded } from '../meter/lib/spend.js';
+import { answer } from '../schemas.js';
 
 const Message = z
   .object({
@@ -42,8 +43,7 @@ export const chat = defineTool({
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'session',
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     by: z.literal('model').describe("these are a model's words, not the deck's"),
     model: z.string(),
     notice: z.string(),

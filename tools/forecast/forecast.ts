@@ -7,7 +7,7 @@ import type { Ctx } from '../context.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, type Problem } from '../../core/errors.js';
-import { flag, int } from '../schemas.js';
+import { answer, flag, int } from '../schemas.js';
 import { tape } from '../tape/tape.js';
 import { ageBars } from './lib/age.js';
 import { Calibration, Drawn } from './lib/answer-schema.js';
@@ -83,8 +83,7 @@ export const forecast = defineTool({
   // The envelope is what the plans sell beyond the free tier's studio, candles and marks.
   tier: 'plan',
   output: z.union([
-    z.object({
-      ok: z.literal(true),
+    answer({
       envelope: EnvelopeSchema.safeExtend({ calibration: Calibration.describe('measured on the envelopes scored by t') }).describe('envelope.v1: the newest envelope issued by t'),
       ...Drawn,
       served: z.object({
@@ -95,8 +94,7 @@ export const forecast = defineTool({
       }),
       age_bars: z.number().int().describe('bars closed after it was issued and by t'),
     }),
-    z.object({
-      ok: z.literal(true),
+    answer({
       issues: z
         .array(z.object({ issued_t: z.number().int(), width_atr: z.number(), lower: z.number(), upper: z.number() }))
         .describe('history=1: the compact issues of [from, t], oldest first'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { answer } from '../schemas.js';
 
 export const authProviders = defineTool({
   name: 'auth_providers',
@@ -9,7 +10,7 @@ export const authProviders = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   surface: 'rest',
-  output: z.object({ ok: z.literal(true), email: z.boolean(), x: z.boolean(), key: z.literal(true) }),
+  output: answer({ email: z.boolean(), x: z.boolean(), key: z.literal(true) }),
   rest: { method: 'GET', path: '/auth/providers', tag: 'identity' },
   // Email and X doors are not built: they read false until they are.
   async run() {

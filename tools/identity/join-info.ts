@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { NAME_RULE, WALLET_RULE } from './lib/name-rule.js';
+import { answer } from '../schemas.js';
 
 export const joinInfo = defineTool({
   name: 'join_info',
@@ -10,8 +11,7 @@ export const joinInfo = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   surface: 'rest',
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     limits: z.object({ per_client_per_day: z.number().int(), everyone_per_day: z.number().int() }),
     name_rule: z.string(),
     wallet: z.string().describe('the wallet rule'),

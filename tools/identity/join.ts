@@ -5,6 +5,7 @@ import { defineTool } from '../define.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
 import { clientOf } from './lib/client.js';
 import { Name, Wallet } from './lib/name-rule.js';
+import { answer } from '../schemas.js';
 
 export const join = defineTool({
   name: 'join',
@@ -15,8 +16,7 @@ export const join = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'none',
   surface: 'rest',
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     principal: z.object({ name: z.string(), agent_id: z.string(), wallet: z.string().nullable() }),
     key: z.string().describe('the key, shown once, in this answer, and never again'),
     shown_once: z.literal(true),

@@ -5,6 +5,7 @@ import { DeckError } from '../../core/errors.js';
 import { clientOf } from './lib/client.js';
 import { newSessionToken } from './lib/credentials.js';
 import { resting } from './lib/login-throttle.js';
+import { answer } from '../schemas.js';
 
 export const login = defineTool({
   name: 'login',
@@ -15,8 +16,7 @@ export const login = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'none',
   surface: 'rest',
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     name: z.string(),
     agent_id: z.string(),
     expires_at: z.iso.datetime().describe('when the session ends'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { endSession } from '../oauth/lib/tokens.js';
+import { answer } from '../schemas.js';
 
 export const logout = defineTool({
   name: 'logout',
@@ -10,7 +11,7 @@ export const logout = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
   surface: 'rest',
-  output: z.object({ ok: z.literal(true) }),
+  output: answer({}),
   rest: { method: 'POST', path: '/logout', body: 'none', cookie: 'clear', tag: 'identity' },
   async run(ctx) {
     if (ctx.credential?.kind === 'session') await endSession(ctx, ctx.credential.value);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { answer } from '../schemas.js';
 
 export const rotateKey = defineTool({
   name: 'rotate_key',
@@ -10,7 +11,7 @@ export const rotateKey = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   access: 'session',
   surface: 'rest',
-  output: z.object({ ok: z.literal(true), api_key: z.string().describe('the new key, shown once'), shown_once: z.literal(true) }),
+  output: answer({ api_key: z.string().describe('the new key, shown once'), shown_once: z.literal(true) }),
   rest: { method: 'POST', path: '/me/key', errors: [502, 503], tag: 'identity' },
   // One at a time per principal, so the embedded door is never more than one key ahead of the account.
   guard: 'key_rotation',

@@ -3,6 +3,7 @@ import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { z } from 'zod';
 import { Mark, MARK_LIMITS, MarkInput } from './lib/mark-schema.js';
+import { answer } from '../schemas.js';
 
 export const marksAdd = defineTool({
   name: 'mark_add',
@@ -11,7 +12,7 @@ export const marksAdd = defineTool({
   input: MarkInput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'session',
-  output: z.object({ ok: z.literal(true), mark: Mark.describe('the mark placed'), marks: z.array(Mark).describe('all your marks now') }),
+  output: answer({ mark: Mark.describe('the mark placed'), marks: z.array(Mark).describe('all your marks now') }),
   rest: { method: 'POST', path: '/me/marks', errors: [409], tag: 'marks' },
   async run(ctx, input) {
     const mark = { id: `mk_${randomBytes(8).toString('hex')}`, ...input, created_at: ctx.clock() };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { Mark, MARK_ID } from './lib/mark-schema.js';
+import { answer } from '../schemas.js';
 
 export const marksRemove = defineTool({
   name: 'mark_remove',
@@ -10,7 +11,7 @@ export const marksRemove = defineTool({
   input: z.object({ id: z.string().regex(MARK_ID, 'not a mark id') }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   access: 'session',
-  output: z.object({ ok: z.literal(true), marks: z.array(Mark).describe('your marks left') }),
+  output: answer({ marks: z.array(Mark).describe('your marks left') }),
   rest: { method: 'DELETE', path: '/me/marks', errors: [404], tag: 'marks' },
   async run(ctx, { id }) {
     const marks = await ctx.store.marks.remove(ctx.principal.id, id);

@@ -3,6 +3,7 @@ import { marksInWords } from '../../engine/marks-words.js';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
 import { Mark } from './lib/mark-schema.js';
+import { answer } from '../schemas.js';
 
 export const marksList = defineTool({
   name: 'marks',
@@ -11,7 +12,7 @@ export const marksList = defineTool({
   input: z.object({ market: z.enum(MARKETS).optional() }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
-  output: z.object({ ok: z.literal(true), marks: z.array(Mark), words: z.array(z.string()).describe('one plain sentence per market stating its marks') }),
+  output: answer({ marks: z.array(Mark), words: z.array(z.string()).describe('one plain sentence per market stating its marks') }),
   rest: { method: 'GET', path: '/me/marks', tag: 'marks' },
   async run(ctx, { market }) {
     const all = ctx.store.marks.list(ctx.principal.id);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool, upgradeRequired } from '../define.js';
 import { opens } from '../../core/principal.js';
 import { meterOf, tierOf } from '../plans/lib/standing.js';
-import { flag } from '../schemas.js';
+import { answer, flag } from '../schemas.js';
 import { Grant } from '../../config/files.js';
 import { MeterView } from '../plans/lib/standing-schema.js';
 
@@ -15,9 +15,8 @@ export const grants = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   output: z.union([
-    z.object({ ok: z.literal(true), grant: Grant.nullable().describe('your grant, from the grants file'), today: MeterView }),
-    z.object({
-      ok: z.literal(true),
+    answer({ grant: Grant.nullable().describe('your grant, from the grants file'), today: MeterView }),
+    answer({
       grants: z.array(Grant.extend({ joined: z.boolean(), today: MeterView.nullable().describe("the holder's meter today; null until the name joins") })).describe('all=1: every grant'),
     }),
   ]),

@@ -3,6 +3,7 @@ import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { CODE_TTL_MS } from './lib/authorizations.js';
 import { vouchedHost } from './lib/clients.js';
+import { answer } from '../schemas.js';
 
 const RequestId = z.string().regex(/^ar_[A-Za-z0-9_-]{22}$/, 'the authorization request id the page was opened with');
 
@@ -24,8 +25,7 @@ export const oauthRequest = defineTool({
   access: 'none',
   surface: 'rest',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     client: z.object({ id: z.string(), name: z.string().nullable(), vouched_by: z.string().nullable().describe("the domain that vouches for the app's name; null: only the app states it") }),
     redirect_to: z.string().describe('where you will be sent back'),
     resource: z.object({ url: z.string(), name: z.string() }).describe("the MCP endpoint the app's token will reach"),
@@ -55,7 +55,7 @@ export const oauthConsent = defineTool({
   access: 'session',
   surface: 'rest',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  output: z.object({ ok: z.literal(true), allowed: z.boolean(), redirect: z.string().describe('where to send the person back (with a code, or refused)') }),
+  output: answer({ allowed: z.boolean(), redirect: z.string().describe('where to send the person back (with a code, or refused)') }),
   rest: { method: 'POST', path: '/oauth/consent', tag: 'oauth', errors: [404] },
   async run(ctx, { request, allow }) {
     const now = ctx.clock();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
+import { answer } from '../schemas.js';
 
 export const ledgerVerify = defineTool({
   name: 'ledger_verify',
@@ -12,8 +13,7 @@ export const ledgerVerify = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   guard: 'ledger_walk',
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     ledger: z.string(),
     intact: z.boolean(),
     checked: z.number().int().describe('entries that hold, from the first, up to the break'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { answer } from '../schemas.js';
 
 export const ledgers = defineTool({
   name: 'ledgers',
@@ -10,8 +11,7 @@ export const ledgers = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     ledgers: z.array(
       z.object({
         name: z.string(),

@@ -6,6 +6,7 @@ import { defineTool } from '../define.js';
 import { badInput, DeckError, notConfigured } from '../../core/errors.js';
 import { holderOf } from './lib/standing.js';
 import { Chained, Day, HolderStanding } from './lib/standing-schema.js';
+import { answer } from '../schemas.js';
 
 export const holderLink = defineTool({
   name: 'holder_link',
@@ -23,8 +24,7 @@ export const holderLink = defineTool({
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     link: z
       .object({
         day: Day,

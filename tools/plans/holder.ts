@@ -3,6 +3,7 @@ import { holderMessage } from '../../engine/plans/messages.js';
 import { defineTool } from '../define.js';
 import { holderOf } from './lib/standing.js';
 import { HolderStanding } from './lib/standing-schema.js';
+import { answer } from '../schemas.js';
 
 export const holderState = defineTool({
   name: 'holder',
@@ -13,7 +14,7 @@ export const holderState = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
-  output: z.object({ ok: z.literal(true), holder: HolderStanding, message: z.string().describe('the exact text to sign today to link a wallet') }),
+  output: answer({ holder: HolderStanding, message: z.string().describe('the exact text to sign today to link a wallet') }),
   rest: { method: 'GET', path: '/plans/holder', tag: 'plans' },
   async run(ctx) {
     const p = ctx.principal;

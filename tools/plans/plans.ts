@@ -6,6 +6,7 @@ import { chainsShown, treasuryOf } from './lib/offered.js';
 import { perDeck } from '../per-deck.js';
 import { meterOf, planOf } from './lib/standing.js';
 import { ChainShown, Mine, PrincipalShown } from './lib/standing-schema.js';
+import { answer } from '../schemas.js';
 
 const answerOf = (ctx: Ctx) => {
   const { plans: list, currency } = ctx.offer.plans;
@@ -33,8 +34,7 @@ export const plans = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'optional',
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     currency: z.literal('USDC'),
     plans: z.array(Plan),
     chains: z.array(ChainShown).describe('the chains a plan is paid on'),

@@ -7,6 +7,7 @@ import { defineTool } from '../define.js';
 import { priceEntry } from '../meter/lib/prices.js';
 import { register } from '../studio/lib/register.js';
 import { quoteOf } from '../studio/strategy-quote.js';
+import { answer } from '../schemas.js';
 
 /** An onboarded strategy's price: one forge plus one rehearsal over the default window, in meter units (quoteOf). */
 export const StrategyQuote = z.object({
@@ -26,8 +27,7 @@ export const price = defineTool({
   input: z.object({ action: z.string().min(1).optional().describe('one action to price; all when absent') }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     unit: z.literal('meter unit'),
     prices: z.array(PriceEntry),
     allowance_per_day: z.partialRecord(z.enum(TIERS), z.number()).describe("each tier's daily allowance in meter units"),

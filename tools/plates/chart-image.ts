@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool, WithImage } from '../define.js';
 import { ChartState } from './lib/chart-state.js';
 import { drawPlate, PlateRequest } from './lib/draw.js';
+import { answer } from '../schemas.js';
 
 export const chartImage = defineTool({
   name: 'chart_image',
@@ -12,7 +13,7 @@ export const chartImage = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   toolset: 'plates',
-  output: z.object({ ok: z.literal(true), id: z.string().describe("the plate's id: sha256 of the PNG and its chart_state"), chart_state: ChartState }),
+  output: answer({ id: z.string().describe("the plate's id: sha256 of the PNG and its chart_state"), chart_state: ChartState }),
   async run(ctx, input) {
     const plate = await drawPlate(ctx, input);
     return new WithImage({ ok: true, id: plate.id, chart_state: plate.chart_state }, plate.png);

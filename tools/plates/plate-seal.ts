@@ -5,6 +5,7 @@ import { limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { z } from 'zod';
 import { drawPlate, PlateRequest } from './lib/draw.js';
+import { answer } from '../schemas.js';
 
 /** Plates a principal may seal per UTC day (sealing one already sealed does not count). */
 export const PLATE_SEALS_PER_DAY = 40;
@@ -38,8 +39,7 @@ export const plateSeal = defineTool({
   input: PlateRequest,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     id: z.string().describe('sha256 of the PNG and the chart_state numbers it was drawn from'),
     fresh: z.boolean().describe('false: sealed already, counted nothing'),
     path: z.string(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { SKILLS, skillById } from './lib/bank.js';
+import { answer } from '../schemas.js';
 
 export const skillRead = defineTool({
   name: 'skill_read',
@@ -10,7 +11,7 @@ export const skillRead = defineTool({
   input: z.object({ id: z.string().min(1).max(64).describe('a skill id, as the skills tool lists it') }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
-  output: z.object({ ok: z.literal(true), id: z.string(), title: z.string(), text: z.string().describe('the skill in markdown') }),
+  output: answer({ id: z.string(), title: z.string(), text: z.string().describe('the skill in markdown') }),
   rest: { method: 'GET', path: '/skills/:id', errors: [404], tag: 'skills' },
   async run(_ctx, { id }) {
     const skill = skillById(id);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { SKILLS } from './lib/bank.js';
+import { answer } from '../schemas.js';
 
 export const skills = defineTool({
   name: 'skills',
@@ -10,8 +11,7 @@ export const skills = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
-  output: z.object({
-    ok: z.literal(true),
+  output: answer({
     skills: z.array(z.object({ id: z.string(), title: z.string(), summary: z.string(), tools: z.array(z.string()).describe('the tools it uses') })),
   }),
   rest: { method: 'GET', path: '/skills', tag: 'skills' },

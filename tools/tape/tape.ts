@@ -7,7 +7,7 @@ import { knownWhole } from '../../upstream/tape/tape.js';
 import type { Ctx, SessionCtx } from '../context.js';
 import { defineTool, JsonBytes } from '../define.js';
 import { badInput } from '../../core/errors.js';
-import { int } from '../schemas.js';
+import { answer, int } from '../schemas.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { Candle, ServedCoverage } from './lib/candles-schema.js';
 import { coverageIn } from './lib/served.js';
@@ -62,8 +62,7 @@ export async function readCandles(ctx: Ctx, { market, tf, from, to, session }: z
 }
 
 /** A candle answer: the bars of the window, or its first ones with a summary of the whole (limit). */
-const TapeAnswer = z.object({
-  ok: z.literal(true),
+const TapeAnswer = answer({
   market: z.enum(MARKETS),
   tf: z.enum(TIMEFRAMES),
   from: z.number().int(),
