@@ -1,8 +1,7 @@
 import type { Backend } from './backend.js';
 import type { Ledger, LedgerEntry } from './ledger.js';
 import { z } from 'zod';
-
-const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+import { Address } from '../core/schemas.js';
 
 /** A house mandate as recorded: who signed it, its EIP-712 hash, and whether its vault holds that hash on chain. */
 export const MandateRecordSchema = z.strictObject({

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { UnixS } from '../core/schemas.js';
 import { Owned, type OwnedDoc } from './owned.js';
 
 /** Where a run stands: running, done (its window or budget stepped through), or stopped (by its operator, or by a misbehaving decide()). */
 export const RUN_STATES = ['running', 'done', 'stopped'] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
-const UnixS = z.number().int();
 
 /** Why a run ended: a code and words, the bar it ended at, and the fields a refused answer named. */
 export const RunEndSchema = z.strictObject({

@@ -3,9 +3,7 @@ import { RuleReadingSchema } from '../engine/reader/index.js';
 import { STUDIO_STATES } from '../engine/studio/machine.js';
 import type { Doc } from './doc.js';
 import { z } from 'zod';
-
-const UnixS = z.number().int();
-const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+import { Sha256Hex, UnixS } from '../core/schemas.js';
 
 /** What a rehearsal rested on and what it answered, by digest (the envelope itself is re-made from the seed and window). */
 export const RehearsalDigestSchema = z.strictObject({

@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import type { Backend } from '../store/backend.js';
+import { guardPlace, type Backend } from '../store/backend.js';
 import { DeckError, limitReached } from '../core/errors.js';
 
 /** How many calls a guard lets run at once for one key, and how it refuses the next (429 busy unless told; null: it queues). */
@@ -45,7 +45,7 @@ export class Guards {
 
   run<R>(name: GuardName, key: string, work: () => Promise<R>): Promise<R> {
     const rule: GuardRule = GUARDS[name];
-    const id = `${name}|${key}`;
+    const id = guardPlace(name, key);
     let q = this.queues.get(id);
     if (!q) {
       q = new PQueue({ concurrency: rule.running });

@@ -10,15 +10,3 @@ export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'an in
 
 /** A tool's success answer: ok true and the fields it names, no others. */
 export const answer = <S extends z.ZodRawShape>(shape: S) => z.strictObject({ ok: z.literal(true), ...shape });
-
-/** sha256, as 64 lowercase hex digits. */
-export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
-
-/** A moment as an ISO 8601 UTC timestamp. */
-export const IsoTime = z.iso.datetime();
-
-/** A moment in unix seconds. */
-export const UnixS = z.number().int();
-
-/** An EVM address, 0x-prefixed. */
-export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);

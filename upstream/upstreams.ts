@@ -1,5 +1,6 @@
 import type { Config } from '../config/env.js';
 import type { Chain } from '../config/files.js';
+import { guardPlace, HOUSE_WIDE } from '../store/backend.js';
 import type { Store } from '../store/store.js';
 import { Chains } from './chain/chains.js';
 import { CoordLayer } from './coord/layer.js';
@@ -53,7 +54,7 @@ async function embeddedDoor(config: Config, store: Store, clock: () => number, l
   const door = await EmbeddedDoor.open(store.backend, config.keyPrefix, clock);
   // On a store decks share, another deck's join may be under way: settling waits for the house's join place (the
   // join guard's), so a join cut short is told from one in flight.
-  const joining = (await store.backend.hold('join|house', 1, true))!;
+  const joining = (await store.backend.hold(guardPlace('join', HOUSE_WIDE), 1, true))!;
   const settled = await store.backend.catchUp().then(() => door.settle((id) => store.accounts.byId(id)?.key_gen ?? null)).finally(joining);
   if (settled.forgotten.length || settled.restored.length) log.info('door_settled', { joins_undone: settled.forgotten, rotations_undone: settled.restored });
   return door;

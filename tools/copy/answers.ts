@@ -3,7 +3,8 @@ import { CapsSchema, FollowQuoteSchema, PairedTradeSchema, RecordStatsSchema } f
 import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
 import { PageOf } from '../book/lib/paging.js';
 import { FillView, PositionView } from '../book/lib/views.js';
-import { answer, UnixS } from '../schemas.js';
+import { answer } from '../schemas.js';
+import { UnixS } from '../../core/schemas.js';
 
 // The copy seller's answers, each field as the tool answers it.
 

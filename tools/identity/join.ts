@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { HOUSE_WIDE } from '../../store/backend.js';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
@@ -38,7 +39,7 @@ export const join = defineTool({
     // before that write, counts nothing (the embedded door forgets its half at the next start). Joins under way
     // hold their place in memory, so joins at once cannot pass the limits together. On a store decks share, joins
     // take turns across the decks (the join guard), each reading the counts every deck recorded before its turn.
-    return ctx.guards.run('join', 'house', async () => {
+    return ctx.guards.run('join', HOUSE_WIDE, async () => {
       await ctx.store.backend.catchUp();
       if (ctx.store.accounts.byName(name)) throw new DeckError(409, 'name_taken', `the name ${name} is taken`, { field: 'name' });
       const release = ctx.store.accounts.hold(day, client, admit);

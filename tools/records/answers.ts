@@ -3,7 +3,8 @@ import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
 import { MandateEntry } from '../mandates/answers.js';
 import { PlanClaimEntry } from '../plans/lib/standing-schema.js';
 import { ACT_LEDGERS, type ActLedger } from './lib/acts.js';
-import { answer, IsoTime, Sha256Hex } from '../schemas.js';
+import { answer } from '../schemas.js';
+import { IsoTime, Sha256Hex } from '../../core/schemas.js';
 import { Move } from '../series/answers.js';
 import { Decision, GradeEntry, ScoreEntry } from '../studio/answers.js';
 

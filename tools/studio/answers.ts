@@ -7,7 +7,8 @@ import { PARTS, RuleReadingSchema, STATUSES } from '../../engine/reader/index.js
 import { RehearsalSchema } from '../../engine/stepper/index.js';
 import { GATES, STUDIO_ACTIONS, STUDIO_STATES } from '../../engine/studio/machine.js';
 import { RehearsalDigestSchema, StudioRecordSchema } from '../../store/studio.js';
-import { answer, IsoTime, Sha256Hex, UnixS } from '../schemas.js';
+import { answer } from '../schemas.js';
+import { IsoTime, Sha256Hex, UnixS } from '../../core/schemas.js';
 import { TIERS } from '../../core/principal.js';
 
 // The studio's and the forge's answers, each field as the tool answers it. Engine records (the script, the

@@ -3,7 +3,7 @@ import { averageEntry, FILL_WHY, ORDER_TYPES, SIDES, type Position } from '../..
 import { MARKETS } from '../../../engine/markets.js';
 import type { FillRecord, OrderRecord } from '../../../store/book.js';
 import type { Venue } from '../../../upstream/venue/venue.js';
-import { UnixS } from '../../schemas.js';
+import { UnixS } from '../../../core/schemas.js';
 
 const Mode = z.enum(['live', 'replay']).describe('live: made forward on the tape as it closes; replay: a test of a model over a past window');
 const Whose = {

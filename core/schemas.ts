@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+// Wire primitives every layer's schemas share (the store's records, the tools' answers).
+
+/** sha256, as 64 lowercase hex digits. */
+export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** A moment as an ISO 8601 UTC timestamp. */
+export const IsoTime = z.iso.datetime();
+
+/** A moment in unix seconds. */
+export const UnixS = z.number().int();
+
+/** An EVM address, 0x-prefixed. */
+export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
