@@ -1,5 +1,4 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { z } from 'zod';
 import { REGISTRY, toolByName } from '../../tools/registry.js';
 import { call } from './http.js';
 
@@ -13,15 +12,15 @@ const asJsonSchema = new Map<string, (input: unknown) => { valid: boolean; error
  * every field that drifted from it (missing, renamed, of another type, or not declared).
  */
 export function answered(tool: string, body: unknown): unknown {
-  const output = toolByName.get(tool)?.output;
-  if (!output) throw new Error(`${tool} declares no output schema`);
-  const parsed = output.safeParse(body);
+  const declared = toolByName.get(tool);
+  if (!declared) throw new Error(`no tool is named ${tool}`);
+  const parsed = declared.output.safeParse(body);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}${'keys' in i ? ` ${JSON.stringify(i.keys)}` : ''}`);
     throw new Error(`${tool} answered off its schema: ${problems.join('; ')}`);
   }
   let validate = asJsonSchema.get(tool);
-  if (!validate) asJsonSchema.set(tool, (validate = VALIDATOR.getValidator(z.toJSONSchema(output, { io: 'output' }) as never)));
+  if (!validate) asJsonSchema.set(tool, (validate = VALIDATOR.getValidator(declared.outputSchema as never)));
   const checked = validate(body);
   if (!checked.valid) throw new Error(`${tool} answered off its schema as JSON Schema: ${checked.errorMessage}`);
   return parsed.data;
