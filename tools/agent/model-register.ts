@@ -6,7 +6,7 @@ import { DeckError } from '../../core/errors.js';
 import { ModelName } from '../book/lib/books.js';
 import { decideUrl } from './lib/decide-url.js';
 import { modelView } from './lib/model-view.js';
-import { ModelAnswer } from './answers.js';
+import { ModelAnswer } from './lib/answers.js';
 
 /** Models one principal may register. */
 const MOST_MODELS = 20;

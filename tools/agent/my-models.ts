@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { ModelName, myModel } from '../book/lib/books.js';
 import { modelView } from './lib/model-view.js';
-import { ModelsMineAnswer, ModelAnswer } from './answers.js';
+import { ModelsMineAnswer, ModelAnswer } from './lib/answers.js';
 
 export const modelsMine = defineTool({
   name: 'my_models',

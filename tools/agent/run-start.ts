@@ -6,7 +6,7 @@ import { int } from '../schemas.js';
 import { ModelName, myModel } from '../book/lib/books.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../studio/lib/window.js';
 import { barsToRows } from '../../engine/bars.js';
-import { RunAnswer } from './answers.js';
+import { RunAnswer } from './lib/answers.js';
 
 /** The most bars a run may step: a month of 1m bars, the longest replay window. */
 export const MOST_BARS = 744 * 60;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { RunId } from '../book/lib/books.js';
-import { RunAnswer } from './answers.js';
+import { RunAnswer } from './lib/answers.js';
 
 export const runStop = defineTool({
   name: 'run_stop',

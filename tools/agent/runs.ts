@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { ModelName, RunId } from '../book/lib/books.js';
-import { RunAnswer, RunsAnswer } from './answers.js';
+import { RunAnswer, RunsAnswer } from './lib/answers.js';
 
 export const runRead = defineTool({
   name: 'run_read',

@@ -3,7 +3,7 @@ import { CapsSchema, HOUSE_LIMITS, HOUSE_MAX_NOTIONAL_USD, limitsFor } from '../
 import { MARKETS } from '../../engine/markets.js';
 import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
-import { CapsAnswer } from './answers.js';
+import { CapsAnswer } from './lib/answers.js';
 
 /** The caps and the limits they make on every market, inside the house's. */
 const capsView = (ctx: SessionCtx) => {

@@ -5,7 +5,7 @@ import { settled } from './lib/history.js';
 import { BookQuery } from './orders.js';
 import { pageOf, Paging } from './lib/paging.js';
 import { fillView } from './lib/views.js';
-import { FillsAnswer } from './answers.js';
+import { FillsAnswer } from './lib/answers.js';
 
 export const fillsList = defineTool({
   name: 'fills',

@@ -3,7 +3,7 @@ import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { liveBook } from './lib/books.js';
 import { orderView } from './lib/views.js';
-import { OrderAnswer } from './answers.js';
+import { OrderAnswer } from './lib/answers.js';
 
 export const orderCancel = defineTool({
   name: 'order_cancel',

@@ -6,7 +6,7 @@ import { badInput } from '../../core/errors.js';
 import { capsOf, liveBook, ModelName, myModel } from './lib/books.js';
 import { placeOrder } from './lib/place.js';
 import { orderView } from './lib/views.js';
-import { OrderAnswer } from './answers.js';
+import { OrderAnswer } from './lib/answers.js';
 
 const Price = z.number().finite().positive();
 

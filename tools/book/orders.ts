@@ -4,7 +4,7 @@ import { bookOf, ModelName, RunId } from './lib/books.js';
 import { settled } from './lib/history.js';
 import { pageOf, Paging } from './lib/paging.js';
 import { orderView } from './lib/views.js';
-import { OrdersAnswer } from './answers.js';
+import { OrdersAnswer } from './lib/answers.js';
 
 /** Which book a history read names: yours, a model's live book, or a run's. */
 export const BookQuery = {

@@ -5,7 +5,7 @@ import { bookOf } from './lib/books.js';
 import { settled } from './lib/history.js';
 import { BookQuery } from './orders.js';
 import { positionView } from './lib/views.js';
-import { PositionsAnswer } from './answers.js';
+import { PositionsAnswer } from './lib/answers.js';
 
 export const positionsList = defineTool({
   name: 'positions',

@@ -4,7 +4,7 @@ import { defineTool } from '../define.js';
 import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { PublicModelId, publicModel, settledBook, trackRecord } from './lib/public.js';
-import { FollowQuoteAnswer } from './answers.js';
+import { FollowQuoteAnswer } from './lib/answers.js';
 
 /** The model's recent orders: its live fills of the last `days` days, the newest of them at most. */
 const DEFAULT_DAYS = 30;

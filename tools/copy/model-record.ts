@@ -3,7 +3,7 @@ import { defineTool } from '../define.js';
 import { pageOf, Paging } from '../book/lib/paging.js';
 import { fillView, positionView } from '../book/lib/views.js';
 import { PublicModelId, publicModel, settledBook, trackRecord } from './lib/public.js';
-import { ModelRecordAnswer } from './answers.js';
+import { ModelRecordAnswer } from './lib/answers.js';
 
 export const modelRecord = defineTool({
   name: 'model_record',

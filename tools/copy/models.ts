@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { pageOf, Paging } from '../book/lib/paging.js';
 import { listable, settledBook, trackRecord } from './lib/public.js';
-import { ModelsAnswer } from './answers.js';
+import { ModelsAnswer } from './lib/answers.js';
 
 export const models = defineTool({
   name: 'models',

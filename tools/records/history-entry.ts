@@ -3,7 +3,7 @@ import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { int } from '../schemas.js';
 import { ACT_LEDGERS, ownEntry } from './lib/acts.js';
-import { HistoryEntryAnswer } from './answers.js';
+import { HistoryEntryAnswer } from './lib/answers.js';
 
 export const historyEntry = defineTool({
   name: 'history_entry',

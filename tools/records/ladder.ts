@@ -3,7 +3,7 @@ import { ladderOf, MIN_TRADES, type ModelCloses } from '../../engine/ladder.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { listable, settledBook, trackRecord } from '../copy/lib/public.js';
-import { LadderAnswer } from './answers.js';
+import { LadderAnswer } from './lib/answers.js';
 
 /**
  * The paired closes of every listed model (never a synthetic book actor), from its live book brought up to now: the

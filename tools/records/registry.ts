@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { register } from '../studio/lib/register.js';
-import { RegistryAnswer } from './answers.js';
+import { RegistryAnswer } from './lib/answers.js';
 
 export const registry = defineTool({
   name: 'registry',

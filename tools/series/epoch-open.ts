@@ -4,7 +4,7 @@ import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { followSeries, settled } from './lib/follow.js';
 import { notWritten, nowS, SeriesId, seriesView, writeSeries } from './lib/view.js';
-import { EpochOpenAnswer } from './answers.js';
+import { EpochOpenAnswer } from './lib/answers.js';
 
 /** A failure after the layer opened the handshake: the handshake is kept for recovery, and the caller is told so. */
 const afterHandshake = (error: unknown, handshakeId: string): unknown =>

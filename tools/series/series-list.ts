@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { nowS, seriesView } from './lib/view.js';
-import { SeriesListAnswer } from './answers.js';
+import { SeriesListAnswer } from './lib/answers.js';
 
 export const seriesList = defineTool({
   name: 'series_list',

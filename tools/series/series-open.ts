@@ -6,7 +6,7 @@ import { badInput, DeckError } from '../../core/errors.js';
 import { QuoteBody } from './lib/quote-body.js';
 import { quoteSeries, VAULT_NOT_BUILT } from './lib/quoting.js';
 import { chainedOrLogged, notWritten, nowS, seriesView } from './lib/view.js';
-import { SeriesOpenAnswer } from './answers.js';
+import { SeriesOpenAnswer } from './lib/answers.js';
 
 export const seriesOpen = defineTool({
   name: 'series_open',

@@ -3,7 +3,7 @@ import { seriesMarkdown } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
 import { followSeries } from './lib/follow.js';
 import { nowS, SeriesId, seriesView } from './lib/view.js';
-import { SeriesReadAnswer } from './answers.js';
+import { SeriesReadAnswer } from './lib/answers.js';
 
 export const seriesRead = defineTool({
   name: 'series_read',

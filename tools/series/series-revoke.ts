@@ -3,7 +3,7 @@ import { revoke, SERIES_LIMITS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { mySeries, nowS, SeriesId, seriesView, writeSeries } from './lib/view.js';
-import { RevokeAnswer } from './answers.js';
+import { RevokeAnswer } from './lib/answers.js';
 
 export const seriesRevoke = defineTool({
   name: 'series_revoke',

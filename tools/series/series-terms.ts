@@ -4,7 +4,7 @@ import { SERIES_LIMITS, VENUE_KINDS, type VenueKind } from '../../engine/series/
 import type { Venue } from '../../upstream/coord/wire.js';
 import { defineTool } from '../define.js';
 import { pricesBySeller, QuoteBody } from './lib/quote-body.js';
-import { TermsAnswer } from './answers.js';
+import { TermsAnswer } from './lib/answers.js';
 
 /** The quote body's JSON Schema, made once from the schema that validates it. */
 const BODY = z.toJSONSchema(QuoteBody, { io: 'input', unrepresentable: 'any' });

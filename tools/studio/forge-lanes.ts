@@ -7,7 +7,7 @@ import { defineTool } from '../define.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { opens } from '../../core/principal.js';
 import { engineStep } from './lib/cast.js';
-import { ForgeLanesAnswer } from './answers.js';
+import { ForgeLanesAnswer } from './lib/answers.js';
 
 /** The readers of the studio: the embedded one, always there, and the model lane when configured and funded. */
 export const LANES = ['embedded', 'model'] as const;

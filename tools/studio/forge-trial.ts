@@ -9,7 +9,7 @@ import { SCRIPT_LISTED } from './forge.js';
 import { meterSteps, stepOver } from './lib/stepper.js';
 import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './lib/trades-page.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './lib/window.js';
-import { TrialAnswer } from './answers.js';
+import { TrialAnswer } from './lib/answers.js';
 
 /** The largest trial script, in bytes of JSON. */
 export const TRIAL_SCRIPT_CAP = 64 * 1024;

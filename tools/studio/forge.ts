@@ -9,7 +9,7 @@ import { recordSpend } from '../meter/lib/spend.js';
 import type { Tier } from '../../core/principal.js';
 import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './lib/cast.js';
 import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
-import { ForgeAnswer } from './answers.js';
+import { ForgeAnswer } from './lib/answers.js';
 
 /** The largest forge request, in bytes of JSON. */
 export const FORGE_PAYLOAD_CAP = 256 * 1024;

@@ -15,7 +15,7 @@ import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { myForge, SeedHash } from './forge-read.js';
 import { codeInWordsOf, judgedOf, RehearsalToJudge, rehearsalToJudge, receiptOf, shownOf, spendDecision } from './lib/judging.js';
-import { GradeAnswer } from './answers.js';
+import { GradeAnswer } from './lib/answers.js';
 
 export const grade = defineTool({
   name: 'grade',

@@ -7,7 +7,7 @@ import { defineTool } from '../define.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import type { Tier } from '../../core/principal.js';
-import { ImageAttachAnswer } from './answers.js';
+import { ImageAttachAnswer } from './lib/answers.js';
 
 /** The largest image accepted, decoded. */
 export const IMAGE_CAP_BYTES = 5 * 1024 * 1024;

@@ -13,7 +13,7 @@ import { myForge, SeedHash } from './forge-read.js';
 import { meterSteps, stepOver } from './lib/stepper.js';
 import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './lib/trades-page.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './lib/window.js';
-import { RehearseAnswer } from './answers.js';
+import { RehearseAnswer } from './lib/answers.js';
 
 /**
  * A rehearsal's name: sha256 of its JSON answer, the very bytes POST /studio/rehearse answers for it. Grades and

@@ -24,7 +24,7 @@ import { badInput, DeckError } from '../../core/errors.js';
 import { myForge, SeedHash } from './forge-read.js';
 import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from './lib/judging.js';
 import { RuleWords, withinWordsCap } from './lib/words.js';
-import { ScoreAnswer } from './answers.js';
+import { ScoreAnswer } from './lib/answers.js';
 
 interface Judged {
   stage: Stage;

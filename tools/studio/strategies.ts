@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { register } from './lib/register.js';
-import { StrategiesAnswer } from './answers.js';
+import { StrategiesAnswer } from './lib/answers.js';
 
 export const strategies = defineTool({
   name: 'strategies',

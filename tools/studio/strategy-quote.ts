@@ -6,7 +6,7 @@ import { unitsFor } from '../meter/lib/prices.js';
 import type { Ctx } from '../context.js';
 import { onboarded, type Onboarded } from './lib/register.js';
 import { DEFAULT_HOURS } from './lib/window.js';
-import { StrategyQuoteAnswer } from './answers.js';
+import { StrategyQuoteAnswer } from './lib/answers.js';
 
 /** One forge plus one rehearsal of a strategy over the default window, in meter units from the price list. */
 export function quoteOf(ctx: Ctx, s: Onboarded) {

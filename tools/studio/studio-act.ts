@@ -18,7 +18,7 @@ import { DEFAULT_HOURS, Hours } from './lib/window.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
 import { readWorkflow } from './workflow-read.js';
 import { gradeForge } from './grade.js';
-import { StudioActAnswer } from './answers.js';
+import { StudioActAnswer } from './lib/answers.js';
 
 /** The fields of the actions besides action and strategy. */
 const FIELDS = ['text', 'data', 'market', 'hours', 'to', 'folds', 'grader_key'] as const;

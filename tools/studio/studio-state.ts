@@ -5,7 +5,7 @@ import { STATES, viewOf, type Gate } from '../../engine/studio/machine.js';
 import type { StudioRecord } from '../../store/studio.js';
 import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
-import { StudioStateAnswer } from './answers.js';
+import { StudioStateAnswer } from './lib/answers.js';
 
 /** The strategy a studio record is kept under; one record per principal's strategy. */
 export const DEFAULT_STRATEGY = 'main';

@@ -3,7 +3,7 @@ import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
-import { WorkflowReadAnswer } from './answers.js';
+import { WorkflowReadAnswer } from './lib/answers.js';
 
 export const workflowRead = defineTool({
   name: 'workflow_read',

@@ -5,7 +5,7 @@ import { liveBook, ModelName, myModel } from '../book/lib/books.js';
 import { orderView, positionView } from '../book/lib/views.js';
 import { applyDecision, countRefused, readDecision } from './lib/decision.js';
 import { TYPED_DECISION_PATH } from './typed-decision-schema.js';
-import { DecisionAnswer } from './answers.js';
+import { DecisionAnswer } from './lib/answers.js';
 
 export const decisionPost = defineTool({
   name: 'decision_post',

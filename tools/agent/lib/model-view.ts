@@ -1,6 +1,6 @@
 import type { ModelRecord } from '../../../store/models.js';
 import type { z } from 'zod';
-import type { ModelView } from '../answers.js';
+import type { ModelView } from './answers.js';
 
 /** A model as its operator reads it. */
 export const modelView = (m: ModelRecord): z.infer<typeof ModelView> => ({

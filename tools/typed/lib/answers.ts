@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { TYPED_DECISION_VERSION, TypedDecisionSchema } from '../../engine/book/index.js';
-import { OrderView, PositionView } from '../book/lib/views.js';
-import { answer } from '../schemas.js';
+import { TYPED_DECISION_VERSION, TypedDecisionSchema } from '../../../engine/book/index.js';
+import { OrderView, PositionView } from '../../book/lib/views.js';
+import { answer } from '../../schemas.js';
 
 // The typed-decision lane's answers, each field as the tool answers it.
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { MARKETS } from '../../engine/markets.js';
-import { EPOCH_STATES, ROW_IDS, SERIES_STATES, VENUE_KINDS } from '../../engine/series/index.js';
-import { HandshakeAnswer, Venue } from '../../upstream/coord/wire.js';
-import { answer } from '../schemas.js';
-import { Address, UnixS } from '../../core/schemas.js';
+import { MARKETS } from '../../../engine/markets.js';
+import { EPOCH_STATES, ROW_IDS, SERIES_STATES, VENUE_KINDS } from '../../../engine/series/index.js';
+import { HandshakeAnswer, Venue } from '../../../upstream/coord/wire.js';
+import { answer } from '../../schemas.js';
+import { Address, UnixS } from '../../../core/schemas.js';
 
 // The standing hire's answers, each field as the tool answers it. Times are unix seconds; addresses 0x-prefixed.
 

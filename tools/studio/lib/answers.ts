@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { ScriptSchema } from '../../engine/decider/index.js';
-import { ReviewSchema, ScanSchema } from '../../engine/forge/index.js';
-import { ANSWERS } from '../../engine/grade/index.js';
-import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
-import { PARTS, RuleReadingSchema, STATUSES } from '../../engine/reader/index.js';
-import { RehearsalSchema } from '../../engine/stepper/index.js';
-import { GATES, STUDIO_ACTIONS, STUDIO_STATES } from '../../engine/studio/machine.js';
-import { RehearsalDigestSchema, StudioRecordSchema } from '../../store/studio.js';
-import { answer } from '../schemas.js';
-import { IsoTime, Sha256Hex, UnixS } from '../../core/schemas.js';
-import { TIERS } from '../../core/principal.js';
+import { ScriptSchema } from '../../../engine/decider/index.js';
+import { ReviewSchema, ScanSchema } from '../../../engine/forge/index.js';
+import { ANSWERS } from '../../../engine/grade/index.js';
+import { MARKETS, TIMEFRAMES } from '../../../engine/markets.js';
+import { PARTS, RuleReadingSchema, STATUSES } from '../../../engine/reader/index.js';
+import { RehearsalSchema } from '../../../engine/stepper/index.js';
+import { GATES, STUDIO_ACTIONS, STUDIO_STATES } from '../../../engine/studio/machine.js';
+import { RehearsalDigestSchema, StudioRecordSchema } from '../../../store/studio.js';
+import { answer } from '../../schemas.js';
+import { IsoTime, Sha256Hex, UnixS } from '../../../core/schemas.js';
+import { TIERS } from '../../../core/principal.js';
 
 // The studio's and the forge's answers, each field as the tool answers it. Engine records (the script, the
 // self-review, the scan, the reading, the rehearsal envelope) are the engine's own schemas.

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { CapsSchema, LimitsSchema } from '../../engine/book/index.js';
-import { MARKETS, type Market } from '../../engine/markets.js';
-import { answer } from '../schemas.js';
-import { PageOf } from './lib/paging.js';
-import { BookView, FillView, OrderView, PositionView } from './lib/views.js';
+import { CapsSchema, LimitsSchema } from '../../../engine/book/index.js';
+import { MARKETS, type Market } from '../../../engine/markets.js';
+import { answer } from '../../schemas.js';
+import { PageOf } from './paging.js';
+import { BookView, FillView, OrderView, PositionView } from './views.js';
 
 // The book's answers, each field as the tool answers it.
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ModelRecordSchema } from '../../store/models.js';
-import { RunRecordSchema } from '../../store/runs.js';
-import { answer } from '../schemas.js';
+import { ModelRecordSchema } from '../../../store/models.js';
+import { RunRecordSchema } from '../../../store/runs.js';
+import { answer } from '../../schemas.js';
 
 // The agent rail's answers, each field as the tool answers it.
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
-import { MandateEntry } from '../mandates/answers.js';
-import { PlanClaimEntry } from '../plans/lib/standing-schema.js';
-import { ACT_LEDGERS, type ActLedger } from './lib/acts.js';
-import { answer } from '../schemas.js';
-import { IsoTime, Sha256Hex } from '../../core/schemas.js';
-import { Move } from '../series/answers.js';
-import { Decision, GradeEntry, ScoreEntry } from '../studio/answers.js';
+import { MARKETS, TIMEFRAMES } from '../../../engine/markets.js';
+import { MandateEntry } from '../../mandates/lib/answers.js';
+import { PlanClaimEntry } from '../../plans/lib/standing-schema.js';
+import { ACT_LEDGERS, type ActLedger } from './acts.js';
+import { answer } from '../../schemas.js';
+import { IsoTime, Sha256Hex } from '../../../core/schemas.js';
+import { Move } from '../../series/lib/answers.js';
+import { Decision, GradeEntry, ScoreEntry } from '../../studio/lib/answers.js';
 
 // The records' answers, each field as the tool answers it.
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MandateRecordSchema } from '../../store/mandates.js';
-import { answer } from '../schemas.js';
-import { IsoTime } from '../../core/schemas.js';
+import { MandateRecordSchema } from '../../../store/mandates.js';
+import { answer } from '../../schemas.js';
+import { IsoTime } from '../../../core/schemas.js';
 
 /** An EIP-712 payload as the wallet signed it, with its signature: what mandate_add takes, and the record keeps. */
 export const TypedData = z

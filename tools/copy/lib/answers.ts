@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { CapsSchema, FollowQuoteSchema, PairedTradeSchema, RecordStatsSchema } from '../../engine/book/index.js';
-import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
-import { PageOf } from '../book/lib/paging.js';
-import { FillView, PositionView } from '../book/lib/views.js';
-import { answer } from '../schemas.js';
-import { UnixS } from '../../core/schemas.js';
+import { CapsSchema, FollowQuoteSchema, PairedTradeSchema, RecordStatsSchema } from '../../../engine/book/index.js';
+import { MARKETS, TIMEFRAMES } from '../../../engine/markets.js';
+import { PageOf } from '../../book/lib/paging.js';
+import { FillView, PositionView } from '../../book/lib/views.js';
+import { answer } from '../../schemas.js';
+import { UnixS } from '../../../core/schemas.js';
 
 // The copy seller's answers, each field as the tool answers it.
 
