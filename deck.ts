@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readConfig, type Config } from './config/env.js';
 import { loadCards, loadGrants, loadPlans } from './config/files.js';
 import { httpApp } from './rest/app.js';
+import { deckServer } from './rest/http-server.js';
 import { DECK_ENDPOINT, SELLER_ENDPOINTS } from './sellers/endpoints.js';
 import { SELLERS } from './config/sellers.js';
 import { openBackend } from './store/open-backend.js';
@@ -38,7 +39,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   await seedSample(config, store.archive, log);
   const plans = loadPlans(config.files.plans);
   const upstreams = await openUpstreams(config, store, clock, plans.chains, log);
-  const server = createServer();
+  const { server, serve } = deckServer();
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
   const base = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -80,7 +81,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     clock,
     log,
   };
-  server.on('request', await httpApp(services, loadCards(config.files.cards), VERSION));
+  serve(await httpApp(services, loadCards(config.files.cards), VERSION));
   // The database's URL holds its password: only the kind of store is said.
   log.info('listening', { url: base, store: store.backend.kind, ...(store.backend.kind === 'json' ? { data: config.dataDir } : {}), door: upstreams.door.kind });
   return {
