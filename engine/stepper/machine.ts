@@ -165,11 +165,13 @@ export class Machine {
     const stop = st.stop;
     const target = st.target;
     const deadline = st.deadline;
+    // A trade with no deadline (a rule with no time exit) has one test less a bar.
+    const timed = deadline !== Infinity;
     for (let i = from; i < last; i++) {
       const open = o[i]!;
       if (d * (open - stop) <= 0) return this.exitAt(i, open - d * slip, AT_OPEN, st.stopWhy);
       if (d * (open - target) >= 0) return this.exitAt(i, open, AT_OPEN, TARGET);
-      if (t[i]! >= deadline) return this.exitAt(i, open - d * slip, AT_OPEN, st.deadlineWhy);
+      if (timed && t[i]! >= deadline) return this.exitAt(i, open - d * slip, AT_OPEN, st.deadlineWhy);
       if (d > 0 ? l[i]! <= stop : h[i]! >= stop) return this.exitAt(i, stop - d * slip, IN_RANGE, st.stopWhy);
       if (d > 0 ? h[i]! >= target : l[i]! <= target) return this.exitAt(i, target, IN_RANGE, TARGET);
     }
