@@ -16,9 +16,9 @@ export interface DeckServer {
  * An HTTP server whose requests and responses are born with the express app's own prototypes. Express gives every
  * request and response its prototypes (app.request, app.response) with Object.setPrototypeOf as it takes them; an
  * object whose prototype changes after it is made takes a shape Node's HTTP code has not seen, and on Node 20 that
- * made a request cost about four times the CPU (a bare express route 72 µs, the same route born this way 17 µs;
- * `npm run bench`). Built with app.request and app.response as their prototypes, they are already what express makes
- * of them, and its setPrototypeOf changes nothing. Everything else is express's as it was.
+ * made a request cost three to four times the CPU (a bare express route about 75 µs, the same route on this server
+ * about 22 µs: `npm run bench`). Built with app.request and app.response as their prototypes, they are already what
+ * express makes of them, and its setPrototypeOf changes nothing. Everything else is express's as it was.
  */
 export function deckServer(): DeckServer {
   function DeckRequest(this: IncomingMessage, socket: Socket): void {
