@@ -18,7 +18,8 @@ import { median, spreadOf } from './spread.js';
 // own (bench/engine.ts runs each in one) with nothing warmed: the median of REHEARSALS, with their spread.
 // `npx tsx bench/stepper.ts` runs both, the rehearsal first.
 
-const RUNS = 61;
+/** Timed runs per side: a run is half a millisecond, so a few hundred keep the median clear of a few slow ones. */
+const RUNS = 301;
 /**
  * Untimed runs first, enough for the optimizing compiler to have finished with both sides: it compiles on a thread of
  * its own, which a loaded machine starts late, and 20 warm runs left some timed runs on code not yet optimized.
