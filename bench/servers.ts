@@ -109,13 +109,15 @@ export async function startServers(built: string, scratch: string, started: Chil
   started.push(born);
   await sameAs(sdk, MCP_CALL, answers.mcpCall, 'the bare SDK server');
   await sameAs(sdk, MCP_LIST, answers.mcpList, 'the bare SDK server');
-  await sameAs(bare, MCP_CALL, answers.mcpCall, 'the bare express app');
-  await sameAs(bare, { ...MCP_LIST, path: BARE_LIST_PATH }, answers.mcpList, 'the bare express app');
-  await sameAs(bare, PLANS, answers.plans, 'the bare express app');
-  await sameAs(bare, me, answers.me, 'the bare express app');
-  await sameAs(bare, week.shot, answers.tape, 'the bare express app');
-  for (const [shot, bytes] of [[MCP_CALL, answers.mcpCall], [{ ...MCP_LIST, path: BARE_LIST_PATH }, answers.mcpList], [PLANS, answers.plans], [me, answers.me], [week.shot, answers.tape]] as const) {
-    await sameAs(born, shot, bytes, "the bare express app on the deck's server");
+  const routes: [Shot, string][] = [
+    [MCP_CALL, answers.mcpCall],
+    [{ ...MCP_LIST, path: BARE_LIST_PATH }, answers.mcpList],
+    [PLANS, answers.plans],
+    [me, answers.me],
+    [week.shot, answers.tape],
+  ];
+  for (const [server, who] of [[bare, 'the bare express app'], [born, "the bare express app on the deck's server"]] as const) {
+    for (const [shot, bytes] of routes) await sameAs(server, shot, bytes, who);
   }
   return { deck, sdk, bare, born, me, week: week.shot, answers, answersFile };
 }
