@@ -62,7 +62,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     login: new LoginThrottle(
       config.loginRefusals,
       config.loginWindowS * 1000,
-      store.backend.kind === 'postgres' ? await store.backend.doc<LoginWindowsDoc>('login-refusals', noLoginWindows) : null,
+      store.backend.shared ? await store.backend.doc<LoginWindowsDoc>('login-refusals', noLoginWindows) : null,
     ),
     rail: await Rail.open(store, clock),
     offer: {

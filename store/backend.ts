@@ -10,6 +10,11 @@ import type { TapeDays } from './tape-days.js';
  */
 export interface Backend {
   readonly kind: 'json' | 'postgres';
+  /**
+   * Whether other decks may write to this store too (PostgreSQL): a deck then catches up before each request and
+   * keeps its login refusals in the store. JSON files belong to one process.
+   */
+  readonly shared: boolean;
   /** A document by name, made from `empty` when the store has none yet. */
   doc<T extends object>(name: string, empty: () => T): Promise<Doc<T>>;
   ledger<T>(name: string): Promise<Ledger<T>>;

@@ -19,6 +19,7 @@ export async function jsonBackend(dir: string): Promise<Backend> {
   const blobs = { seals: new FileBlobs(join(dir, 'seals')), plates: new FileBlobs(join(dir, 'plates')), images: new FileBlobs(join(dir, 'images')) };
   return {
     kind: 'json',
+    shared: false,
     doc: (name, empty) => JsonFile.open(dir, name, empty),
     ledger: (name) => FileLedger.open(dir, name),
     tapeDays: new FileTapeDays(dir),

@@ -94,6 +94,7 @@ export async function pgBackend(url: string): Promise<Backend> {
 
   return {
     kind: 'postgres',
+    shared: true,
     async doc<T extends object>(name: string, empty: () => T) {
       const known = docs.get(name);
       if (known) return known as unknown as PgDoc<T>;
