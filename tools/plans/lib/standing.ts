@@ -47,12 +47,17 @@ export function allowanceOf(ctx: Reads, account: Account, tier: Tier): number {
   return figures.length ? Math.max(...figures) : planAllowance(ctx, tier);
 }
 
+/** The wallet a principal linked on `day`, if any, and the allowance its NFTs add. */
+function holderLink(ctx: Reads, principalId: string, day: string) {
+  const link = ctx.store.holders.linkOf(principalId, day)?.entry ?? null;
+  const rule = ctx.offer.plans.holder;
+  return { link, allowance: link && rule ? holderAllowance(link.nfts, rule) : 0 };
+}
+
 /** Today's holder standing: the wallet linked today, its NFTs when linked, and the allowance they add. */
 export function holderOf(ctx: Reads, principalId: string) {
   const day = utcDay(ctx.clock());
-  const link = ctx.store.holders.linkOf(principalId, day)?.entry ?? null;
-  const rule = ctx.offer.plans.holder;
-  const allowance = link && rule ? holderAllowance(link.nfts, rule) : 0;
+  const { link, allowance } = holderLink(ctx, principalId, day);
   return { day, wallet: link?.wallet ?? null, nfts: link?.nfts ?? 0, allowance, ...holderUse(allowance, ctx.store.spend.spentOn(principalId, day)) };
 }
 
@@ -69,7 +74,7 @@ export interface MeterView {
 
 export function meterOf(ctx: Reads, principal: Account & { tier: Tier }): MeterView {
   const day = utcDay(ctx.clock());
-  const holder = holderOf(ctx, principal.id).allowance;
+  const holder = holderLink(ctx, principal.id, day).allowance;
   const allowance = allowanceOf(ctx, principal, principal.tier) + holder;
   const spent = ctx.store.spend.spentOn(principal.id, day);
   const balance = allowance - spent;
