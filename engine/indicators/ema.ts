@@ -35,9 +35,10 @@ export function emaPair(x: Float64Array, n1: number, n2: number): [Float64Array,
   checkLength(n1, 'ema');
   checkLength(n2, 'ema');
   if (x.length < Math.max(n1, n2) || n1 === n2) return [ema(x, n1), ema(x, n2)];
-  const [short, long] = n1 < n2 ? [n1, n2] : [n2, n1];
-  const a = warmingUp(x.length, short - 1);
-  const b = warmingUp(x.length, long - 1);
+  const pair: [Float64Array, Float64Array] = [warmingUp(x.length, n1 - 1), warmingUp(x.length, n2 - 1)];
+  // The order is settled before the loops: V8 compiles a long loop while it runs (on-stack replacement), before
+  // anything after it has run, and on Node 20 that code could deopt at a test after the loop on every later call.
+  const [a, b, short, long] = n1 < n2 ? [pair[0], pair[1], n1, n2] : [pair[1], pair[0], n2, n1];
   const alphaA = 2 / (short + 1);
   const keepA = 1 - alphaA;
   const alphaB = 2 / (long + 1);
@@ -57,5 +58,5 @@ export function emaPair(x: Float64Array, n1: number, n2: number): [Float64Array,
     prevB = alphaB * v + keepB * prevB;
     b[i] = prevB;
   }
-  return n1 < n2 ? [a, b] : [b, a];
+  return pair;
 }
