@@ -1,16 +1,13 @@
 import { checkLength, warmingUp } from './window.js';
 
 /**
- * A bar's true range against the close before it: the largest of h - l, |h - pc| and |l - pc|. A distance that is
- * not a number (a NaN close) never replaces the range.
+ * A bar's true range against the close before it: the largest of h - l, |h - pc| and |l - pc|, which is the span
+ * from the lower of l and pc to the higher of h and pc (the same subtraction, so the same bits). Written so, its two
+ * tests go the same way on almost every bar (a close seldom lies outside the next bar's range), where the three
+ * distances' order changes from bar to bar. A previous close that is not a number (NaN) leaves the range h - l.
  */
 function trueRange(h: number, l: number, pc: number): number {
-  let tr = h - l;
-  const up = h > pc ? h - pc : pc - h;
-  const down = l > pc ? l - pc : pc - l;
-  if (up > tr) tr = up;
-  if (down > tr) tr = down;
-  return tr;
+  return (pc > h ? pc : h) - (pc < l ? pc : l);
 }
 
 /**

@@ -42,6 +42,8 @@ describe('indicators on hand-computed series', () => {
     const close = f(9, 10.5, 12, 11.5, 15, 8);
     // true ranges 2, 2, 3, 1, 4.5 (gap up from 11.5), 8 (gap down from 15)
     near(atr(high, low, close, 3), [NaN, NaN, 7 / 3, 17 / 9, 149 / 54, 365 / 81]);
+    // A previous close that is not a number leaves the bar's own range: 2, then 3 (not NaN).
+    near(atr(f(10, 12, 14), f(8, 9, 10), f(NaN, NaN, 11), 1), [2, 3, 4]);
   });
 
   it('VWAP of the typical price restarts at each UTC day and waits for volume', () => {
