@@ -116,7 +116,8 @@ export interface DeciderSeries {
   readonly markShape: Uint8Array;
 }
 
-export interface Decider {
+/** The generated module: its constants and its three functions. */
+export interface DeciderModule {
   readonly SEED_HASH: string;
   readonly VERSION: string;
   /** Whether decide does anything while a trade is open (moves the stop, re-reads a target, schedules an exit). */
@@ -124,4 +125,10 @@ export interface Decider {
   decide(i: number, st: DeciderState, s: DeciderSeries): void;
   arm(i: number, st: DeciderState, dir: number): void;
   fill(f: number, price: number, st: DeciderState, s: DeciderSeries): boolean;
+}
+
+/** What the stepper runs: a generated module with the stepper's flat-bar loop compiled beside it (compile.ts). */
+export interface Decider extends DeciderModule {
+  /** decide at the close of each of the flat bars [from, end) until one arms an entry: that bar, or -1 when none does. */
+  scan(from: number, end: number, st: DeciderState, s: DeciderSeries): number;
 }

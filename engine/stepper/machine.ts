@@ -178,17 +178,6 @@ export class Machine {
     return -1;
   }
 
-  /** Flat bars from `from` on, each read by the decider at its close: answers the bar it armed at, or -1. */
-  private scan(from: number, end: number): number {
-    const st = this.st;
-    const { decider, s } = this;
-    for (let i = from; i < end; i++) {
-      decider.decide(i, st, s);
-      if (st.phase !== FLAT) return i;
-    }
-    return -1;
-  }
-
   private exitAt(i: number, price: number, at: number, why: number): number {
     this.exit(i, price, at, why);
     return i;
@@ -227,7 +216,7 @@ export class Machine {
     while (i < end) {
       // Flat: the decider reads bar after bar until it arms an entry.
       if (st.phase === FLAT) {
-        const armed = this.scan(i, end);
+        const armed = this.decider.scan(i, end, st, this.s);
         if (armed < 0) break;
         i = armed + 1;
         continue;

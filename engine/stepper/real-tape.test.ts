@@ -7,8 +7,8 @@ import { EMA_CROSS } from '../../test/fixtures/scripts.js';
 import { tapeFile } from '../../test/support/tape-file.js';
 import { inCashSession } from '../calendar.js';
 import { codeOf } from '../decider/codegen.js';
-import { compileDecider } from '../decider/compile.js';
-import type { Decider } from '../decider/contract.js';
+import { compileDecider, runnableDecider } from '../decider/compile.js';
+import type { Decider, DeciderModule } from '../decider/contract.js';
 import { irOf } from '../decider/ir.js';
 import { trialSession, type Script } from '../decider/script.js';
 import { seriesOf } from '../decider/series.js';
@@ -56,7 +56,7 @@ describe('an EMA cross with a 2 ATR stop and a 2R target on real BTC 1m bars', (
   it('runs the generated TypeScript exactly as the stepper runs the compiled decider', async () => {
     const file = join(scratch, 'decider.ts');
     await writeFile(file, codeOf(ir, seed, version));
-    const generated = (await import(pathToFileURL(file).href)) as Decider;
+    const generated = runnableDecider((await import(pathToFileURL(file).href)) as DeciderModule);
     expect(generated.SEED_HASH).toBe(seed);
     const fills = { tf: ir.tf_seconds, tick: ir.tick, slippage: slip, fee: costs.fee };
     const runWith = (d: Decider) => new Machine(d, seriesOf(ir, bars), fills).run(0, bars.length);
