@@ -1,11 +1,11 @@
 import { checkLength, warmingUp } from './window.js';
 
 /**
- * A bar's true range against the close before it: the largest of h - l, |h - pc| and |l - pc|, which for a bar
- * (l <= h: the deck reads no other, bars.ts and the tape's wire refuse them) is the span from the lower of l and pc
- * to the higher of h and pc, the same subtraction and so the same bits. Written so, its two
- * tests go the same way on almost every bar (a close seldom lies outside the next bar's range), where the three
- * distances' order changes from bar to bar. A previous close that is not a number (NaN) leaves the range h - l.
+ * A bar's true range against the close before it: the largest of h - l, |h - pc| and |l - pc|. For a bar (l <= h;
+ * the deck reads no other: bars.ts and the tape's wire refuse them) that is the span from the lower of l and pc to
+ * the higher of h and pc, the same subtraction and so the same bits. Written so, its two tests go the same way on
+ * almost every bar (a close seldom lies outside the next bar's range), where the order of the three distances changes
+ * from bar to bar. A previous close that is not a number (NaN) leaves the range h - l.
  */
 function trueRange(h: number, l: number, pc: number): number {
   return (pc > h ? pc : h) - (pc < l ? pc : l);
