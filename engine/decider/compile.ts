@@ -5,8 +5,8 @@ import type { DeciderIR } from './ir.js';
 /**
  * The stepper's loop over flat bars, compiled beside each decider's functions rather than written once in the
  * stepper: a loop that every decider in a running deck shares calls many decides from one place, and V8 then stops
- * inlining them (a rule's rehearsal ran about 40% slower once four other rules had run in the same process). Compiled
- * with the decider's own text, the loop's one call is only ever to that decider's decide.
+ * inlining them (a rule's Machine.run took 0.29 ms instead of 0.21 once four other rules had run in the process).
+ * Compiled with the decider's own text, the loop's one call is only ever to that decider's decide.
  */
 const FLAT_SCAN = `
 const decide = decider.decide;
