@@ -106,6 +106,12 @@ function timed(sides: (() => unknown)[], runs: number, warm: number): number[][]
   return times;
 }
 
+/** The fills and costs a rule's market has by default, as a rehearsal steps it. */
+const fillsOf = (ir: DeciderIR) => {
+  const costs = DEFAULT_COSTS[ir.market];
+  return { tf: ir.tf_seconds, tick: ir.tick, slippage: slippageOf(ir.market, costs), fee: costs.fee };
+};
+
 /**
  * Rules a running deck would have rehearsed and stepped before this one, each with its own decider: other averages,
  * stops and targets, and one that manages its trades.
@@ -129,11 +135,6 @@ function stepOtherRules(bars: Bars): void {
     for (let run = 0; run < WARM; run++) new Machine(decider, series, fills).run(0, bars.length);
   }
 }
-
-const fillsOf = (ir: DeciderIR) => {
-  const costs = DEFAULT_COSTS[ir.market];
-  return { tf: ir.tf_seconds, tick: ir.tick, slippage: slippageOf(ir.market, costs), fee: costs.fee };
-};
 
 /** The compiled decider against the hand loop, side by side; `where` says what the process had done before. */
 function comparison(bars: Bars, where: string, goal: boolean): BenchRow {
