@@ -35,7 +35,8 @@ export interface RunningDeck {
  */
 export async function startDeck(config: Config = readConfig(), clock: () => number = () => Date.now()): Promise<RunningDeck> {
   const log = makeLogger(config);
-  const store = await openStore(await openBackend(config));
+  // At start, before anything writes, what a crash left half written goes.
+  const store = await openStore(await openBackend(config, { sweep: true }));
   await seedSample(config, store.archive, log);
   const plans = loadPlans(config.files.plans);
   const upstreams = await openUpstreams(config, store, clock, plans.chains, log);

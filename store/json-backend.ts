@@ -11,9 +11,11 @@ import { removeTempFiles } from './temp-files.js';
 /**
  * The store as JSON files under one data directory, for one deck: its memory is the truth (nothing to catch up with),
  * and the in-process p-queues are its guards (every place held here is one the deck's own guard already counted).
+ * `sweep` removes the temporary files a crash left: the deck does at its start; a command that may run beside a
+ * deck (a tape import) must not, as the deck's own writes in flight are such files.
  */
-export async function jsonBackend(dir: string): Promise<Backend> {
-  await removeTempFiles(dir);
+export async function jsonBackend(dir: string, { sweep = false } = {}): Promise<Backend> {
+  if (sweep) await removeTempFiles(dir);
   const released = () => Promise.resolve();
   // One per kind, so writes of one name by this deck wait for each other.
   const blobs = { seals: new FileBlobs(join(dir, 'seals')), plates: new FileBlobs(join(dir, 'plates')), images: new FileBlobs(join(dir, 'images')) };

@@ -7,6 +7,7 @@ import { Prng } from '../engine/stepper/prng.js';
 import { EMA_CROSS } from './fixtures/scripts.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
 import { spawnDeck, testDeck, type SpawnedDeck } from './support/deck.js';
+import { runCli, writeCsv } from './support/cli.js';
 import { holders, outOfStep, principalsOnDisk } from './support/identity-files.js';
 import { grantsFile } from './support/mcp.js';
 
@@ -498,6 +499,24 @@ describe('temporary files a crash left', () => {
       expect((await fetch(`${deck.url}/join`)).status).toBe(200);
     } finally {
       await deck.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('are left alone by a command that may run beside a deck (a tape import), as they may be its writes in flight', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'deck-temps-'));
+    try {
+      const inFlight = ['.accounts.json.tmp', 'plates/.ab12.png.0123456789ab.tmp'];
+      for (const f of inFlight) {
+        await mkdir(dirname(join(dir, f)), { recursive: true });
+        await writeFile(join(dir, f), '{"half": ');
+      }
+      const csv = await writeCsv(dir, 'bars.csv', [[1_741_000_020, 1, 2, 0.5, 1.5, 10]]);
+      const done = await runCli('tape', ['import', csv, '--market', 'BTC', '--tf', '1m'], dir);
+      expect(done.code, done.stderr).toBe(0);
+      const left = (await readdir(dir, { recursive: true })).map(String);
+      for (const f of inFlight) expect(left, f).toContain(f);
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
