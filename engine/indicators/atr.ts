@@ -7,7 +7,7 @@ import { checkLength, warmingUp } from './window.js';
  * almost every bar (a close seldom lies outside the next bar's range), where the order of the three distances changes
  * from bar to bar. A previous close that is not a number (NaN) leaves the range h - l.
  */
-function trueRange(h: number, l: number, pc: number): number {
+export function trueRange(h: number, l: number, pc: number): number {
   return (pc > h ? pc : h) - (pc < l ? pc : l);
 }
 
