@@ -161,24 +161,21 @@ export class Machine {
   }
 
   /**
-   * step for a decider that does nothing while a trade is open: the stop, the target and the deadline stay where the
-   * fill put them (only decide moves them) and no rule exit is ever pending, so they are read once and the bars are
-   * checked at the open and in the range only, with the same fills in the same order as step.
+   * step for a decider that does nothing while a trade is open: the stop and the target stay where the fill put them
+   * (only decide moves them), no rule exit is ever pending, and there is no deadline (every scheduled exit is met in
+   * decide, so a rule with one manages its trades). So the stop and target are read once and the bars are checked at
+   * the open and in the range only, with the same fills in the same order as step.
    */
   private hold(from: number, last: number): number {
     const st = this.st;
-    const { o, h, l, t, slip } = this;
+    const { o, h, l, slip } = this;
     const d = st.dir;
     const stop = st.stop;
     const target = st.target;
-    const deadline = st.deadline;
-    // A trade with no deadline (a rule with no time exit) has one test less a bar.
-    const timed = deadline !== Infinity;
     for (let i = from; i < last; i++) {
       const open = o[i]!;
       if (d * (open - stop) <= 0) return this.exitAt(i, open - d * slip, AT_OPEN, st.stopWhy);
       if (d * (open - target) >= 0) return this.exitAt(i, open, AT_OPEN, TARGET);
-      if (timed && t[i]! >= deadline) return this.exitAt(i, open - d * slip, AT_OPEN, st.deadlineWhy);
       if (d > 0 ? l[i]! <= stop : h[i]! >= stop) return this.exitAt(i, stop - d * slip, IN_RANGE, st.stopWhy);
       if (d > 0 ? h[i]! >= target : l[i]! <= target) return this.exitAt(i, target, IN_RANGE, TARGET);
     }
