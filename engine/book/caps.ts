@@ -31,7 +31,6 @@ export const HOUSE_LIMITS: Readonly<Record<Market, { max_order_size: number; max
 };
 export const HOUSE_MAX_NOTIONAL_USD = 5_000_000;
 
-/** The limits caps set on one market, inside the house's. */
 /** The limits caps make on one market, inside the house's: what an order there meets. */
 export const LimitsSchema = z.strictObject({
   traded: z.boolean().describe('whether the market may be traded'),

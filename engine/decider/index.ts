@@ -1,7 +1,7 @@
 /** The decider: script block -> decider IR -> watermarked code, and the same code compiled for the stepper. */
 export { canonicalJson, seedHash } from './canonical.js';
 export { codeOf, jsOf } from './codegen.js';
-export { compileDecider, runnableDecider } from './compile.js';
+export { compileDecider } from './compile.js';
 export {
   EXIT_WHY,
   freshState,

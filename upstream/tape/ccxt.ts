@@ -162,8 +162,10 @@ export class CcxtTape implements TapeVenue {
     });
   }
 
-  /** One ccxt call; what the exchange answered instead is 502 naming the exchange and what failed. */
-  /** One call to the exchange, counted as the venue tape's on the upstream channel (ccxt keeps the HTTP status to itself). */
+  /**
+   * One call to the exchange, counted as the venue tape's on the upstream channel (ccxt keeps the HTTP status to
+   * itself); what the exchange answered instead is 502 naming the exchange and what failed.
+   */
   private async ask<T>(what: string, call: () => Promise<T>): Promise<T> {
     const started = performance.now();
     try {
