@@ -2,11 +2,12 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { EventStream, JsonBytes, WithImage, type Tool } from '../tools/define.js';
 import { DeckError, signInFirst } from '../core/errors.js';
+import { jsonOf } from '../core/json.js';
 import { SESSION_COOKIE } from '../tools/identity/lib/credentials.js';
 import { resting } from '../tools/identity/lib/login-throttle.js';
 import { byCookie, contextOf } from './credential.js';
 import { sendEvents } from './events.js';
-import { answerOf, sendJson } from './json-answer.js';
+import { sendJson } from './json-answer.js';
 import { jsonBody } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 
@@ -56,12 +57,12 @@ function inputOf(tool: Tool, req: Request): Record<string, unknown> {
  * Moves a session the tool minted into the deck_session cookie, so the token never sits in a JSON body.
  * Secure when the request came over https, or when the deck's public address is https (behind a proxy).
  */
-function applyCookie(tool: Tool, result: unknown, secure: () => boolean, res: Response): unknown {
-  if (tool.rest!.cookie === 'clear') res.clearCookie(SESSION_COOKIE, { path: '/' });
-  if (tool.rest!.cookie !== 'set' || !isObject(result) || !isObject(result.session)) return result;
+function applyCookie(cookie: 'set' | 'clear', result: unknown, secure: boolean, res: Response): unknown {
+  if (cookie === 'clear') res.clearCookie(SESSION_COOKIE, { path: '/' });
+  if (cookie !== 'set' || !isObject(result) || !isObject(result.session)) return result;
   const { session, ...body } = result;
   const { token, expires_at } = session as { token: string; expires_at: number };
-  res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: secure(), path: '/', expires: new Date(expires_at) });
+  res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', expires: new Date(expires_at) });
   return body;
 }
 
@@ -71,6 +72,7 @@ function applyCookie(tool: Tool, result: unknown, secure: () => boolean, res: Re
  */
 export function restRoutes(router: Router, s: Services, tools: readonly Tool[]): void {
   const ownPages = ownPagesOnly(s);
+  const httpsBase = s.urls.base.startsWith('https:');
   for (const tool of tools) {
     const rest = tool.rest;
     if (!rest) continue;
@@ -89,8 +91,8 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
       res.statusCode = rest.status ?? 200;
       if (result instanceof JsonBytes) sendJson(req, res, result.bytes);
       // The picture is served by its own URL on REST, named in the body.
-      else if (result instanceof WithImage) sendJson(req, res, answerOf(result.body));
-      else sendJson(req, res, answerOf(applyCookie(tool, result, () => req.secure || s.urls.base.startsWith('https:'), res)));
+      else if (result instanceof WithImage) sendJson(req, res, jsonOf(result.body));
+      else sendJson(req, res, jsonOf(rest.cookie ? applyCookie(rest.cookie, result, req.secure || httpsBase, res) : result));
     };
     if (rest.method === 'GET') router.get(rest.path, handler);
     else if (rest.method === 'DELETE') router.delete(rest.path, ownPages, handler);

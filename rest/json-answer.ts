@@ -1,16 +1,4 @@
 import type { Request, Response } from 'express';
-import { jsonOf } from '../core/json.js';
-
-/** The bytes of a frozen value's JSON, encoded once (see jsonOf). */
-const encoded = new WeakMap<object, Buffer>();
-
-/** A value's JSON as it is sent: a frozen value's as bytes, encoded once and kept with it. */
-export function answerOf(value: unknown): string | Buffer {
-  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
-  let bytes = encoded.get(value);
-  if (bytes === undefined) encoded.set(value, (bytes = Buffer.from(jsonOf(value))));
-  return bytes;
-}
 
 /**
  * A JSON answer with the very headers res.json writes (names, case and order) and the status already set: express's
