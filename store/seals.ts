@@ -61,8 +61,9 @@ export class Seals {
     const running = this.sealing.get(key);
     if (running) return running;
     const work = (async () => {
-      const already = await this.get(key);
+      const already = this.memory.get(key);
       if (already) return already;
+      // keepFirst reads what is kept before it writes, and answers that when there is one.
       const sealed = await this.kept.keepFirst(this.name(key), bytes);
       this.remember(key, sealed);
       return sealed;
