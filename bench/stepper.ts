@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { Bars } from '../engine/bars.js';
-import { compileDecider, DECIDER_VERSION, irOf, seedHash, seriesOf, type DeciderIR, type Script } from '../engine/decider/index.js';
+import { compileDecider, DECIDER_VERSION, irOf, seedHash, seriesOf, type Script } from '../engine/decider/index.js';
 import { atr, ema } from '../engine/indicators/index.js';
-import { DEFAULT_COSTS, Machine, rehearse, slippageOf } from '../engine/stepper/index.js';
+import { fillOf, Machine, rehearse } from '../engine/stepper/index.js';
 import { EMA_CROSS, TRAILED_EMA_CROSS } from '../test/fixtures/scripts.js';
 import { tapeFile } from '../test/support/tape-file.js';
 import type { BenchRow } from './indicators.js';
@@ -106,12 +106,6 @@ function timed(sides: (() => unknown)[], runs: number, warm: number): number[][]
   return times;
 }
 
-/** The fills and costs a rule's market has by default, as a rehearsal steps it. */
-const fillsOf = (ir: DeciderIR) => {
-  const costs = DEFAULT_COSTS[ir.market];
-  return { tf: ir.tf_seconds, tick: ir.tick, slippage: slippageOf(ir.market, costs), fee: costs.fee };
-};
-
 /**
  * Rules a running deck would have rehearsed and stepped before this one, each with its own decider: other averages,
  * stops and targets, and one that manages its trades.
@@ -131,7 +125,7 @@ function stepOtherRules(bars: Bars): void {
     const decider = compileDecider(ir, seed, DECIDER_VERSION);
     rehearse(ir, decider, bars, { seed });
     const series = seriesOf(ir, bars);
-    const fills = fillsOf(ir);
+    const fills = fillOf(ir);
     for (let run = 0; run < WARM; run++) new Machine(decider, series, fills).run(0, bars.length);
   }
 }
@@ -141,7 +135,7 @@ function comparison(bars: Bars, where: string, goal: boolean): BenchRow {
   const ir = irOf(EMA_CROSS);
   const seed = seedHash(ir, DECIDER_VERSION);
   const decider = compileDecider(ir, seed, DECIDER_VERSION);
-  const fills = fillsOf(ir);
+  const fills = fillOf(ir);
   const feeRate = fills.fee.per_side / 10_000;
   const compiled = (): Outcome => {
     const run = new Machine(decider, seriesOf(ir, bars), fills).run(0, bars.length);

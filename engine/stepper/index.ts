@@ -2,7 +2,7 @@
 export { DEFAULT_COSTS, feePerSide, slippageOf, type Costs } from './costs.js';
 export { REHEARSAL_VERSION, RehearsalSchema, type Rehearsal, type Trade } from './envelope.js';
 export { foldsOf, MAX_FOLDS, type Fold } from './folds.js';
-export { Machine, type Fill, type TradeRecord } from './machine.js';
+export { fillOf, Machine, type Fill, type TradeRecord } from './machine.js';
 export { randomNull, type NullReport } from './null.js';
 export { Prng } from './prng.js';
 export { DEFAULT_NULL_RUNS, rehearse, type RehearseOptions } from './rehearse.js';

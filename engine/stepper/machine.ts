@@ -1,5 +1,6 @@
 import { freshState, PHASE, WHY, type Decider, type DeciderSeries, type DeciderState } from '../decider/contract.js';
-import type { Costs } from './costs.js';
+import type { DeciderIR } from '../decider/ir.js';
+import { DEFAULT_COSTS, slippageOf, type Costs } from './costs.js';
 
 const { FLAT, ARMED, IN_LONG, IN_SHORT, EXITING, CLOSING } = PHASE;
 const TARGET = WHY.target;
@@ -38,6 +39,14 @@ export interface Fill {
   slippage: number;
   fee: Costs['fee'];
 }
+
+/** How a rule's orders fill at these costs (its market's by default): its bar length, tick, slippage and fee. */
+export const fillOf = (ir: DeciderIR, costs: Costs = DEFAULT_COSTS[ir.market]): Fill => ({
+  tf: ir.tf_seconds,
+  tick: ir.tick,
+  slippage: slippageOf(ir.market, costs),
+  fee: costs.fee,
+});
 
 /**
  * One trade as the machine records it (bar indices, prices after slippage, R after fees). A class rather than an

@@ -2,10 +2,10 @@ import { firstAtOrAfter, type Bars } from '../bars.js';
 import { EXIT_WHY, type Decider } from '../decider/contract.js';
 import type { DeciderIR } from '../decider/ir.js';
 import { seriesOf, type MarkInput } from '../decider/series.js';
-import { DEFAULT_COSTS, slippageOf, type Costs } from './costs.js';
+import { DEFAULT_COSTS, type Costs } from './costs.js';
 import { REHEARSAL_VERSION, type Rehearsal, type Trade } from './envelope.js';
 import { foldsOf, MAX_FOLDS } from './folds.js';
-import { Machine, type TradeRecord } from './machine.js';
+import { fillOf, Machine, type TradeRecord } from './machine.js';
 import { randomNull } from './null.js';
 import { round4, statsOf } from './stats.js';
 import { summaryOf } from './summary.js';
@@ -43,9 +43,10 @@ const tradeOf = (x: TradeRecord, t: Float64Array): Trade => ({
 /** Rehearses a decider over bars: the rule's trades, their R, the random null, folds when asked, in words. */
 export function rehearse(ir: DeciderIR, decider: Decider, bars: Bars, options: RehearseOptions): Rehearsal {
   const costs = options.costs ?? DEFAULT_COSTS[ir.market];
-  const slippage = slippageOf(ir.market, costs);
+  const fill = fillOf(ir, costs);
+  const { slippage } = fill;
   const series = seriesOf(ir, bars, options.marks);
-  const machine = new Machine(decider, series, { tf: ir.tf_seconds, tick: ir.tick, slippage, fee: costs.fee });
+  const machine = new Machine(decider, series, fill);
   const start = options.from === undefined ? 0 : firstAtOrAfter(bars.t, options.from);
   const end = bars.length;
   if (end - start < 2) throw new RangeError('a rehearsal needs at least two bars in its window');
