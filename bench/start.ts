@@ -1,23 +1,15 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { freePort } from '../test/support/free-port.js';
 import { ROOT } from './child.js';
 import type { BenchRow } from './indicators.js';
 import { loadPerCore } from './machine.js';
 import { groupCpuMs } from './proc.js';
 import { medianVerdict, spread, spreadOfTrials, type Row, type Trial } from './report.js';
 import { spreadOf } from './spread.js';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
