@@ -49,7 +49,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const chatQueue = new FairQueue(config.chatQueue.concurrency, config.chatQueue.lane);
   const plane = new Plane({
     guardDepths: () => ({ ...guards.depths(), chat_lane: chatQueue.depth() }),
-    ledgers: async () => Promise.all((await store.backend.ledgerNames()).map((name) => store.backend.ledgerHead(name))),
+    ledgers: () => store.backend.ledgerHeads(),
   });
   const services: Services = {
     config,

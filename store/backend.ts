@@ -24,8 +24,8 @@ export interface Backend {
   blobs(kind: 'seals' | 'plates' | 'images'): Blobs;
   /** The ledgers that hold at least one entry, by name, sorted. */
   ledgerNames(): Promise<string[]>;
-  /** A ledger's length and head, read from the store (not from this deck's memory). */
-  ledgerHead(name: string): Promise<LedgerHead>;
+  /** Each of those ledgers' length and head, read from the store (not from this deck's memory), in the same order. */
+  ledgerHeads(): Promise<LedgerHead[]>;
   /** Walks a ledger as the store keeps it from its first entry, stopping at the first break. */
   walkLedger(name: string): Promise<LedgerWalk>;
   /**

@@ -4,7 +4,7 @@ import type { Backend } from './backend.js';
 import { FileBlobs } from './blobs.js';
 import { FileLedger } from './file-ledger.js';
 import { JsonFile } from './json-file.js';
-import { ledgerHead, ledgerNames, walkLedger } from './ledger-files.js';
+import { ledgerHeads, ledgerNames, walkLedger } from './ledger-files.js';
 import { FileTapeDays } from './tape-days.js';
 import { removeTempFiles } from './temp-files.js';
 
@@ -27,7 +27,7 @@ export async function jsonBackend(dir: string, { sweep = false } = {}): Promise<
     tapeDays: new FileTapeDays(dir),
     blobs: (kind) => blobs[kind],
     ledgerNames: () => ledgerNames(dir),
-    ledgerHead: (name) => ledgerHead(dir, name),
+    ledgerHeads: () => ledgerHeads(dir),
     walkLedger: (name) => walkLedger(dir, name),
     catchUp: () => Promise.resolve(),
     hold: () => Promise.resolve(released),

@@ -69,8 +69,13 @@ async function lastLine(file: string): Promise<string | null> {
   }
 }
 
+/** Each ledger's length and head hash, from its last whole line, in ledgerNames' order. */
+export async function ledgerHeads(dir: string): Promise<LedgerHead[]> {
+  return Promise.all((await ledgerNames(dir)).map((name) => ledgerHead(dir, name)));
+}
+
 /** A ledger's length and head hash, from its last whole line. */
-export async function ledgerHead(dir: string, name: string): Promise<LedgerHead> {
+async function ledgerHead(dir: string, name: string): Promise<LedgerHead> {
   const line = await lastLine(ledgerFile(dir, name));
   if (line === null) return { name, length: 0, head: null };
   try {

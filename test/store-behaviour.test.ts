@@ -89,7 +89,7 @@ describe.each(STORES)('the store on $name', ({ where }) => {
     const reopened = await other.ledger<{ i: number }>('meter');
     expect(reopened.all).toEqual(ledger.all);
     expect(await other.ledgerNames()).toEqual(['meter']);
-    expect(await other.ledgerHead('meter')).toEqual({ name: 'meter', length: 41, head: ledger.all.at(-1)!.hash });
+    expect(await other.ledgerHeads()).toEqual([{ name: 'meter', length: 41, head: ledger.all.at(-1)!.hash }]);
     expect(await other.walkLedger('meter')).toEqual({ name: 'meter', checked: 41, head: ledger.all.at(-1)!.hash, break: null });
   });
 

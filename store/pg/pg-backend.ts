@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Backend } from '../backend.js';
 import { GENESIS, linkBreak, type Link } from '../chain.js';
-import type { LedgerWalk } from '../ledger-files.js';
+import type { LedgerHead, LedgerWalk } from '../ledger-files.js';
 import { migrate } from './migrations.js';
 import { PgBlobs } from './pg-blobs.js';
 import { PgDoc } from './pg-doc.js';
@@ -92,6 +92,12 @@ export async function pgBackend(url: string): Promise<Backend> {
     }
   }
 
+  /** The ledgers holding an entry, in one query, sorted as the file store sorts (code points), whatever the collation. */
+  async function ledgerHeads(): Promise<LedgerHead[]> {
+    const { rows } = await pool.query<{ name: string; length: string; head: string }>('SELECT name, length, head FROM deck_ledger_heads WHERE length > 0');
+    return rows.map((r) => ({ name: r.name, length: Number(r.length), head: r.head })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
   return {
     kind: 'postgres',
     shared: true,
@@ -111,16 +117,8 @@ export async function pgBackend(url: string): Promise<Backend> {
     },
     tapeDays: new PgTapeDays(pool),
     blobs: (kind) => new PgBlobs(pool, kind),
-    async ledgerNames() {
-      const { rows } = await pool.query<{ name: string }>('SELECT name FROM deck_ledger_heads WHERE length > 0');
-      // Sorted as the file store sorts (code points), whatever the database's collation.
-      return rows.map((r) => r.name).sort();
-    },
-    async ledgerHead(name) {
-      const { rows } = await pool.query<{ length: string; head: string }>('SELECT length, head FROM deck_ledger_heads WHERE name = $1', [name]);
-      const length = Number(rows[0]?.length ?? 0);
-      return { name, length, head: length > 0 ? rows[0]!.head : null };
-    },
+    ledgerNames: async () => (await ledgerHeads()).map((h) => h.name),
+    ledgerHeads,
     async walkLedger(name): Promise<LedgerWalk> {
       let prev = GENESIS;
       let checked = 0;

@@ -22,7 +22,6 @@ export const ledgers = defineTool({
   }),
   rest: { method: 'GET', path: '/plane/ledgers', tag: 'plane' },
   async run(ctx) {
-    const names = await ctx.store.backend.ledgerNames();
-    return { ok: true, ledgers: await Promise.all(names.map((name) => ctx.store.backend.ledgerHead(name))) };
+    return { ok: true, ledgers: await ctx.store.backend.ledgerHeads() };
   },
 });
