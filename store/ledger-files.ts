@@ -32,7 +32,25 @@ export interface LedgerWalk {
   /** The hash of the last entry that holds (GENESIS when none does). */
   head: string;
   /** The first break: the line, the entry's seq (null when the line is not JSON), why, and the two hashes. */
-  break: (Omit<ChainBreak, 'seq' | 'found'> & { line: number; seq: number | null; found: string | null }) | null;
+  break: LedgerBreak | null;
+}
+
+export type LedgerBreak = Omit<ChainBreak, 'seq' | 'found'> & { line: number; seq: number | null; found: string | null };
+
+/**
+ * One stored line of a walk, the `line`th, checked against the hash before it: the entry's own hash, to check the next
+ * one against, or where the chain breaks (a line that is not an entry, or a link or hash that does not hold).
+ */
+export function walkLine(text: string, prev: string, line: number): { hash: string } | { break: LedgerBreak } {
+  let e: Link | null = null;
+  try {
+    e = JSON.parse(text) as Link | null;
+  } catch {
+    // Told below: a line that is not JSON is where the chain breaks.
+  }
+  if (typeof e !== 'object' || e === null) return { break: { line, seq: null, why: 'the line is not a ledger entry', expected: prev, found: null } };
+  const broken = linkBreak(e, prev);
+  return broken ? { break: { ...broken, line } } : { hash: e.hash };
 }
 
 export const ledgerFile = (dir: string, name: string): string => join(dir, `${name}${EXT}`);
@@ -101,18 +119,9 @@ export async function walkLedger(dir: string, name: string): Promise<LedgerWalk>
       for (const text of lines) {
         line++;
         if (!text) continue;
-        let e: Link | null = null;
-        try {
-          e = JSON.parse(text) as Link | null;
-        } catch {
-          // Told below: a line that is not JSON is where the chain breaks.
-        }
-        if (typeof e !== 'object' || e === null) {
-          return { name, checked, head: prev, break: { line, seq: null, why: 'the line is not a ledger entry', expected: prev, found: null } };
-        }
-        const broken = linkBreak(e, prev);
-        if (broken) return { name, checked, head: prev, break: { ...broken, line } };
-        prev = e.hash;
+        const step = walkLine(text, prev, line);
+        if ('break' in step) return { name, checked, head: prev, break: step.break };
+        prev = step.hash;
         checked++;
       }
     }

@@ -1,6 +1,7 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../config/env.js';
 import type { Backend } from '../store/backend.js';
@@ -25,6 +26,20 @@ const STORES: readonly { name: string; where: () => Promise<Where> }[] = [
   { name: 'JSON files', where: async () => ({ dataDir: await tempDir(), databaseUrl: null }) },
   { name: 'PostgreSQL', where: async () => ({ dataDir: await tempDir(), databaseUrl: await freshDatabase() }) },
 ];
+
+/** Overwrites the `seq`th line of a ledger where the store keeps it with text that is not JSON, as damage would. */
+async function tearLine(w: Where, name: string, seq: number): Promise<void> {
+  if (w.databaseUrl) {
+    const client = new pg.Client({ connectionString: w.databaseUrl });
+    await client.connect();
+    await client.query('UPDATE deck_ledger_entries SET line = $1 WHERE ledger = $2 AND seq = $3', ['{torn', name, seq]).finally(() => client.end());
+    return;
+  }
+  const file = join(w.dataDir, `${name}.jsonl`);
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  lines[seq - 1] = '{torn';
+  await writeFile(file, lines.join('\n'));
+}
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'deck-behaviour-'));
@@ -91,6 +106,21 @@ describe.each(STORES)('the store on $name', ({ where }) => {
     expect(await other.ledgerNames()).toEqual(['meter']);
     expect(await other.ledgerHeads()).toEqual([{ name: 'meter', length: 41, head: ledger.all.at(-1)!.hash }]);
     expect(await other.walkLedger('meter')).toEqual({ name: 'meter', checked: 41, head: ledger.all.at(-1)!.hash, break: null });
+  });
+
+  it('walks a ledger to its first line that is not an entry, and says where, on either store', async () => {
+    const w = await where();
+    const store = await open(w);
+    const ledger = await store.ledger<{ i: number }>('meter');
+    for (let i = 0; i < 3; i++) await ledger.append({ i }, 1_700_000_000_000 + i);
+    await tearLine(w, 'meter', 2);
+    const first = ledger.all[0]!.hash;
+    expect(await store.walkLedger('meter')).toEqual({
+      name: 'meter',
+      checked: 1,
+      head: first,
+      break: { line: 2, seq: null, why: 'the line is not a ledger entry', expected: first, found: null },
+    });
   });
 
   it('holds guard places: as many as there are slots, the next refused until one is released', async () => {

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Backend } from '../backend.js';
-import { GENESIS, linkBreak, type Link } from '../chain.js';
-import type { LedgerHead, LedgerWalk } from '../ledger-files.js';
+import { GENESIS } from '../chain.js';
+import { walkLine, type LedgerHead, type LedgerWalk } from '../ledger-files.js';
 import { migrate } from './migrations.js';
 import { PgBlobs } from './pg-blobs.js';
 import { PgDoc } from './pg-doc.js';
@@ -92,6 +92,15 @@ export async function pgBackend(url: string): Promise<Backend> {
     }
   }
 
+  /** The hash a stored line says it follows, or null when the line is not an entry. */
+  const prevOf = (line: string): string | null => {
+    try {
+      return (JSON.parse(line) as { prev?: string } | null)?.prev ?? null;
+    } catch {
+      return null;
+    }
+  };
+
   /** The ledgers holding an entry, in one query, sorted as the file store sorts (code points), whatever the collation. */
   async function ledgerHeads(): Promise<LedgerHead[]> {
     const { rows } = await pool.query<{ name: string; length: string; head: string }>('SELECT name, length, head FROM deck_ledger_heads WHERE length > 0');
@@ -130,10 +139,9 @@ export async function pgBackend(url: string): Promise<Backend> {
         ]);
         for (const row of rows) {
           const line = Number(row.seq);
-          const e = JSON.parse(row.line) as Link;
-          const broken = line === checked + 1 ? linkBreak(e, prev) : { seq: e.seq, why: `entry ${checked + 1} is missing`, expected: prev, found: e.prev };
-          if (broken) return { name, checked, head: prev, break: { ...broken, line } };
-          prev = e.hash;
+          const step = line === checked + 1 ? walkLine(row.line, prev, line) : { break: { line, seq: line, why: `entry ${checked + 1} is missing`, expected: prev, found: prevOf(row.line) } };
+          if ('break' in step) return { name, checked, head: prev, break: step.break };
+          prev = step.hash;
           checked++;
         }
         if (rows.length < WALK_BATCH) return { name, checked, head: prev, break: null };
