@@ -37,9 +37,6 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
     });
   }
   app.use(pathDecodes);
-  // On a store many decks share, each request first catches up with what the others wrote (one query when nothing
-  // changed): a write acknowledged by any deck is seen by the next request, whichever deck answers it.
-  if (s.store.backend.shared) app.use((_req, _res, next) => void s.store.backend.catchUp().then(() => next(), next));
   // Express tries the routes in the order they are added: the MCP endpoints and the REST routes, which take most
   // requests, come first; the rest (OAuth, cards, OpenAPI, plates, the plane) share no path with them.
   mcpRoutes(app, s, version);

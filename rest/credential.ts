@@ -54,6 +54,11 @@ export interface Admitted {
  * the MCP endpoint's path, or 'rest' (a session bound to an MCP endpoint is refused there).
  */
 export async function contextOf(s: Services, req: Request, guarded: boolean, at: Audience = 'rest'): Promise<Admitted> {
+  // On a store many decks share, a request that reads it first catches up with what the others wrote (one query when
+  // nothing changed): a write acknowledged by any deck is seen by the next request, whichever deck answers it. The
+  // OAuth endpoints, the SDK's handlers, do so on their own paths (oauth.ts); the rest (health, cards, OpenAPI) read
+  // no store state a deck holds in memory.
+  if (s.store.backend.shared) await s.store.backend.catchUp();
   const caller = callerOf(s, req);
   const value = credentialOf(req);
   let principal: Principal | null = null;

@@ -81,6 +81,12 @@ export function oauthRoutes(app: Router, s: Services): void {
   for (const r of [...s.oauth.resources].sort((a, b) => b.metadataPath.length - a.metadataPath.length)) {
     app.use(r.metadataPath, metadataHandler(resourceMetadata(r, s.oauth.issuer, `${s.urls.base}/openapi.json`)));
   }
+  // The clients, requests and grants are store documents: on a shared store, caught up first (as contextOf does).
+  if (s.store.backend.shared) {
+    for (const path of Object.values(OAUTH_PATHS)) {
+      app.use(path, (_req, _res, next) => void s.store.backend.catchUp().then(() => next(), next));
+    }
+  }
   app.use(OAUTH_PATHS.authorize, authorizationHandler({ provider, rateLimit }));
   app.use(OAUTH_PATHS.token, tokenHandler({ provider, rateLimit }));
   app.use(OAUTH_PATHS.register, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit }));
