@@ -24,9 +24,6 @@ export interface AccountsDoc {
  * the embedded identity door settles its own half to these records at the next start.
  */
 export class Accounts {
-  /** Joins admitted and not yet recorded. Kept in memory only: a crash forgets them with the joins they stood for. */
-  private readonly joining = noCounts();
-
   constructor(private readonly file: Doc<AccountsDoc>) {}
 
   static empty = (): AccountsDoc => ({ accounts: {}, joins: noCounts() });
@@ -43,17 +40,9 @@ export class Accounts {
     return Object.values(this.file.data.accounts);
   }
 
-  /**
-   * Holds a place for one join by `client` on `day` unless `admit` refuses (by throwing) on the joins recorded and
-   * held; answers the release, to call once the join is recorded or has failed. Joins at once cannot pass the
-   * limits together, and nothing is written until the join is.
-   */
-  hold(day: string, client: string, admit: (now: { total: number; client: number }) => void): () => void {
-    const recorded = countsOn(this.file.data.joins ?? noCounts(), day, client);
-    const held = countsOn(this.joining, day, client);
-    admit({ total: recorded.total + held.total, client: recorded.client + held.client });
-    addCount(this.joining, day, client, 1);
-    return () => addCount(this.joining, day, client, -1);
+  /** The joins recorded on `day`: everyone's, and `client`'s. */
+  joinsOn(day: string, client: string): { total: number; client: number } {
+    return countsOn(this.file.data.joins ?? noCounts(), day, client);
   }
 
   /** Records a principal that joined and counts the join for `client` on `day`, in one write. */

@@ -36,31 +36,27 @@ export const join = defineTool({
       if (n.total >= perDay) throw limitReached('join_limit', `at most ${perDay} principals a day for everyone`, secondsToNextUtcDay(now));
     };
     // The account's write is the join's commit, and counts it: a join refused by the door, or cut by a crash
-    // before that write, counts nothing (the embedded door forgets its half at the next start). Joins under way
-    // hold their place in memory, so joins at once cannot pass the limits together. On a store decks share, joins
-    // take turns across the decks (the join guard), each reading the counts every deck recorded before its turn.
+    // before that write, counts nothing (the embedded door forgets its half at the next start). Joins take turns,
+    // one at a time for the whole house (the join guard, across the decks of a shared store), each reading the
+    // counts every deck recorded before its turn: joins at once cannot pass the limits together.
     return ctx.guards.run('join', HOUSE_WIDE, async () => {
       await ctx.store.backend.catchUp();
       if (ctx.store.accounts.byName(name)) throw new DeckError(409, 'name_taken', `the name ${name} is taken`, { field: 'name' });
-      const release = ctx.store.accounts.hold(day, client, admit);
-      try {
-        const { principal, key } = await ctx.upstreams.door.mint({ name, wallet: wallet ?? null });
-        const account = await ctx.store.accounts.join(
-          { id: principal.id, name: principal.name, agent_id: `agent_${randomBytes(8).toString('hex')}`, wallet: principal.wallet, key_gen: 1, created_at: ctx.clock() },
-          day,
-          client,
-        );
-        ctx.log.info('join', { name: account.name, agent_id: account.agent_id });
-        return {
-          ok: true,
-          principal: { name: account.name, agent_id: account.agent_id, wallet: account.wallet },
-          key,
-          shown_once: true,
-          next: `sign in: POST ${ctx.urls.base}/login with { "key": "<your key>" }`,
-        };
-      } finally {
-        release();
-      }
+      admit(ctx.store.accounts.joinsOn(day, client));
+      const { principal, key } = await ctx.upstreams.door.mint({ name, wallet: wallet ?? null });
+      const account = await ctx.store.accounts.join(
+        { id: principal.id, name: principal.name, agent_id: `agent_${randomBytes(8).toString('hex')}`, wallet: principal.wallet, key_gen: 1, created_at: ctx.clock() },
+        day,
+        client,
+      );
+      ctx.log.info('join', { name: account.name, agent_id: account.agent_id });
+      return {
+        ok: true,
+        principal: { name: account.name, agent_id: account.agent_id, wallet: account.wallet },
+        key,
+        shown_once: true,
+        next: `sign in: POST ${ctx.urls.base}/login with { "key": "<your key>" }`,
+      };
     });
   },
 });
