@@ -6,6 +6,7 @@ import { httpApp } from './rest/app.js';
 import { deckServer } from './rest/http-server.js';
 import { DECK_ENDPOINT, SELLER_ENDPOINTS } from './sellers/endpoints.js';
 import { SELLERS } from './config/sellers.js';
+import { HOUSE_WIDE } from './store/backend.js';
 import { openBackend } from './store/open-backend.js';
 import { openStore } from './store/store.js';
 import { FairQueue } from './tools/chat/lib/fair-queue.js';
@@ -39,13 +40,13 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const store = await openStore(await openBackend(config, { sweep: true }));
   await seedSample(config, store.archive, log);
   const plans = loadPlans(config.files.plans);
-  const upstreams = await openUpstreams(config, store, clock, plans.chains, log);
+  const guards = new Guards(store.backend);
+  const upstreams = await openUpstreams(config, store, clock, plans.chains, log, (work) => guards.run('join', HOUSE_WIDE, work));
   const { server, serve } = deckServer();
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
   const base = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const urls = { base, join: config.joinUrl ?? `${base}/join` };
-  const guards = new Guards(store.backend);
   const chatQueue = new FairQueue(config.chatQueue.concurrency, config.chatQueue.lane);
   const plane = new Plane({
     guardDepths: () => ({ ...guards.depths(), chat_lane: chatQueue.depth() }),

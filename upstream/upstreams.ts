@@ -1,6 +1,5 @@
 import type { Config } from '../config/env.js';
 import type { Chain } from '../config/files.js';
-import { guardPlace, HOUSE_WIDE } from '../store/backend.js';
 import type { Store } from '../store/store.js';
 import { Chains } from './chain/chains.js';
 import { CoordLayer } from './coord/layer.js';
@@ -36,8 +35,11 @@ export interface Upstreams {
   venue: Venue;
 }
 
-export async function openUpstreams(config: Config, store: Store, clock: () => number, chains: readonly Chain[], log: Logger): Promise<Upstreams> {
-  const door = config.door ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix) : await embeddedDoor(config, store, clock, log);
+/** Runs work in the house's turn for joins (the join guard's), as a join itself runs. */
+export type JoinTurn = <T>(work: () => Promise<T>) => Promise<T>;
+
+export async function openUpstreams(config: Config, store: Store, clock: () => number, chains: readonly Chain[], log: Logger, joinTurn: JoinTurn): Promise<Upstreams> {
+  const door = config.door ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix) : await embeddedDoor(config, store, clock, log, joinTurn);
   const tape = new Tape(store.archive, await venueTape(config, log), clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
   return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord), chat: config.chat ? new ChatLane(config.chat) : null, venue: new PaperVenue(store.book, tape, clock) };
@@ -50,12 +52,11 @@ async function venueTape(config: Config, log: Logger): Promise<TapeVenue | null>
 }
 
 /** The embedded door, settled to the accounts: what a crash cut short of a join or a rotation is undone. */
-async function embeddedDoor(config: Config, store: Store, clock: () => number, log: Logger): Promise<EmbeddedDoor> {
+async function embeddedDoor(config: Config, store: Store, clock: () => number, log: Logger, joinTurn: JoinTurn): Promise<EmbeddedDoor> {
   const door = await EmbeddedDoor.open(store.backend, config.keyPrefix, clock);
-  // On a store decks share, another deck's join may be under way: settling waits for the house's join place (the
-  // join guard's), so a join cut short is told from one in flight.
-  const joining = (await store.backend.hold(guardPlace('join', HOUSE_WIDE), 1, true))!;
-  const settled = await store.backend.catchUp().then(() => door.settle((id) => store.accounts.byId(id)?.key_gen ?? null)).finally(joining);
+  // On a store decks share, another deck's join may be under way: settling waits for the house's turn for joins, so
+  // a join cut short is told from one in flight.
+  const settled = await joinTurn(() => store.backend.catchUp().then(() => door.settle((id) => store.accounts.byId(id)?.key_gen ?? null)));
   if (settled.forgotten.length || settled.restored.length) log.info('door_settled', { joins_undone: settled.forgotten, rotations_undone: settled.restored });
   return door;
 }
