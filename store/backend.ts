@@ -1,4 +1,4 @@
-import type { Blobs } from './blobs.js';
+import type { BlobKind, Blobs } from './blobs.js';
 import type { Doc } from './doc.js';
 import type { Ledger } from './ledger.js';
 import type { LedgerHead, LedgerWalk } from './ledger-files.js';
@@ -21,7 +21,7 @@ export interface Backend {
   /** The tape archive's days. */
   readonly tapeDays: TapeDays;
   /** Bytes kept whole by name: the seals of past windows, sealed plates, attached images. */
-  blobs(kind: 'seals' | 'plates' | 'images'): Blobs;
+  blobs(kind: BlobKind): Blobs;
   /** The ledgers that hold at least one entry, by name, sorted. */
   ledgerNames(): Promise<string[]>;
   /** Each of those ledgers' length and head, read from the store (not from this deck's memory), in the same order. */

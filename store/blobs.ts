@@ -2,6 +2,10 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeAtomic } from './atomic-file.js';
 
+/** What the store keeps as blobs: the seals of past windows, sealed plates, attached images. */
+export const BLOB_KINDS = ['seals', 'plates', 'images'] as const;
+export type BlobKind = (typeof BLOB_KINDS)[number];
+
 /**
  * Bytes kept by name, one kind at a time (seals, plates, images): each written whole or not at all. The JSON store
  * keeps them as files of a folder (<folder>/<name>); PostgreSQL as rows.
@@ -19,7 +23,7 @@ export class FileBlobs implements Blobs {
   /** The last write of each name still running: a keepFirst of the same name waits for it. */
   private readonly keeping = new Map<string, Promise<Buffer>>();
 
-  constructor(readonly folder: string) {}
+  constructor(private readonly folder: string) {}
 
   private path(name: string): string {
     return join(this.folder, name);

@@ -1,12 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import pg from 'pg';
+import { BLOB_KINDS, type BlobKind } from './blobs.js';
+import { GENESIS } from './chain.js';
 import { FileLedger } from './file-ledger.js';
 import { ledgerNames } from './ledger-files.js';
 import type { LedgerEntry } from './ledger.js';
 import { migrate } from './pg/migrations.js';
 import { pgBackend } from './pg/pg-backend.js';
+import { insertEntries } from './pg/pg-ledger.js';
 import { transact } from './pg/transact.js';
+import { DAY_FILE } from './tape-days.js';
 import { removeTempFiles } from './temp-files.js';
 
 /** What a copy moved, and each ledger as verified in the database afterwards. */
@@ -14,11 +18,9 @@ export interface Copied {
   documents: string[];
   ledgers: { name: string; entries: number; head: string | null }[];
   tapeDays: number;
-  blobs: Record<'seals' | 'plates' | 'images', number>;
+  blobs: Record<BlobKind, number>;
 }
 
-const BLOB_KINDS = ['seals', 'plates', 'images'] as const;
-const DAY_FILE = /^\d{4}-\d{2}-\d{2}\.json$/;
 /** Rows per insert, so a long ledger goes in a few statements. */
 const BATCH = 1000;
 
@@ -63,15 +65,8 @@ export async function copyToPostgres(dir: string, url: string): Promise<Copied> 
       }
       for (const { name, entries } of ledgers) {
         const last = entries.at(-1);
-        await client.query('INSERT INTO deck_ledger_heads (name, length, head) VALUES ($1, $2, $3)', [name, entries.length, last?.hash ?? '0'.repeat(64)]);
-        for (let i = 0; i < entries.length; i += BATCH) {
-          const batch = entries.slice(i, i + BATCH);
-          await client.query('INSERT INTO deck_ledger_entries (ledger, seq, line) SELECT $1, * FROM unnest($2::bigint[], $3::text[])', [
-            name,
-            batch.map((e) => e.seq),
-            batch.map((e) => JSON.stringify(e)),
-          ]);
-        }
+        await client.query('INSERT INTO deck_ledger_heads (name, length, head) VALUES ($1, $2, $3)', [name, entries.length, last?.hash ?? GENESIS]);
+        for (let i = 0; i < entries.length; i += BATCH) await insertEntries(client, name, entries.slice(i, i + BATCH));
       }
       for (const path of await filesUnder(join(dir, 'tape'))) {
         const [market, tf, file, ...deeper] = path.split('/');

@@ -28,7 +28,7 @@ export interface Ledger<T> {
 }
 
 /** The first break of a chain held in memory, or null. */
-export function verifyEntries(entries: readonly LedgerEntry<unknown>[]): { seq: number; why: string } | null {
+function verifyEntries(entries: readonly LedgerEntry<unknown>[]): { seq: number; why: string } | null {
   let prev = GENESIS;
   for (const e of entries) {
     const broken = linkBreak(e, prev);

@@ -3,7 +3,7 @@ import { UnixS } from '../core/schemas.js';
 import { Owned, type OwnedDoc } from './owned.js';
 
 /** Where a run stands: running, done (its window or budget stepped through), or stopped (by its operator, or by a misbehaving decide()). */
-export const RUN_STATES = ['running', 'done', 'stopped'] as const;
+const RUN_STATES = ['running', 'done', 'stopped'] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
 

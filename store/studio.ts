@@ -3,7 +3,7 @@ import { RuleReadingSchema } from '../engine/reader/index.js';
 import { STUDIO_STATES } from '../engine/studio/machine.js';
 import type { Doc } from './doc.js';
 import { z } from 'zod';
-import { Sha256Hex, UnixS } from '../core/schemas.js';
+import { IsoTime, Sha256Hex, UnixS } from '../core/schemas.js';
 
 /** What a rehearsal rested on and what it answered, by digest (the envelope itself is re-made from the seed and window). */
 export const RehearsalDigestSchema = z.strictObject({
@@ -32,7 +32,7 @@ export const StudioRecordSchema = z.strictObject({
   seed: z.strictObject({ seed_hash: Sha256Hex, version: z.string() }).nullable(),
   rehearsal: RehearsalDigestSchema.nullable(),
   grade: GradeHeldSchema.nullable(),
-  updated_at: z.iso.datetime().nullable(),
+  updated_at: IsoTime.nullable(),
 });
 export type StudioRecord = z.infer<typeof StudioRecordSchema>;
 

@@ -38,7 +38,8 @@ export interface TapeDays {
 /** A lock older than this was left by a writer that died: it is taken over. */
 const STALE_LOCK_MS = 30_000;
 const LOCK_WAIT_MS = 10_000;
-const DAY_FILE = /^\d{4}-\d{2}-\d{2}\.json$/;
+/** A day's file in the archive: YYYY-MM-DD.json. */
+export const DAY_FILE = /^\d{4}-\d{2}-\d{2}\.json$/;
 
 /** What tells one version of a file from another: a rename makes a new inode, a write a new size or time. */
 const signature = (st: Stats) => `${st.ino}/${st.size}/${st.mtimeMs}`;

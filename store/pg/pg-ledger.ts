@@ -3,6 +3,15 @@ import { GENESIS } from '../chain.js';
 import { HeldLedger, type Appending, type LedgerEntry } from '../ledger.js';
 import { transact } from './transact.js';
 
+/** Inserts a ledger's entries, chained already, as their lines (one statement for the lot). */
+export async function insertEntries(client: PoolClient, name: string, entries: readonly LedgerEntry<unknown>[]): Promise<void> {
+  await client.query('INSERT INTO deck_ledger_entries (ledger, seq, line) SELECT $1, * FROM unnest($2::bigint[], $3::text[])', [
+    name,
+    entries.map((e) => e.seq),
+    entries.map((e) => JSON.stringify(e)),
+  ]);
+}
+
 /**
  * A ledger as rows of deck_ledger_entries, keyed (ledger, seq), each row the JSON line a file ledger would hold, and
  * its head (length and last hash) in deck_ledger_heads. An append locks the head row, first adopts whatever other decks
@@ -37,11 +46,7 @@ export class PgLedger<T> extends HeldLedger<T> {
       const head = await client.query<{ length: string }>('SELECT length FROM deck_ledger_heads WHERE name = $1 FOR UPDATE', [this.name]);
       await this.catchUp(Number(head.rows[0]!.length), client);
       const records = this.chained(batch);
-      await client.query('INSERT INTO deck_ledger_entries (ledger, seq, line) SELECT $1, * FROM unnest($2::bigint[], $3::text[])', [
-        this.name,
-        records.map((r) => r.seq),
-        records.map((r) => JSON.stringify(r)),
-      ]);
+      await insertEntries(client, this.name, records);
       const last = records.at(-1)!;
       await client.query('UPDATE deck_ledger_heads SET length = $2, head = $3 WHERE name = $1', [this.name, last.seq, last.hash]);
       return records;
