@@ -214,6 +214,23 @@ describe.each(STORES)('the store on $name', ({ where }) => {
   });
 });
 
+describe('a document two decks write on PostgreSQL', () => {
+  it('is updated from its newest version by a deck whose copy is behind, without a catch-up first', async () => {
+    const url = await freshDatabase();
+    const [a, b] = await Promise.all([openBackend({ dataDir: await tempDir(), databaseUrl: url }), openBackend({ dataDir: await tempDir(), databaseUrl: url })]);
+    try {
+      const atA = await a.doc<Counter>('counter', () => ({ n: 0, log: [] }));
+      const atB = await b.doc<Counter>('counter', () => ({ n: 0, log: [] }));
+      await atA.update((d) => void (d.n++, d.log.push('a')));
+      expect(atB.data.n).toBe(0);
+      await atB.update((d) => void (d.n++, d.log.push('b')));
+      expect(atB.data).toEqual({ n: 2, log: ['a', 'b'] });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
 describe('choosing the store', () => {
   it('is JSON files unless DECK_DATABASE_URL names a PostgreSQL database, and refuses another URL naming the variable', () => {
     expect(readConfig({}).databaseUrl).toBeNull();

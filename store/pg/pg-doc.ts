@@ -47,12 +47,13 @@ export class PgDoc<T extends object> implements Doc<T> {
   update<R>(change: (draft: T) => R): Promise<R> {
     return this.queue.add(async () => {
       const { draft, version, result } = await transact(this.pool, async (client) => {
-        const locked = await client.query<{ version: string }>('SELECT version FROM deck_docs WHERE name = $1 FOR UPDATE', [this.name]);
+        // The row locked, and its document only when another deck wrote a newer one than this deck holds.
+        const locked = await client.query<{ version: string; doc: string | null }>(
+          'SELECT version, CASE WHEN version <> $2 THEN doc END AS doc FROM deck_docs WHERE name = $1 FOR UPDATE',
+          [this.name, this.version],
+        );
         const now = Number(locked.rows[0]!.version);
-        if (now !== this.version) {
-          const { rows } = await client.query<{ doc: string }>('SELECT doc FROM deck_docs WHERE name = $1', [this.name]);
-          this.adopt(JSON.parse(rows[0]!.doc) as T, now);
-        }
+        if (locked.rows[0]!.doc !== null) this.adopt(JSON.parse(locked.rows[0]!.doc) as T, now);
         const draft = structuredClone(this.doc);
         const result = change(draft);
         await client.query('UPDATE deck_docs SET doc = $2, version = $3 WHERE name = $1', [this.name, JSON.stringify(draft), now + 1]);
