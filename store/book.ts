@@ -13,7 +13,8 @@ export interface Owner {
 export const bookKey = (o: Owner): string => `${o.principal}|${o.model ?? ''}|${o.replay ?? ''}`;
 
 /** live: made forward on the tape as it closes; replay: a test of the model over a past window, never its record. */
-export type Mode = 'live' | 'replay';
+export const MODES = ['live', 'replay'] as const;
+export type Mode = (typeof MODES)[number];
 
 /** An order as the book keeps it. */
 export interface OrderRecord extends WorkingOrder {
@@ -28,7 +29,8 @@ export interface OrderRecord extends WorkingOrder {
   why: string | null;
 }
 
-export type OrderStatus = 'working' | 'filled' | 'cancelled';
+export const ORDER_STATUSES = ['working', 'filled', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export type OrderEvent = { kind: 'placed'; order: OrderRecord } | { kind: 'cancelled'; id: string; at: number };
 

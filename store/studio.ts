@@ -1,3 +1,4 @@
+import { DECISIONS } from '../engine/grade/index.js';
 import { MARKETS, TIMEFRAMES } from '../engine/markets.js';
 import { RuleReadingSchema } from '../engine/reader/index.js';
 import { STUDIO_STATES } from '../engine/studio/machine.js';
@@ -18,7 +19,7 @@ export const RehearsalDigestSchema = z.strictObject({
 export type RehearsalDigest = z.infer<typeof RehearsalDigestSchema>;
 
 /** The grade tool's answer as it came, and the decision the machine read from it. */
-export const GradeHeldSchema = z.strictObject({ decision: z.enum(['accept', 'revise', 'reject']), receipt: z.record(z.string(), z.unknown()) });
+export const GradeHeldSchema = z.strictObject({ decision: z.enum(DECISIONS), receipt: z.record(z.string(), z.unknown()) });
 export type GradeHeld = z.infer<typeof GradeHeldSchema>;
 
 /** One principal's strategy in the studio: what the rule says, the evidence of each gate it holds, and its state. */

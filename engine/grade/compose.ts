@@ -13,7 +13,9 @@ export const HOLDS_AT = 0.7;
 export const FAILS_AT = 0.5;
 
 export type Verdict = 'holds' | 'unsure' | 'fails';
-export type Decision = 'accept' | 'revise' | 'reject';
+/** What a grade decides, in this order. */
+export const DECISIONS = ['accept', 'revise', 'reject'] as const;
+export type Decision = (typeof DECISIONS)[number];
 
 /** How a distribution came back: the first token's log-probabilities, or counted samples (RUBRIC_v1.md). */
 export interface Measured {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORDER_STATUSES } from '../../store/book.js';
 import { defineTool } from '../define.js';
 import { bookOf, ModelName, RunId } from './lib/books.js';
 import { settled } from './lib/history.js';
@@ -17,7 +18,7 @@ export const ordersList = defineTool({
   title: 'Your orders',
   description:
     "The orders of your book (or of a model's, or of a run's), oldest first and paged, each with its status (working, filled, cancelled) and its fill. A live book is first brought up to now from the tape. Read-only.",
-  input: z.object({ ...BookQuery, status: z.enum(['working', 'filled', 'cancelled']).optional().describe('only orders in this status'), ...Paging }).strict(),
+  input: z.object({ ...BookQuery, status: z.enum(ORDER_STATUSES).optional().describe('only orders in this status'), ...Paging }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   output: OrdersAnswer,
   access: 'session',

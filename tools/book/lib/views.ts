@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { averageEntry, FILL_WHY, ORDER_TYPES, SIDES, type Position } from '../../../engine/book/index.js';
 import { MARKETS } from '../../../engine/markets.js';
-import type { FillRecord, OrderRecord } from '../../../store/book.js';
+import { MODES, ORDER_STATUSES, type FillRecord, type OrderRecord } from '../../../store/book.js';
 import type { Venue } from '../../../upstream/venue/venue.js';
 import { UnixS } from '../../../core/schemas.js';
 
-const Mode = z.enum(['live', 'replay']).describe('live: made forward on the tape as it closes; replay: a test of a model over a past window');
+const Mode = z.enum(MODES).describe('live: made forward on the tape as it closes; replay: a test of a model over a past window');
 const Whose = {
   model: z.string().nullable().describe('the model whose book it is on; null on your own book'),
   run: z.string().nullable().describe('the agent run that placed it; null otherwise'),
@@ -42,7 +42,7 @@ export const OrderView = z.strictObject({
   target: z.number().nullable(),
   why: z.string().nullable().describe("a typed decision's why"),
   placed_at: UnixS,
-  status: z.enum(['working', 'filled', 'cancelled']),
+  status: z.enum(ORDER_STATUSES),
   fill: FillView.nullable(),
 });
 

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { ScriptSchema } from '../../../engine/decider/index.js';
 import { ReviewSchema, ScanSchema } from '../../../engine/forge/index.js';
-import { ANSWERS } from '../../../engine/grade/index.js';
+import { ANSWERS, DECISIONS } from '../../../engine/grade/index.js';
 import { MARKETS, TIMEFRAMES } from '../../../engine/markets.js';
 import { PARTS, RuleReadingSchema, STATUSES } from '../../../engine/reader/index.js';
 import { RehearsalSchema } from '../../../engine/stepper/index.js';
 import { GATES, STUDIO_ACTIONS, STUDIO_STATES } from '../../../engine/studio/machine.js';
+import { STAGES } from '../../../store/grades.js';
 import { RehearsalDigestSchema, StudioRecordSchema } from '../../../store/studio.js';
 import { answer } from '../../schemas.js';
 import { IsoTime, Sha256Hex, UnixS } from '../../../core/schemas.js';
@@ -17,7 +18,7 @@ import { TIERS } from '../../../core/principal.js';
 const Market = z.enum(MARKETS);
 const Timeframe = z.enum(TIMEFRAMES);
 /** A grade's decision. */
-export const Decision = z.enum(['accept', 'revise', 'reject']);
+export const Decision = z.enum(DECISIONS);
 
 const Watermark = z.strictObject({ seed_hash: Sha256Hex, version: z.string() }).describe('the seed hash and version read back from the code');
 
@@ -173,7 +174,7 @@ export const GradeAnswer = GradeEntry.extend({ ok: z.literal(true), ...Receipt }
 /** A score as the score ledger keeps it (without whose it is). */
 export const ScoreEntry = z.strictObject({
   rubric: z.string(),
-  stage: z.enum(['parts', 'rehearsed']),
+  stage: z.enum(STAGES),
   subject: z.strictObject({ seed_hash: Sha256Hex.optional(), rehearsal_digest: Sha256Hex.optional(), words_sha256: Sha256Hex }),
   rehearsal: JudgedRehearsal.optional().describe('stage rehearsed: the rehearsal judged'),
   facts: z.array(Fact),
@@ -195,7 +196,7 @@ const Calibration = z.strictObject({
 });
 
 export const ScoreReadAnswer = answer({
-  stage: z.enum(['parts', 'rehearsed']),
+  stage: z.enum(STAGES),
   rubric: z.string(),
   z: z.number(),
   house: Calibration,
