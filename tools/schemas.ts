@@ -8,5 +8,9 @@ export const flag = z
 /** An integer that may arrive as a query-string number. */
 export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'an integer').transform(Number)]);
 
+/** An object with exactly one field per key, each of the value's schema (a map over a fixed list: markets, answers). */
+export const keyed = <K extends string, T extends z.ZodType>(keys: readonly K[], value: T) =>
+  z.strictObject(Object.fromEntries(keys.map((k) => [k, value])) as Record<K, T>);
+
 /** A tool's success answer: ok true and the fields it names, no others. */
 export const answer = <S extends z.ZodRawShape>(shape: S) => z.strictObject({ ok: z.literal(true), ...shape });

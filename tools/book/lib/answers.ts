@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { CapsSchema, LimitsSchema } from '../../../engine/book/index.js';
-import { MARKETS, type Market } from '../../../engine/markets.js';
-import { answer } from '../../schemas.js';
+import { MARKETS } from '../../../engine/markets.js';
+import { answer, keyed } from '../../schemas.js';
 import { PageOf } from './paging.js';
 import { BookView, FillView, OrderView, PositionView } from './views.js';
 
 // The book's answers, each field as the tool answers it.
-
-/** One schema per market, every market named. */
-const perMarket = <T extends z.ZodType>(value: T) => z.strictObject(Object.fromEntries(MARKETS.map((m) => [m, value])) as Record<Market, T>);
 
 export const OrderAnswer = answer({ order: OrderView });
 
@@ -21,8 +18,8 @@ export const PositionsAnswer = answer({ book: BookView, positions: z.array(Posit
 export const CapsAnswer = answer({
   caps: CapsSchema.describe('your caps as set (a field left out is the house limit)'),
   house: z.strictObject({
-    markets: perMarket(z.strictObject({ max_order_size: z.number(), max_position: z.number() })),
+    markets: keyed(MARKETS, z.strictObject({ max_order_size: z.number(), max_position: z.number() })),
     max_notional: z.number().describe('US dollars'),
   }),
-  limits: perMarket(LimitsSchema).describe('the limits your caps make on each market, inside the house limits'),
+  limits: keyed(MARKETS, LimitsSchema).describe('the limits your caps make on each market, inside the house limits'),
 });

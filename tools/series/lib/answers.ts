@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MARKETS } from '../../../engine/markets.js';
 import { EPOCH_STATES, ROW_IDS, SERIES_STATES, VENUE_KINDS } from '../../../engine/series/index.js';
 import { HandshakeAnswer, Venue } from '../../../upstream/coord/wire.js';
-import { answer } from '../../schemas.js';
+import { answer, keyed } from '../../schemas.js';
 import { Address, UnixS } from '../../../core/schemas.js';
 
 // The standing hire's answers, each field as the tool answers it. Times are unix seconds; addresses 0x-prefixed.
@@ -102,7 +102,7 @@ const Moved = z.strictObject({ row: z.enum(ROW_IDS).nullable(), from: State.null
 const Next = z.string().describe('the move that follows, in words');
 
 export const TermsAnswer = answer({
-  venues: z.strictObject(Object.fromEntries(VENUE_KINDS.map((k) => [k, z.array(VenueListed)])) as Record<(typeof VENUE_KINDS)[number], z.ZodArray<typeof VenueListed>>).describe('the venues the layer lists, by kind'),
+  venues: keyed(VENUE_KINDS, z.array(VenueListed)).describe('the venues the layer lists, by kind'),
   limits: z.strictObject({
     epochs: z.strictObject({ min: z.number().int(), max: z.number().int() }),
     epoch_s: z.strictObject({ min: z.number().int(), max: z.number().int(), default: z.number().int() }),

@@ -8,7 +8,7 @@ import { RehearsalSchema } from '../../../engine/stepper/index.js';
 import { GATES, STUDIO_ACTIONS, STUDIO_STATES } from '../../../engine/studio/machine.js';
 import { STAGES } from '../../../store/grades.js';
 import { RehearsalDigestSchema, StudioRecordSchema } from '../../../store/studio.js';
-import { answer } from '../../schemas.js';
+import { answer, keyed } from '../../schemas.js';
 import { IsoTime, Sha256Hex, UnixS } from '../../../core/schemas.js';
 import { TIERS } from '../../../core/principal.js';
 
@@ -121,7 +121,7 @@ const Fact = z.strictObject({ name: z.string(), held: z.boolean(), detail: z.str
 const Answered = z.strictObject({
   id: z.string(),
   question: z.string(),
-  distribution: z.strictObject(Object.fromEntries(ANSWERS.map((a) => [a, z.number().min(0).max(1)])) as Record<(typeof ANSWERS)[number], z.ZodNumber>),
+  distribution: keyed(ANSWERS, z.number().min(0).max(1)),
   source: z.enum(['logprobs', 'samples']),
   samples: z.number().int().nullable().describe('samples counted (samples only)'),
   verdict: z.enum(['holds', 'unsure', 'fails']),
@@ -229,7 +229,7 @@ const Coverage = z.strictObject({
     z.strictObject({
       words_sha256: Sha256Hex,
       chars: z.number().int(),
-      parts: z.strictObject(Object.fromEntries(PARTS.map((p) => [p, z.enum(STATUSES)])) as Record<(typeof PARTS)[number], z.ZodEnum<{ [K in (typeof STATUSES)[number]]: K }>>),
+      parts: keyed(PARTS, z.enum(STATUSES)),
     }),
   ),
   forge: Gate(z.strictObject({ seed_hash: Sha256Hex, version: z.string(), kept: z.boolean(), expires_at: IsoTime.nullable() })),
