@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { TIERS } from '../core/principal.js';
+import { Address } from '../core/schemas.js';
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 /** A chain as CAIP-2 names an EVM chain: eip155:<chain id>. */
 const chainId = z.string().regex(/^eip155:[1-9]\d*$/, 'eip155:<chain id>');
 
@@ -10,12 +10,12 @@ export const Chain = z.object({
   id: chainId,
   name: z.string(),
   token: z.string(),
-  token_address: address,
+  token_address: Address,
   token_decimals: z.number().int().min(0).max(36).default(6),
   /** JSON-RPC URL; DECK_CHAIN_RPC overrides it when the file lists one chain. Never shown: it may carry a key. */
   rpc: z.string().url().nullable().default(null),
   /** The operator's ERC-721 collection whose holders gain a daily allowance. */
-  collection: address.nullable().default(null),
+  collection: Address.nullable().default(null),
   min_confirmations: z.number().int().min(1).default(2),
 });
 export type Chain = z.infer<typeof Chain>;
@@ -38,12 +38,12 @@ const PlansFile = z.object({
   plans: z.array(Plan),
   house_allowance_per_day: z.number().int().nonnegative(),
   chains: z.array(Chain),
-  treasury: address.nullable(),
+  treasury: Address.nullable(),
   prices: z.array(PriceEntry),
   /** Holder standing: each NFT of the collection held today adds this many units, up to max_nfts of them. */
   holder: z.object({ allowance_per_nft: z.number().int().nonnegative(), max_nfts: z.number().int().positive() }).nullable().default(null),
   /** The house's spot chain (one of chains) and its spot administrators, who alone sign mandates the house runs. */
-  spot: z.object({ chain: chainId, administrators: z.array(address) }).nullable().default(null),
+  spot: z.object({ chain: chainId, administrators: z.array(Address) }).nullable().default(null),
 }).refine((f) => !f.spot || f.chains.some((c) => c.id === f.spot!.chain), { path: ['spot', 'chain'], message: 'must be one of chains[].id' });
 export type PlansFile = z.infer<typeof PlansFile>;
 
@@ -63,9 +63,9 @@ const CardsFile = z.object({
   provider: z.object({ name: z.string(), url: z.string().url().nullable() }),
   image: z.string().url().nullable(),
   /** The wallet that owns the sellers' ERC-8004 entries and receives agent payments. */
-  owner: address.nullable(),
-  agent_wallet: address.nullable(),
-  erc8004: z.object({ chain_id: z.number().int().positive().nullable(), registry: address.nullable() }),
+  owner: Address.nullable(),
+  agent_wallet: Address.nullable(),
+  erc8004: z.object({ chain_id: z.number().int().positive().nullable(), registry: Address.nullable() }),
   sellers: z.record(
     z.string(),
     // agent_id is the ERC-721 token id the registry minted: a number, as ERC-8004 registrations carry it.
