@@ -52,12 +52,15 @@ const Terms = z.strictObject({
 /** The unsigned plan that opens an epoch's job: ERC-8183 createJob calldata, for the buyer's own wallet to sign. */
 const UnsignedPlan = z.strictObject({ chainId: z.number().int(), to: Address, data: z.string().regex(/^0x([0-9a-fA-F]{2})*$/), value: z.literal('0') });
 
+/** An epoch's payment reference: sha256, 0x-prefixed. */
+const PaymentRef = z.string().regex(/^0x[0-9a-f]{64}$/);
+
 const Job = z.strictObject({ class: z.string(), provider: Address, evaluator: Address, expiredAt: UnixS, description: z.string(), hook: Address });
 
 const Epoch = z.strictObject({
   index: z.number().int().min(1),
   window: z.strictObject({ from: UnixS, to: UnixS }),
-  paymentRef: z.string().regex(/^0x[0-9a-f]{64}$/).describe('sha256 of the text {series_id}:{index}, 0x-prefixed'),
+  paymentRef: PaymentRef.describe('sha256 of the text {series_id}:{index}, 0x-prefixed'),
   state: z.enum(EPOCH_STATES),
   handshake_id: z.string().nullable(),
   opened_at: UnixS.nullable(),
@@ -143,7 +146,7 @@ export const RevokeAnswer = answer({ moved: Moved, series: SeriesView });
 export const EpochOpenAnswer = answer({
   moved: Moved,
   epoch: z.number().int().min(1),
-  paymentRef: z.string().regex(/^0x[0-9a-f]{64}$/),
+  paymentRef: PaymentRef,
   handshake_id: z.string(),
   unsigned: UnsignedPlan.describe('the unsigned settle plan: yours to sign and send'),
   series: SeriesView,
