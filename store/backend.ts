@@ -39,8 +39,8 @@ export interface Backend {
    */
   hold(name: string, slots: number, wait: boolean): Promise<(() => Promise<void>) | null>;
   /**
-   * Runs `work` alone under `name` among every deck on the store, once this deck has caught up with the store: a
-   * decision read from memory and then appended (a transaction claimed once, a move chained once) holds across decks.
+   * Runs `work` alone under `name`, in this deck and among every deck on the store, once this deck has caught up with
+   * the store: a decision read from memory and then appended (a transaction claimed once, a move chained once) holds.
    */
   alone<R>(name: string, work: () => Promise<R>): Promise<R>;
   /** Throws when the store would not take a write now (the readiness probe): the reason, for the log. */

@@ -1,4 +1,3 @@
-import PQueue from 'p-queue';
 import { calibrate, type Calibration, type Envelope, type Pair, type Score } from '../engine/forecast/index.js';
 import type { Backend } from './backend.js';
 import type { Ledger } from './ledger.js';
@@ -55,8 +54,6 @@ export class ForecastBook {
   private readonly scored = new Map<number, Score>();
   /** Envelopes a scoring pass could not score (their bars were not kept yet): left until the next issue. */
   private readonly aside = new Set<number>();
-  /** Issuing and scoring on one pair run one at a time, so two requests never issue the same bar twice. */
-  private readonly queue = new PQueue({ concurrency: 1 });
 
   private constructor(
     readonly pair: Pair,
@@ -79,9 +76,12 @@ export class ForecastBook {
     return new ForecastBook(pair, backend, await backend.ledger<Issued>(`forecast-${name}`), await backend.ledger<Scored>(`forecast-scores-${name}`));
   }
 
-  /** Runs `work` alone on this pair (among every deck on a shared store, once caught up with what they issued). */
+  /**
+   * Runs `work` alone on this pair (in this deck and among every deck on a shared store, once caught up with what they
+   * issued): issuing and scoring one at a time, so two requests never issue the same bar twice.
+   */
   exclusive<R>(work: () => Promise<R>): Promise<R> {
-    return this.queue.add(() => this.backend.alone(`forecast-${this.pair.market}-${this.pair.tf}`, work)) as Promise<R>;
+    return this.backend.alone(`forecast-${this.pair.market}-${this.pair.tf}`, work);
   }
 
   get size(): number {

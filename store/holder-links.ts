@@ -1,4 +1,3 @@
-import PQueue from 'p-queue';
 import type { Backend } from './backend.js';
 import type { Ledger, LedgerEntry } from './ledger.js';
 
@@ -22,7 +21,6 @@ const principalKey = (day: string, principalId: string) => `${day}|${principalId
  * appended alone, among every deck on a shared store); a principal stands on the last wallet it linked that day.
  */
 export class HolderLinks {
-  private readonly queue = new PQueue({ concurrency: 1 });
   private readonly byWallet = new Map<string, string>();
   private readonly byPrincipal = new Map<string, LedgerEntry<HolderLink>>();
 
@@ -59,11 +57,9 @@ export class HolderLinks {
 
   /** Records a link after `admit` has seen who holds the wallet that day (it throws to refuse). */
   link(link: HolderLink, admit: (holder: string | null) => void, at: number): Promise<LedgerEntry<HolderLink>> {
-    return this.queue.add(() =>
-      this.backend.alone('holder-links', async () => {
-        admit(this.holderOf(link.day, link.wallet));
-        return this.ledger.append(link, at);
-      }),
-    ) as Promise<LedgerEntry<HolderLink>>;
+    return this.backend.alone('holder-links', async () => {
+      admit(this.holderOf(link.day, link.wallet));
+      return this.ledger.append(link, at);
+    });
   }
 }

@@ -7,6 +7,7 @@ import { JsonFile } from './json-file.js';
 import { ledgerHeads, ledgerNames, walkLedger } from './ledger-files.js';
 import { FileTapeDays } from './tape-days.js';
 import { removeTempFiles } from './temp-files.js';
+import { Turns } from './turns.js';
 
 /**
  * The store as JSON files under one data directory, for one deck: its memory is the truth (nothing to catch up with),
@@ -17,6 +18,7 @@ import { removeTempFiles } from './temp-files.js';
 export async function jsonBackend(dir: string, { sweep = false } = {}): Promise<Backend> {
   if (sweep) await removeTempFiles(dir);
   const released = () => Promise.resolve();
+  const turns = new Turns();
   // One per kind, so writes of one name by this deck wait for each other.
   const blobs = { seals: new FileBlobs(join(dir, 'seals')), plates: new FileBlobs(join(dir, 'plates')), images: new FileBlobs(join(dir, 'images')) };
   return {
@@ -31,8 +33,8 @@ export async function jsonBackend(dir: string, { sweep = false } = {}): Promise<
     walkLedger: (name) => walkLedger(dir, name),
     catchUp: () => Promise.resolve(),
     hold: () => Promise.resolve(released),
-    // The callers' own queues already run such work one at a time, and there is no other deck.
-    alone: (_name, work) => work(),
+    // One at a time in this deck, and there is no other.
+    alone: (name, work) => turns.run(name, work),
     // A probe written whole, synced and renamed, as every store write.
     probeWrite: (at) => writeAtomic(join(dir, '.ready'), String(at)),
     close: () => Promise.resolve(),

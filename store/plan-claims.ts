@@ -1,4 +1,3 @@
-import PQueue from 'p-queue';
 import type { Backend } from './backend.js';
 import type { Ledger, LedgerEntry } from './ledger.js';
 
@@ -35,7 +34,6 @@ const keyOf = (chain: string, txHash: string) => `${chain}|${txHash.toLowerCase(
  * anyone.
  */
 export class PlanClaims {
-  private readonly queue = new PQueue({ concurrency: 1 });
   private readonly byTx = new Map<string, LedgerEntry<PlanClaim>>();
   private readonly byPrincipal = new Map<string, PlanClaim[]>();
 
@@ -74,13 +72,11 @@ export class PlanClaims {
 
   /** Records the claim `build` makes from the principal's claims so far, unless the transaction is claimed already. */
   claim(chain: string, txHash: string, principalId: string, build: (mine: readonly PlanClaim[]) => PlanClaim, at: number): Promise<Claimed> {
-    return this.queue.add(() =>
-      this.backend.alone('plan-claims', async () => {
-        const known = this.of(chain, txHash);
-        if (known) return { fresh: false, entry: known };
-        const entry = await this.ledger.append(build(this.mine(principalId)), at);
-        return { fresh: true, entry };
-      }),
-    ) as Promise<Claimed>;
+    return this.backend.alone('plan-claims', async (): Promise<Claimed> => {
+      const known = this.of(chain, txHash);
+      if (known) return { fresh: false, entry: known };
+      const entry = await this.ledger.append(build(this.mine(principalId)), at);
+      return { fresh: true, entry };
+    });
   }
 }

@@ -3,9 +3,6 @@ import type { Blobs } from './blobs.js';
 
 /** Sealed plates, by id: plates/<id>.png and plates/<id>.json (the chart_state), each written whole or not at all. */
 export class PlateFiles {
-  /** The last seal of each id still running: a seal of the same id waits for it. */
-  private readonly sealing = new Map<string, Promise<unknown>>();
-
   constructor(
     private readonly kept: Blobs,
     private readonly alone: Backend['alone'],
@@ -28,26 +25,17 @@ export class PlateFiles {
    * false when it was there already (and `count` did not run).
    */
   seal(id: string, png: Uint8Array, chartState: string, count: () => Promise<void>): Promise<boolean> {
-    const before = this.sealing.get(id) ?? Promise.resolve();
-    const run = before.then(() =>
-      this.alone(`plate-${id}`, async () => {
-        if (await this.has(id)) return false;
-        await this.put(id, png, chartState);
-        try {
-          await count();
-        } catch (error) {
-          await this.remove(id);
-          throw error;
-        }
-        return true;
-      }),
-    );
-    const settled = run.catch(() => undefined);
-    this.sealing.set(id, settled);
-    void settled.then(() => {
-      if (this.sealing.get(id) === settled) this.sealing.delete(id);
+    return this.alone(`plate-${id}`, async () => {
+      if (await this.has(id)) return false;
+      await this.put(id, png, chartState);
+      try {
+        await count();
+      } catch (error) {
+        await this.remove(id);
+        throw error;
+      }
+      return true;
     });
-    return run;
   }
 
   /** The PNG first, the chart_state last: a plate whose JSON is there is whole. */

@@ -1,4 +1,3 @@
-import PQueue from 'p-queue';
 import type { Changed, Move, SeriesRecord } from '../engine/series/index.js';
 import type { Backend } from './backend.js';
 import type { Doc } from './doc.js';
@@ -37,7 +36,6 @@ export class SeriesBook {
   /** Moves on the ledger, per series. */
   private readonly chainedCount = new Map<string, number>();
   private readonly recovered = new Map<string, RecoveryEntry[]>();
-  private readonly chaining = new PQueue({ concurrency: 1 });
 
   private constructor(
     private readonly backend: Backend,
@@ -98,18 +96,16 @@ export class SeriesBook {
 
   /** Chains the moves of `record` the ledger does not hold yet, in order (alone among every deck on a shared store). */
   private chain(principalId: string, record: SeriesRecord): Promise<Chained> {
-    return this.chaining.add(async () => {
-      try {
-        await this.backend.alone('series', async () => {
-          for (let n = this.chainedCount.get(record.id) ?? 0; n < record.moves.length; n++) {
-            await this.ledger.append({ ...record.moves[n]!, series_id: record.id, principal_id: principalId }, record.moves[n]!.at);
-          }
-        });
-        return 'chained' as const;
-      } catch {
-        return 'behind' as const;
-      }
-    }) as Promise<Chained>;
+    return this.backend
+      .alone('series', async () => {
+        for (let n = this.chainedCount.get(record.id) ?? 0; n < record.moves.length; n++) {
+          await this.ledger.append({ ...record.moves[n]!, series_id: record.id, principal_id: principalId }, record.moves[n]!.at);
+        }
+      })
+      .then(
+        (): Chained => 'chained',
+        (): Chained => 'behind',
+      );
   }
 
   /** Keeps the handshake the layer opened, before the series is written (appended with fsync). */

@@ -123,6 +123,20 @@ describe.each(STORES)('the store on $name', ({ where }) => {
     });
   });
 
+  it('runs work alone under a name, one at a time and in order within the deck, while another name runs beside it', async () => {
+    const store = await open(await where());
+    const log: string[] = [];
+    const step = (tag: string) => async () => {
+      log.push(`${tag}+`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      log.push(`${tag}-`);
+      return tag;
+    };
+    expect(await Promise.all([store.alone('x', step('a')), store.alone('x', step('b')), store.alone('y', step('c'))])).toEqual(['a', 'b', 'c']);
+    expect(log.indexOf('a-')).toBeLessThan(log.indexOf('b+'));
+    expect(log.indexOf('c+')).toBeLessThan(log.indexOf('a-'));
+  });
+
   it('holds guard places: as many as there are slots, the next refused until one is released', async () => {
     const store = await open(await where());
     const first = await store.hold('trial|p1', 2, false);

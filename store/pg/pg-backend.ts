@@ -8,6 +8,7 @@ import { PgDoc } from './pg-doc.js';
 import { PgLedger } from './pg-ledger.js';
 import { PgTapeDays } from './pg-tape-days.js';
 import { transact } from './transact.js';
+import { Turns } from '../turns.js';
 
 /** Connections per deck for the requests' queries. */
 const POOL_SIZE = 16;
@@ -36,6 +37,7 @@ export async function pgBackend(url: string): Promise<Backend> {
     throw error;
   }
   const docs = new Map<string, PgDoc<object>>();
+  const turns = new Turns();
   const ledgers = new Map<string, PgLedger<unknown>>();
 
   async function catchUpOnce(): Promise<void> {
@@ -149,15 +151,16 @@ export async function pgBackend(url: string): Promise<Backend> {
     },
     catchUp,
     hold,
-    async alone(name, work) {
-      const release = (await hold(`alone|${name}`, 1, true))!;
-      try {
-        await catchUp();
-        return await work();
-      } finally {
-        await release();
-      }
-    },
+    alone: (name, work) =>
+      turns.run(name, async () => {
+        const release = (await hold(`alone|${name}`, 1, true))!;
+        try {
+          await catchUp();
+          return await work();
+        } finally {
+          await release();
+        }
+      }),
     // A write in a transaction: refused by a standby, by a full disk, or when the database cannot be reached.
     async probeWrite(at) {
       await transact(pool, async (client) => {
