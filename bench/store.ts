@@ -23,15 +23,20 @@ const WARM_SECONDS = 2;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** A setup under load: its decks (one or three) and a signed-in house principal's bearer. */
+/** A setup under load: its decks (one or three) and the mixes, as a signed-in house principal sends them there. */
 interface Setup {
   name: string;
   decks: Child[];
-  bearer: Record<string, string>;
+  mixes: Mix[];
+}
+
+interface Mix {
+  name: string;
+  shots: Shot[];
 }
 
 /** The two mixes: nine reads (marks, the meter) to one write (a meter entry, a ledger append), and half and half. */
-function mixes(bearer: Record<string, string>): { name: string; shots: Shot[] }[] {
+function mixes(bearer: Record<string, string>): Mix[] {
   const json = { ...bearer, 'content-type': 'application/json' };
   const write: Shot = { method: 'POST', path: '/meter', headers: json, body: JSON.stringify({ action: 'forecast' }) };
   const reads: Shot[] = [
@@ -73,14 +78,14 @@ async function main(): Promise<void> {
       ['one deck, PostgreSQL', [await deck({ DECK_DATABASE_URL: one })]],
       ['three decks, one PostgreSQL', await Promise.all([0, 1, 2].map(() => deck({ DECK_DATABASE_URL: shared })))],
     ] as const) {
-      setups.push({ name, decks: [...decks], bearer: (await signedIn(decks[0]!.url, 'bench_house')).bearer });
+      setups.push({ name, decks: [...decks], mixes: mixes((await signedIn(decks[0]!.url, 'bench_house')).bearer) });
     }
     const rows: Row[] = [];
-    for (const mixName of mixes({}).map((m) => m.name)) {
+    for (const [k, { name: mixName }] of setups[0]!.mixes.entries()) {
       const figures = new Map<string, number[]>(setups.map((s) => [s.name, []]));
-      for (const s of setups) await rps(s, mixes(s.bearer).find((m) => m.name === mixName)!.shots, WARM_SECONDS);
+      for (const s of setups) await rps(s, s.mixes[k]!.shots, WARM_SECONDS);
       for (let round = 0; round < ROUNDS; round++) {
-        for (const s of setups) figures.get(s.name)!.push(await rps(s, mixes(s.bearer).find((m) => m.name === mixName)!.shots, ROUND_SECONDS));
+        for (const s of setups) figures.get(s.name)!.push(await rps(s, s.mixes[k]!.shots, ROUND_SECONDS));
       }
       const json = figures.get(setups[0]!.name)!;
       for (const s of setups) {
