@@ -17,6 +17,7 @@ import { randomNull } from './null.js';
 const CASES: [string, Script, string, boolean][] = [
   ['the EMA cross on BTC 1m (a fixed stop and target)', EMA_CROSS, 'BTC-1m', false],
   ['the EMA cross in the cash session on NQ 1m', { ...EMA_CROSS, market: 'NQ', session: trialSession('NQ') }, 'NQ-1m', true],
+  ['the EMA cross, long only, round the clock on NQ 1m (a fixed stop and target)', { ...EMA_CROSS, market: 'NQ', side: 'long', entry: { triggers: [EMA_CROSS.entry.triggers[0]!] } }, 'NQ-1m', false],
   ['the EMA cross with a breakeven, a trail and a 90-bar limit on BTC 1m', TRAILED_EMA_CROSS, 'BTC-1m', true],
   // A scheduled exit is met in decide, so a rule with one manages its trades (the held step has no deadline to test).
   ['the EMA cross with a 2-hour limit on BTC 1m', { ...EMA_CROSS, exit: { ...EMA_CROSS.exit, time: [{ kind: 'hours', n: 2 }] } }, 'BTC-1m', true],
