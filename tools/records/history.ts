@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { badInput } from '../../core/errors.js';
 import { int } from '../schemas.js';
-import { actsOf, LEDGER_KINDS } from './lib/acts.js';
-import { HistoryAnswer } from './lib/answers.js';
+import { actsOf } from './lib/acts.js';
+import { HistoryAnswer, LEDGER_KINDS } from './lib/answers.js';
 
 /** The most acts one page carries. */
 const MAX_PAGE = 200;

@@ -15,7 +15,8 @@ const source = <T extends Owned>(s: ActSource<T>): ActSource<Owned> => s as unkn
 
 /**
  * Every ledger that records a principal's acts, in the order acts of one instant are listed. A ledger the deck keeps
- * for a new kind of act joins history with one row here.
+ * for a new kind of act joins history with one row here and its answer's shapes in answers.ts (LEDGERS, which also
+ * names the kinds history lists).
  */
 const SOURCES = {
   // What the deck performed for the principal (the price list's actions), and what they recorded with POST /meter.
@@ -59,9 +60,6 @@ const SOURCES = {
     read: (e) => ({ kind: 'series_move', what: { series_id: e.series_id, n: e.n, row: e.row, from: e.from, to: e.to, epoch: e.epoch ?? null } }),
   }),
 };
-
-/** The kinds of act the ledgers beside the meter record (the meter's kinds are the price list's actions). */
-export const LEDGER_KINDS = ['grade', 'score', 'plan_claim', 'holder_link', 'mandate', 'series_move'] as const;
 
 export type ActLedger = keyof typeof SOURCES;
 export const ACT_LEDGERS = Object.keys(SOURCES) as [ActLedger, ...ActLedger[]];

@@ -63,6 +63,9 @@ const LEDGERS = {
   },
 } satisfies Record<ActLedger, { kind: z.ZodType; what: z.ZodObject; entry: z.ZodObject }>;
 type LedgerName = keyof typeof LEDGERS;
+
+/** The kinds of act the ledgers beside the meter record (the meter's kinds are the price list's actions). */
+export const LEDGER_KINDS: readonly string[] = Object.values(LEDGERS).flatMap((l) => (l.kind instanceof z.ZodLiteral ? [String(l.kind.value)] : []));
 const NAMES = ACT_LEDGERS;
 
 /** An act, of its ledger's shape. */
