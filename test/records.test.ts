@@ -97,6 +97,8 @@ describe('history', () => {
     const acts = body.acts as { kind: string; ledger: string; seq: number; hash: string; at: string; what: Record<string, unknown> }[];
     expect(body.total).toBe(acts.length);
     for (const kind of ['forge', 'rehearse', 'grade']) expect(acts.map((a) => a.kind)).toContain(kind);
+    // Every kind the ledgers beside the meter record is listed, with the price list's actions.
+    for (const kind of ['grade', 'score', 'plan_claim', 'holder_link', 'mandate', 'series_move', 'forge']) expect(body.kinds).toContain(kind);
     expect(acts.map((a) => a.at)).toEqual([...acts.map((a) => a.at)].sort());
     const ledgers = { meter: await ledgerLines('meter'), grades: await ledgerLines('grades'), scores: [] as { seq: number; hash: string; entry: { principal_id: string } }[] };
     for (const a of acts) {
