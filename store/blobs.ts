@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeAtomic } from './atomic-file.js';
 
@@ -12,6 +12,8 @@ export type BlobKind = (typeof BLOB_KINDS)[number];
  */
 export interface Blobs {
   read(name: string): Promise<Buffer | null>;
+  /** Whether bytes are kept under the name, without reading them. */
+  has(name: string): Promise<boolean>;
   write(name: string, bytes: Uint8Array): Promise<void>;
   /** Keeps `bytes` unless bytes are kept under the name already; answers the kept ones, whichever they are. */
   keepFirst(name: string, bytes: Uint8Array): Promise<Buffer>;
@@ -31,6 +33,13 @@ export class FileBlobs implements Blobs {
 
   read(name: string): Promise<Buffer | null> {
     return readFile(this.path(name)).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
+  }
+
+  has(name: string): Promise<boolean> {
+    return stat(this.path(name)).then(
+      () => true,
+      (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : Promise.reject(e)),
+    );
   }
 
   async write(name: string, bytes: Uint8Array): Promise<void> {

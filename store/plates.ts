@@ -14,8 +14,8 @@ export class PlateFiles {
     return this.kept.read(`${id}.${ext}`);
   }
 
-  async has(id: string): Promise<boolean> {
-    return (await this.kept.read(`${id}.json`)) !== null;
+  has(id: string): Promise<boolean> {
+    return this.kept.has(`${id}.json`);
   }
 
   /**

@@ -189,8 +189,10 @@ describe.each(STORES)('the store on $name', ({ where }) => {
     expect(await one.blobs('plates').read('BTC/1m/w.json')).toBeNull();
     await two.blobs('images').write('i1.png', Buffer.from([1, 2, 3]));
     expect(await one.blobs('images').read('i1.png')).toEqual(Buffer.from([1, 2, 3]));
+    expect([await one.blobs('images').has('i1.png'), await one.blobs('plates').has('i1.png')]).toEqual([true, false]);
     await one.blobs('images').remove('i1.png');
     expect(await two.blobs('images').read('i1.png')).toBeNull();
+    expect(await two.blobs('images').has('i1.png')).toBe(false);
   });
 
   it('serves a deck: joins, sessions, capped marks and the meter, all there again after a restart', async () => {

@@ -13,6 +13,11 @@ export class PgBlobs implements Blobs {
     return rows[0]?.bytes ?? null;
   }
 
+  async has(name: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('SELECT 1 FROM deck_blobs WHERE kind = $1 AND name = $2', [this.kind, name]);
+    return rowCount !== 0;
+  }
+
   async write(name: string, bytes: Uint8Array): Promise<void> {
     await this.pool.query('INSERT INTO deck_blobs (kind, name, bytes) VALUES ($1, $2, $3) ON CONFLICT (kind, name) DO UPDATE SET bytes = excluded.bytes', [
       this.kind,
