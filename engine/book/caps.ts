@@ -69,8 +69,8 @@ export function within(inner: Caps, outer: Caps): Caps {
   return out;
 }
 
-/** The caps one limit names, as a refusal or a cut says it. */
-export const CAP_NAMES = ['markets', 'max_order_size', 'max_notional', 'max_position', 'allow_short'] as const;
+/** The caps one limit names, as a refusal or a cut says it: the caps' own fields, in their order. */
+export const CAP_NAMES = CapsSchema.keyof().options;
 export type CapName = (typeof CAP_NAMES)[number];
 
 export interface CapBreach {
