@@ -30,7 +30,7 @@ const tapeFolders = async (dataDir: string) => (await readdir(join(dataDir, 'tap
 describe('the sample tape', () => {
   it('ships its licence, notice and provenance beside the candles, and stays small', async () => {
     const names = await readdir(SAMPLE_DIR);
-    expect(names.sort()).toEqual(['ES-1m.csv', 'LICENSE', 'NOTICE', 'PROVENANCE.md']);
+    expect(names.sort()).toEqual(['BTC-1h-binance.csv', 'BTC-1h.csv', 'BTC-1m.csv', 'BTC-1s.csv', 'ES-1m.csv', 'ETH-1m.csv', 'LICENSE', 'NOTICE', 'PROVENANCE.md']);
     expect(await readFile(join(SAMPLE_DIR, 'LICENSE'), 'utf8')).toContain('Apache License');
     expect(await readFile(join(SAMPLE_DIR, 'NOTICE'), 'utf8')).toContain('QuantConnect');
     const csv = await readFile(join(SAMPLE_DIR, 'ES-1m.csv'));
@@ -42,12 +42,12 @@ describe('the sample tape', () => {
     try {
       const first = await spawnDeck({ DECK_DATA: dataDir, DECK_SAMPLE_TAPE: 'on' });
       await first.stop();
-      const seeded = first.before.split('\n').filter((l) => l.includes('"event":"sample_tape"'));
+      const seeded = first.before.split('\n').filter((l) => l.includes('"event":"sample_tape"') && l.includes('"market":"ES"'));
       expect(seeded).toHaveLength(1);
       const bars = (await shipped()).length;
       expect(JSON.parse(seeded[0]!)).toMatchObject({ market: 'ES', tf: '1m', bars, from: '2013-10-06T22:00:00.000Z', to: '2013-10-11T21:14:00.000Z' });
       expect(seeded[0]).toContain('DECK_SAMPLE_TAPE=off');
-      expect(await tapeFolders(dataDir)).toEqual(['ES']);
+      expect(await tapeFolders(dataDir)).toContain('ES');
       const again = await spawnDeck({ DECK_DATA: dataDir, DECK_SAMPLE_TAPE: 'on' });
       await again.stop();
       expect(again.before).not.toContain('sample_tape');
