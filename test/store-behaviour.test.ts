@@ -126,13 +126,20 @@ describe.each(STORES)('the store on $name', ({ where }) => {
   it('runs work alone under a name, one at a time and in order within the deck, while another name runs beside it', async () => {
     const store = await open(await where());
     const log: string[] = [];
-    const step = (tag: string) => async () => {
+    // `a` holds its turn until `c` has begun (or ten seconds pass): `c` begins inside `a` only if another name runs
+    // beside it, however slowly the store grants places.
+    let cBegan = () => {};
+    const began = new Promise<void>((resolve) => (cBegan = resolve));
+    const step = (tag: string, hold: () => Promise<unknown>) => async () => {
       log.push(`${tag}+`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (tag === 'c') cBegan();
+      await hold();
       log.push(`${tag}-`);
       return tag;
     };
-    expect(await Promise.all([store.alone('x', step('a')), store.alone('x', step('b')), store.alone('y', step('c'))])).toEqual(['a', 'b', 'c']);
+    const pause = (ms: number) => () => new Promise((resolve) => setTimeout(resolve, ms));
+    const a = step('a', () => Promise.race([began, pause(10_000)()]));
+    expect(await Promise.all([store.alone('x', a), store.alone('x', step('b', pause(20))), store.alone('y', step('c', pause(20)))])).toEqual(['a', 'b', 'c']);
     expect(log.indexOf('a-')).toBeLessThan(log.indexOf('b+'));
     expect(log.indexOf('c+')).toBeLessThan(log.indexOf('a-'));
   });
