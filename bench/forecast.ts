@@ -14,12 +14,11 @@ import {
   type Calibration,
   type ForecastOptions,
   type Pair,
-  type Score,
   type Walk,
 } from '../engine/forecast/index.js';
-import { TOUCHES } from '../engine/forecast/envelope.js';
 import { TIMEFRAME_SECONDS } from '../engine/markets.js';
 import { resample } from '../engine/resample.js';
+import { brier } from '../test/support/forecast-scores.js';
 import { tapeFile } from '../test/support/tape-file.js';
 import type { BenchRow } from './indicators.js';
 
@@ -156,10 +155,6 @@ function split(s: Series, options: ForecastOptions): Split & { walk: Walk } {
     walk,
   };
 }
-
-/** The mean squared gap between each stated odds and what happened (0 or 1), over the nine touches: lower is better. */
-const brier = (scores: readonly Score[]): number =>
-  scores.reduce((sum, s) => sum + s.odds.reduce((e, p, b) => e + (p - ((s.touched >> b) & 1)) ** 2, 0), 0) / (TOUCHES * scores.length);
 
 /** The tuning loss of a row: its worst cell's ece (the band's |coverage − nominal| among them) on the earlier part. */
 const loss = (c: Calibration): number => c.ece ?? 1;

@@ -2,8 +2,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calibrate, DEFAULT_OPTIONS, drawOf, issueAll, MIN_SCORED, type Calibration, type Score } from '../engine/forecast/index.js';
-import { runCli } from './support/cli.js';
+import { tuplesFromBars } from '../engine/bars.js';
+import { calibrate, DEFAULT_OPTIONS, drawOf, issueAll, MIN_SCORED, type Calibration, type Envelope } from '../engine/forecast/index.js';
+import { FileLedger } from '../store/file-ledger.js';
+import { runCli, writeCsv } from './support/cli.js';
+import { pooledEce } from './support/forecast-scores.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, legacyClient } from './support/mcp.js';
@@ -23,20 +26,6 @@ const bars = sampleFile('BTC-1h');
 /** What the engine's walk gives over the whole shipped month, revision 2 and its first stage alone. */
 const walk = issueAll(bars, { market: 'BTC', tf: '1h' }, 0, Number.MAX_SAFE_INTEGER);
 const firstStage = issueAll(bars, { market: 'BTC', tf: '1h' }, 0, Number.MAX_SAFE_INTEGER, { ...DEFAULT_OPTIONS, recalibration: 0 });
-
-/** The ece the pair was drawn by before: the nine cells' pairs pooled in one set of ten bins. */
-function pooledEce(scores: readonly Score[]): number {
-  const stated = new Float64Array(10);
-  const happened = new Float64Array(10);
-  for (const s of scores) {
-    s.odds.forEach((p, j) => {
-      const b = Math.min(9, Math.floor(p * 10));
-      stated[b]! += p;
-      if (s.touched & (1 << j)) happened[b]!++;
-    });
-  }
-  return stated.reduce((sum, x, b) => sum + Math.abs(x - happened[b]!), 0) / (scores.length * 9);
-}
 
 /** How the command line prints a touch cell. */
 const printed = (t: Calibration['touch'][number]) => `${t.atr} ATR within ${t.within}`.padEnd(20) + ` n ${t.n}, effective ${t.effective}: ece ${t.ece!.toFixed(4)}`;
@@ -78,6 +67,25 @@ describe('npm run forecast, cell by cell, on the shipped BTC 1h month', () => {
     expect(stdout).toContain(`${walk.issues.length} envelopes issued walk-forward, ${walk.scores.length} scored`);
     const again = await runCli('forecast', ['backfill', '--market', 'BTC', '--tf', '1h'], data);
     expect(again.stdout).toContain(`0 new, ${walk.issues.length} already there`);
+  }, CLI_TIMEOUT);
+
+  it('keeps the ledger byte for byte when the future is removed: an archive cut at T issues the same envelopes to T', async () => {
+    const cut = await mkdtemp(join(tmpdir(), 'deck-cells-cut-'));
+    // The shipped hours that had closed by T, and nothing after: what a deck at T held.
+    const held = tuplesFromBars(bars).filter((r) => r[0] + H <= T);
+    expect((await runCli('tape', ['import', await writeCsv(cut, 'to-t.csv', held), '--market', 'BTC', '--tf', '1h'], cut)).code).toBe(0);
+    expect((await runCli('forecast', ['backfill', '--market', 'BTC', '--tf', '1h'], cut)).code).toBe(0);
+    const issued = async (dir: string) => {
+      const ledger = await FileLedger.open<{ envelopes: Envelope[] }>(dir, 'forecast-BTC-1h');
+      expect(ledger.verify()).toBeNull();
+      return ledger.all.flatMap((e) => e.entry.envelopes).map((e) => JSON.stringify(e));
+    };
+    const whole = await issued(data);
+    const toT = await issued(cut);
+    expect(toT.length).toBeGreaterThan(300);
+    expect(toT.every((e) => JSON.parse(e).model_rev === '2')).toBe(true);
+    expect(toT).toEqual(whole.slice(0, toT.length));
+    expect(JSON.parse(toT.at(-1)!).issued_t).toBe(T);
   }, CLI_TIMEOUT);
 
   it('refuses a verb it does not know, naming both', async () => {

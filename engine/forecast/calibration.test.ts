@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { pooledEce } from '../../test/support/forecast-scores.js';
 import { sampleFile } from '../../test/support/tape-file.js';
 import { calibrate, drawCell, drawOf, type Calibration } from './calibration.js';
-import { TOUCHES, type Envelope } from './envelope.js';
+import type { Envelope } from './envelope.js';
 import { DEFAULT_OPTIONS } from './issuer.js';
 import { scoreEnvelope, type Score } from './score.js';
 import { issueAll } from './walk.js';
@@ -19,20 +20,6 @@ const score = (odds: number[], touched: number[], inside = 24, scored_t = 0, iss
 /** Envelopes issued every `every` hours, all stating `odds` and seeing `touched` happen, each band holding 19 of 24 closes. */
 const series = (count: number, every: number, odds: number[], touched: number[], inside = 19): Score[] =>
   Array.from({ length: count }, (_, i) => score(odds, touched, inside, (i + 25) * every * H, i * every * H));
-
-/** The ece of the old rule: every (odds, outcome) pair of the nine cells pooled in the same ten bins. */
-function pooledEce(scores: readonly Score[]): number {
-  const stated = new Float64Array(10);
-  const happened = new Float64Array(10);
-  for (const s of scores) {
-    s.odds.forEach((p, j) => {
-      const b = Math.min(9, Math.floor(p * 10));
-      stated[b]! += p;
-      if (s.touched & (1 << j)) happened[b]!++;
-    });
-  }
-  return stated.reduce((sum, x, b) => sum + Math.abs(x - happened[b]!), 0) / (scores.length * TOUCHES);
-}
 
 /** The real shipped Bitfinex BTC 1h month walked forward: 337 scored envelopes, one an hour. */
 const real = issueAll(sampleFile('BTC-1h'), { market: 'BTC', tf: '1h' }, 0, Number.MAX_SAFE_INTEGER);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { brier } from '../../test/support/forecast-scores.js';
 import { sampleFile } from '../../test/support/tape-file.js';
 import { allocBars, type Bars } from '../bars.js';
 import { resample } from '../resample.js';
@@ -6,7 +7,6 @@ import { ATR_WINDOW, windowAtr } from './atr-window.js';
 import { HORIZON, TOUCH_WITHIN, type Envelope, type Pair } from './envelope.js';
 import { issueEnvelope } from './issue.js';
 import { DEFAULT_OPTIONS, FIRST_STAGE_REV, lastClosedBar, MODEL_REV } from './issuer.js';
-import type { Score } from './score.js';
 import { issueAll } from './walk.js';
 
 /** The real shipped pairs the forecaster issues on: Coinbase BTC and ETH 1m and CME ES 1m built into 5m, Bitfinex BTC 1h. */
@@ -18,10 +18,6 @@ const SHIPPED: { pair: Pair; bars: Bars }[] = [
 ];
 const [btc5m] = SHIPPED;
 const FIRST_STAGE = { ...DEFAULT_OPTIONS, recalibration: 0 };
-
-/** The mean squared gap between each stated odds and what happened (0 or 1): lower is a better forecast. */
-const brier = (scores: readonly Score[]): number =>
-  scores.reduce((sum, s) => sum + s.odds.reduce((e, p, b) => e + (p - ((s.touched >> b) & 1)) ** 2, 0), 0) / (9 * scores.length);
 
 /** A copy of bars whose every bar after index i is moved somewhere else entirely (and wilder). */
 function changedAfter(src: Bars, i: number): Bars {
