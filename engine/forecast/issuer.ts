@@ -200,11 +200,13 @@ export class Issuer {
 
   /**
    * The recalibration, learned from the sample (past bars whose 24 following bars had closed by the issue, so only
-   * outcomes known by then). Moves measured in an ATR that sat below its recent level ran farther in it, and moves
-   * measured in one above it ran shorter: ln reach falls with ln ATR across the sample, by its slope per horizon.
-   * Today's ATR sits z = ln ATR − (the sample's mean ln ATR) from that level, so the moves ahead are read as the
-   * sample's scaled by e^(−β·z), β = −slope · share, held to [0, 1] (0: the ATR of the moment is the whole story;
-   * 1: it tells nothing beyond the sample's level). Writes β per horizon to `exponents` and answers z.
+   * outcomes known by then). Moves measured in an ATR that sat low for its time ran farther in it, and moves
+   * measured in a high one ran shorter: across the sample ln reach falls with ln(ATR / close), by a slope per
+   * horizon. The ATR is taken as a share of the close so that a sample spanning a rally or a crash compares
+   * volatility, not price. Today's sits z = ln(ATR / close) − (the sample's mean of it) from the sample's level,
+   * and the moves ahead are read as the sample's scaled by e^(−β·z), β = −slope · share, held to [0, 1] (0: the ATR
+   * of the moment is the whole story; 1: it tells nothing beyond the sample's level). Writes β per horizon to
+   * `exponents` and answers z.
    */
   private regimeExponents(share: number, relative: number): number {
     const { level, slopes } = this.sample.regime();

@@ -15,7 +15,10 @@ const LEAST_REACH = 0.01;
 const LOG_STEP = 4096;
 const ln = (x: number): number => Math.round(Math.log(x) * LOG_STEP);
 
-/** How the sample's moves scale with the ATR they were measured in: per touch horizon, the slope of ln reach on ln ATR. */
+/**
+ * How the sample's moves scale with the ATR they were measured in (as a share of the close): per touch horizon, the
+ * slope of ln reach on ln ATR.
+ */
 export interface Regime {
   /** The mean of ln ATR over the sample: the level today's ATR is compared with. */
   level: number;
@@ -26,7 +29,7 @@ export interface Regime {
 /**
  * The trailing sample: the last `capacity` past bars whose 24 following bars had closed, each kept as its 24
  * close distances and its farthest reach within 6, 12 and 24 bars (all in its own ATR), its nine touch outcomes
- * and the logarithm of that ATR. A ring buffer holds them in arrival order so the oldest can leave as a new one
+ * and the logarithm of that ATR as a share of its close. A ring buffer holds them in arrival order so the oldest can leave as a new one
  * arrives; beside it each column keeps its values sorted, so a quantile or a share beyond a level is one binary
  * search and an arrival is one binary search and one shift; the regime's sums move on with them. The contents are
  * a set and the sums exact integers: the same bars give the same numbers whatever order they came in, which is why
