@@ -263,6 +263,8 @@ function markdown(sp: Speed, q: Quality): string {
       `| ${r.series.pair.market} | ${r.series.pair.tf} | revision 2 | ${cellsRow(r.scored)} | ${r.brier.now.toFixed(5)} |`,
     ]),
     '',
+    `Revision 2 against revision 1 on the scored part: the Brier score lower on ${q.rows.filter((r) => r.brier.now < r.brier.first).length} of ${q.rows.length} rows, the worst cell's ece lower on ${q.rows.filter((r) => (r.scored.ece ?? 1) < (r.first.ece ?? 1)).length}, and drawn ${q.rows.filter((r) => drawOf(r.scored).draw === 'solid').length} times solid against ${q.rows.filter((r) => drawOf(r.first).draw === 'solid').length}. The recalibration makes the odds sharper (they move with the regime), which the Brier score credits; a cell's ece bins them by what they stated, and on a stretch this short moves by a few thousandths either way.`,
+    '',
     'Touch odds on the scored part as issued, stated (mean) against happened, per touch:',
     '',
     '| market | tf | ' + TOUCH_ATR.flatMap((a) => TOUCH_WITHIN.map((w) => `${a} ATR in ${w}`)).join(' | ') + ' |',

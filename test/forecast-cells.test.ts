@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tuplesFromBars } from '../engine/bars.js';
-import { calibrate, DEFAULT_OPTIONS, drawOf, issueAll, MIN_SCORED, type Calibration, type Envelope } from '../engine/forecast/index.js';
+import { assertNoDirection, calibrate, DEFAULT_OPTIONS, drawOf, issueAll, MIN_SCORED, type Calibration, type Envelope } from '../engine/forecast/index.js';
 import { FileLedger } from '../store/file-ledger.js';
 import { runCli, writeCsv } from './support/cli.js';
 import { pooledEce } from './support/forecast-scores.js';
@@ -120,6 +120,8 @@ describe('a deck on the backfilled shipped month', () => {
     expect(pooledEce(walk.scores.filter((s) => s.scored_t <= T))).toBeLessThan(0.05);
     expect(body).toMatchObject({ draw: 'none', label: 'unmeasured' });
     expect(body.envelope.calibration.ece).toBe(Math.max(...touch.map((t) => t.ece!), band.ece!));
+    // Magnitude, never direction: nothing in the answer names a side, a median or a drift.
+    expect(() => assertNoDirection(body)).not.toThrow();
   });
 
   it('gives history the same draw and label, and the lens the same cells', async () => {
