@@ -263,7 +263,7 @@ function markdown(sp: Speed, q: Quality): string {
       `| ${r.series.pair.market} | ${r.series.pair.tf} | revision 2 | ${cellsRow(r.scored)} | ${r.brier.now.toFixed(5)} |`,
     ]),
     '',
-    `Revision 2 against revision 1 on the scored part: the Brier score lower on ${q.rows.filter((r) => r.brier.now < r.brier.first).length} of ${q.rows.length} rows, the worst cell's ece lower on ${q.rows.filter((r) => (r.scored.ece ?? 1) < (r.first.ece ?? 1)).length}, and drawn ${q.rows.filter((r) => drawOf(r.scored).draw === 'solid').length} times solid against ${q.rows.filter((r) => drawOf(r.first).draw === 'solid').length}. The recalibration makes the odds sharper (they move with the regime), which the Brier score credits; a cell's ece bins them by what they stated, and on a stretch this short moves by a few thousandths either way.`,
+    `Revision 2 against revision 1 on the scored part: the Brier score lower on ${q.rows.filter((r) => r.brier.now < r.brier.first).length} of ${q.rows.length} rows, the worst cell's ece lower on ${q.rows.filter((r) => (r.scored.ece ?? 1) < (r.first.ece ?? 1)).length}, and drawn ${q.rows.filter((r) => drawOf(r.scored).draw === 'solid').length} times solid against ${q.rows.filter((r) => drawOf(r.first).draw === 'solid').length}. The recalibration makes the odds sharper (they move with the regime), which the Brier score credits; a cell's ece bins them by what they stated, and a pair's worst cell moved by at most ${Math.max(...q.rows.map((r) => Math.abs((r.scored.ece ?? 0) - (r.first.ece ?? 0)))).toFixed(4)} either way.`,
     '',
     'Touch odds on the scored part as issued, stated (mean) against happened, per touch:',
     '',
