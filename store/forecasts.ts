@@ -1,4 +1,5 @@
-import { calibrate, type Calibration, type Envelope, type Pair, type Score } from '../engine/forecast/index.js';
+import { calibrate, DEFAULT_OPTIONS, type Calibration, type Envelope, type Pair, type Score } from '../engine/forecast/index.js';
+import { TIMEFRAME_SECONDS } from '../engine/markets.js';
 import type { Backend } from './backend.js';
 import type { Ledger } from './ledger.js';
 
@@ -171,9 +172,13 @@ export class ForecastBook {
     return news.length;
   }
 
-  /** Measured calibration from the scores known by t (scored_t <= t). */
+  /** Measured calibration from the scores known by t (scored_t <= t), cell by cell, each band against its own nominal. */
   calibration(asOf = Infinity): Calibration {
-    return calibrate([...this.scored.values()], asOf);
+    return calibrate([...this.scored.values()], {
+      bar: TIMEFRAME_SECONDS[this.pair.tf],
+      asOf,
+      nominal: (s) => this.recorded(s.issued_t)?.band.nominal ?? DEFAULT_OPTIONS.nominal,
+    });
   }
 
   /** Puts envelopes in the place of those recorded at their issued_t (one not recorded is added). */

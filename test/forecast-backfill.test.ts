@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueAll, MIN_SCORED } from '../engine/forecast/index.js';
+import { calibrate, issueAll, MIN_SCORED } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
 import { FileLedger } from '../store/file-ledger.js';
 import { startVenue, tapeRows } from './fixtures/venue.js';
@@ -16,6 +16,8 @@ import { tapeFile } from './support/tape-file.js';
 const GRANTS = join(import.meta.dirname, 'fixtures', 'forecast-grants.json');
 
 const run = promisify(execFile);
+/** Each command runs in a process of its own, transpiled on start: a loaded machine takes a while. */
+const CLI_TIMEOUT = 120_000;
 const ROOT = join(import.meta.dirname, '..');
 const M5 = 300;
 /** 2025-03-31T12:00:07Z, near the end of the real BTC 1m month. */
@@ -49,7 +51,7 @@ describe('npm run forecast -- backfill', () => {
     expect(bad).toMatchObject({ code: 2 });
     const none = await cli(['cli/forecast.ts', 'backfill', '--market', 'ETH', '--tf', '5m']).catch((e: { code: number; stderr: string }) => e);
     expect(none).toMatchObject({ code: 1, stderr: expect.stringMatching(/nothing archived for ETH 5m/) });
-  });
+  }, CLI_TIMEOUT);
 
   it('issues walk-forward over the whole archived stretch, scores, and prints the calibration', async () => {
     const { stdout } = await cli(['cli/forecast.ts', 'backfill', '--market', 'BTC', '--tf', '5m']);
@@ -58,7 +60,7 @@ describe('npm run forecast -- backfill', () => {
     expect(stdout).toContain(`${walk.scores.length} newly scored`);
     expect(stdout).toContain(`calibration: n ${n}, ece ${ece}, coverage ${coverage}: solid, calibrated`);
     expect(walk.issues.length).toBeGreaterThan(8500);
-  });
+  }, CLI_TIMEOUT);
 
   it('appends to a hash-chained ledger, a few hundred envelopes per entry', async () => {
     const ledger = await FileLedger.open<{ envelopes: { issued_t: number }[] }>(data, 'forecast-BTC-5m');
@@ -74,7 +76,7 @@ describe('npm run forecast -- backfill', () => {
     expect(stdout).toContain('2025-03-10T00:00:00Z to 2025-03-11T00:00:00Z');
     expect(stdout).toContain('288 envelopes issued walk-forward, 0 new, 288 already there');
     expect(stdout).toContain('0 newly scored');
-  });
+  }, CLI_TIMEOUT);
 });
 
 describe('a deck on the backfilled ledger', () => {
@@ -92,16 +94,27 @@ describe('a deck on the backfilled ledger', () => {
     expect(body.envelope.calibration.ece).toBeLessThan(0.05);
   });
 
-  it(`reads unmeasured until ${MIN_SCORED} envelopes are scored by t`, async () => {
+  it(`reads unmeasured until every cell rests on ${MIN_SCORED} effective outcomes by t, not ${MIN_SCORED} envelopes`, async () => {
     const first = walk.issues[0]!.issued_t;
     // The k-th envelope is scored when its 24th bar closes: 24 bars after it was issued.
     const thirtieth = first + 24 * M5 + (MIN_SCORED - 1) * M5;
-    const before = await forecast(`BTC/5m?t=${thirtieth - 1}`);
-    expect(before.body.envelope.calibration.n).toBe(MIN_SCORED - 1);
-    expect(before.body).toMatchObject({ draw: 'none', label: 'unmeasured' });
-    const at = await forecast(`BTC/5m?t=${thirtieth}`);
-    expect(at.body.envelope.calibration.n).toBe(MIN_SCORED);
+    const at30 = await forecast(`BTC/5m?t=${thirtieth}`);
+    expect(at30.body.envelope.calibration.n).toBe(MIN_SCORED);
+    // Thirty envelopes issued bar after bar rest on 30 / 6 outcomes at best: still unmeasured.
+    expect(at30.body).toMatchObject({ draw: 'none', label: 'unmeasured' });
+    expect(Math.max(...at30.body.envelope.calibration.touch.map((t: { effective: number }) => t.effective))).toBeLessThan(MIN_SCORED);
+    // The first t at which every cell is measured: the band and the 24-bar cells, the last, need about 30 · 24 envelopes.
+    const times = walk.scores.map((s) => s.scored_t).sort((a, b) => a - b);
+    const measured = times.find((t) => calibrate(walk.scores, { bar: M5, asOf: t }).band.effective >= MIN_SCORED)!;
+    const before = await forecast(`BTC/5m?t=${measured - 1}`);
+    expect(before.body.envelope.calibration.band).toMatchObject({ effective: MIN_SCORED - 1, label: 'unmeasured' });
+    // Before then the pair reads unmeasured, or not calibrated where a measured cell failed: never calibrated.
+    expect(['unmeasured', 'not calibrated']).toContain(before.body.label);
+    const at = await forecast(`BTC/5m?t=${measured}`);
+    expect(at.body.envelope.calibration.band.effective).toBe(MIN_SCORED);
+    expect(at.body.envelope.calibration.touch.every((t: { label: string }) => t.label !== 'unmeasured')).toBe(true);
     expect(at.body.label).not.toBe('unmeasured');
+    expect(at.body.envelope.calibration.n).toBeGreaterThan(20 * MIN_SCORED);
   });
 
   it('answers history in pages of at most 2000', async () => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calibrate } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
 import { SIDECAR_LENS, startSidecar, type SidecarFixture, type SidecarMode } from './fixtures/sidecar.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
@@ -76,7 +77,7 @@ describe('the forecast through an HTTP sidecar', () => {
     const { calibration, ...issued } = body.envelope;
     expect(issued).toEqual(sidecar.envelope('BTC', '5m', BAR));
     expect(issued).toMatchObject({ issued_t: BAR, model: SIDECAR_LENS.model });
-    expect(calibration).toEqual({ n: 0, ece: null, coverage: null });
+    expect(calibration).toEqual(calibrate([], { bar: M5 }));
     expect(sidecar.asked.slice(asked)).toEqual([BAR]);
     // Every request, refused or not, asked for that bar close.
     expect([...new Set(sidecar.asked)]).toEqual([BAR]);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueEnvelope, type Envelope } from '../engine/forecast/index.js';
+import { calibrate, issueEnvelope, MODEL_REV, type Envelope } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
 import type { CandleRow } from '../core/tape-wire.js';
 import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
@@ -29,6 +29,9 @@ const issuedOf = (answer: { envelope: Envelope & { calibration?: unknown } }): E
   const { calibration: _, ...issued } = answer.envelope;
   return issued;
 };
+
+/** Nothing scored yet: every cell null and unmeasured. */
+const NONE_SCORED = calibrate([], { bar: M5 });
 
 /** The real BTC 1m rows, except that every bar not closed by t is moved (prices times 1.5): the future rewritten. */
 const futureRewritten = (t: number): CandleRow[] =>
@@ -78,7 +81,7 @@ describe('GET /forecast/{market}/{tf}', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true, draw: 'none', label: 'unmeasured', age_bars: 0, served: { t: T, issued_now: true, recorded: true } });
     expect(body.envelope).toMatchObject({ version: 'envelope.v1', market: 'BTC', tf: '5m', issued_t: BAR, last_bar_t: BAR - M5 });
-    expect(body.envelope.calibration).toEqual({ n: 0, ece: null, coverage: null });
+    expect(body.envelope.calibration).toEqual(NONE_SCORED);
     // The same bytes the engine issues at that bar close from the whole real month (as a backfill would).
     expect(issuedOf(body)).toEqual(engineAt(BAR));
     expect(body.envelope.close).toBe(tapeRows('BTC-1m').find((r) => r[0] === BAR - 60)![4]);
@@ -129,7 +132,7 @@ describe('GET /forecast/{market}/{tf}', () => {
     expect(at.body.envelope.calibration.coverage).toBeGreaterThanOrEqual(0);
     expect(at.body).toMatchObject({ draw: 'none', label: 'unmeasured' });
     const earlier = await forecast(`BTC/5m?t=${T + H}`);
-    expect(earlier.body.envelope.calibration).toEqual({ n: 0, ece: null, coverage: null });
+    expect(earlier.body.envelope.calibration).toEqual(NONE_SCORED);
   });
 
   it('answers history=1 with the compact issues of [from, t]', async () => {
@@ -189,7 +192,7 @@ describe('GET /forecast/health', () => {
   it('answers the lens: the model and a row per market and timeframe with its calibration and newest issue', async () => {
     const { status, body } = await call(`${deck.url}/forecast/health`, { headers: me.bearer });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ ok: true, model: 'excursion-quantile', model_rev: '1', device: 'cpu', samples: 2000, horizon: 24 });
+    expect(body).toMatchObject({ ok: true, model: 'excursion-quantile', model_rev: MODEL_REV, device: 'cpu', samples: 2000, horizon: 24 });
     expect(body.rows).toHaveLength(12);
     const row = (market: string, tf: string) => body.rows.find((r: { market: string; tf: string }) => r.market === market && r.tf === tf);
     const now = Math.floor(Date.now() / 1000);
@@ -197,7 +200,7 @@ describe('GET /forecast/health', () => {
     // Now, both BTC 5m envelopes have had their 24 bars close: both are scored (two is still unmeasured).
     expect(btc).toMatchObject({ n: 2, draw: 'none', label: 'unmeasured', newest_issued_t: BAR + 2 * H });
     expect(Math.abs(btc.age_bars - Math.floor((now - (BAR + 2 * H)) / M5))).toBeLessThanOrEqual(1);
-    expect(row('NQ', '1h')).toEqual({ market: 'NQ', tf: '1h', n: 0, ece: null, coverage: null, draw: 'none', label: 'unmeasured', newest_issued_t: null, age_bars: null });
+    expect(row('NQ', '1h')).toEqual({ market: 'NQ', tf: '1h', ...calibrate([], { bar: H }), draw: 'none', label: 'unmeasured', newest_issued_t: null, age_bars: null });
     expect(row('BTC', '1h').newest_issued_t).toBe(Math.floor(T_1H / H) * H);
   });
 });

@@ -15,19 +15,22 @@ const WITHIN = Int32Array.from(TOUCH_WITHIN);
 /**
  * The nine touch outcomes as a bit mask (bit = size index · 3 + horizon index): whether a high reached
  * close + x·atr or a low reached close − x·atr within the horizon. Either way counts: the envelope has no side.
+ * When `reach` is given, the farthest a high or low went from the close within each horizon (in ATR units) is
+ * written to it, one per horizon: the continuous measure the mask reads at three sizes.
  */
-export function touchMask(bars: Bars, i: number, close: number, atr: number): number {
+export function touchMask(bars: Bars, i: number, close: number, atr: number, reach?: Float64Array): number {
   const { h, l } = bars;
-  let reach = 0;
+  let far = 0;
   let mask = 0;
   let w = 0;
   for (let m = 1; m <= H; m++) {
     const up = h[i + m]! - close;
     const down = close - l[i + m]!;
-    if (up > reach) reach = up;
-    if (down > reach) reach = down;
+    if (up > far) far = up;
+    if (down > far) far = down;
     if (m === WITHIN[w]) {
-      for (let s = 0; s < SIZES.length; s++) if (reach >= SIZES[s]! * atr) mask |= 1 << (s * WITHIN.length + w);
+      for (let s = 0; s < SIZES.length; s++) if (far >= SIZES[s]! * atr) mask |= 1 << (s * WITHIN.length + w);
+      if (reach) reach[w] = far / atr;
       w++;
     }
   }

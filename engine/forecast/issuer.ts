@@ -15,16 +15,19 @@ import {
   type Envelope,
   type Pair,
 } from './envelope.js';
-import { TrailingSample } from './sample.js';
+import { COLUMNS, TrailingSample } from './sample.js';
 import type { Scorable } from './score.js';
 
 /** Read once: the per-bar loops would otherwise go through the module binding on every use. */
 const H = HORIZON;
 const T = TOUCHES;
 const WITHINS = TOUCH_WITHIN.length;
+const WITHIN_BARS = Int32Array.from(TOUCH_WITHIN);
 
 export const MODEL = 'excursion-quantile';
-export const MODEL_REV = '1';
+export const MODEL_REV = '2';
+/** The revision of the first stage alone (recalibration 0): the trailing sample's numbers as they stand. */
+export const FIRST_STAGE_REV = '1';
 export const DEVICE = 'cpu';
 
 export interface ForecastOptions {
@@ -34,9 +37,11 @@ export interface ForecastOptions {
   nominal: number;
   /** Fewer past bars than this in the sample and nothing is issued. */
   minSamples: number;
+  /** The share of the regime slope learned from the sample that the recalibration applies, in [0, 1]; 0: none. */
+  recalibration: number;
 }
 
-export const DEFAULT_OPTIONS: Readonly<ForecastOptions> = { sample: 2000, nominal: 0.8, minSamples: 200 };
+export const DEFAULT_OPTIONS: Readonly<ForecastOptions> = { sample: 2000, nominal: 0.8, minSamples: 200, recalibration: 0.25 };
 
 /** Bars an envelope reads at the least, ending at the last closed bar: pass at least this many for full samples. */
 export const lookbackBars = (o: ForecastOptions = DEFAULT_OPTIONS): number => o.sample + H + ATR_WINDOW - 1;
@@ -81,6 +86,20 @@ function checkOptions(o: ForecastOptions): void {
     throw new RangeError(`forecast: need whole numbers 1 <= minSamples <= sample, got ${o.minSamples} and ${o.sample}`);
   }
   if (!(o.nominal > 0 && o.nominal < 1)) throw new RangeError(`forecast: nominal coverage must lie in (0, 1), got ${o.nominal}`);
+  if (!(o.recalibration >= 0 && o.recalibration <= 1)) throw new RangeError(`forecast: recalibration must lie in [0, 1], got ${o.recalibration}`);
+}
+
+/** The regime's exponent at band step k: the touch horizons' own at 6, 12 and 24 bars, straight lines between. */
+function exponentAt(k: number, at: Float64Array): number {
+  if (k <= WITHIN_BARS[0]!) return at[0]!;
+  for (let w = 1; w < WITHINS; w++) {
+    const hi = WITHIN_BARS[w]!;
+    if (k <= hi) {
+      const lo = WITHIN_BARS[w - 1]!;
+      return at[w - 1]! + ((k - lo) / (hi - lo)) * (at[w]! - at[w - 1]!);
+    }
+  }
+  return at[WITHINS - 1]!;
 }
 
 /**
@@ -90,7 +109,11 @@ function checkOptions(o: ForecastOptions): void {
  */
 export class Issuer {
   private readonly sample: TrailingSample;
-  private readonly distances = new Float64Array(H);
+  /** One past bar as the sample keeps it: its close distances, then its reach per touch horizon. */
+  private readonly values = new Float64Array(COLUMNS);
+  private readonly reach = this.values.subarray(H);
+  /** The regime's exponent per touch horizon, for the issue at hand. */
+  private readonly exponents = new Float64Array(WITHINS);
   private readonly issued: Issued = {
     issued_t: 0,
     close: 0,
@@ -152,14 +175,43 @@ export class Issuer {
     n.atr = atr;
     n.samples = this.sample.size;
     const places = placesOf(close);
+    const share = this.options.recalibration;
+    // z: how far today's ATR sits from the sample's, in ln units (0 when the recalibration is off).
+    const z = share > 0 ? this.regimeExponents(share, raw / close) : 0;
     for (let k = 0; k < H; k++) {
-      const w = roundUnit(this.sample.quantile(k + 1, this.options.nominal));
+      const q = this.sample.quantile(k + 1, this.options.nominal);
+      const w = roundUnit(share > 0 ? q * Math.exp(-exponentAt(k + 1, this.exponents) * z) : q);
       n.half[k] = w;
       n.lower[k] = roundTo(close - w * atr, places);
       n.upper[k] = roundTo(close + w * atr, places);
     }
-    for (let b = 0; b < T; b++) n.odds[b] = roundUnit(this.sample.odds(b));
+    for (let b = 0; b < T; b++) {
+      const w = b % WITHINS;
+      if (share === 0) {
+        n.odds[b] = roundUnit(this.sample.odds(b));
+        continue;
+      }
+      const odds = roundUnit(this.sample.beyond(w, TOUCH_ATR[Math.floor(b / WITHINS)]! * Math.exp(this.exponents[w]! * z)));
+      // A touch within 12 bars is one within 6 or later: each horizon's exponent is its own, so keep the odds coherent.
+      n.odds[b] = w > 0 ? Math.max(odds, n.odds[b - 1]!) : odds;
+    }
     return n;
+  }
+
+  /**
+   * The recalibration, learned from the sample (past bars whose 24 following bars had closed by the issue, so only
+   * outcomes known by then). Moves measured in an ATR that sat low for its time ran farther in it, and moves
+   * measured in a high one ran shorter: across the sample ln reach falls with ln(ATR / close), by a slope per
+   * horizon. The ATR is taken as a share of the close so that a sample spanning a rally or a crash compares
+   * volatility, not price. Today's sits z = ln(ATR / close) − (the sample's mean of it) from the sample's level,
+   * and the moves ahead are read as the sample's scaled by e^(−β·z), β = −slope · share, held to [0, 1] (0: the ATR
+   * of the moment is the whole story; 1: it tells nothing beyond the sample's level). Writes β per horizon to
+   * `exponents` and answers z.
+   */
+  private regimeExponents(share: number, relative: number): number {
+    const { level, slopes } = this.sample.regime();
+    for (let w = 0; w < WITHINS; w++) this.exponents[w] = Math.min(1, Math.max(0, -slopes[w]! * share));
+    return Math.log(relative) - level;
   }
 
   /** The envelope at bar i, issued at `issuedT`: numbersAt dressed as envelope.v1. */
@@ -184,7 +236,7 @@ export class Issuer {
       band: { nominal: this.options.nominal, steps },
       touch,
       model: MODEL,
-      model_rev: MODEL_REV,
+      model_rev: this.options.recalibration > 0 ? MODEL_REV : FIRST_STAGE_REV,
       device: DEVICE,
       samples: n.samples,
     };
@@ -194,7 +246,8 @@ export class Issuer {
   private push(j: number, a: number): void {
     if (!(a > 0)) return;
     const close = this.bars.c[j]!;
-    closeDistances(this.bars, j, close, a, this.distances);
-    this.sample.push(this.distances, touchMask(this.bars, j, close, a));
+    closeDistances(this.bars, j, close, a, this.values);
+    const mask = touchMask(this.bars, j, close, a, this.reach);
+    this.sample.push(this.values, mask, a / close);
   }
 }

@@ -55,5 +55,5 @@ export function issueAll(
     const s = scoreAt(n, bars, i, tfSeconds);
     if (s) scores.push(s);
   }
-  return { issues, scores, calibration: calibrate(scores), unissued };
+  return { issues, scores, calibration: calibrate(scores, { bar: tfSeconds }), unissued };
 }

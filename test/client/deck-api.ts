@@ -866,7 +866,7 @@ export interface paths {
         };
         /**
          * Forecast envelope
-         * @description The forecast envelope of NQ, ES, YM, BTC, ETH or SOL at 5m or 1h as disclosed at t (unix seconds, default now): the newest envelope issued by t, so a replay scrubbing back never sees a later one. It states magnitude, never direction: a band symmetric about the last close over the next 24 bars and the odds of a 0.5, 1 and 2 ATR move (either way) within 6, 12 and 24 bars, with the calibration measured on the envelopes scored by t; draw is solid when ece is under 0.05, dashed under 0.10, else none, and a pair with fewer than 30 scored envelopes reads unmeasured. With history=1 and from: the compact issues of [from, t], at most 2000.
+         * @description The forecast envelope of NQ, ES, YM, BTC, ETH or SOL at 5m or 1h as disclosed at t (unix seconds, default now): the newest envelope issued by t, so a replay scrubbing back never sees a later one. It states magnitude, never direction: a band symmetric about the last close over the next 24 bars and the odds of a 0.5, 1 and 2 ATR move (either way) within 6, 12 and 24 bars, with the calibration measured on the envelopes scored by t, cell by cell: each of the nine odds and the band on its own outcomes, unmeasured under 30 effective (overlapping horizons counted once), else solid when its ece is under 0.05, dashed under 0.10, else none; draw and label are the worst cell's. With history=1 and from: the compact issues of [from, t], at most 2000.
          */
         get: operations["forecast"];
         put?: never;
@@ -886,7 +886,7 @@ export interface paths {
         };
         /**
          * Forecast lens
-         * @description The forecaster (model, revision, device, trailing sample size, horizon) and one row per market and timeframe (5m, 1h): its measured calibration now (n scored envelopes, ece, band coverage, draw and label) and its newest issue with its age in bars.
+         * @description The forecaster (model, revision, device, trailing sample size, horizon) and one row per market and timeframe (5m, 1h): its measured calibration now (n scored envelopes, the largest cell ece, band coverage, each touch cell and the band with its effective outcomes, draw and label, and the draw and label of the pair: those of its worst cell) and its newest issue with its age in bars.
          */
         get: operations["forecast_health"];
         put?: never;
@@ -4698,14 +4698,59 @@ export interface operations {
                             calibration: {
                                 /** @description scored envelopes */
                                 n: number;
-                                /** @description expected calibration error of the touch odds; null when none is scored */
+                                /** @description the largest ece of its cells (the nine touches and the band), so it never reads better than a cell; null when none is scored */
                                 ece: number | null;
                                 /** @description the share of closes the band held */
                                 coverage: number | null;
+                                /** @description one cell per touch odds, in the envelope's order, each measured, drawn and labelled on its own */
+                                touch: {
+                                    /** @description the touch size in ATR */
+                                    atr: number;
+                                    /** @description the horizon in bars */
+                                    within: number;
+                                    /** @description scored envelopes */
+                                    n: number;
+                                    /** @description independent outcomes it rests on: overlapping horizons count once per horizon of issues; under 30 it reads unmeasured */
+                                    effective: number;
+                                    /** @description its own calibration error; null when none is scored */
+                                    ece: number | null;
+                                    /**
+                                     * @description solid when its ece is under 0.05, dashed under 0.10, else none; none while unmeasured
+                                     * @enum {string}
+                                     */
+                                    draw: "solid" | "dashed" | "none";
+                                    /** @enum {string} */
+                                    label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+                                    /** @description the mean odds stated */
+                                    stated: number | null;
+                                    /** @description the share of envelopes where the touch happened */
+                                    happened: number | null;
+                                }[];
+                                band: {
+                                    /** @description the bars the band reaches ahead */
+                                    within: number;
+                                    /** @description scored envelopes */
+                                    n: number;
+                                    /** @description independent outcomes it rests on: overlapping horizons count once per horizon of issues; under 30 it reads unmeasured */
+                                    effective: number;
+                                    /** @description its own calibration error; null when none is scored */
+                                    ece: number | null;
+                                    /**
+                                     * @description solid when its ece is under 0.05, dashed under 0.10, else none; none while unmeasured
+                                     * @enum {string}
+                                     */
+                                    draw: "solid" | "dashed" | "none";
+                                    /** @enum {string} */
+                                    label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+                                    /** @description the share of closes the band promised to hold */
+                                    nominal: number | null;
+                                    /** @description the share it held; its ece is |coverage - nominal| */
+                                    coverage: number | null;
+                                };
                             };
                         };
                         /**
-                         * @description solid when ece < 0.05, dashed under 0.10, else none
+                         * @description the worst of its cells' draws: solid only when every cell is solid, none when any is unmeasured or not calibrated
                          * @enum {string}
                          */
                         draw: "solid" | "dashed" | "none";
@@ -4734,7 +4779,7 @@ export interface operations {
                         /** @description more are left: ask again from the last one + 1 */
                         truncated: boolean;
                         /**
-                         * @description solid when ece < 0.05, dashed under 0.10, else none
+                         * @description the worst of its cells' draws: solid only when every cell is solid, none when any is unmeasured or not calibrated
                          * @enum {string}
                          */
                         draw: "solid" | "dashed" | "none";
@@ -4844,16 +4889,61 @@ export interface operations {
                         rows: {
                             /** @description scored envelopes */
                             n: number;
-                            /** @description expected calibration error of the touch odds; null when none is scored */
+                            /** @description the largest ece of its cells (the nine touches and the band), so it never reads better than a cell; null when none is scored */
                             ece: number | null;
                             /** @description the share of closes the band held */
                             coverage: number | null;
+                            /** @description one cell per touch odds, in the envelope's order, each measured, drawn and labelled on its own */
+                            touch: {
+                                /** @description the touch size in ATR */
+                                atr: number;
+                                /** @description the horizon in bars */
+                                within: number;
+                                /** @description scored envelopes */
+                                n: number;
+                                /** @description independent outcomes it rests on: overlapping horizons count once per horizon of issues; under 30 it reads unmeasured */
+                                effective: number;
+                                /** @description its own calibration error; null when none is scored */
+                                ece: number | null;
+                                /**
+                                 * @description solid when its ece is under 0.05, dashed under 0.10, else none; none while unmeasured
+                                 * @enum {string}
+                                 */
+                                draw: "solid" | "dashed" | "none";
+                                /** @enum {string} */
+                                label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+                                /** @description the mean odds stated */
+                                stated: number | null;
+                                /** @description the share of envelopes where the touch happened */
+                                happened: number | null;
+                            }[];
+                            band: {
+                                /** @description the bars the band reaches ahead */
+                                within: number;
+                                /** @description scored envelopes */
+                                n: number;
+                                /** @description independent outcomes it rests on: overlapping horizons count once per horizon of issues; under 30 it reads unmeasured */
+                                effective: number;
+                                /** @description its own calibration error; null when none is scored */
+                                ece: number | null;
+                                /**
+                                 * @description solid when its ece is under 0.05, dashed under 0.10, else none; none while unmeasured
+                                 * @enum {string}
+                                 */
+                                draw: "solid" | "dashed" | "none";
+                                /** @enum {string} */
+                                label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+                                /** @description the share of closes the band promised to hold */
+                                nominal: number | null;
+                                /** @description the share it held; its ece is |coverage - nominal| */
+                                coverage: number | null;
+                            };
                             /** @enum {string} */
                             market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                             /** @enum {string} */
                             tf: "5m" | "1h";
                             /**
-                             * @description solid when ece < 0.05, dashed under 0.10, else none
+                             * @description the worst of its cells' draws: solid only when every cell is solid, none when any is unmeasured or not calibrated
                              * @enum {string}
                              */
                             draw: "solid" | "dashed" | "none";
