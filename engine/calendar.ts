@@ -148,8 +148,16 @@ export function warmStart(market: Market, from: number, seconds: number, len: nu
 }
 
 /**
+ * Where the bars of a window [from, to) end, on the grid of `len`-second bars: a bar is in the window when it opens
+ * at or after `from` and has closed by `to`, so a `to` inside a bar stops at that bar's open. A window read "as of
+ * to" never shows a price printed after it.
+ */
+export const closedEnd = (to: number, len: number): number => Math.floor(to / len) * len;
+
+/**
  * The open times of the bars a venue would print in [from, to): multiples of the bar length whose whole bar,
- * [t, t + bar length), lies in open-market time (a bar may end after `to`; it is counted by where it opens).
+ * [t, t + bar length), lies in open-market time (a bar may end after `to`; it is counted by where it opens: a
+ * window of the tape counts to closedEnd(to) instead).
  */
 export function expectedBars(market: Market, tfSeconds: number, from: number, to: number): Float64Array {
   if (!Number.isInteger(tfSeconds) || tfSeconds <= 0) throw new RangeError(`bar length must be a positive integer, got ${tfSeconds}`);

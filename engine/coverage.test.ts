@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tapeFile } from '../test/support/tape-file.js';
 import type { Bars } from './bars.js';
-import { coverage, isFinal } from './coverage.js';
+import { coverage, isFinal, sealHolds } from './coverage.js';
 import { resample } from './resample.js';
 
 const utc = (s: string): number => Date.parse(`${s}Z`) / 1000;
@@ -135,6 +135,25 @@ describe('what a source that ends inside a bar measured', () => {
     // Nothing held at all: nothing is final, not even a weekend.
     const weekend = coverage({ market: 'NQ', tf: '1h', from: utc('2024-01-13T00:00'), to: utc('2024-01-14T00:00'), times: [], held: [] });
     expect(isFinal(weekend)).toBe(false);
+  });
+});
+
+describe('a window whose to falls inside a bar', () => {
+  const from = utc('2025-03-20T12:00');
+  const to = utc('2025-03-20T14:30');
+  const held = [{ from, to: utc('2025-03-20T16:00') }];
+
+  it('expects only the bars closed by to: the 14:00 hour is not in it', () => {
+    const c = coverage({ market: 'BTC', tf: '1h', from, to, times: grid(from, utc('2025-03-20T14:00'), 3600), held });
+    expect(c).toMatchObject({ from, to, bars: 2, expected: 2, complete: true, unexpected: 0 });
+    expect(sealHolds(c)).toBe(true);
+  });
+
+  it('holds a seal to it: one that counted the bar to falls in, as the older rule did, no longer holds', () => {
+    const older = { ...coverage({ market: 'BTC', tf: '1h', from, to: utc('2025-03-20T15:00'), times: grid(from, utc('2025-03-20T15:00'), 3600), held }), to };
+    expect(older).toMatchObject({ expected: 3, complete: true });
+    expect(isFinal(older)).toBe(true);
+    expect(sealHolds(older)).toBe(false);
   });
 });
 

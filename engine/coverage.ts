@@ -1,4 +1,4 @@
-import { closedSpans, expectedBars, type ClosedSpan, type Span } from './calendar.js';
+import { closedEnd, closedSpans, expectedBars, type ClosedSpan, type Span } from './calendar.js';
 import { TIMEFRAME_SECONDS, type Market, type Timeframe } from './markets.js';
 
 /**
@@ -7,7 +7,8 @@ import { TIMEFRAME_SECONDS, type Market, type Timeframe } from './markets.js';
  *   measured      false when the source held no history anywhere in the window: then nothing below is a zero
  *                 count of anything, it is unknown
  *   bars          bars served
- *   expected      bars the calendar expects: opening in the window, the whole bar in open-market time
+ *   expected      bars the calendar expects: opening at or after from and closed by to (a to inside a bar
+ *                 stops at its open: see closedEnd), the whole bar in open-market time
  *   closed        the market's halts in the window (weekend, daily break) and their total seconds; closed time
  *                 is never missing
  *   missing       expected bars absent where the source held history for the whole bar, as runs
@@ -66,7 +67,7 @@ class Runs {
 export function coverage(input: CoverageInput): Coverage {
   const { market, tf, from, to, times, held } = input;
   const len = TIMEFRAME_SECONDS[tf];
-  const expected = expectedBars(market, len, from, to);
+  const expected = expectedBars(market, len, from, closedEnd(to, len));
   const closed = closedSpans(market, from, to);
   const missing = new Runs(len);
   const unmeasured = new Runs(len);
@@ -114,3 +115,12 @@ export function coverage(input: CoverageInput): Coverage {
  * is answered afresh until its bars arrive.
  */
 export const isFinal = (c: Pick<Coverage, 'measured' | 'unmeasured'>): boolean => c.measured && c.unmeasured.bars === 0;
+
+/**
+ * Whether a kept seal still answers its window: final, and counting the bars closed by `to` only. A seal of a `to`
+ * inside a bar kept before that rule served the bar `to` falls in, whole, and counted it: it no longer holds.
+ */
+export function sealHolds(c: Coverage): boolean {
+  const len = TIMEFRAME_SECONDS[c.tf];
+  return isFinal(c) && (c.to % len === 0 || c.expected === expectedBars(c.market, len, c.from, closedEnd(c.to, len)).length);
+}

@@ -205,8 +205,8 @@ describe('DECK_TAPE_URL=ccxt:kraken (Kraken spot wire)', () => {
     const bitcoin = await on.candles(`BTC/1m?from=${from}&to=${NOW}`);
     expect(bitcoin.status).toBe(200);
     expect(bitcoin.body.candles).toEqual(asBars(within(btc, from, FORMING)));
-    // The bar still forming opens inside the window: not served, it is unmeasured until it closes.
-    expect(bitcoin.body.coverage).toMatchObject({ source: 'ccxt:kraken', bars: 180, unmeasured: { bars: 1, spans: [{ from: FORMING, to: FORMING + M }] } });
+    // The bar still forming at `to` has not closed by it: it is not in the window, neither served nor expected.
+    expect(bitcoin.body.coverage).toMatchObject({ source: 'ccxt:kraken', bars: 180, expected: 180, unmeasured: { bars: 0, spans: [] } });
     expect(ohlc().at(-1)!.searchParams.get('pair')).toBe('XBTUSDT');
     const solana = await on.candles(`SOL/1m?from=${from}&to=${from + H}`);
     expect(solana.body.candles).toEqual(asBars(within(sol, from, from + H)));
@@ -215,7 +215,7 @@ describe('DECK_TAPE_URL=ccxt:kraken (Kraken spot wire)', () => {
   });
 
   it('reads a window older than the 720 bars Kraken keeps as unmeasured, never as missing', async () => {
-    const from = NOW - 2 * D;
+    const from = FORMING - 2 * D;
     const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + H}`);
     expect(status).toBe(200);
     expect(body.candles).toEqual([]);

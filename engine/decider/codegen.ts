@@ -28,11 +28,15 @@ class Renderer {
   private readonly helpers: string[] = [];
   private readonly whys = new Set<ExitWhy>();
   private marks = 0;
+  /** The series that hold one level for a whole trading day or session: the prior day's, the opening range's. */
+  private readonly held: ReadonlySet<string>;
 
   constructor(
     private readonly ir: DeciderIR,
     private readonly typed: boolean,
-  ) {}
+  ) {
+    this.held = new Set(ir.series.filter((x) => x.kind === 'prior_day' || x.kind === 'opening_range').map((x) => x.id));
+  }
 
   /** A piece of type syntax: written in the TypeScript rendition only. */
   private t(s: string): string {
@@ -71,6 +75,19 @@ class Renderer {
     return { lo: v, hi: v };
   }
 
+  /**
+   * Where a break or a cross reads an operand for the bar before the one decided. A line that moves bar by bar (a
+   * bar's price, an average, VWAP, the N-bar high, the previous bar) is read as it stood at that bar. A level held for
+   * a day or a session (the prior day, the opening range), a number and a mark are the level in force for the bar
+   * decided, and the bar before is held to that same level: on a new day's first bar the prior day's high is the day
+   * just ended, and the bar before (that day's last) is compared with it, not with the day before's.
+   */
+  private before(o: Operand): Idx {
+    if (o.kind === 'mark') return 'i';
+    const values = o.kind === 'zone' ? [o.lo, o.hi] : [o.at];
+    return values.every((v) => v.src === 'constant' || (v.src === 'series' && this.held.has(v.id))) ? 'i' : 'i - 1';
+  }
+
   private shapeTest(shape: 'level' | 'zone' | 'any'): string {
     return shape === 'any' ? '' : `s.markShape[m] === ${shape === 'zone' ? 1 : 0} && `;
   }
@@ -103,8 +120,9 @@ class Renderer {
       if (c.level.kind === 'mark') mark = c.level;
       // A break is the bar trading through the level (its high above, its low below) where the bar before had not;
       // a level's zone is broken through its far side.
-      const up = `${this.at('h', 'i')} > ${z.hi('i')} && ${this.at('h', 'i - 1')} <= ${z.hi('i - 1')}`;
-      const down = `${this.at('l', 'i')} < ${z.lo('i')} && ${this.at('l', 'i - 1')} >= ${z.lo('i - 1')}`;
+      const was = this.before(c.level);
+      const up = `${this.at('h', 'i')} > ${z.hi('i')} && ${this.at('h', 'i - 1')} <= ${z.hi(was)}`;
+      const down = `${this.at('l', 'i')} < ${z.lo('i')} && ${this.at('l', 'i - 1')} >= ${z.lo(was)}`;
       test =
         c.op === 'breaks_above'
           ? `(${up})`
@@ -117,8 +135,9 @@ class Renderer {
       const l = this.interval(c.left, ctx);
       const r = this.interval(c.right, ctx);
       mark = [c.left, c.right].find((o) => o.kind === 'mark');
-      const up = `${l.lo('i')} > ${r.hi('i')} && ${l.lo('i - 1')} <= ${r.hi('i - 1')}`;
-      const down = `${l.hi('i')} < ${r.lo('i')} && ${l.hi('i - 1')} >= ${r.lo('i - 1')}`;
+      const [lw, rw] = [this.before(c.left), this.before(c.right)];
+      const up = `${l.lo('i')} > ${r.hi('i')} && ${l.lo(lw)} <= ${r.hi(rw)}`;
+      const down = `${l.hi('i')} < ${r.lo('i')} && ${l.hi(lw)} >= ${r.lo(rw)}`;
       test =
         c.op === 'above'
           ? `${l.lo('i')} > ${r.hi('i')}`

@@ -30,12 +30,21 @@ function before(x: Float64Array): Float64Array {
   return out;
 }
 
+/** The trading day before day k: the day before for crypto; for the CME, Friday before Monday (the weekend is no day). */
+function dayBefore(day: TradingDay): (k: number) => number {
+  if (day === 'utc') return (k) => k - 1;
+  return (k) => ((((k + 4) % 7) + 7) % 7 === 1 ? k - 3 : k - 1);
+}
+
 /**
  * The last complete trading day's high, low or close, NaN until one is complete. The first day in the bars counts
- * as complete only if its first bar opens the day (the bar slot before it belongs to another day).
+ * as complete only if its first bar opens the day (the bar slot before it belongs to another day). It is the day
+ * just before the bar's own: where the bars hold nothing of that day (a gap of days in the tape), the level in
+ * force is not known and reads NaN, never an older day's.
  */
 function priorDay(bars: Bars, field: 'high' | 'low' | 'close', tf: number, day: TradingDay): Float64Array {
   const key = tradingDay(day);
+  const previous = dayBefore(day);
   const out = new Float64Array(bars.length);
   let prior = NaN;
   let current = bars.length > 0 ? key(bars.t[0]!) : 0;
@@ -46,7 +55,7 @@ function priorDay(bars: Bars, field: 'high' | 'low' | 'close', tf: number, day: 
   for (let i = 0; i < bars.length; i++) {
     const k = key(bars.t[i]!);
     if (k !== current) {
-      if (complete) prior = field === 'high' ? hi : field === 'low' ? lo : close;
+      prior = complete && current === previous(k) ? (field === 'high' ? hi : field === 'low' ? lo : close) : NaN;
       current = k;
       complete = true;
       hi = -Infinity;
@@ -62,8 +71,9 @@ function priorDay(bars: Bars, field: 'high' | 'low' | 'close', tf: number, day: 
 
 /**
  * The high or low of the bars opening in [open, open + minutes) of each day (New York weekdays for the cash session,
- * every UTC day for crypto). It reads NaN while it forms, holds from the close of its last bar until the next
- * day's range starts forming, and stays NaN on a day whose opening minutes have no bar.
+ * every UTC day for crypto). It reads NaN while it forms, holds from the close of its last bar (or, when the range's
+ * last bars are absent, from the first bar after the range) until the next day's range starts forming, and stays
+ * NaN on a day whose opening minutes have no bar.
  */
 function openingRange(bars: Bars, spec: Extract<SeriesSpec, { kind: 'opening_range' }>, tf: number): Float64Array {
   const { field, minutes, zone, open } = spec.params;
@@ -88,6 +98,11 @@ function openingRange(bars: Bars, spec: Extract<SeriesSpec, { kind: 'opening_ran
         forming = t < end;
         acc = field === 'high' ? -Infinity : Infinity;
       }
+    }
+    // A range whose last bars printed no trade closed at its end all the same: it is known from the next bar on.
+    if (forming && t >= end) {
+      value = acc;
+      forming = false;
     }
     if (forming && t < end) {
       const x = field === 'high' ? bars.h[i]! : bars.l[i]!;

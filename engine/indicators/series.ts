@@ -47,5 +47,12 @@ export function indicatorLines(spec: IndicatorSpec, bars: Bars, anchor: Anchor =
   }
 }
 
-/** Bars of history a spec needs before its first value: how far before a window to fetch so it starts warm. */
-export const warmUpBars = (spec: IndicatorSpec): number => (spec.kind === 'vwap' ? 0 : spec.n);
+/**
+ * Bars of history a spec needs before a window for its first value there to be settled: how far before a window to
+ * read. A window over the look-back (SMA, bands, hi, lo) is exact after its N bars; a recursive smoother remembers
+ * its seed, so it is read until the seed weighs under 1/10,000 in the first value: 5 look-backs for an EMA
+ * ((1 - 2/(N+1))^5N is under e^-10, about 4.6e-5) and 10 for Wilder's ATR and RSI ((1 - 1/N)^10N, likewise). VWAP
+ * starts at its trading day instead (0 here).
+ */
+export const warmUpBars = (spec: IndicatorSpec): number =>
+  spec.kind === 'vwap' ? 0 : spec.kind === 'ema' ? 5 * spec.n : spec.kind === 'atr' || spec.kind === 'rsi' ? 10 * spec.n : spec.n;

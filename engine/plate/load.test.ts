@@ -18,11 +18,12 @@ describe('where a plate starts reading bars', () => {
   it('reads VWAP from its trading day and every look-back in trading time', () => {
     const from = utc('2025-03-10T12:00');
     expect(plateLoadFrom('BTC', '1m', from, parseIndicators(['vwap']))).toBe(utc('2025-03-10T00:00'));
-    expect(plateLoadFrom('BTC', '1m', from, parseIndicators(['ema:20']))).toBe(from - 20 * 60);
+    expect(plateLoadFrom('BTC', '1m', from, parseIndicators(['ema:20']))).toBe(from - 5 * 20 * 60);
+    expect(plateLoadFrom('BTC', '1m', from, parseIndicators(['atr:14', 'sma:50']))).toBe(from - 10 * 14 * 60);
     expect(plateLoadFrom('BTC', '1m', from, parseIndicators(['vwap', 'sma:500']))).toBe(utc('2025-03-10T00:00'));
     expect(plateLoadFrom('BTC', '1m', utc('2025-03-10T03:00'), parseIndicators(['vwap', 'sma:500']))).toBe(utc('2025-03-10T03:00') - 500 * 60);
     expect(plateLoadFrom('BTC', '1h', from, [])).toBe(from);
-    // An NQ window opening on Sunday evening warms its EMA on Friday's last bars, across the weekend halt.
-    expect(plateLoadFrom('NQ', '1m', utc('2023-11-26T23:00'), parseIndicators(['ema:20']))).toBe(utc('2023-11-24T21:40'));
+    // An NQ window opening on Sunday evening warms its EMA(20) on Friday's last 100 bars, across the weekend halt.
+    expect(plateLoadFrom('NQ', '1m', utc('2023-11-26T23:00'), parseIndicators(['ema:20']))).toBe(utc('2023-11-24T20:20'));
   });
 });

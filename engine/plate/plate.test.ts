@@ -105,8 +105,13 @@ describe('plates', () => {
     expect(s.bars.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(s.price.low).toBe(Math.min(...month.l.subarray(FIRST, FIRST + 500)));
     expect(s.price.high).toBe(Math.max(...month.h.subarray(FIRST, FIRST + 500)));
-    // Bars before the window warm each indicator up by its own look-back: the EMA starts 20 bars before `from`.
-    expect(s.indicators[0]).toEqual({ spec: 'ema:20', pane: 'price', lines: [{ name: 'ema:20', last: ema(month.c.subarray(FIRST - 20), 20)[519] }] });
+    // Bars before the window warm each indicator up by its own warm-up: the EMA(20) starts five look-backs, 100 bars, before `from`.
+    expect(s.indicators[0]).toEqual({
+      spec: 'ema:20',
+      pane: 'price',
+      lines: [{ name: 'ema:20', last: ema(month.c.subarray(FIRST - 100), 20)[599] }],
+      warm_up: { bars: 100, wanted: 100, settled: true },
+    });
     expect(s.indicators[1]!.lines.map((l) => l.name)).toEqual(['bb:20:2.upper', 'bb:20:2.middle', 'bb:20:2.lower']);
     expect(s.marks.map((m) => m.placed)).toEqual(['in_view', 'in_view']);
   });

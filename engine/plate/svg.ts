@@ -96,6 +96,17 @@ export function candles(bars: Bars, price: Pane, centre: (i: number) => number, 
 
 const label = (ind: ViewIndicator): string => ind.spec.text.replace(/:/g, ' ').toUpperCase();
 
+/** What the legend says of a line whose warm-up the tape could not supply (none when it is settled). */
+const unsettled = ({ spec, warmUp }: ViewIndicator): string =>
+  warmUp.settled ? '' : spec.kind === 'vwap' ? 'unsettled: day start not held' : `unsettled: ${warmUp.bars}/${warmUp.wanted} bars`;
+
+/** A legend entry: the line's label and last value in its colour, then, when unsettled, a warning after it. */
+function legend(x: number, y: number, ind: ViewIndicator, words: string, fill: string): { svg: string; width: number } {
+  const warning = unsettled(ind);
+  const svg = text(x, y, words, { fill }) + (warning ? text(x + textWidth(`${words}  `, 11), y, warning, { fill: THEME.level }) : '');
+  return { svg, width: textWidth(warning ? `${words}  ${warning}` : words, 11) };
+}
+
 /** The SVG of a plate. Pure: the same view gives the same string. */
 export function plateSvg(view: PlateView): string {
   const { bars, input } = view;
@@ -239,7 +250,7 @@ export function plateSvg(view: PlateView): string {
     }
     out.push(`<path d="${polyline(line.values, xOf, pane)}" stroke="${stroke}" stroke-width="1.3" fill="none" stroke-linejoin="round"/>`);
     const last = lastOf(line.values);
-    out.push(text(x + 6, pane.y + 14, `${label(ind)}  ${last === null ? 'warming up' : formatNumber(last, 2)}`, { fill: stroke }));
+    out.push(legend(x + 6, pane.y + 14, ind, `${label(ind)}  ${last === null ? 'warming up' : formatNumber(last, 2)}`, stroke).svg);
   });
 
   // Volume label.
@@ -270,9 +281,9 @@ export function plateSvg(view: PlateView): string {
   for (const ind of overlays) {
     const stroke = colour.get(ind)!;
     const value = lastOf(ind.lines[ind.spec.kind === 'bb' ? 1 : 0]!.values);
-    const words = `${label(ind)}  ${value === null ? 'warming up' : quote(value)}`;
-    out.push(`<path d="M${lx} 42.5h14" stroke="${stroke}" stroke-width="2"/>`, text(lx + 20, 46, words, { fill: stroke }));
-    lx += 20 + textWidth(words, 11) + 22;
+    const entry = legend(lx + 20, 46, ind, `${label(ind)}  ${value === null ? 'warming up' : quote(value)}`, stroke);
+    out.push(`<path d="M${lx} 42.5h14" stroke="${stroke}" stroke-width="2"/>`, entry.svg);
+    lx += 20 + entry.width + 22;
   }
 
   // Marks beyond the axis, listed on the legend's line with an arrow to the side they lie on, so none goes unseen.

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Bars } from '../bars.js';
+import { expectedBars, type Span } from '../calendar.js';
 import { indicatorLines, paneOf, warmUpBars, type IndicatorSpec } from '../indicators/index.js';
-import type { Market, Timeframe } from '../markets.js';
+import { TIMEFRAME_SECONDS, type Market, type Timeframe } from '../markets.js';
 import { PlateError } from './error.js';
-import { vwapAnchor } from './load.js';
+import { dayStart, vwapAnchor } from './load.js';
 
 /**
  * A mark as the plate draws it: a level is a line, a zone a band between price and price2. A plate is public and
@@ -26,6 +27,11 @@ export interface PlateInput {
    * plateLoadFrom on, so every line starts warm at the left edge and VWAP at its trading day's start.
    */
   bars: Bars;
+  /**
+   * The stretches of the bars' span the tape holds no history for (the candle answer's coverage.unmeasured): a
+   * VWAP whose trading day starts in one is not settled. None when left out.
+   */
+  unmeasured?: readonly Span[];
   indicators?: readonly IndicatorSpec[];
   marks?: readonly PlateMark[];
   /** Decimals of a quote (prices in the title and on the price tags). */
@@ -45,10 +51,23 @@ export interface ViewLine {
   values: Float64Array;
 }
 
+/**
+ * The history an indicator was computed over before the window. `wanted`: the bars its first drawn value needs to be
+ * settled (warmUpBars; for VWAP, the bars the calendar expects in its trading day before the window); `bars`: those
+ * read; `settled`: they were enough (for VWAP: the tape held its trading day from its start, a quiet minute printing
+ * no bar and weighing nothing). An unsettled line is drawn all the same, and the plate says so.
+ */
+export interface WarmUp {
+  bars: number;
+  wanted: number;
+  settled: boolean;
+}
+
 export interface ViewIndicator {
   spec: IndicatorSpec;
   pane: 'price' | 'lower';
   lines: ViewLine[];
+  warmUp: WarmUp;
 }
 
 export type Placement = 'in_view' | 'above' | 'below';
@@ -124,14 +143,23 @@ export function viewOf(input: PlateInput): PlateView {
   if (!(high > low)) throw new PlateError('flat', `every price in the window is ${low}: a flat series has no price axis to draw`);
 
   const anchor = vwapAnchor(input.market);
+  const len = TIMEFRAME_SECONDS[input.tf];
+  const day = dayStart(anchor, input.from, len);
+  const vwapWarmUp = (): WarmUp => ({
+    bars: start - firstAtLeast(all.t, day),
+    wanted: expectedBars(input.market, len, day, input.from).length,
+    settled: !(input.unmeasured ?? []).some((u) => u.from < input.from && u.to > day),
+  });
   const indicators = (input.indicators ?? []).map((spec): ViewIndicator => {
-    // Each line is computed over its own look-back only, so a longer one elsewhere on the plate cannot move it
+    // Each line is computed over its own warm-up only, so a longer one elsewhere on the plate cannot move it
     // (an EMA or a Wilder average remembers every bar it was given); VWAP restarts at each trading day anyway.
-    const own = spec.kind === 'vwap' ? 0 : Math.max(0, start - warmUpBars(spec));
+    const wanted = warmUpBars(spec);
+    const own = spec.kind === 'vwap' ? 0 : Math.max(0, start - wanted);
     return {
       spec,
       pane: paneOf(spec),
       lines: indicatorLines(spec, windowOf(all, own, end), anchor).map((l) => ({ name: l.name, values: l.values.subarray(start - own) })),
+      warmUp: spec.kind === 'vwap' ? vwapWarmUp() : { bars: start - own, wanted, settled: start - own >= wanted },
     };
   });
 
@@ -215,7 +243,7 @@ export interface ChartState extends PictureHead {
   };
   price: { low: number; high: number; decimals: number };
   volume: { max: number };
-  indicators: { spec: string; pane: 'price' | 'lower'; lines: { name: string; last: number | null }[] }[];
+  indicators: { spec: string; pane: 'price' | 'lower'; lines: { name: string; last: number | null }[]; warm_up: WarmUp }[];
   marks: { kind: 'level' | 'zone'; placed: Placement }[];
 }
 
@@ -251,6 +279,7 @@ export function chartState(view: PlateView, style: string, size: { width: number
       spec: i.spec.text,
       pane: i.pane,
       lines: i.lines.map((l) => ({ name: l.name, last: lastOf(l.values) })),
+      warm_up: i.warmUp,
     })),
     marks: view.marks.map((m) => ({ kind: m.kind, placed: m.placed })),
   };

@@ -846,7 +846,7 @@ export interface paths {
         };
         /**
          * Candles from the tape
-         * @description Real OHLCV bars of NQ, ES, YM, BTC, ETH or SOL at 15s, 1m, 5m or 1h for a past window [from, to) (unix seconds), at most 20000 bars, with a coverage object that states what was measured. Only closed bars are served. A past window is sealed once every bar of it is measured: the same request then returns the same bytes. A session id bypasses every cache. Over MCP the first 500 bars come with a summary of the whole window and more.from (limit changes it). NQ, ES and YM follow the CME session: no bar falls in a halt, and a halt counts as closed market, not missing data. Each read is recorded on your meter by the bars it serves.
+         * @description Real OHLCV bars of NQ, ES, YM, BTC, ETH or SOL at 15s, 1m, 5m or 1h for a past window [from, to) (unix seconds), at most 20000 bars, with a coverage object that states what was measured. Only bars closed by to are served: a to inside a bar stops before that bar. A past window is sealed once every bar of it is measured: the same request then returns the same bytes. A session id bypasses every cache. Over MCP the first 500 bars come with a summary of the whole window and more.from (limit changes it). NQ, ES and YM follow the CME session: no bar falls in a halt, and a halt counts as closed market, not missing data. Each read is recorded on your meter by the bars it serves.
          */
         get: operations["tape"];
         put?: never;

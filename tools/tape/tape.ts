@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { barsToRows } from '../../engine/bars.js';
 import { isOpen } from '../../engine/calendar.js';
-import { coverage, isFinal } from '../../engine/coverage.js';
+import { coverage, isFinal, sealHolds } from '../../engine/coverage.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
 import { knownWhole } from '../../upstream/tape/tape.js';
 import type { Ctx, SessionCtx } from '../context.js';
@@ -20,15 +20,17 @@ export const TapeRequest = z
     market: z.enum(MARKETS),
     tf: z.enum(TIMEFRAMES),
     from: int.describe('window start, unix seconds'),
-    to: int.describe('window end (exclusive), unix seconds, not in the future'),
+    to: int.describe('window end (exclusive), unix seconds, not in the future: a bar is served once it has closed by to'),
     session: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, '1 to 64 of A-Z a-z 0-9 _ -').optional().describe('a replay session id: bypasses every cache'),
   })
   .strict();
 
 /**
- * The candles of a past window and their coverage, as the bytes served. A window is sealed once its answer is final
- * (every expected bar measured: served or known absent); until then it is answered afresh, so bars that arrive
- * later are seen. A seal kept from before this rule whose own coverage is not final is dropped and answered afresh.
+ * The candles of a past window and their coverage, as the bytes served: the bars closed by `to` (the tape's rule, so a
+ * `to` inside a bar shows nothing after it). A window is sealed once its answer is final (every expected bar
+ * measured: served or known absent); until then it is answered afresh, so bars that arrive later are seen. A seal
+ * kept from before these rules that no longer holds (its coverage not final, or a `to` inside a bar whose bar it
+ * served) is dropped and answered afresh.
  * Nothing is metered here: a read through the tape tool is, and a plate's or a rehearsal's price covers its bars.
  */
 export async function readCandles(ctx: Ctx, { market, tf, from, to, session }: z.output<typeof TapeRequest>): Promise<JsonBytes> {
@@ -40,7 +42,7 @@ export async function readCandles(ctx: Ctx, { market, tf, from, to, session }: z
   const key = `${market}/${tf}/${from}-${to}`;
   if (!session) {
     const sealed = await ctx.store.seals.get(key);
-    if (sealed && isFinal(coverageIn(sealed))) return new JsonBytes(sealed);
+    if (sealed && sealHolds(coverageIn(sealed))) return new JsonBytes(sealed);
     if (sealed) await ctx.store.seals.drop(key);
   }
   const w = await ctx.upstreams.tape.window(market, tf, from, to, session !== undefined, knownWhole(market, tf, from, to));
@@ -116,7 +118,7 @@ export const tape = defineTool({
   name: 'tape',
   title: 'Candles from the tape',
   description:
-    `Real OHLCV bars of NQ, ES, YM, BTC, ETH or SOL at 15s, 1m, 5m or 1h for a past window [from, to) (unix seconds), at most ${MAX_BARS} bars, with a coverage object that states what was measured. Only closed bars are served. A past window is sealed once every bar of it is measured: the same request then returns the same bytes. A session id bypasses every cache. Over MCP the first ${MCP_BARS} bars come with a summary of the whole window and more.from (limit changes it). NQ, ES and YM follow the CME session: no bar falls in a halt, and a halt counts as closed market, not missing data. Each read is recorded on your meter by the bars it serves.`,
+    `Real OHLCV bars of NQ, ES, YM, BTC, ETH or SOL at 15s, 1m, 5m or 1h for a past window [from, to) (unix seconds), at most ${MAX_BARS} bars, with a coverage object that states what was measured. Only bars closed by to are served: a to inside a bar stops before that bar. A past window is sealed once every bar of it is measured: the same request then returns the same bytes. A session id bypasses every cache. Over MCP the first ${MCP_BARS} bars come with a summary of the whole window and more.from (limit changes it). NQ, ES and YM follow the CME session: no bar falls in a halt, and a halt counts as closed market, not missing data. Each read is recorded on your meter by the bars it serves.`,
   input: TapeRequest.extend({
     limit: Limit.optional().describe(`at most this many bars, from the window's start, with a summary of the whole window and more.from, where the rest begins (ask again from there); over MCP ${MCP_BARS} unless told`),
   }),

@@ -1,5 +1,5 @@
 import { barsFromTuples, type Bars } from '../../engine/bars.js';
-import { expectedBars, type Span } from '../../engine/calendar.js';
+import { closedEnd, expectedBars, type Span } from '../../engine/calendar.js';
 import { coverage } from '../../engine/coverage.js';
 import { TIMEFRAME_SECONDS, type Market, type Timeframe } from '../../engine/markets.js';
 import { resample, wholeBuckets } from '../../engine/resample.js';
@@ -82,10 +82,9 @@ export class Tape {
   private async gather(market: Market, tf: Timeframe, from: number, to: number, source: 'archive' | 'venue' | 'fresh') {
     const len = TIMEFRAME_SECONDS[tf];
     for (const have of [tf, ...FINER[tf]]) {
-      // A built bar needs every finer bar of its span: read on to the close of the bar that opens before `to`.
-      const until = have === tf ? to : Math.max(to, Math.min(Math.ceil(to / len) * len, Math.floor(this.clock() / 1000)));
-      const got = await this.rows(market, have, from, until, source).catch((e: unknown) => (e instanceof TimeframeNotServed ? null : Promise.reject(e)));
-      if (got === null || (source === 'archive' && got.rows.length === 0 && !got.held.some((s) => s.to > from && s.from < until))) continue;
+      // `to` is on the bar grid (closedEnd), so the finer bars up to it are every finer bar of the last bar's span.
+      const got = await this.rows(market, have, from, to, source).catch((e: unknown) => (e instanceof TimeframeNotServed ? null : Promise.reject(e)));
+      if (got === null || (source === 'archive' && got.rows.length === 0 && !got.held.some((s) => s.to > from && s.from < to))) continue;
       const sample = got.sample.some((s) => s.to > from && s.from < to);
       if (have === tf) return { bars: barsFromTuples(got.rows), held: got.held, sample };
       const built = wholeBuckets(resample(barsFromTuples(got.rows), TIMEFRAME_SECONDS[have], len), len, from, got.held);
@@ -96,13 +95,17 @@ export class Tape {
   }
 
   /**
-   * The bars of [from, to). `fresh` (a replay session) asks the venue and never answers from the archive.
+   * The bars of [from, to) as of `to`: those closed by it (a `to` inside a bar stops at that bar's open, closedEnd),
+   * so no answer shows a price printed after `to`. `fresh` (a replay session) asks the venue and never answers from the archive.
    * `wholeFromArchive` decides whether the archive's bars are the whole past window (knownWhole, as a rule).
    * With no venue (or one that never serves the market: a CME future on a crypto exchange) the archive answers
    * alone; it is 503 (or the venue's refusal of the market) only when it knows nothing of a window where the calendar
    * expects bars (a window of closed market is answered: nothing was expected).
    */
-  async window(market: Market, tf: Timeframe, from: number, to: number, fresh: boolean, wholeFromArchive: (w: TapeWindow) => boolean): Promise<TapeWindow> {
+  async window(market: Market, tf: Timeframe, from: number, asOf: number, fresh: boolean, wholeFromArchive: (w: TapeWindow) => boolean): Promise<TapeWindow> {
+    const to = closedEnd(asOf, TIMEFRAME_SECONDS[tf]);
+    // Shorter than a bar: no bar of it can close by `to`, and nothing is asked.
+    if (to <= from) return { bars: barsFromTuples([]), held: [], source: 'archive' };
     const refused = this.refusal(market);
     const venue = refused ? null : this.venue;
     if (!fresh) {

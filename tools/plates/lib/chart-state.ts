@@ -18,6 +18,19 @@ export const ChartState = z.object({
   }),
   price: z.object({ low: z.number(), high: z.number(), decimals: z.number().int() }),
   volume: z.object({ max: z.number() }),
-  indicators: z.array(z.object({ spec: z.string(), pane: z.enum(['price', 'lower']), lines: z.array(z.object({ name: z.string(), last: z.number().nullable() })) })),
+  indicators: z.array(
+    z.object({
+      spec: z.string(),
+      pane: z.enum(['price', 'lower']),
+      lines: z.array(z.object({ name: z.string(), last: z.number().nullable() })),
+      warm_up: z
+        .object({
+          bars: z.number().int().describe('bars before the window the line was computed over'),
+          wanted: z.number().int().describe('bars its first value needs to be settled: N for sma, bb, hi, lo; 5N for ema; 10N for atr, rsi; for vwap, its trading day before the window'),
+          settled: z.boolean().describe('false when the tape could not supply the warm-up (the plate says so in its legend)'),
+        })
+        .describe('the history the line was warmed over before the window'),
+    }),
+  ),
   marks: z.array(z.object({ kind: z.enum(['level', 'zone']), placed: z.enum(['in_view', 'above', 'below']) })),
 });
