@@ -54,13 +54,18 @@ export type Cond =
 export type Distance =
   | { unit: 'price'; value: number }
   | { unit: 'fraction'; value: number }
-  | { unit: 'atr'; mult: number; series: string };
+  | { unit: 'atr'; mult: number; series: string }
+  /** A multiple of a range's height: its hi series less its lo series. */
+  | { unit: 'range'; mult: number; lo: string; hi: string };
 export type TargetDistance = Distance | { unit: 'r'; value: number };
 
 export type StopIR =
   | { kind: 'distance'; distance: Distance }
-  /** Fixed at the signal bar: at the level, or the offset beyond it (one tick when the words give none). */
-  | { kind: 'level'; where: 'at' | 'below' | 'above'; level: Operand; offset: Distance };
+  /**
+   * Fixed at the signal bar: at the level, or the offset beyond it (one tick when the words give none): below it,
+   * above it, or beyond it on the side the trade leaves by (below a long, above a short).
+   */
+  | { kind: 'level'; where: 'at' | 'below' | 'above' | 'beyond'; level: Operand; offset: Distance };
 export type TargetIR = { kind: 'distance'; distance: TargetDistance } | { kind: 'level'; level: Operand };
 export type TrailIR = { kind: 'distance'; distance: Distance } | { kind: 'level'; level: Operand };
 export type TimeIR =
@@ -78,6 +83,22 @@ export interface WindowIR {
 /** The trading day: 00:00 UTC for crypto; 17:00 Chicago (the CME session's start) for NQ, ES, YM. */
 export type TradingDay = 'utc' | 'cme';
 
+/** A time of day on a zone's wall clock: minute of the local day. */
+export interface ClockIR {
+  zone: Zone;
+  minute: number;
+}
+
+/**
+ * When entries are allowed: the windows, and the clock exits that close a window's entries once they come round
+ * after it opens (until, absent when the rule has none).
+ */
+export interface GateParams {
+  zone: Zone;
+  windows: WindowIR[];
+  until?: ClockIR[];
+}
+
 export type SeriesSpec =
   | { id: string; kind: 'ema' | 'sma' | 'rsi'; params: { n: number }; source: 'close' }
   | { id: string; kind: 'atr'; params: { n: number }; source: 'high,low,close' }
@@ -94,12 +115,22 @@ export type SeriesSpec =
       params: { field: 'high' | 'low'; minutes: number; zone: Zone; open: number };
       source: 'high' | 'low';
     }
-  /** 1 when the bar's close (the decision instant) falls in a window, else 0. */
-  | { id: string; kind: 'session_gate'; params: { zone: Zone; windows: WindowIR[] }; source: 'time' }
+  /**
+   * 1 when the bar's close (the decision instant) falls in a window and before the first of the until clocks to
+   * come round after that window opened, else 0.
+   */
+  | { id: string; kind: 'session_gate'; params: GateParams; source: 'time' }
   /** The end of the window holding the bar's close. */
   | { id: string; kind: 'session_end'; params: { zone: Zone; windows: WindowIR[] }; source: 'time' }
   /** The first instant after the bar's open when the zone's clock reads `minute`. */
-  | { id: string; kind: 'next_clock'; params: { zone: Zone; minute: number }; source: 'time' };
+  | { id: string; kind: 'next_clock'; params: { zone: Zone; minute: number }; source: 'time' }
+  /**
+   * The most recent swing high (low): the high (low) of a bar that the `strength` bars before it do not reach
+   * and the `strength` bars after it do not pass, known at the close of the last of those.
+   */
+  | { id: string; kind: 'swing'; params: { field: 'high' | 'low'; strength: number }; source: 'high' | 'low' }
+  /** A Bollinger band of the closes: the SMA of n (middle), plus or minus k population standard deviations. */
+  | { id: string; kind: 'bollinger'; params: { band: 'upper' | 'middle' | 'lower'; n: number; k: number }; source: 'close' };
 
 export interface Transition {
   from: StateName;
@@ -116,7 +147,7 @@ export interface DeciderIR {
   side: Side;
   states: StateName[];
   transitions: Transition[];
-  session: { kind: 'always' } | { kind: 'windows'; zone: Zone; windows: WindowIR[]; gate: string; end: string };
+  session: { kind: 'always' } | ({ kind: 'windows'; gate: string; end: string } & GateParams);
   /** A trade still open when its session window ends is closed at that close (unless a clock exit governs). */
   flat_at_session_end: boolean;
   series: SeriesSpec[];
@@ -194,6 +225,11 @@ class Resolver {
 
   distance(d: StopDistance, part: ScriptPart): Distance {
     switch (d.unit) {
+      case 'range': {
+        const range = this.operand({ kind: 'opening_range', field: 'range', minutes: d.of.minutes }, part);
+        if (range.kind !== 'zone' || range.lo.src !== 'series' || range.hi.src !== 'series') throw new DeciderRefusal(part, 'a multiple of a range needs the range');
+        return { unit: 'range', mult: d.n, lo: range.lo.id, hi: range.hi.id };
+      }
       case 'points':
         return { unit: 'price', value: d.n };
       case 'ticks':
@@ -253,6 +289,15 @@ class Resolver {
         return { kind: 'mark', shape: o.shape };
       case 'bar':
         return point({ src: o.bar === 'signal' ? 'signal_bar' : 'previous_bar', field: o.field === 'high' ? 'h' : 'l' });
+      case 'swing': {
+        if (o.strength === null) throw new DeciderRefusal(part, "the swing's bars on each side are not stated");
+        return series({ id: `swing_${o.field}_${o.strength}`, kind: 'swing', params: { field: o.field, strength: o.strength }, source: o.field });
+      }
+      case 'bollinger': {
+        const n = this.length(o.n, 'Bollinger bands', part);
+        if (o.k === null) throw new DeciderRefusal(part, "the Bollinger bands' width is not stated");
+        return series({ id: `bollinger_${n}_${String(o.k).replace('.', 'p')}_${o.band}`, kind: 'bollinger', params: { band: o.band, n, k: o.k }, source: 'close' });
+      }
       case 'constant':
         return point({ src: 'constant', value: o.value });
     }
@@ -275,10 +320,10 @@ class Resolver {
     return { op, left: this.operand(c.left, part), right: this.operand(c.right, part) };
   }
 
-  sessionSeries(zone: Zone, windows: WindowIR[]): { gate: string; end: string } {
+  sessionSeries(zone: Zone, windows: WindowIR[], until: ClockIR[]): { gate: string; end: string } {
     const params = { zone, windows };
     return {
-      gate: this.add({ id: 'session_gate', kind: 'session_gate', params, source: 'time' }),
+      gate: this.add({ id: 'session_gate', kind: 'session_gate', params: until.length > 0 ? { ...params, until } : params, source: 'time' }),
       end: this.add({ id: 'session_end', kind: 'session_end', params, source: 'time' }),
     };
   }
@@ -349,29 +394,42 @@ function timeOf(script: Script, r: Resolver, session: DeciderIR['session']): Tim
   return [...seen.values()].sort(byCanonical);
 }
 
-/** Bars of history each series needs before its values can be trusted (recursive smoothers: three lengths). */
 /**
  * Bars of history before the first decision. A read of the previous bar may sit inside a cross, which looks one
  * bar further back again, so a rule that reads the previous bar needs two bars before its first.
  */
 function warmUpOf(series: SeriesSpec[], tf: number, readsPreviousBar: boolean): number {
   const days = (n: number) => Math.ceil((n * DAY) / tf);
-  let bars = readsPreviousBar ? 2 : 1;
-  for (const s of series) {
-    const need =
-      s.kind === 'ema' || s.kind === 'rsi' || s.kind === 'atr'
-        ? 3 * s.params.n + 1
-        : s.kind === 'sma' || s.kind === 'highest' || s.kind === 'lowest'
-          ? s.params.n + 1
-          : s.kind === 'prior_day'
-            ? days(2)
-            : s.kind === 'vwap' || s.kind === 'opening_range'
-              ? days(1)
-              : 0;
-    bars = Math.max(bars, need);
-  }
-  return bars;
+  const need = (s: SeriesSpec): number => {
+    switch (s.kind) {
+      case 'ema':
+      case 'rsi':
+      case 'atr':
+        return 3 * s.params.n + 1;
+      case 'sma':
+      case 'highest':
+      case 'lowest':
+      case 'bollinger':
+        return s.params.n + 1;
+      case 'swing':
+        return swingWarmUp(s.params.strength);
+      case 'prior_day':
+        return days(2);
+      case 'vwap':
+      case 'opening_range':
+        return days(1);
+      default:
+        return 0;
+    }
+  };
+  return Math.max(readsPreviousBar ? 2 : 1, ...series.map(need));
 }
+
+/**
+ * Bars before a swing series is settled: the most recent swing may be any bar back, so enough for several swings
+ * to form (ten times the bars one swing spans); after a longer run without one, more history may find an older one.
+ */
+export const swingWarmUp = (strength: number): number => 10 * (2 * strength + 1);
 
 function machineOf(ir: Omit<DeciderIR, 'states' | 'transitions'>): { states: StateName[]; transitions: Transition[] } {
   const t: Transition[] = [];
@@ -393,6 +451,12 @@ function machineOf(ir: Omit<DeciderIR, 'states' | 'transitions'>): { states: Sta
   return { states: STATES.filter((s) => used.has(s)), transitions: t.sort(byCanonical) };
 }
 
+/** The rule's clock exits, each once, in canonical order. */
+function clockExitsOf(script: Script): ClockIR[] {
+  const clocks = (script.exit.time ?? []).flatMap((t) => (t.kind === 'clock' ? [{ zone: t.zone, minute: minuteOf(t.at) }] : []));
+  return clocks.filter((c, i) => clocks.findIndex((x) => x.zone === c.zone && x.minute === c.minute) === i).sort(byCanonical);
+}
+
 /** The decider IR of a script: pure and canonical (the same script gives the same IR, key for key). */
 export function irOf(script: Script): DeciderIR {
   const r = new Resolver(script);
@@ -403,7 +467,10 @@ export function irOf(script: Script): DeciderIR {
       .filter((w, i, all) => all.findIndex((x) => x.from === w.from && x.to === w.to) === i)
       .sort((a, b) => a.from - b.from || a.to - b.to);
     if (windows.some((w) => w.from === w.to)) throw new DeciderRefusal('session', 'a window that ends where it starts holds no time');
-    session = { kind: 'windows', zone: script.session.zone, windows, ...r.sessionSeries(script.session.zone, windows) };
+    // A clock exit closes the entry window too: no entry once its time has come round in a window.
+    const until = clockExitsOf(script);
+    const { zone } = script.session;
+    session = { kind: 'windows', zone, windows, ...(until.length > 0 ? { until } : {}), ...r.sessionSeries(zone, windows, until) };
   }
   const entry = entryOf(script, r);
   const stop = stopOf(script, r, entry);

@@ -1,7 +1,7 @@
 import { place } from './clauses.js';
 import { withDefaults } from './defaults.js';
 import { readEntry } from './entry.js';
-import { readExit } from './exit.js';
+import { readExit, readTrail } from './exit.js';
 import type { Lexeme } from './lexemes.js';
 import { lex } from './lexer.js';
 import { readMarket } from './market.js';
@@ -31,7 +31,7 @@ export function readRule(text: string): RuleReading {
     session,
     side: readSide(lx, text, entry.sides),
     entry: entry.part,
-    stop: readStop(lx, text),
+    stop: readStop(lx, text, readTrail(lx, text)),
     exit: readExit(lx, text, market, taken),
   });
 }
