@@ -33,6 +33,9 @@ function hasNumber(hay: string, n: number): boolean {
   if (n === 0.5 && hasWord(hay, 'half')) return true;
   if (n === 1 && hasAny(hay, ['a', 'an'])) return true;
   if (n === 60 && hasAny(hay, ['hour', 'hourly'])) return true;
+  if (n === 2 && hasAny(hay, ['twice', 'double'])) return true;
+  // a multiple said as a percentage: 150% of the range is 1.5 of it
+  if (new RegExp(`(?<![\\d.])${String(n * 100)}\\s*(%|percent)`).test(hay)) return true;
   const w = WORDS[n];
   return w !== undefined && (hasWord(hay, w) || hasWord(hay, w.replace('-', ' ')));
 }
@@ -56,10 +59,10 @@ const MARKET_WORDS: Readonly<Record<string, readonly string[]>> = {
   SOL: ['sol', 'solana'],
 };
 const TIMEFRAME_WORDS: Readonly<Record<string, readonly string[]>> = {
-  '15s': ['15s', '15 s', '15 sec', '15 second', 'fifteen second'],
-  '1m': ['1m', '1 min', '1 minute', 'one minute', 'minute'],
+  '15s': ['15s', '15 s', '15 sec', '15 second', 'fifteen second', 'fifteen-second'],
+  '1m': ['1m', '1 min', '1 minute', 'one minute', 'one-minute', 'minute'],
   '5m': ['5m', '5 min', '5 minute', '5-minute', 'five minute', 'five-minute', 'five-min'],
-  '1h': ['1h', '1 hour', 'hourly', 'hour', 'one-hour', 'sixty minute', '1-hr'],
+  '1h': ['1h', '1 hour', 'hourly', 'hour', 'one-hour', 'sixty minute', 'sixty-minute', '1-hr'],
 };
 const LONG = ['long', 'buy', 'fade the drop'];
 const SHORT = ['short', 'shorts', 'sell short', 'fade rallies'];
@@ -129,7 +132,9 @@ function claims(part: PartName, value: unknown): { what: string; holds: (hay: st
   } else {
     // entry, stop, exit: walk the value for numbers, names, units, sides and times
     const walk = (v: unknown, key: string): void => {
-      if (typeof v === 'number' && ['n', 'value', 'minutes', 'period', 'strength', 'k'].includes(key)) out.push({ what: String(v), holds: (h) => hasNumber(h, v) });
+      if (typeof v === 'number' && ['n', 'value', 'minutes', 'period', 'k'].includes(key)) out.push({ what: String(v), holds: (h) => hasNumber(h, v) });
+      // a swing's bars on each side, or all its bars: "2 bars either side", "the 5-bar swing"
+      if (typeof v === 'number' && key === 'strength') out.push({ what: String(v), holds: (h) => hasNumber(h, v) || hasNumber(h, 2 * v + 1) });
       if (Array.isArray(v)) v.forEach((x) => walk(x, key));
       if (v === null || typeof v !== 'object' || Array.isArray(v)) return;
       const o = v as Record<string, unknown>;

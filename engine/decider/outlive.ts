@@ -1,4 +1,4 @@
-import { allocBars } from '../bars.js';
+import { allocBars, type Bars } from '../bars.js';
 import type { ClockIR, GateParams, TradingDay } from './ir.js';
 import { clockAfter, sessionGate, tradingDay } from './series.js';
 import { localDay, zoneOffset } from './zones.js';
@@ -23,14 +23,30 @@ export interface Outliving {
   clock: ClockIR;
 }
 
-export function outlivingEntry(session: { kind: 'always' } | GateParams, clocks: readonly ClockIR[], day: TradingDay, tf: number): Outliving | null {
-  if (clocks.length === 0) return null;
-  const step = Math.max(tf, 60);
+/** Bars of the reference weeks, one every `step` seconds (only their open times are read). */
+function referenceBars(step: number): Bars {
   const per = WEEK / step;
   const bars = allocBars(per * WEEKS.length);
   WEEKS.forEach((monday, w) => {
     for (let k = 0; k < per; k++) bars.t[w * per + k] = monday + k * step;
   });
+  return bars;
+}
+
+/** Whether the gate's clocks close some window's entries: a bar in a window whose entries they have closed. */
+export function clockClosesEntries(session: GateParams, tf: number): boolean {
+  if (!session.until || session.until.length === 0) return false;
+  const step = Math.max(tf, 60);
+  const bars = referenceBars(step);
+  const open = sessionGate(bars, { zone: session.zone, windows: session.windows }, step);
+  const gated = sessionGate(bars, session, step);
+  return open.some((g, i) => g === 1 && gated[i] === 0);
+}
+
+export function outlivingEntry(session: { kind: 'always' } | GateParams, clocks: readonly ClockIR[], day: TradingDay, tf: number): Outliving | null {
+  if (clocks.length === 0) return null;
+  const step = Math.max(tf, 60);
+  const bars = referenceBars(step);
   const gate = 'windows' in session ? sessionGate(bars, session, step) : null;
   const key = tradingDay(day);
   for (let i = 0; i < bars.length; i++) {
@@ -60,3 +76,9 @@ export function outlivingWords({ fill, exit, clock }: Outliving): string {
   const when = days === 1 ? 'the next day' : `${days} days later`;
   return `entries outlive the clock exit: a trade filled at ${hhmm(fill, f)} ${clock.zone} is held to ${hhmm(exit, x)} ${clock.zone} ${when}`;
 }
+
+const clockText = (c: ClockIR): string => `${String(Math.floor(c.minute / 60)).padStart(2, '0')}:${String(c.minute % 60).padStart(2, '0')} ${c.zone}`;
+
+/** What the gate's clocks do to a window's entries, in words. */
+export const clockClosingWords = (clocks: readonly ClockIR[]): string =>
+  `a clock exit closes the entry window too: no trade opens in a window once ${clocks.map(clockText).join(' or ')} has come round in it`;

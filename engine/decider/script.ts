@@ -58,10 +58,11 @@ export const ScriptSchema = z.strictObject({
 });
 export type Script = z.infer<typeof ScriptSchema>;
 
-/** A part that keeps a reading from becoming a script. */
+/** A part that keeps a reading from becoming a script, with the words that would read. */
 export interface PartRefusal {
   part: PartName;
   status: Exclude<Status, 'read' | 'defaulted'>;
+  hint?: string;
 }
 
 export type ScriptOfReading = { ok: true; script: Script } | { ok: false; refused: PartRefusal[]; message: string };
@@ -73,8 +74,8 @@ export type ScriptOfReading = { ok: true; script: Script } | { ok: false; refuse
 export function scriptOfReading(reading: RuleReading): ScriptOfReading {
   const refused: PartRefusal[] = [];
   for (const part of PARTS) {
-    const { status } = reading[part];
-    if (!isSettled(status)) refused.push({ part, status: status as PartRefusal['status'] });
+    const { status, hint } = reading[part];
+    if (!isSettled(status)) refused.push({ part, status: status as PartRefusal['status'], ...(hint !== undefined ? { hint } : {}) });
   }
   if (refused.length > 0) {
     const message = `a script needs all seven parts read: ${refused.map((r) => `${r.part} is ${r.status}`).join(', ')}`;

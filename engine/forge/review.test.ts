@@ -215,7 +215,14 @@ describe('session leak', () => {
       },
     ]);
     expect(review(emaCross.ir, emaCross.code).notes).toEqual([]);
-    expect(review(priorDay.ir, priorDay.code).notes).toEqual([]);
+    // a clock exit inside the window closes its entries: said, at the gate
+    expect(review(priorDay.ir, priorDay.code).notes).toEqual([
+      {
+        line: lineWith(priorDay.code, 'if (s.session_gate[i]! !== 1) return;'),
+        message:
+          "a clock exit closes the entry window too: no trade opens in a window once 14:50 America/Chicago has come round in it: the rule's words name the exit time, not the end of its entries",
+      },
+    ]);
   });
 
   it('flags code that never meets the window end it scheduled', () => {

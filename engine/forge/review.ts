@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { canonicalJson } from '../decider/canonical.js';
 import { freshState, STATES, type StateName } from '../decider/contract.js';
 import type { ClockIR, Cond, DeciderIR, Distance, Operand, SeriesSpec, TargetDistance, Value } from '../decider/ir.js';
-import { outlivingEntry, outlivingWords } from '../decider/outlive.js';
+import { clockClosesEntries, clockClosingWords, outlivingEntry, outlivingWords } from '../decider/outlive.js';
 import { FLAT_AT_WINDOW_END } from '../decider/plain.js';
 import { MARKET_SPECS, TIMEFRAME_SECONDS } from '../markets.js';
 import { closing, lineOf, linesOf, readCode, type CodeModel } from './code.js';
@@ -810,6 +810,10 @@ export function review(ir: DeciderIR, code: string): Review {
   if (ir.flat_at_session_end && ir.session.kind === 'windows') {
     const line = lineOf(m, new RegExp(`deadline\\(st, s\\.${escape(ir.session.end)}\\[k\\]`), 'fill');
     notes.push({ line: ctx.at(line, ctx.fnLine('fill')), message: `${FLAT_AT_WINDOW_END}: the rule names no clock or close exit of its own` });
+  }
+  if (ir.session.kind === 'windows' && clockClosesEntries(ir.session, ir.tf_seconds)) {
+    const line = lineOf(m, new RegExp(`if \\(s\\.${escape(ir.session.gate)}\\[i\\]`), 'decide');
+    notes.push({ line: ctx.at(line, ctx.fnLine('decide')), message: `${clockClosingWords(ir.session.until ?? [])}: the rule's words name the exit time, not the end of its entries` });
   }
   const outliving = outlivingEntry(ir.session, clockExitsOf(ir), MARKET_SPECS[ir.market]?.kind === 'cme' ? 'cme' : 'utc', ir.tf_seconds);
   if (outliving) {

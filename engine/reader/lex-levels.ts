@@ -94,14 +94,14 @@ const CORE = table<true>([
   ['bollinger', true],
   ['bb|bbs|bband|bbands', true],
 ]);
-const DEVIATIONS = 'standard|std deviation|deviations|dev|devs|sd|sds|std|stdev|stdevs|sigma|sigmas';
+const DEVIATIONS = flat(['standard|std deviation|deviations|dev|devs', 'sd|sds|std|stdev|stdevs|stddev|sigma|sigmas|deviation|deviations']);
 
 /** "2 standard deviations", "2-sigma", "2.5 SD": a band's width. */
 function widthAt(tokens: readonly Token[], i: number): { k: number; end: number } | null {
   const n = readNumber(tokens, i);
   if (!n || !(n.value > 0) || n.value > MAX_BAND_WIDTH) return null;
-  const end = phraseAt(tokens, pastHyphen(tokens, n.end), DEVIATIONS);
-  return end !== null ? { k: n.value, end } : null;
+  const unit = DEVIATIONS.longest(tokens, pastHyphen(tokens, n.end));
+  return unit ? { k: n.value, end: unit.end } : null;
 }
 
 /** "(20, 2)", "(20/2)", "(20)", "20,2", "20 2" right after the name: the length and width. */

@@ -25,6 +25,15 @@ function rangeMinutesAfter(tokens: readonly Token[], i: number): { minutes: numb
   return { minutes: m.minutes, end: j };
 }
 
+/** Does the text after token i give the opening range a length other than `minutes` ("the 15-minute opening range")? */
+function otherRangeLength(tokens: readonly Token[], i: number, minutes: number): boolean {
+  for (let x = i; x < tokens.length; x++) {
+    const m = minutesAt(tokens, x);
+    if (m && m.minutes !== minutes && (phraseAt(tokens, m.end, 'opening range') !== null || wordIn(tokens, m.end, ['orb', 'or']))) return true;
+  }
+  return false;
+}
+
 /**
  * The opening range: "the 15-minute opening range high", "OR low", "ORH", "the high of the opening range",
  * "the opening range of the first 30 minutes", "the high of the first 15 minutes", "the 15 min ORB".
@@ -46,10 +55,11 @@ export const openingRange: Recognizer = (tokens, i, before) => {
   }
   let minutes: number | null = null;
   const m = minutesAt(tokens, j);
-  // "NQ 1-minute opening range breakout": a length said right after the market is the chart's timeframe
-  const afterMarket = j === i && before.length > 0 && before[before.length - 1]!.t1 === i && before[before.length - 1]!.body.k === 'market';
   if (m) {
-    if (afterMarket) return null;
+    // "NQ 1-minute opening range breakout: ... the 15-minute opening range high": a length said right after the
+    // market, where a timeframe stands, is the chart's when the text gives the range another length
+    const afterMarket = j === i && before.length > 0 && before[before.length - 1]!.t1 === i && before[before.length - 1]!.body.k === 'market';
+    if (afterMarket && otherRangeLength(tokens, m.end, m.minutes)) return null;
     minutes = m.minutes;
     j = m.end;
   }

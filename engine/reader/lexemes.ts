@@ -72,6 +72,9 @@ export type Ref =
 
 export type LexemeKind = LexemeBody['k'];
 
+/** The word "whichever comes first" stands as: every way out is read so already. */
+export const FIRST_COMES_WORD = 'whichever comes first';
+
 /** The word an indicator the reader does not read stands as: a comparison beside it is not read either. */
 export const UNREAD_INDICATOR = 'unread indicator';
 

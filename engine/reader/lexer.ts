@@ -1,5 +1,5 @@
 import type { Market } from '../markets.js';
-import type { Lexeme } from './lexemes.js';
+import { FIRST_COMES_WORD, type Lexeme } from './lexemes.js';
 import { atrDistance, moneyDistance, plainDistance, rangeDistance, rDistance } from './lex-amounts.js';
 import { bandRefs, bollinger, farSide, rangeRefs, swing } from './lex-levels.js';
 import { barOperands, extreme, firstBar, indicator, markRefs, marks, openingRange, otherTimeframeIndicator, price, priorDay, thatBar, vwap, wholeBar } from './lex-operands.js';
@@ -12,6 +12,7 @@ import {
   ANCHORS,
   CLOSE_EXITS,
   COMPARISONS,
+  FIRST_COMES,
   FROM_ENTRY,
   MARKET_NAMES,
   MICRO_MARKET_NAMES,
@@ -33,6 +34,7 @@ import {
 const notSides = fromTable(flat(NOT_SIDES), () => ({ k: 'word', norm: 'when' }));
 const viceVersa = fromTable(flat(VICE_VERSA), () => ({ k: 'vice_versa' }));
 const fromEntry = fromTable(flat(FROM_ENTRY), () => ({ k: 'word', norm: 'from entry' }));
+const firstComes = fromTable(flat(FIRST_COMES), () => ({ k: 'word', norm: FIRST_COMES_WORD }));
 const negated = fromTable(flat(NEGATED_TRADING), () => ({ k: 'not' }));
 const closeExit = fromTable(flat(CLOSE_EXITS), () => ({ k: 'close_exit' }));
 const named = fromTable(table(NAMED_SESSIONS), (v) => ({ k: 'named', session: v.session, name: v.name }));
@@ -108,6 +110,7 @@ const RECOGNIZERS: readonly Recognizer[] = [
   notSides,
   viceVersa,
   fromEntry,
+  firstComes,
   negated,
   closeExit,
   takeAmount,

@@ -245,6 +245,9 @@ export const VICE_VERSA: readonly string[] = [
   'reverse|opposite|mirror|inverse for the? short|shorts|shorting side?',
 ];
 
+/** "whichever comes first": how every way out is read anyway; said, it is known and takes nothing. */
+export const FIRST_COMES: readonly string[] = ['whichever|whatever comes|hits|happens first', 'which ever comes|hits|happens first'];
+
 /** "below entry", "from the fill": a distance measured from the entry, which is what a distance is anyway. */
 export const FROM_ENTRY: readonly string[] = ['above|below|under|over|from|beyond|past|away my|the|your? entry|fill price?', 'away from my|the|your? entry|fill price?'];
 
