@@ -477,6 +477,16 @@ function saysMinutes(text: string, minutes: string): boolean {
 }
 const HOUR_WORDS = new Set(['hour', 'hours', 'hourly', 'hr', 'hrs', 'h']);
 
+/** Whether a span says a swing's bars on each side: the number, or all its bars ("the 5-bar swing high" is 2). */
+const saysStrength = (text: string, strength: string): boolean => saysNumber(text, strength) || saysNumber(text, String(2 * Number(strength) + 1));
+
+/** Whether a span says a multiple: the number, "twice" or "double" for 2, or a percentage ("150% of the range"). */
+function saysMultiple(text: string, n: string): boolean {
+  if (saysNumber(text, n)) return true;
+  if (Number(n) === 2 && tokenize(text).some((t) => t.kind === 'word' && (t.norm === 'twice' || t.norm === 'double'))) return true;
+  return saysNumber(text, String(Math.round(Number(n) * 100 * 1e6) / 1e6));
+}
+
 /** Scans generated code against the rule it was forged from. */
 export function scan(code: string, source: ScanSource): Scan {
   const byScript = 'script' in source;
@@ -531,7 +541,8 @@ export function scan(code: string, source: ScanSource): Scan {
     }
     // A number must be said by the words the part cites: a reading that cites real words but carries another
     // number (as a model lane might) has invented it.
-    const saying = spans.filter((s) => (fact.path.endsWith('.minutes') ? saysMinutes : saysNumber)(s.text, fact.words!));
+    const says = fact.path.endsWith('.minutes') ? saysMinutes : fact.path.endsWith('.strength') ? saysStrength : r.key.startsWith('distance.range.') ? saysMultiple : saysNumber;
+    const saying = spans.filter((s) => says(s.text, fact.words!));
     if (saying.length === 0) {
       invented.push({ line, token: tokenText, kind: r.kind, message: `the reading's ${fact.part} says ${fact.words}, which none of the words it cites say` });
       return;
