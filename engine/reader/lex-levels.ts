@@ -176,6 +176,13 @@ export const bollinger: Recognizer = (tokens, i) => {
       if (wordIn(tokens, j, ['band', 'line'])) j += 1;
     }
   } else if (wordIn(tokens, j, ['band', 'bands', 'line'])) j += 1;
+  // "the Bollinger basis (20, 2)", "the lower Bollinger band (20, 2)": settings after the band
+  const late = params === null ? paramsAt(tokens, j) : null;
+  if (late) {
+    n ??= late.n;
+    k ??= late.k;
+    j = late.end;
+  }
   const w = k === null ? (phraseAt(tokens, j, 'at|of|with') !== null ? widthAt(tokens, phraseAt(tokens, j, 'at|of|with')!) : widthAt(tokens, j)) : null;
   if (w) ({ k, end: j } = w);
   if (band === null) return one({ k: 'word', norm: 'bollinger bands without a band' }, i, j);
