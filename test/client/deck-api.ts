@@ -2016,6 +2016,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2058,6 +2071,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2105,6 +2131,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2159,6 +2198,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2201,6 +2253,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2248,6 +2313,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2302,6 +2380,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2344,6 +2435,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2391,6 +2495,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2445,6 +2562,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2487,6 +2617,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2534,6 +2677,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2588,6 +2744,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2630,6 +2799,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2677,6 +2859,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2731,6 +2926,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2773,6 +2981,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2820,6 +3041,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2874,6 +3108,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2916,6 +3163,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2963,6 +3223,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -5148,7 +5421,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "windows";
                                 /** @enum {string} */
-                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 windows: {
                                     from: string;
                                     to: string;
@@ -5171,6 +5444,17 @@ export interface operations {
                                     n: number;
                                 } | {
                                     /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
+                                } | {
+                                    /** @constant */
                                     unit: "atr";
                                     n: number;
                                     period: number | null;
@@ -5185,6 +5469,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5205,7 +5500,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "level";
                                 /** @enum {string} */
-                                where: "at" | "below" | "above";
+                                where: "at" | "below" | "above" | "beyond";
                                 level: {
                                     /** @constant */
                                     kind: "price";
@@ -5247,6 +5542,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -5254,6 +5562,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5270,6 +5589,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5295,6 +5625,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -5355,6 +5696,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -5366,6 +5720,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -5422,6 +5787,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -5443,7 +5821,7 @@ export interface operations {
                                     kind: "clock";
                                     at: string;
                                     /** @enum {string} */
-                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 } | {
                                     /** @constant */
                                     kind: "session_close";
@@ -5521,7 +5899,7 @@ export interface operations {
                             /** @constant */
                             kind: "windows";
                             /** @enum {string} */
-                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                             windows: {
                                 from: string;
                                 to: string;
@@ -5544,6 +5922,17 @@ export interface operations {
                                 n: number;
                             } | {
                                 /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
+                            } | {
+                                /** @constant */
                                 unit: "atr";
                                 n: number;
                                 period: number | null;
@@ -5558,6 +5947,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -5578,7 +5978,7 @@ export interface operations {
                             /** @constant */
                             kind: "level";
                             /** @enum {string} */
-                            where: "at" | "below" | "above";
+                            where: "at" | "below" | "above" | "beyond";
                             level: {
                                 /** @constant */
                                 kind: "price";
@@ -5620,6 +6020,19 @@ export interface operations {
                                 field: "high" | "low";
                             } | {
                                 /** @constant */
+                                kind: "swing";
+                                /** @enum {string} */
+                                field: "high" | "low";
+                                strength: number | null;
+                            } | {
+                                /** @constant */
+                                kind: "bollinger";
+                                /** @enum {string} */
+                                band: "upper" | "middle" | "lower";
+                                n: number | null;
+                                k: number | null;
+                            } | {
+                                /** @constant */
                                 kind: "constant";
                                 value: number;
                             };
@@ -5627,6 +6040,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -5643,6 +6067,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -5668,6 +6103,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5728,6 +6174,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -5739,6 +6198,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5795,6 +6265,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -5816,7 +6299,7 @@ export interface operations {
                                 kind: "clock";
                                 at: string;
                                 /** @enum {string} */
-                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                             } | {
                                 /** @constant */
                                 kind: "session_close";
@@ -5867,7 +6350,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "windows";
                                 /** @enum {string} */
-                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 windows: {
                                     from: string;
                                     to: string;
@@ -5890,6 +6373,17 @@ export interface operations {
                                     n: number;
                                 } | {
                                     /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
+                                } | {
+                                    /** @constant */
                                     unit: "atr";
                                     n: number;
                                     period: number | null;
@@ -5904,6 +6398,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5924,7 +6429,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "level";
                                 /** @enum {string} */
-                                where: "at" | "below" | "above";
+                                where: "at" | "below" | "above" | "beyond";
                                 level: {
                                     /** @constant */
                                     kind: "price";
@@ -5966,6 +6471,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -5973,6 +6491,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5989,6 +6518,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -6014,6 +6554,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -6074,6 +6625,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -6085,6 +6649,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -6141,6 +6716,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -6162,7 +6750,7 @@ export interface operations {
                                     kind: "clock";
                                     at: string;
                                     /** @enum {string} */
-                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 } | {
                                     /** @constant */
                                     kind: "session_close";
@@ -6203,7 +6791,7 @@ export interface operations {
                                     }[];
                                 } | {
                                     /** @enum {string} */
-                                    default: "session_crypto" | "session_futures" | "atr_length";
+                                    default: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                 } | {
                                     script: string;
                                 };
@@ -6374,7 +6962,7 @@ export interface operations {
                                     }[];
                                 } | {
                                     /** @enum {string} */
-                                    default: "session_crypto" | "session_futures" | "atr_length";
+                                    default: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                 } | {
                                     script: string;
                                 };
@@ -6458,7 +7046,7 @@ export interface operations {
                             /** @constant */
                             kind: "windows";
                             /** @enum {string} */
-                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                             windows: {
                                 from: string;
                                 to: string;
@@ -6481,6 +7069,17 @@ export interface operations {
                                 n: number;
                             } | {
                                 /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
+                            } | {
+                                /** @constant */
                                 unit: "atr";
                                 n: number;
                                 period: number | null;
@@ -6495,6 +7094,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -6515,7 +7125,7 @@ export interface operations {
                             /** @constant */
                             kind: "level";
                             /** @enum {string} */
-                            where: "at" | "below" | "above";
+                            where: "at" | "below" | "above" | "beyond";
                             level: {
                                 /** @constant */
                                 kind: "price";
@@ -6557,6 +7167,19 @@ export interface operations {
                                 field: "high" | "low";
                             } | {
                                 /** @constant */
+                                kind: "swing";
+                                /** @enum {string} */
+                                field: "high" | "low";
+                                strength: number | null;
+                            } | {
+                                /** @constant */
+                                kind: "bollinger";
+                                /** @enum {string} */
+                                band: "upper" | "middle" | "lower";
+                                n: number | null;
+                                k: number | null;
+                            } | {
+                                /** @constant */
                                 kind: "constant";
                                 value: number;
                             };
@@ -6564,6 +7187,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -6580,6 +7214,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -6605,6 +7250,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -6665,6 +7321,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -6676,6 +7345,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -6732,6 +7412,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -6753,7 +7446,7 @@ export interface operations {
                                 kind: "clock";
                                 at: string;
                                 /** @enum {string} */
-                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                             } | {
                                 /** @constant */
                                 kind: "session_close";
@@ -6906,7 +7599,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "windows";
                                 /** @enum {string} */
-                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 windows: {
                                     from: string;
                                     to: string;
@@ -6929,6 +7622,17 @@ export interface operations {
                                     n: number;
                                 } | {
                                     /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
+                                } | {
+                                    /** @constant */
                                     unit: "atr";
                                     n: number;
                                     period: number | null;
@@ -6943,6 +7647,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -6963,7 +7678,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "level";
                                 /** @enum {string} */
-                                where: "at" | "below" | "above";
+                                where: "at" | "below" | "above" | "beyond";
                                 level: {
                                     /** @constant */
                                     kind: "price";
@@ -7005,6 +7720,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -7012,6 +7740,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -7028,6 +7767,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -7053,6 +7803,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -7113,6 +7874,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -7124,6 +7898,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -7180,6 +7965,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -7201,7 +7999,7 @@ export interface operations {
                                     kind: "clock";
                                     at: string;
                                     /** @enum {string} */
-                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 } | {
                                     /** @constant */
                                     kind: "session_close";
@@ -8113,9 +8911,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 timeframe: {
                                     /** @enum {string} */
@@ -8138,9 +8937,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 session: {
                                     /** @enum {string} */
@@ -8152,7 +8952,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "windows";
                                         /** @enum {string} */
-                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         windows: {
                                             from: string;
                                             to: string;
@@ -8171,7 +8971,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "windows";
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             windows: {
                                                 from: string;
                                                 to: string;
@@ -8186,9 +8986,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 side: {
                                     /** @enum {string} */
@@ -8211,9 +9012,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 entry: {
                                     /** @enum {string} */
@@ -8245,9 +9047,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 stop: {
                                     /** @enum {string} */
@@ -8259,6 +9062,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -8275,6 +9089,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -8295,7 +9120,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "level";
                                         /** @enum {string} */
-                                        where: "at" | "below" | "above";
+                                        where: "at" | "below" | "above" | "beyond";
                                         level: {
                                             /** @constant */
                                             kind: "price";
@@ -8337,6 +9162,19 @@ export interface operations {
                                             field: "high" | "low";
                                         } | {
                                             /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
                                             kind: "constant";
                                             value: number;
                                         };
@@ -8344,6 +9182,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -8360,6 +9209,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -8392,6 +9252,17 @@ export interface operations {
                                                 n: number;
                                             } | {
                                                 /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
+                                            } | {
+                                                /** @constant */
                                                 unit: "atr";
                                                 n: number;
                                                 period: number | null;
@@ -8406,6 +9277,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -8426,7 +9308,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "level";
                                             /** @enum {string} */
-                                            where: "at" | "below" | "above";
+                                            where: "at" | "below" | "above" | "beyond";
                                             level: {
                                                 /** @constant */
                                                 kind: "price";
@@ -8468,6 +9350,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -8475,6 +9370,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -8491,6 +9397,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -8517,9 +9434,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 exit: {
                                     /** @enum {string} */
@@ -8532,6 +9450,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -8592,6 +9521,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -8603,6 +9545,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -8659,6 +9612,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -8680,7 +9646,7 @@ export interface operations {
                                             kind: "clock";
                                             at: string;
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         } | {
                                             /** @constant */
                                             kind: "session_close";
@@ -8701,6 +9667,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -8761,6 +9738,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -8772,6 +9762,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -8828,6 +9829,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -8849,7 +9863,7 @@ export interface operations {
                                                 kind: "clock";
                                                 at: string;
                                                 /** @enum {string} */
-                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             } | {
                                                 /** @constant */
                                                 kind: "session_close";
@@ -8865,9 +9879,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                             } | null;
                             seed: {
@@ -9170,9 +10185,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 timeframe: {
                                     /** @enum {string} */
@@ -9195,9 +10211,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 session: {
                                     /** @enum {string} */
@@ -9209,7 +10226,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "windows";
                                         /** @enum {string} */
-                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         windows: {
                                             from: string;
                                             to: string;
@@ -9228,7 +10245,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "windows";
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             windows: {
                                                 from: string;
                                                 to: string;
@@ -9243,9 +10260,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 side: {
                                     /** @enum {string} */
@@ -9268,9 +10286,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 entry: {
                                     /** @enum {string} */
@@ -9302,9 +10321,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 stop: {
                                     /** @enum {string} */
@@ -9316,6 +10336,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -9332,6 +10363,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -9352,7 +10394,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "level";
                                         /** @enum {string} */
-                                        where: "at" | "below" | "above";
+                                        where: "at" | "below" | "above" | "beyond";
                                         level: {
                                             /** @constant */
                                             kind: "price";
@@ -9394,6 +10436,19 @@ export interface operations {
                                             field: "high" | "low";
                                         } | {
                                             /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
                                             kind: "constant";
                                             value: number;
                                         };
@@ -9401,6 +10456,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -9417,6 +10483,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -9449,6 +10526,17 @@ export interface operations {
                                                 n: number;
                                             } | {
                                                 /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
+                                            } | {
+                                                /** @constant */
                                                 unit: "atr";
                                                 n: number;
                                                 period: number | null;
@@ -9463,6 +10551,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -9483,7 +10582,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "level";
                                             /** @enum {string} */
-                                            where: "at" | "below" | "above";
+                                            where: "at" | "below" | "above" | "beyond";
                                             level: {
                                                 /** @constant */
                                                 kind: "price";
@@ -9525,6 +10624,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -9532,6 +10644,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -9548,6 +10671,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -9574,9 +10708,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 exit: {
                                     /** @enum {string} */
@@ -9589,6 +10724,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -9649,6 +10795,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -9660,6 +10819,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -9716,6 +10886,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -9737,7 +10920,7 @@ export interface operations {
                                             kind: "clock";
                                             at: string;
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         } | {
                                             /** @constant */
                                             kind: "session_close";
@@ -9758,6 +10941,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -9818,6 +11012,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -9829,6 +11036,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -9885,6 +11103,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -9906,7 +11137,7 @@ export interface operations {
                                                 kind: "clock";
                                                 at: string;
                                                 /** @enum {string} */
-                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             } | {
                                                 /** @constant */
                                                 kind: "session_close";
@@ -9922,9 +11153,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                             } | null;
                             seed: {
@@ -10129,7 +11361,7 @@ export interface operations {
                         } | {
                             /** @constant */
                             ok: true;
-                            /** @description the seven parts, each with its status, value and spans */
+                            /** @description the seven parts, each with its status, value and spans, and a hint on a part missing or ambiguous */
                             parts: {
                                 market: {
                                     /** @enum {string} */
@@ -10152,9 +11384,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 timeframe: {
                                     /** @enum {string} */
@@ -10177,9 +11410,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 session: {
                                     /** @enum {string} */
@@ -10191,7 +11425,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "windows";
                                         /** @enum {string} */
-                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         windows: {
                                             from: string;
                                             to: string;
@@ -10210,7 +11444,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "windows";
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             windows: {
                                                 from: string;
                                                 to: string;
@@ -10225,9 +11459,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 side: {
                                     /** @enum {string} */
@@ -10250,9 +11485,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 entry: {
                                     /** @enum {string} */
@@ -10284,9 +11520,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 stop: {
                                     /** @enum {string} */
@@ -10298,6 +11535,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -10314,6 +11562,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -10334,7 +11593,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "level";
                                         /** @enum {string} */
-                                        where: "at" | "below" | "above";
+                                        where: "at" | "below" | "above" | "beyond";
                                         level: {
                                             /** @constant */
                                             kind: "price";
@@ -10376,6 +11635,19 @@ export interface operations {
                                             field: "high" | "low";
                                         } | {
                                             /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
                                             kind: "constant";
                                             value: number;
                                         };
@@ -10383,6 +11655,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -10399,6 +11682,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -10431,6 +11725,17 @@ export interface operations {
                                                 n: number;
                                             } | {
                                                 /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
+                                            } | {
+                                                /** @constant */
                                                 unit: "atr";
                                                 n: number;
                                                 period: number | null;
@@ -10445,6 +11750,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -10465,7 +11781,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "level";
                                             /** @enum {string} */
-                                            where: "at" | "below" | "above";
+                                            where: "at" | "below" | "above" | "beyond";
                                             level: {
                                                 /** @constant */
                                                 kind: "price";
@@ -10507,6 +11823,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -10514,6 +11843,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -10530,6 +11870,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -10556,9 +11907,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 exit: {
                                     /** @enum {string} */
@@ -10571,6 +11923,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -10631,6 +11994,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -10642,6 +12018,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -10698,6 +12085,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -10719,7 +12119,7 @@ export interface operations {
                                             kind: "clock";
                                             at: string;
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         } | {
                                             /** @constant */
                                             kind: "session_close";
@@ -10740,6 +12140,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -10800,6 +12211,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -10811,6 +12235,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -10867,6 +12302,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -10888,7 +12336,7 @@ export interface operations {
                                                 kind: "clock";
                                                 at: string;
                                                 /** @enum {string} */
-                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             } | {
                                                 /** @constant */
                                                 kind: "session_close";
@@ -10904,11 +12352,32 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                             };
+                            /** @description every clause of the words, in order: the parts it lands in, and its words that carry a meaning no part took, each with why and the words that would read */
+                            clauses: {
+                                span: {
+                                    from: number;
+                                    to: number;
+                                    text: string;
+                                };
+                                /** @description the parts that cite words of this clause */
+                                parts: ("market" | "timeframe" | "session" | "side" | "entry" | "stop" | "exit")[];
+                                /** @description words of this clause that carry a meaning no part took: why each was not used, and words that would read */
+                                unused: {
+                                    span: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    };
+                                    why: string;
+                                    hint?: string;
+                                }[];
+                            }[];
                         } | {
                             /** @constant */
                             ok: true;
@@ -10937,7 +12406,7 @@ export interface operations {
                                     /** @constant */
                                     kind: "windows";
                                     /** @enum {string} */
-                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                     windows: {
                                         from: string;
                                         to: string;
@@ -10960,6 +12429,17 @@ export interface operations {
                                         n: number;
                                     } | {
                                         /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
+                                    } | {
+                                        /** @constant */
                                         unit: "atr";
                                         n: number;
                                         period: number | null;
@@ -10974,6 +12454,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -10994,7 +12485,7 @@ export interface operations {
                                     /** @constant */
                                     kind: "level";
                                     /** @enum {string} */
-                                    where: "at" | "below" | "above";
+                                    where: "at" | "below" | "above" | "beyond";
                                     level: {
                                         /** @constant */
                                         kind: "price";
@@ -11036,6 +12527,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -11043,6 +12547,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -11059,6 +12574,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -11084,6 +12610,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -11144,6 +12681,19 @@ export interface operations {
                                             field: "high" | "low";
                                         } | {
                                             /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
                                             kind: "constant";
                                             value: number;
                                         };
@@ -11155,6 +12705,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -11211,6 +12772,19 @@ export interface operations {
                                             field: "high" | "low";
                                         } | {
                                             /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
                                             kind: "constant";
                                             value: number;
                                         };
@@ -11232,7 +12806,7 @@ export interface operations {
                                         kind: "clock";
                                         at: string;
                                         /** @enum {string} */
-                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                     } | {
                                         /** @constant */
                                         kind: "session_close";
@@ -11273,7 +12847,7 @@ export interface operations {
                                         }[];
                                     } | {
                                         /** @enum {string} */
-                                        default: "session_crypto" | "session_futures" | "atr_length";
+                                        default: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     } | {
                                         script: string;
                                     };
