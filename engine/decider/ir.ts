@@ -400,29 +400,23 @@ function timeOf(script: Script, r: Resolver, session: DeciderIR['session']): Tim
  */
 function warmUpOf(series: SeriesSpec[], tf: number, readsPreviousBar: boolean): number {
   const days = (n: number) => Math.ceil((n * DAY) / tf);
-  const need = (s: SeriesSpec): number => {
-    switch (s.kind) {
-      case 'ema':
-      case 'rsi':
-      case 'atr':
-        return 3 * s.params.n + 1;
-      case 'sma':
-      case 'highest':
-      case 'lowest':
-      case 'bollinger':
-        return s.params.n + 1;
-      case 'swing':
-        return swingWarmUp(s.params.strength);
-      case 'prior_day':
-        return days(2);
-      case 'vwap':
-      case 'opening_range':
-        return days(1);
-      default:
-        return 0;
-    }
-  };
-  return Math.max(readsPreviousBar ? 2 : 1, ...series.map(need));
+  let bars = readsPreviousBar ? 2 : 1;
+  for (const s of series) {
+    const need =
+      s.kind === 'ema' || s.kind === 'rsi' || s.kind === 'atr'
+        ? 3 * s.params.n + 1
+        : s.kind === 'sma' || s.kind === 'highest' || s.kind === 'lowest' || s.kind === 'bollinger'
+          ? s.params.n + 1
+          : s.kind === 'swing'
+            ? swingWarmUp(s.params.strength)
+            : s.kind === 'prior_day'
+              ? days(2)
+              : s.kind === 'vwap' || s.kind === 'opening_range'
+                ? days(1)
+                : 0;
+    bars = Math.max(bars, need);
+  }
+  return bars;
 }
 
 /**
