@@ -164,11 +164,12 @@ export interface DeciderIR {
 
 export type ScriptPart = 'market' | 'timeframe' | 'session' | 'side' | 'entry' | 'stop' | 'exit';
 
-/** A script the forge cannot turn into a decider, and which part says what cannot be done. */
+/** A script the forge cannot turn into a decider, which part says what cannot be done, and words that would do. */
 export class DeciderRefusal extends Error {
   constructor(
     readonly part: ScriptPart,
     message: string,
+    readonly hint?: string,
   ) {
     super(`${part}: ${message}`);
     this.name = 'DeciderRefusal';
@@ -209,7 +210,7 @@ class Resolver {
   }
 
   private length(n: number | null, what: string, part: ScriptPart): number {
-    if (n === null) throw new DeciderRefusal(part, `the ${what}'s length is not stated`);
+    if (n === null) throw new DeciderRefusal(part, `the ${what}'s length is not stated`, "give its length: 'the 20 EMA', 'RSI(14)', 'the 15-minute opening range'");
     return n;
   }
 
@@ -275,7 +276,11 @@ class Resolver {
       case 'opening_range': {
         const minutes = this.length(o.minutes, 'opening range', part);
         if (minutes * MINUTE < this.tf || (minutes * MINUTE) % this.tf !== 0) {
-          throw new DeciderRefusal(part, `an opening range of ${minutes} minutes cannot be built from ${this.script.timeframe} bars`);
+          throw new DeciderRefusal(
+            part,
+            `an opening range of ${minutes} minutes cannot be built from ${this.script.timeframe} bars`,
+            `give the range in whole ${this.script.timeframe} bars: a multiple of ${this.tf / MINUTE >= 1 ? `${this.tf / MINUTE} minute${this.tf === MINUTE ? '' : 's'}` : 'a minute'}`,
+          );
         }
         const open = this.day === 'cme' ? { zone: 'America/New_York' as const, open: CASH_OPEN } : { zone: 'UTC' as const, open: 0 };
         const side = (field: 'high' | 'low'): Value => ({
@@ -361,8 +366,9 @@ function entryOf(script: Script, r: Resolver): DeciderIR['entry'] {
 function stopOf(script: Script, r: Resolver, entry: DeciderIR['entry']): StopIR {
   const stop = script.stop;
   if (stop.kind === 'distance') return { kind: 'distance', distance: r.distance(stop.distance, 'stop') };
-  if (entry.long && stop.where === 'above') throw new DeciderRefusal('stop', 'a stop above a level does not protect a long');
-  if (entry.short && stop.where === 'below') throw new DeciderRefusal('stop', 'a stop below a level does not protect a short');
+  const either = "or 'beyond' it, which is below for a long and above for a short";
+  if (entry.long && stop.where === 'above') throw new DeciderRefusal('stop', 'a stop above a level does not protect a long', `say the stop below its level, ${either}`);
+  if (entry.short && stop.where === 'below') throw new DeciderRefusal('stop', 'a stop below a level does not protect a short', `say the stop above its level, ${either}`);
   const offset: Distance = stop.offset ? r.distance(stop.offset, 'stop') : { unit: 'price', value: stop.where === 'at' ? 0 : r.tick };
   return { kind: 'level', where: stop.where, level: r.operand(stop.level, 'stop'), offset };
 }
