@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MARKETS, TIMEFRAMES } from '../engine/markets.js';
 import { readRule } from '../engine/reader/read.js';
-import { PARTS, RuleReadingSchema, STATUSES, type Default, type Part, type PartName, type RuleReading, type Span, type Zone } from '../engine/reader/schema.js';
+import { DEFAULT_RULES, PARTS, RuleReadingSchema, STATUSES, type Default, type Part, type PartName, type RuleReading, type Span, type Zone } from '../engine/reader/schema.js';
 import { CORPUS, rulesIn, shown } from './support/reader-score.js';
 
 /**
@@ -33,6 +33,9 @@ function hasNumber(hay: string, n: number): boolean {
   if (n === 0.5 && hasWord(hay, 'half')) return true;
   if (n === 1 && hasAny(hay, ['a', 'an'])) return true;
   if (n === 60 && hasAny(hay, ['hour', 'hourly'])) return true;
+  if (n === 2 && hasAny(hay, ['twice', 'double'])) return true;
+  // a multiple said as a percentage: 150% of the range is 1.5 of it
+  if (new RegExp(`(?<![\\d.])${String(n * 100)}\\s*(%|percent)`).test(hay)) return true;
   const w = WORDS[n];
   return w !== undefined && (hasWord(hay, w) || hasWord(hay, w.replace('-', ' ')));
 }
@@ -56,17 +59,24 @@ const MARKET_WORDS: Readonly<Record<string, readonly string[]>> = {
   SOL: ['sol', 'solana'],
 };
 const TIMEFRAME_WORDS: Readonly<Record<string, readonly string[]>> = {
-  '15s': ['15s', '15 s', '15 sec', '15 second', 'fifteen second'],
-  '1m': ['1m', '1 min', '1 minute', 'one minute', 'minute'],
+  '15s': ['15s', '15 s', '15 sec', '15 second', 'fifteen second', 'fifteen-second'],
+  '1m': ['1m', '1 min', '1 minute', 'one minute', 'one-minute', 'minute'],
   '5m': ['5m', '5 min', '5 minute', '5-minute', 'five minute', 'five-minute', 'five-min'],
-  '1h': ['1h', '1 hour', 'hourly', 'hour', 'one-hour', 'sixty minute', '1-hr'],
+  '1h': ['1h', '1 hour', 'hourly', 'hour', 'one-hour', 'sixty minute', 'sixty-minute', '1-hr'],
 };
 const LONG = ['long', 'buy', 'fade the drop'];
 const SHORT = ['short', 'shorts', 'sell short', 'fade rallies'];
 const ZONE_WORDS: Readonly<Record<Zone, readonly string[]>> = {
   'America/New_York': ['et', 'new york', 'exchange time'],
-  'America/Chicago': ['ct', 'central'],
+  'America/Chicago': ['ct', 'central', 'chicago'],
   'Europe/London': ['london'],
+  'Europe/Berlin': ['frankfurt', 'cet'],
+  'Europe/Paris': ['paris'],
+  'Europe/Zurich': ['zurich'],
+  'Asia/Tokyo': ['tokyo', 'jst'],
+  'Asia/Hong_Kong': ['hong kong', 'hkt'],
+  'Asia/Singapore': ['singapore', 'sgt'],
+  'Australia/Sydney': ['sydney', 'aest', 'aedt'],
   UTC: ['utc', 'gmt', 'z'],
 };
 const SESSION_NAMES = ['cash session', 'rth', 'first hour', 'first 90 minutes', 'last hour', 'london session', 'overnight session'];
@@ -83,6 +93,8 @@ const OPERAND_WORDS: Readonly<Record<string, readonly string[]>> = {
   opening_range: ['opening range', 'or', 'first', 'opening'],
   mark: ['my level', 'my zone'],
   bar: ['bar', 'candle'],
+  swing: ['swing', 'pivot', 'higher low', 'lower high'],
+  bollinger: ['bollinger', 'bb', 'band'],
 };
 const UNIT_WORDS: Readonly<Record<string, readonly string[]>> = {
   points: ['point', 'points', 'pts'],
@@ -91,6 +103,7 @@ const UNIT_WORDS: Readonly<Record<string, readonly string[]>> = {
   atr: ['atr', 'atrs'],
   usd: ['$', 'dollar', 'dollars', 'usd'],
   r: ['r', 'risk reward'],
+  range: ['range'],
 };
 const TIME_EXIT_WORDS: Readonly<Record<string, readonly string[]>> = {
   bars: ['bars', 'candles'],
@@ -119,7 +132,9 @@ function claims(part: PartName, value: unknown): { what: string; holds: (hay: st
   } else {
     // entry, stop, exit: walk the value for numbers, names, units, sides and times
     const walk = (v: unknown, key: string): void => {
-      if (typeof v === 'number' && ['n', 'value', 'minutes', 'period'].includes(key)) out.push({ what: String(v), holds: (h) => hasNumber(h, v) });
+      if (typeof v === 'number' && ['n', 'value', 'minutes', 'period', 'k'].includes(key)) out.push({ what: String(v), holds: (h) => hasNumber(h, v) });
+      // a swing's bars on each side, or all its bars: "2 bars either side", "the 5-bar swing"
+      if (typeof v === 'number' && key === 'strength') out.push({ what: String(v), holds: (h) => hasNumber(h, v) || hasNumber(h, 2 * v + 1) });
       if (Array.isArray(v)) v.forEach((x) => walk(x, key));
       if (v === null || typeof v !== 'object' || Array.isArray(v)) return;
       const o = v as Record<string, unknown>;
@@ -170,7 +185,7 @@ describe('the rule corpus', () => {
       expect([p, [...statuses].sort()]).toEqual([p, [...want].sort()]);
     }
     const rulesTaken = new Set(rules.flatMap((r) => PARTS.flatMap((p) => (r.rule.expect[p].defaults ?? []) as Default[])).map((d) => d.rule));
-    expect([...rulesTaken].sort()).toEqual(['atr_length', 'session_crypto', 'session_futures']);
+    expect([...rulesTaken].sort()).toEqual([...DEFAULT_RULES].sort());
   });
 
   describe.each(rules)('$where', ({ rule }) => {

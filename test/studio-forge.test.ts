@@ -97,6 +97,25 @@ describe('POST /forge', () => {
     expect(parts).toEqual(expect.arrayContaining(['timeframe', 'stop', 'exit']));
     expect(parts).not.toContain('market');
     expect(res.body.message).toMatch(/stop is missing/);
+    // each refused part carries the words that would read
+    expect(res.body.parts).toContainEqual({ part: 'stop', status: 'missing', hint: "say where the rule is wrong: 'stop 10 points', 'stop 1.5 ATR(14)', 'stop below the swing low', 'trailing stop 2%'" });
+    const zoneless = await forgeAs(house, { intent: 'ES 1m: buy when price crosses above VWAP, stop 4 points, exit at 11:30.' });
+    expect(zoneless.status).toBe(422);
+    expect(zoneless.body.parts).toEqual([{ part: 'exit', status: 'ambiguous', hint: 'write the zone: ET, New York time or UTC' }]);
+  });
+
+  it('forges a clock exit on an opening-range rule whose window closes at it, and says so in the review', async () => {
+    const res = await forgeAs(house, { intent: 'ES 1m: buy a break above the 30-minute opening range high, stop at the opening range low, exit at 11:30 ET.' });
+    expect(res.status).toBe(200);
+    answered('forge', res.body);
+    expect(res.body.review.classes.every((c: { status: string }) => c.status === 'passed')).toBe(true);
+    expect(res.body.review.notes).toEqual([
+      {
+        line: (res.body.code as string).split('\n').findIndex((l) => l.includes('if (s.session_gate[i]! !== 1) return;')) + 1,
+        message: "a clock exit closes the entry window too: no trade opens in a window once 11:30 America/New_York has come round in it: the rule's words name the exit time, not the end of its entries",
+      },
+    ]);
+    expect(res.body.scan).toMatchObject({ clean: true, invented: [] });
   });
 
   it('forges a rule that states no session or no ATR length on the documented defaults, each traced to its rule', async () => {
@@ -121,8 +140,8 @@ describe('POST /forge', () => {
     const marketless = await forgeAs(house, { intent: 'On the 5m chart buy when price crosses above VWAP, stop 10 points, target 2R.' });
     expect(marketless.status).toBe(422);
     expect(marketless.body.parts).toEqual([
-      { part: 'market', status: 'missing' },
-      { part: 'session', status: 'missing' },
+      { part: 'market', status: 'missing', hint: 'name the market: NQ, ES, YM, BTC, ETH or SOL' },
+      { part: 'session', status: 'missing', hint: "name the market, whose session stands when none is said, or give a window: 'between 09:45 and 11:30 ET'" },
     ]);
   });
 
@@ -397,6 +416,42 @@ describe('the workflow_read tool', () => {
       await legacy.close();
       await modern.close();
     }
+  });
+
+  it('accounts for every clause of the words, and hints at the words that would read, on MCP and over the studio', async () => {
+    const text = 'YM 1m. Long when price crosses above VWAP. Take profit 1.1 percent; close after 2 hours. Risk $500 per trade, stop 40 points, exit at 11:30.';
+    const client = await legacyClient(`${deck.url}/mcp/studio`, me.bearer);
+    try {
+      const got = await client.callTool({ name: 'workflow_read', arguments: { text } });
+      answered('workflow_read', got.structuredContent);
+      const { parts, clauses } = got.structuredContent as {
+        parts: Record<string, { status: string; value: unknown; hint?: string }>;
+        clauses: { span: { text: string }; parts: string[]; unused: { span: { text: string }; why: string; hint?: string }[] }[];
+      };
+      expect(clauses.map((c) => [c.span.text, c.parts])).toEqual([
+        ['YM 1m', ['market', 'timeframe', 'session']],
+        ['Long when price crosses above VWAP', ['side', 'entry']],
+        ['Take profit 1.1 percent', ['exit']],
+        ['close after 2 hours', ['exit']],
+        ['Risk $500 per trade', []],
+        ['stop 40 points', ['stop']],
+        ['exit at 11:30', ['exit']],
+      ]);
+      expect(clauses[4]!.unused.map((u) => u.span.text)).toEqual(['Risk', '$500 per trade']);
+      expect(clauses[4]!.unused[1]!.why).toMatch(/position sizing/);
+      // the target and the time exit both stand; the clock, said without a zone, is ambiguous and hints
+      expect(parts.exit).toMatchObject({ status: 'ambiguous', hint: 'write the zone: ET, New York time or UTC' });
+    } finally {
+      await client.close();
+    }
+    // the studio's read answers the same, the record keeping the parts
+    const act = (body: Record<string, unknown>) => callAnswered(`${deck.url}/studio/state`, { body: { strategy: 'clauses', ...body }, headers: me.bearer });
+    expect((await act({ action: 'words', text })).status).toBe(200);
+    const read = await act({ action: 'read' });
+    expect(read.status).toBe(200);
+    expect(read.body.record.state).toBe('unclear');
+    expect(read.body.answer.clauses.map((c: { span: { text: string } }) => c.span.text)).toContain('close after 2 hours');
+    expect(read.body.record.reading.exit.hint).toBe('write the zone: ET, New York time or UTC');
   });
 
   it('says in the reading, and in the forge\'s review, that a session window with no time exit closes a trade at its end', async () => {

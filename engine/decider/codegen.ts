@@ -161,6 +161,8 @@ class Renderer {
         return `${base} * ${num(d.value)}`;
       case 'atr':
         return `${num(d.mult)} * ${this.at(d.series, idx)}`;
+      case 'range':
+        return `${num(d.mult)} * (${this.at(d.hi, idx)} - ${this.at(d.lo, idx)})`;
       case 'r':
         return `${num(d.value)} * st.risk`;
     }
@@ -207,7 +209,8 @@ class Renderer {
       return d.unit === 'fraction' ? `q(price * (1 - d * ${num(d.value)}))` : `q(price - d * ${this.distance(d, 'k', 'price')})`;
     }
     if (stop.where === 'at') return `q(${this.levelPrice(stop.level, 'k', 'trade', 'price', 'protect')})`;
-    return `q(base ${stop.where === 'below' ? '-' : '+'} ${this.distance(stop.offset, 'k', 'base')})`;
+    const away = stop.where === 'below' ? '-' : stop.where === 'above' ? '+' : '- d *';
+    return `q(base ${away} ${this.distance(stop.offset, 'k', 'base')})`;
   }
 
   private targetAtFill(): string {

@@ -124,6 +124,19 @@ describe('the decider IR', () => {
     expect(irOf(prior).flat_at_session_end).toBe(false);
   });
 
+  it("closes a window's entries at the rule's clock exits (its gate's until), and only a window's, only with a clock", () => {
+    const windowed: Script = { ...prior, session: { kind: 'windows', zone: 'America/Chicago', windows: [{ from: '08:30', to: '15:00' }] } };
+    const clocked = irOf({ ...windowed, exit: { time: [{ kind: 'clock', at: '10:30', zone: 'America/Chicago' }, { kind: 'clock', at: '10:30', zone: 'America/Chicago' }, { kind: 'bars', n: 9 }] } });
+    const until = [{ zone: 'America/Chicago', minute: 630 }];
+    expect(clocked.session).toEqual({ kind: 'windows', zone: 'America/Chicago', windows: [{ from: 510, to: 900 }], until, gate: 'session_gate', end: 'session_end' });
+    expect(clocked.series.find((x) => x.id === 'session_gate')!.params).toEqual({ zone: 'America/Chicago', windows: [{ from: 510, to: 900 }], until });
+    expect(clocked.series.find((x) => x.id === 'session_end')!.params).toEqual({ zone: 'America/Chicago', windows: [{ from: 510, to: 900 }] });
+    // no clock exit, or no window: the IR is as it was, key for key (a rule's seed hash does not move)
+    const timed = irOf({ ...windowed, exit: { time: [{ kind: 'bars', n: 9 }] } });
+    expect(canonicalJson(timed)).not.toContain('until');
+    expect(canonicalJson(irOf(prior))).not.toContain('until');
+  });
+
   it('states only the states and moves the rule can reach', () => {
     const ir = irOf({ ...prior, exit: { target: { kind: 'distance', distance: { unit: 'r', n: 2 } } } });
     expect(ir.states).toEqual(['flat', 'armed', 'in_short']);

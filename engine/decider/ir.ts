@@ -54,13 +54,18 @@ export type Cond =
 export type Distance =
   | { unit: 'price'; value: number }
   | { unit: 'fraction'; value: number }
-  | { unit: 'atr'; mult: number; series: string };
+  | { unit: 'atr'; mult: number; series: string }
+  /** A multiple of a range's height: its hi series less its lo series. */
+  | { unit: 'range'; mult: number; lo: string; hi: string };
 export type TargetDistance = Distance | { unit: 'r'; value: number };
 
 export type StopIR =
   | { kind: 'distance'; distance: Distance }
-  /** Fixed at the signal bar: at the level, or the offset beyond it (one tick when the words give none). */
-  | { kind: 'level'; where: 'at' | 'below' | 'above'; level: Operand; offset: Distance };
+  /**
+   * Fixed at the signal bar: at the level, or the offset beyond it (one tick when the words give none): below it,
+   * above it, or beyond it on the side the trade leaves by (below a long, above a short).
+   */
+  | { kind: 'level'; where: 'at' | 'below' | 'above' | 'beyond'; level: Operand; offset: Distance };
 export type TargetIR = { kind: 'distance'; distance: TargetDistance } | { kind: 'level'; level: Operand };
 export type TrailIR = { kind: 'distance'; distance: Distance } | { kind: 'level'; level: Operand };
 export type TimeIR =
@@ -78,6 +83,22 @@ export interface WindowIR {
 /** The trading day: 00:00 UTC for crypto; 17:00 Chicago (the CME session's start) for NQ, ES, YM. */
 export type TradingDay = 'utc' | 'cme';
 
+/** A time of day on a zone's wall clock: minute of the local day. */
+export interface ClockIR {
+  zone: Zone;
+  minute: number;
+}
+
+/**
+ * When entries are allowed: the windows, and the clock exits that close a window's entries once they come round
+ * after it opens (until, absent when the rule has none).
+ */
+export interface GateParams {
+  zone: Zone;
+  windows: WindowIR[];
+  until?: ClockIR[];
+}
+
 export type SeriesSpec =
   | { id: string; kind: 'ema' | 'sma' | 'rsi'; params: { n: number }; source: 'close' }
   | { id: string; kind: 'atr'; params: { n: number }; source: 'high,low,close' }
@@ -94,12 +115,22 @@ export type SeriesSpec =
       params: { field: 'high' | 'low'; minutes: number; zone: Zone; open: number };
       source: 'high' | 'low';
     }
-  /** 1 when the bar's close (the decision instant) falls in a window, else 0. */
-  | { id: string; kind: 'session_gate'; params: { zone: Zone; windows: WindowIR[] }; source: 'time' }
+  /**
+   * 1 when the bar's close (the decision instant) falls in a window and before the first of the until clocks to
+   * come round after that window opened, else 0.
+   */
+  | { id: string; kind: 'session_gate'; params: GateParams; source: 'time' }
   /** The end of the window holding the bar's close. */
   | { id: string; kind: 'session_end'; params: { zone: Zone; windows: WindowIR[] }; source: 'time' }
   /** The first instant after the bar's open when the zone's clock reads `minute`. */
-  | { id: string; kind: 'next_clock'; params: { zone: Zone; minute: number }; source: 'time' };
+  | { id: string; kind: 'next_clock'; params: { zone: Zone; minute: number }; source: 'time' }
+  /**
+   * The most recent swing high (low): the high (low) of a bar that the `strength` bars before it do not reach
+   * and the `strength` bars after it do not pass, known at the close of the last of those.
+   */
+  | { id: string; kind: 'swing'; params: { field: 'high' | 'low'; strength: number }; source: 'high' | 'low' }
+  /** A Bollinger band of the closes: the SMA of n (middle), plus or minus k population standard deviations. */
+  | { id: string; kind: 'bollinger'; params: { band: 'upper' | 'middle' | 'lower'; n: number; k: number }; source: 'close' };
 
 export interface Transition {
   from: StateName;
@@ -116,7 +147,7 @@ export interface DeciderIR {
   side: Side;
   states: StateName[];
   transitions: Transition[];
-  session: { kind: 'always' } | { kind: 'windows'; zone: Zone; windows: WindowIR[]; gate: string; end: string };
+  session: { kind: 'always' } | ({ kind: 'windows'; gate: string; end: string } & GateParams);
   /** A trade still open when its session window ends is closed at that close (unless a clock exit governs). */
   flat_at_session_end: boolean;
   series: SeriesSpec[];
@@ -133,11 +164,12 @@ export interface DeciderIR {
 
 export type ScriptPart = 'market' | 'timeframe' | 'session' | 'side' | 'entry' | 'stop' | 'exit';
 
-/** A script the forge cannot turn into a decider, and which part says what cannot be done. */
+/** A script the forge cannot turn into a decider, which part says what cannot be done, and words that would do. */
 export class DeciderRefusal extends Error {
   constructor(
     readonly part: ScriptPart,
     message: string,
+    readonly hint?: string,
   ) {
     super(`${part}: ${message}`);
     this.name = 'DeciderRefusal';
@@ -178,7 +210,7 @@ class Resolver {
   }
 
   private length(n: number | null, what: string, part: ScriptPart): number {
-    if (n === null) throw new DeciderRefusal(part, `the ${what}'s length is not stated`);
+    if (n === null) throw new DeciderRefusal(part, `the ${what}'s length is not stated`, "give its length: 'the 20 EMA', 'RSI(14)', 'the 15-minute opening range'");
     return n;
   }
 
@@ -194,6 +226,11 @@ class Resolver {
 
   distance(d: StopDistance, part: ScriptPart): Distance {
     switch (d.unit) {
+      case 'range': {
+        const range = this.operand({ kind: 'opening_range', field: 'range', minutes: d.of.minutes }, part);
+        if (range.kind !== 'zone' || range.lo.src !== 'series' || range.hi.src !== 'series') throw new DeciderRefusal(part, 'a multiple of a range needs the range');
+        return { unit: 'range', mult: d.n, lo: range.lo.id, hi: range.hi.id };
+      }
       case 'points':
         return { unit: 'price', value: d.n };
       case 'ticks':
@@ -239,7 +276,11 @@ class Resolver {
       case 'opening_range': {
         const minutes = this.length(o.minutes, 'opening range', part);
         if (minutes * MINUTE < this.tf || (minutes * MINUTE) % this.tf !== 0) {
-          throw new DeciderRefusal(part, `an opening range of ${minutes} minutes cannot be built from ${this.script.timeframe} bars`);
+          throw new DeciderRefusal(
+            part,
+            `an opening range of ${minutes} minutes cannot be built from ${this.script.timeframe} bars`,
+            `give the range in whole ${this.script.timeframe} bars: a multiple of ${this.tf / MINUTE >= 1 ? `${this.tf / MINUTE} minute${this.tf === MINUTE ? '' : 's'}` : 'a minute'}`,
+          );
         }
         const open = this.day === 'cme' ? { zone: 'America/New_York' as const, open: CASH_OPEN } : { zone: 'UTC' as const, open: 0 };
         const side = (field: 'high' | 'low'): Value => ({
@@ -253,6 +294,15 @@ class Resolver {
         return { kind: 'mark', shape: o.shape };
       case 'bar':
         return point({ src: o.bar === 'signal' ? 'signal_bar' : 'previous_bar', field: o.field === 'high' ? 'h' : 'l' });
+      case 'swing': {
+        if (o.strength === null) throw new DeciderRefusal(part, "the swing's bars on each side are not stated");
+        return series({ id: `swing_${o.field}_${o.strength}`, kind: 'swing', params: { field: o.field, strength: o.strength }, source: o.field });
+      }
+      case 'bollinger': {
+        const n = this.length(o.n, 'Bollinger bands', part);
+        if (o.k === null) throw new DeciderRefusal(part, "the Bollinger bands' width is not stated");
+        return series({ id: `bollinger_${n}_${String(o.k).replace('.', 'p')}_${o.band}`, kind: 'bollinger', params: { band: o.band, n, k: o.k }, source: 'close' });
+      }
       case 'constant':
         return point({ src: 'constant', value: o.value });
     }
@@ -275,10 +325,10 @@ class Resolver {
     return { op, left: this.operand(c.left, part), right: this.operand(c.right, part) };
   }
 
-  sessionSeries(zone: Zone, windows: WindowIR[]): { gate: string; end: string } {
+  sessionSeries(zone: Zone, windows: WindowIR[], until: ClockIR[]): { gate: string; end: string } {
     const params = { zone, windows };
     return {
-      gate: this.add({ id: 'session_gate', kind: 'session_gate', params, source: 'time' }),
+      gate: this.add({ id: 'session_gate', kind: 'session_gate', params: until.length > 0 ? { ...params, until } : params, source: 'time' }),
       end: this.add({ id: 'session_end', kind: 'session_end', params, source: 'time' }),
     };
   }
@@ -316,8 +366,9 @@ function entryOf(script: Script, r: Resolver): DeciderIR['entry'] {
 function stopOf(script: Script, r: Resolver, entry: DeciderIR['entry']): StopIR {
   const stop = script.stop;
   if (stop.kind === 'distance') return { kind: 'distance', distance: r.distance(stop.distance, 'stop') };
-  if (entry.long && stop.where === 'above') throw new DeciderRefusal('stop', 'a stop above a level does not protect a long');
-  if (entry.short && stop.where === 'below') throw new DeciderRefusal('stop', 'a stop below a level does not protect a short');
+  const either = "or 'beyond' it, which is below for a long and above for a short";
+  if (entry.long && stop.where === 'above') throw new DeciderRefusal('stop', 'a stop above a level does not protect a long', `say the stop below its level, ${either}`);
+  if (entry.short && stop.where === 'below') throw new DeciderRefusal('stop', 'a stop below a level does not protect a short', `say the stop above its level, ${either}`);
   const offset: Distance = stop.offset ? r.distance(stop.offset, 'stop') : { unit: 'price', value: stop.where === 'at' ? 0 : r.tick };
   return { kind: 'level', where: stop.where, level: r.operand(stop.level, 'stop'), offset };
 }
@@ -349,7 +400,6 @@ function timeOf(script: Script, r: Resolver, session: DeciderIR['session']): Tim
   return [...seen.values()].sort(byCanonical);
 }
 
-/** Bars of history each series needs before its values can be trusted (recursive smoothers: three lengths). */
 /**
  * Bars of history before the first decision. A read of the previous bar may sit inside a cross, which looks one
  * bar further back again, so a rule that reads the previous bar needs two bars before its first.
@@ -361,17 +411,25 @@ function warmUpOf(series: SeriesSpec[], tf: number, readsPreviousBar: boolean): 
     const need =
       s.kind === 'ema' || s.kind === 'rsi' || s.kind === 'atr'
         ? 3 * s.params.n + 1
-        : s.kind === 'sma' || s.kind === 'highest' || s.kind === 'lowest'
+        : s.kind === 'sma' || s.kind === 'highest' || s.kind === 'lowest' || s.kind === 'bollinger'
           ? s.params.n + 1
-          : s.kind === 'prior_day'
-            ? days(2)
-            : s.kind === 'vwap' || s.kind === 'opening_range'
-              ? days(1)
-              : 0;
+          : s.kind === 'swing'
+            ? swingWarmUp(s.params.strength)
+            : s.kind === 'prior_day'
+              ? days(2)
+              : s.kind === 'vwap' || s.kind === 'opening_range'
+                ? days(1)
+                : 0;
     bars = Math.max(bars, need);
   }
   return bars;
 }
+
+/**
+ * Bars before a swing series is settled: the most recent swing may be any bar back, so enough for several swings
+ * to form (ten times the bars one swing spans); after a longer run without one, more history may find an older one.
+ */
+export const swingWarmUp = (strength: number): number => 10 * (2 * strength + 1);
 
 function machineOf(ir: Omit<DeciderIR, 'states' | 'transitions'>): { states: StateName[]; transitions: Transition[] } {
   const t: Transition[] = [];
@@ -393,6 +451,12 @@ function machineOf(ir: Omit<DeciderIR, 'states' | 'transitions'>): { states: Sta
   return { states: STATES.filter((s) => used.has(s)), transitions: t.sort(byCanonical) };
 }
 
+/** The rule's clock exits, each once, in canonical order. */
+function clockExitsOf(script: Script): ClockIR[] {
+  const clocks = (script.exit.time ?? []).flatMap((t) => (t.kind === 'clock' ? [{ zone: t.zone, minute: minuteOf(t.at) }] : []));
+  return clocks.filter((c, i) => clocks.findIndex((x) => x.zone === c.zone && x.minute === c.minute) === i).sort(byCanonical);
+}
+
 /** The decider IR of a script: pure and canonical (the same script gives the same IR, key for key). */
 export function irOf(script: Script): DeciderIR {
   const r = new Resolver(script);
@@ -403,7 +467,10 @@ export function irOf(script: Script): DeciderIR {
       .filter((w, i, all) => all.findIndex((x) => x.from === w.from && x.to === w.to) === i)
       .sort((a, b) => a.from - b.from || a.to - b.to);
     if (windows.some((w) => w.from === w.to)) throw new DeciderRefusal('session', 'a window that ends where it starts holds no time');
-    session = { kind: 'windows', zone: script.session.zone, windows, ...r.sessionSeries(script.session.zone, windows) };
+    // A clock exit closes the entry window too: no entry once its time has come round in a window.
+    const until = clockExitsOf(script);
+    const { zone } = script.session;
+    session = { kind: 'windows', zone, windows, ...(until.length > 0 ? { until } : {}), ...r.sessionSeries(zone, windows, until) };
   }
   const entry = entryOf(script, r);
   const stop = stopOf(script, r, entry);

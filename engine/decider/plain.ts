@@ -1,6 +1,6 @@
 import { MARKET_SPECS } from '../markets.js';
 import { CONDITION_MEANINGS } from '../reader/vocabulary.js';
-import type { Cond, DeciderIR, Distance, Operand, SeriesSpec, TargetDistance, TradingDay, Value } from './ir.js';
+import type { ClockIR, Cond, DeciderIR, Distance, Operand, SeriesSpec, TargetDistance, TradingDay, Value } from './ir.js';
 
 /**
  * The decider IR in plain words: what the forged code does, line by line, for a reader who does not read code (the
@@ -23,6 +23,12 @@ const ordinal = (n: number): string => {
   const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
 };
+
+/** The clock exits that close a window's entries, in words ("" when none). */
+const untilWords = (until: readonly ClockIR[] | undefined): string =>
+  until && until.length > 0
+    ? ` and before ${until.map((c) => `${hhmm(c.minute)} ${c.zone}`).join(' or ')} has come round since the window opened (the clock exit closes its entries)`
+    : '';
 
 class Words {
   private readonly specs: Map<string, SeriesSpec>;
@@ -61,6 +67,15 @@ class Words {
         return 'the session window';
       case 'next_clock':
         return `${hhmm(s.params.minute)} ${s.params.zone}`;
+      case 'swing':
+        return (
+          `the most recent swing ${s.params.field} (the ${s.params.field} of a bar that the ${s.params.strength} bars before it do not reach ` +
+          `and the ${s.params.strength} bars after it do not pass, known at the close of the last of them)`
+        );
+      case 'bollinger':
+        return s.params.band === 'middle'
+          ? `the middle Bollinger band (the ${s.params.n}-bar SMA of the closes)`
+          : `the ${s.params.band} Bollinger band (the ${s.params.n}-bar SMA of the closes ${s.params.band === 'upper' ? 'plus' : 'less'} ${num(s.params.k)} population standard deviations of them)`;
     }
   }
 
@@ -130,6 +145,8 @@ class Words {
         return `${num(Math.round(d.value * 1e10) / 1e8)}% of ${of}`;
       case 'atr':
         return `${num(d.mult)} x ${this.series(d.series)} at ${when}`;
+      case 'range':
+        return `${num(d.mult)} x the height of the range from ${this.series(d.lo)} to ${this.series(d.hi)} at ${when}`;
       case 'r':
         return `${num(d.value)}R (${num(d.value)} times the distance from the entry fill to the initial stop)`;
     }
@@ -152,7 +169,8 @@ class Words {
     }
     const level = `${this.level(s.level, 'the entry fill', 'protect')}, as it stood at the signal bar's close`;
     if (s.where === 'at') return `Stop: at ${level}.`;
-    return `Stop: ${this.distance(s.offset, 'the level', "the signal bar's close")} ${s.where} ${level}.`;
+    const where = s.where === 'beyond' ? 'beyond (below for a long, above for a short)' : s.where;
+    return `Stop: ${this.distance(s.offset, 'the level', "the signal bar's close")} ${where} ${level}.`;
   }
 
   lines(): string[] {
@@ -163,7 +181,7 @@ class Words {
     out.push(
       ir.session.kind === 'always'
         ? 'When: at any time; every decision is made at a bar\'s close.'
-        : `When: it may enter only when a bar's close falls inside ${ir.session.windows.map((w) => `${hhmm(w.from)}-${hhmm(w.to)}`).join(' or ')} ${ir.session.zone} (a window is [from, to); one whose from is later than its to runs through midnight); every decision is made at a bar's close.`,
+        : `When: it may enter only when a bar's close falls inside ${ir.session.windows.map((w) => `${hhmm(w.from)}-${hhmm(w.to)}`).join(' or ')} ${ir.session.zone} (a window is [from, to); one whose from is later than its to runs through midnight)${untilWords(ir.session.until)}; every decision is made at a bar's close.`,
     );
     for (const side of ['long', 'short'] as const) {
       const c = ir.entry[side];

@@ -26,18 +26,22 @@ import { defaultSession } from '../reader/defaults.js';
  *   market     NQ, ES, YM, BTC, ETH or SOL
  *   timeframe  15s, 1m, 5m or 1h
  *   session    when the rule may act: { kind: "always" } or { kind: "windows", zone, windows: [{ from, to }] },
- *              HH:MM wall-clock times in America/New_York, America/Chicago, Europe/London or UTC; a window whose
- *              from is later than its to runs through midnight
+ *              HH:MM wall-clock times in America/New_York, America/Chicago, Europe/London, Europe/Berlin,
+ *              Europe/Paris, Europe/Zurich, Asia/Tokyo, Asia/Hong_Kong, Asia/Singapore, Australia/Sydney or UTC;
+ *              a window whose from is later than its to runs through midnight; a clock exit closes a window's
+ *              entries once its time has come round in it
  *   side       long, short or both
  *   entry      { triggers: [{ side: long | short | null, when: condition }] }, one trigger per side; a condition
  *              is { op: and | or, args } or { op: above | below | crosses_above | crosses_below | crosses, left,
  *              right } or { op: breaks_above | breaks_below | breaks | touches, level }, over operands: price
  *              fields, ema/sma/rsi/atr with n, vwap, highest/lowest of n bars, prior_day high/low/close,
  *              opening_range high/low/range of n minutes, the trader's marks, the signal or previous bar's
- *              high/low, and constants
- *   stop       { kind: "distance", distance } or { kind: "level", where: at | below | above, level, offset? }, with
- *              an optional breakeven distance; distances in points, ticks, percent, atr (n and period) or usd (n
- *              dollars on one contract or coin; micro: true for a micro contract, a tenth of the E-mini's)
+ *              high/low, the most recent swing high/low (strength: bars on each side), a Bollinger band
+ *              upper/middle/lower (n closes, k standard deviations), and constants
+ *   stop       { kind: "distance", distance } or { kind: "level", where: at | below | above | beyond, level,
+ *              offset? } (beyond: below it for a long, above it for a short), with an optional breakeven distance;
+ *              distances in points, ticks, percent, atr (n and period), usd (n dollars on one contract or coin;
+ *              micro: true for a micro contract, a tenth of the E-mini's) or range (n times the opening range `of`)
  *   exit       at least one of target (distance, R included, or level), trail (distance or level), time (bars,
  *              minutes, hours, clock, session_close) and when (a condition)
  *
@@ -58,10 +62,11 @@ export const ScriptSchema = z.strictObject({
 });
 export type Script = z.infer<typeof ScriptSchema>;
 
-/** A part that keeps a reading from becoming a script. */
+/** A part that keeps a reading from becoming a script, with the words that would read. */
 export interface PartRefusal {
   part: PartName;
   status: Exclude<Status, 'read' | 'defaulted'>;
+  hint?: string;
 }
 
 export type ScriptOfReading = { ok: true; script: Script } | { ok: false; refused: PartRefusal[]; message: string };
@@ -73,8 +78,8 @@ export type ScriptOfReading = { ok: true; script: Script } | { ok: false; refuse
 export function scriptOfReading(reading: RuleReading): ScriptOfReading {
   const refused: PartRefusal[] = [];
   for (const part of PARTS) {
-    const { status } = reading[part];
-    if (!isSettled(status)) refused.push({ part, status: status as PartRefusal['status'] });
+    const { status, hint } = reading[part];
+    if (!isSettled(status)) refused.push({ part, status: status as PartRefusal['status'], ...(hint !== undefined ? { hint } : {}) });
   }
   if (refused.length > 0) {
     const message = `a script needs all seven parts read: ${refused.map((r) => `${r.part} is ${r.status}`).join(', ')}`;

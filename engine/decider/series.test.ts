@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allocBars, type Bars } from '../bars.js';
 import type { Market, Timeframe } from '../markets.js';
-import type { Condition, Session } from '../reader/schema.js';
+import { ZONES, type Condition, type Session } from '../reader/schema.js';
 import { irOf } from './ir.js';
 import type { Script } from './script.js';
 import { seriesOf } from './series.js';
@@ -74,10 +74,75 @@ describe('the session series', () => {
     expect(s.session_end![0]).toBe(utc(2024, 7, 16, 15, 30));
   });
 
+  it("keep every zone's wall clock as Intl keeps it, hour by hour from 2010 to 2030", () => {
+    for (const zone of ZONES) {
+      const f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, timeZoneName: 'longOffset' });
+      const wrong: string[] = [];
+      for (let t = utc(2010, 1, 1, 0); t < utc(2030, 1, 1, 0); t += 3600) {
+        const name = f.formatToParts(new Date(t * 1000)).find((x) => x.type === 'timeZoneName')!.value;
+        const m = /GMT([+-])(\d\d):(\d\d)/.exec(name);
+        const offset = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3]) * 60) : 0;
+        if (offset !== zoneOffset(zone, t)) wrong.push(new Date(t * 1000).toISOString());
+      }
+      expect([zone, wrong.slice(0, 3)]).toEqual([zone, []]);
+    }
+  });
+
+  it("close a window's entries once its clock exit has come round in it, on the clock's own zone", () => {
+    const chicagoExit = { exit: { time: [{ kind: 'clock' as const, at: '10:30', zone: 'America/Chicago' as const }] } };
+    const ir = irOf(scriptOf('ES', '1m', above(), window('America/New_York', '09:30', '16:00'), chicagoExit));
+    // 11:29 and 11:30 New York (10:29, 10:30 Chicago), summer and winter: the bar closing at the clock is closed
+    const bars = barsAt([utc(2024, 7, 16, 15, 28), utc(2024, 7, 16, 15, 29), utc(2024, 1, 16, 16, 28), utc(2024, 1, 16, 16, 29), utc(2024, 1, 16, 20, 58)]);
+    const s = seriesOf(ir, bars);
+    expect(Array.from(s.session_gate!)).toEqual([1, 0, 1, 0, 0]);
+    // the window's end is its own still: a close exit would meet it
+    expect(s.session_end![1]).toBe(utc(2024, 7, 16, 20));
+    // a clock before the window opens closes nothing in it; one in a window through midnight closes its morning
+    const early = irOf(scriptOf('ES', '1m', above(), window('America/New_York', '09:30', '16:00'), { exit: { time: [{ kind: 'clock', at: '08:00', zone: 'America/New_York' }] } }));
+    expect(Array.from(seriesOf(early, bars).session_gate!)).toEqual([1, 1, 1, 1, 1]);
+    const night = irOf(scriptOf('NQ', '1m', above(), window('America/New_York', '18:00', '09:30'), { exit: { time: [{ kind: 'clock', at: '09:00', zone: 'America/New_York' }] } }));
+    const overnight = barsAt([utc(2024, 1, 16, 23, 0), utc(2024, 1, 17, 13, 58), utc(2024, 1, 17, 13, 59), utc(2024, 1, 17, 14, 10)]);
+    expect(Array.from(seriesOf(night, overnight).session_gate!)).toEqual([1, 1, 0, 0]);
+  });
+
   it('find the next time a clock strikes after each bar opens', () => {
     const ir = irOf(scriptOf('ES', '1m', above(), undefined, { exit: { time: [{ kind: 'clock', at: '15:50', zone: 'America/New_York' }] } }));
     const s = seriesOf(ir, barsAt([utc(2024, 1, 16, 20, 49), utc(2024, 1, 16, 20, 50), utc(2024, 7, 16, 12, 0)]));
     expect(Array.from(s.clock_15_50_america_new_york!)).toEqual([utc(2024, 1, 16, 20, 50), utc(2024, 1, 17, 20, 50), utc(2024, 7, 16, 19, 50)]);
+  });
+});
+
+describe('structure and bands', () => {
+  /** Bars with these lows (highs a point above, closes halfway). */
+  const lows = (xs: number[]): Bars => {
+    const b = barsAt(every(utc(2024, 1, 16, 14), xs.length));
+    xs.forEach((x, i) => {
+      b.l[i] = x;
+      b.h[i] = x + 1;
+      b.o[i] = b.c[i] = x + 0.5;
+    });
+    return b;
+  };
+
+  it('read the last swing low known at each close: below the two before it, not above the two after, known two bars later', () => {
+    const ir = irOf(scriptOf('BTC', '1m', above(), undefined, { stop: { kind: 'level', where: 'below', level: { kind: 'swing', field: 'low', strength: 2 } } }));
+    //              0    1    2    3    4    5    6    7    8    9
+    const bars = lows([10, 9, 8, 7, 8, 9, 7, 7, 8, 9]);
+    // 3 is a swing low (7 under 9, 8 before; 8, 9 after), known at 5; 6 ties 7 after it at 7, known at 8
+    expect(Array.from(seriesOf(ir, bars).swing_low_2!)).toEqual([NaN, NaN, NaN, NaN, NaN, 7, 7, 7, 7, 7]);
+    const strict = lows([10, 9, 8, 7, 8, 9, 6, 7, 8, 9]);
+    expect(Array.from(seriesOf(ir, strict).swing_low_2!)).toEqual([NaN, NaN, NaN, NaN, NaN, 7, 7, 7, 6, 6]);
+  });
+
+  it('read the Bollinger bands of the closes: the SMA and k population standard deviations', () => {
+    const when: Condition = { op: 'touches', level: { kind: 'bollinger', band: 'upper', n: 3, k: 2 } };
+    const ir = irOf(scriptOf('BTC', '1m', when));
+    const bars = lows([1, 2, 3, 4]);
+    // closes 1.5, 2.5, 3.5: mean 2.5, population sd sqrt(2/3)
+    const upper = seriesOf(ir, bars).bollinger_3_2_upper!;
+    expect(Number.isNaN(upper[1])).toBe(true);
+    expect(upper[2]).toBeCloseTo(2.5 + 2 * Math.sqrt(2 / 3), 12);
+    expect(upper[3]).toBeCloseTo(3.5 + 2 * Math.sqrt(2 / 3), 12);
   });
 });
 

@@ -1,9 +1,9 @@
 import type { Bars } from '../bars.js';
-import { atr, ema, emaPair, highest, lowest, rsi, sma, vwap, type Anchor } from '../indicators/index.js';
+import { atr, bollinger, ema, emaPair, highest, lowest, rsi, sma, vwap, type Anchor } from '../indicators/index.js';
 import type { Zone } from '../reader/schema.js';
 import type { DeciderSeries } from './contract.js';
-import type { DeciderIR, SeriesSpec, TradingDay, WindowIR } from './ir.js';
-import { DAY, HOUR, instantAt, localDay, offsetReader } from './zones.js';
+import type { ClockIR, DeciderIR, GateParams, SeriesSpec, TradingDay } from './ir.js';
+import { DAY, HOUR, instantAt, localDay, offsetReader, zoneOffset } from './zones.js';
 
 /** A mark as the stepper needs it: a level at `price`, or a zone between `price` and `price2`. */
 export interface MarkInput {
@@ -117,12 +117,25 @@ function openingRange(bars: Bars, spec: Extract<SeriesSpec, { kind: 'opening_ran
   return out;
 }
 
-/** Per bar, by its close (t + tf): 1 in a window else 0, and the end instant of the window holding it. */
-function sessionWindows(bars: Bars, zone: Zone, windows: WindowIR[], tf: number, want: 'gate' | 'end'): Float64Array {
+/** The first instant after `after` when the zone's clock reads `minute`. */
+export function clockAfter(c: ClockIR, after: number): number {
+  const d = localDay(after, zoneOffset(c.zone, after));
+  const today = instantAt(c.zone, d, c.minute);
+  return today > after ? today : instantAt(c.zone, d + 1, c.minute);
+}
+
+/**
+ * Per bar, by its close (t + tf): 1 in a window else 0, and the end instant of the window holding it. With until
+ * clocks, the gate is 1 only before the first of them to come round after the window holding the close opened: a
+ * clock exit closes the window's entries.
+ */
+function sessionWindows(bars: Bars, { zone, windows, until = [] }: GateParams, tf: number, want: 'gate' | 'end'): Float64Array {
   const offset = offsetReader(zone);
   const out = new Float64Array(bars.length);
   let cachedDay = NaN;
-  const ends = windows.map(() => ({ today: 0, tomorrow: 0 }));
+  /** Per window: its end and its entries' cut-off, for the window opening today and the one that opened yesterday. */
+  const at = windows.map(() => ({ endToday: 0, endTomorrow: 0, cutToday: Infinity, cutYesterday: Infinity }));
+  const cutAfter = (open: number): number => until.reduce((cut, c) => Math.min(cut, clockAfter(c, open)), Infinity);
   for (let i = 0; i < bars.length; i++) {
     const close = bars.t[i]! + tf;
     const off = offset(close);
@@ -130,8 +143,12 @@ function sessionWindows(bars: Bars, zone: Zone, windows: WindowIR[], tf: number,
     if (d !== cachedDay) {
       cachedDay = d;
       windows.forEach((w, k) => {
-        ends[k]!.today = instantAt(zone, d, w.to);
-        ends[k]!.tomorrow = instantAt(zone, d + 1, w.to);
+        at[k]!.endToday = instantAt(zone, d, w.to);
+        at[k]!.endTomorrow = instantAt(zone, d + 1, w.to);
+        if (until.length > 0) {
+          at[k]!.cutToday = cutAfter(instantAt(zone, d, w.from));
+          at[k]!.cutYesterday = cutAfter(instantAt(zone, d - 1, w.from));
+        }
       });
     }
     const minute = (close + off - d * DAY) / 60;
@@ -140,19 +157,47 @@ function sessionWindows(bars: Bars, zone: Zone, windows: WindowIR[], tf: number,
     for (let k = 0; k < windows.length; k++) {
       const w = windows[k]!;
       let e = NaN;
+      let cut = Infinity;
       if (w.from < w.to) {
-        if (minute >= w.from && minute < w.to) e = ends[k]!.today;
+        if (minute >= w.from && minute < w.to) [e, cut] = [at[k]!.endToday, at[k]!.cutToday];
       } else if (minute >= w.from) {
-        e = ends[k]!.tomorrow;
+        [e, cut] = [at[k]!.endTomorrow, at[k]!.cutToday];
       } else if (minute < w.to) {
-        e = ends[k]!.today;
+        [e, cut] = [at[k]!.endToday, at[k]!.cutYesterday];
       }
       if (e === e) {
-        gate = 1;
+        if (close < cut) gate = 1;
         if (e > end) end = e;
       }
     }
-    out[i] = want === 'gate' ? gate : gate ? end : Infinity;
+    out[i] = want === 'gate' ? gate : end > -Infinity ? end : Infinity;
+  }
+  return out;
+}
+
+/** The session gate alone, for bars that may hold only their open times (the other arrays are not read). */
+export const sessionGate = (bars: Bars, params: GateParams, tf: number): Float64Array => sessionWindows(bars, params, tf, 'gate');
+
+/**
+ * The most recent swing high (low) known at each bar's close: bar j is a swing high when no bar among the
+ * `strength` before it has a high at or above its own and none among the `strength` after it one above it (a swing
+ * low likewise, below), and it is known at the close of bar j + strength. NaN until one is known.
+ */
+function swing(bars: Bars, field: 'high' | 'low', strength: number): Float64Array {
+  const x = field === 'high' ? bars.h : bars.l;
+  const sign = field === 'high' ? 1 : -1;
+  const out = new Float64Array(bars.length);
+  let last = NaN;
+  for (let i = 0; i < bars.length; i++) {
+    const j = i - strength;
+    if (j - strength >= 0) {
+      const v = sign * x[j]!;
+      let pivot = true;
+      for (let m = j - strength; m < j && pivot; m++) if (sign * x[m]! >= v) pivot = false;
+      for (let m = j + 1; m <= i && pivot; m++) if (sign * x[m]! > v) pivot = false;
+      if (pivot) last = x[j]!;
+    }
+    out[i] = last;
   }
   return out;
 }
@@ -198,11 +243,15 @@ function compute(spec: SeriesSpec, bars: Bars, tf: number): Float64Array {
     case 'opening_range':
       return openingRange(bars, spec, tf);
     case 'session_gate':
-      return sessionWindows(bars, spec.params.zone, spec.params.windows, tf, 'gate');
+      return sessionWindows(bars, spec.params, tf, 'gate');
     case 'session_end':
-      return sessionWindows(bars, spec.params.zone, spec.params.windows, tf, 'end');
+      return sessionWindows(bars, spec.params, tf, 'end');
     case 'next_clock':
       return nextClock(bars, spec.params.zone, spec.params.minute);
+    case 'swing':
+      return swing(bars, spec.params.field, spec.params.strength);
+    case 'bollinger':
+      return bollinger(bars.c, spec.params.n, spec.params.k)[spec.params.band];
   }
 }
 

@@ -4,7 +4,10 @@ import type { Zone } from '../reader/schema.js';
 /**
  * Wall clocks of the zones a rule may name. New York and Chicago follow the US rule (engine/calendar.ts); London
  * keeps the EU rule: summer time (UTC+1) from 01:00 UTC on the last Sunday of March to 01:00 UTC on the last
- * Sunday of October.
+ * Sunday of October, and Frankfurt, Paris and Zurich the same rule an hour ahead (UTC+1, summer UTC+2). Tokyo
+ * (UTC+9), Hong Kong and Singapore (UTC+8) keep no summer time; Sydney (UTC+10) keeps the New South Wales rule:
+ * summer time (UTC+11) from 02:00 standard time on the first Sunday of October to 03:00 summer time on the first
+ * Sunday of April, both 16:00 UTC on the Saturday before.
  */
 
 const DAY = 86_400;
@@ -17,9 +20,23 @@ function lastSunday(year: number, month: number): number {
   return last - weekday * DAY + HOUR;
 }
 
-function londonOffset(t: number): number {
+/** 16:00 UTC on the Saturday before the first Sunday of a month (0-based), as unix seconds. */
+function beforeFirstSunday(year: number, month: number): number {
+  const first = Date.UTC(year, month, 1) / 1000;
+  const weekday = new Date(first * 1000).getUTCDay();
+  return first + ((7 - weekday) % 7) * DAY - 8 * HOUR;
+}
+
+/** The EU's summer hour: UTC+1 more from 01:00 UTC on the last Sunday of March to the last Sunday of October. */
+function euSummer(t: number): number {
   const year = new Date(t * 1000).getUTCFullYear();
   return t >= lastSunday(year, 2) && t < lastSunday(year, 9) ? HOUR : 0;
+}
+
+/** Sydney's summer hour: from the first Sunday of October to the first Sunday of April (the southern summer). */
+function sydneySummer(t: number): number {
+  const year = new Date(t * 1000).getUTCFullYear();
+  return t < beforeFirstSunday(year, 3) || t >= beforeFirstSunday(year, 9) ? HOUR : 0;
 }
 
 /** The zone's offset from UTC at instant t, in seconds. */
@@ -32,7 +49,18 @@ export function zoneOffset(zone: Zone, t: number): number {
     case 'America/Chicago':
       return utcOffset(CHICAGO, t);
     case 'Europe/London':
-      return londonOffset(t);
+      return euSummer(t);
+    case 'Europe/Berlin':
+    case 'Europe/Paris':
+    case 'Europe/Zurich':
+      return HOUR + euSummer(t);
+    case 'Asia/Tokyo':
+      return 9 * HOUR;
+    case 'Asia/Hong_Kong':
+    case 'Asia/Singapore':
+      return 8 * HOUR;
+    case 'Australia/Sydney':
+      return 10 * HOUR + sydneySummer(t);
   }
 }
 

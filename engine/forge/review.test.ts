@@ -6,6 +6,8 @@ import { REVIEW_CLASSES, ReviewSchema, review, type ReviewClassName } from './re
 const emaCross = forged(VARIETY.emaCross!);
 const marks = forged(VARIETY.marks!);
 const priorDay = forged(VARIETY.priorDay!);
+const range = forged(VARIETY.range!);
+const bands = forged(VARIETY.bands!);
 
 /** The findings of one class. */
 const findings = (ir: DeciderIR, code: string, name: ReviewClassName) => review(ir, code).classes.find((c) => c.name === name)!;
@@ -215,7 +217,14 @@ describe('session leak', () => {
       },
     ]);
     expect(review(emaCross.ir, emaCross.code).notes).toEqual([]);
-    expect(review(priorDay.ir, priorDay.code).notes).toEqual([]);
+    // a clock exit inside the window closes its entries: said, at the gate
+    expect(review(priorDay.ir, priorDay.code).notes).toEqual([
+      {
+        line: lineWith(priorDay.code, 'if (s.session_gate[i]! !== 1) return;'),
+        message:
+          "a clock exit closes the entry window too: no trade opens in a window once 14:50 America/Chicago has come round in it: the rule's words name the exit time, not the end of its entries",
+      },
+    ]);
   });
 
   it('flags code that never meets the window end it scheduled', () => {
@@ -283,5 +292,46 @@ describe('unbounded state', () => {
     const line = lineWith(code, '  st.lastBar = ');
     const kept = editLine(code, line, 'st.lastBar = Infinity;', '');
     flagged(ir, kept, 'unbounded state', lineWith(kept, 'export function fill('), /fill does not reset lastBar/);
+  });
+});
+
+describe('a clock exit and the entries it closes', () => {
+  it("flags a session gate that leaves entries open after the rule's own clock exit", () => {
+    const { ir, code } = range;
+    if (ir.session.kind !== 'windows') throw new Error('a window');
+    const gate = ir.series.map((x) => (x.kind === 'session_gate' ? ({ ...x, params: { zone: x.params.zone, windows: x.params.windows } } as SeriesSpec) : x));
+    const { until: _until, ...open } = ir.session;
+    flagged(alter(ir, { session: open, series: gate }), code, 'session leak', lineWith(code, 'if (s.session_gate[i]! !== 1) return;'), /entries close at no clock, not at the rule's clock exits \(11:30 America\/New_York\)/);
+  });
+
+  it('notes entries that outlive their clock exit: any time, with a clock exit, holds a late entry to the next day', () => {
+    const script = { ...VARIETY.bands!, exit: { ...VARIETY.bands!.exit, time: [{ kind: 'clock' as const, at: '16:00', zone: 'UTC' as const }] } };
+    const { ir, code } = forged(script);
+    const r = review(ir, code);
+    expect(r.classes.filter((c) => c.status === 'flagged')).toEqual([]);
+    expect(r.notes).toEqual([
+      {
+        line: lineWith(code, 'deadline(st, s.clock_16_00_utc[f]!, WHY_CLOCK);'),
+        message:
+          "entries outlive the clock exit: a trade filled at 16:00 UTC is held to 16:00 UTC the next day: a clock exit closes a session window's entries, and this rule's entries fall outside any window it closes",
+      },
+    ]);
+    // a window the clock falls in is closed by it, and says so rather than outliving
+    expect(review(range.ir, range.code).notes.map((n) => n.message)).toEqual([
+      "a clock exit closes the entry window too: no trade opens in a window once 11:30 America/New_York has come round in it: the rule's words name the exit time, not the end of its entries",
+    ]);
+  });
+});
+
+describe('structure, bands and ranges', () => {
+  it('flags a stop beyond the range placed towards the trade', () => {
+    const line = lineWith(range.code, 'const stop = q(base - d * 0.25);');
+    flagged(range.ir, editLine(range.code, line, 'q(base - d * 0.25)', 'q(base + d * 0.25)'), 'same-bar stop and target order', line, /not placed beyond its level/);
+  });
+
+  it('flags a swing or a band series warmed up less than it needs, or read from the wrong input', () => {
+    flagged(alter(bands.ir, { warm_up_bars: 3 }), bands.code, 'indicator warm-up', lineWith(bands.code, 's.swing_low_2['), /swing_low_2 needs 4 bars of history/);
+    const wrong = bands.ir.series.map((x) => (x.kind === 'swing' ? ({ ...x, source: 'high' } as SeriesSpec) : x));
+    flagged(alter(bands.ir, { series: wrong }), bands.code, 'repainting', lineWith(bands.code, 's.swing_low_2['), /swing_low_2 reads high, not what a swing is made of \(low\)/);
   });
 });

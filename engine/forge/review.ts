@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { canonicalJson } from '../decider/canonical.js';
 import { freshState, STATES, type StateName } from '../decider/contract.js';
-import type { Cond, DeciderIR, Distance, Operand, SeriesSpec, TargetDistance, Value } from '../decider/ir.js';
+import type { ClockIR, Cond, DeciderIR, Distance, Operand, SeriesSpec, TargetDistance, Value } from '../decider/ir.js';
+import { clockClosesEntries, clockClosingWords, outlivingEntry, outlivingWords } from '../decider/outlive.js';
 import { FLAT_AT_WINDOW_END } from '../decider/plain.js';
 import { MARKET_SPECS, TIMEFRAME_SECONDS } from '../markets.js';
 import { closing, lineOf, linesOf, readCode, type CodeModel } from './code.js';
@@ -295,8 +296,10 @@ const SOURCE: Record<SeriesSpec['kind'], string | null> = {
   session_gate: 'time',
   session_end: 'time',
   next_clock: 'time',
+  swing: null,
+  bollinger: 'close',
 };
-const sourceOf = (s: SeriesSpec): string => (s.kind === 'prior_day' || s.kind === 'opening_range' ? s.params.field : SOURCE[s.kind]!);
+const sourceOf = (s: SeriesSpec): string => (s.kind === 'prior_day' || s.kind === 'opening_range' || s.kind === 'swing' ? s.params.field : SOURCE[s.kind]!);
 
 const firstRead = (m: CodeModel, array: string): number | null =>
   m.reads.find((r) => r.array === array)?.line ?? lineOf(m, new RegExp(`\\b${escape(array)}\\b`));
@@ -457,7 +460,11 @@ function warmOf(s: SeriesSpec, tf: number): { bars: number; days: boolean } {
     case 'atr':
       return { bars: 3 * s.params.n, days: false };
     case 'sma':
+    case 'bollinger':
       return { bars: s.params.n - 1, days: false };
+    case 'swing':
+      // a swing is known once the bars on either side of it have closed
+      return { bars: 2 * s.params.strength, days: false };
     case 'highest':
     case 'lowest':
       return { bars: s.params.n, days: false };
@@ -538,8 +545,8 @@ const sameBarOrder: Check = ({ ir, m, at, fnLine }) => {
     out.push({ line: stopRhs.line, message: 'the stop is not placed on the losing side of the fill' });
   }
   if (ir.stop?.kind === 'level' && ir.stop.where !== 'at' && stopRhs) {
-    const sign = ir.stop.where === 'below' ? '-' : '+';
-    if (!new RegExp(`^q \\( base ${escape(sign)} `).test(stopRhs.rhs)) {
+    const away = ir.stop.where === 'below' ? '-' : ir.stop.where === 'above' ? '+' : '- d *';
+    if (!new RegExp(`^q \\( base ${escape(away)} `).test(stopRhs.rhs)) {
       out.push({ line: stopRhs.line, message: `the stop is not placed ${ir.stop.where} its level, as the IR says` });
     }
   }
@@ -572,15 +579,24 @@ const sessionLeak: Check = ({ ir, m, at, fnLine }) => {
   } else if (firstArm && firstArm.line < gateRead.line) {
     out.push({ line: firstArm.line, message: 'decide may arm before it reads the session gate' });
   }
-  const params = canonicalJson({ zone: session.zone, windows: session.windows });
-  for (const [id, kind] of [
-    [session.gate, 'session_gate'],
-    [session.end, 'session_end'],
+  const params = { zone: session.zone, windows: session.windows };
+  const until = session.until ?? [];
+  for (const [id, kind, want] of [
+    [session.gate, 'session_gate', until.length > 0 ? { ...params, until } : params],
+    [session.end, 'session_end', params],
   ] as const) {
     const spec = ir.series.find((s) => s.id === id);
-    if (!spec || spec.kind !== kind || canonicalJson(spec.params) !== params) {
+    if (!spec || spec.kind !== kind || canonicalJson(spec.params) !== canonicalJson(want)) {
       out.push({ line: at(firstRead(m, id), decideLine), message: `${id} is not the ${kind.replace('_', ' ')} of the session's windows` });
     }
+  }
+  // A clock exit closes the entry window too: a window's entries stop once the rule's own clock exit has come.
+  const clocks = clockExitsOf(ir);
+  if (canonicalJson(clocks) !== canonicalJson(until)) {
+    out.push({
+      line: at(firstRead(m, session.gate), decideLine),
+      message: `the session gate's entries close at ${until.length > 0 ? until.map(clockWords).join(', ') : 'no clock'}, not at the rule's clock exits (${clocks.map(clockWords).join(', ') || 'none'}): a trade opened after its own exit time is held to the next day's`,
+    });
   }
   const ruled = ir.time.some((t) => t.kind === 'clock' || t.kind === 'session_close');
   if (!ir.flat_at_session_end && !ruled) {
@@ -594,6 +610,17 @@ const sessionLeak: Check = ({ ir, m, at, fnLine }) => {
   }
   return out;
 };
+
+const clockWords = (c: ClockIR): string => `${String(Math.floor(c.minute / 60)).padStart(2, '0')}:${String(c.minute % 60).padStart(2, '0')} ${c.zone}`;
+
+/** The clock exits of an IR (its time exits' clock series), in canonical order. */
+function clockExitsOf(ir: DeciderIR): ClockIR[] {
+  const clocks = ir.time.flatMap((t) => {
+    const spec = t.kind === 'clock' ? ir.series.find((s) => s.id === t.series) : undefined;
+    return spec?.kind === 'next_clock' ? [{ zone: spec.params.zone, minute: spec.params.minute }] : [];
+  });
+  return clocks.sort((a, b) => (canonicalJson(a) < canonicalJson(b) ? -1 : canonicalJson(a) > canonicalJson(b) ? 1 : 0));
+}
 
 type Unit = 'price' | 'oscillator' | 'range' | 'time' | 'number';
 const an = (u: Unit): string => `${/^[aeiou]/.test(u) ? 'an' : 'a'} ${u}`;
@@ -764,6 +791,10 @@ const CHECKS: Record<ReviewClassName, Check> = {
   'unbounded state': unboundedState,
 };
 
+/** The id of the clock series of a clock exit. */
+const clockIdOf = (ir: DeciderIR, c: ClockIR): string =>
+  ir.series.find((s) => s.kind === 'next_clock' && s.params.zone === c.zone && s.params.minute === c.minute)?.id ?? '';
+
 /** Reviews generated code against its IR, class by class; findings in line order, each once. */
 export function review(ir: DeciderIR, code: string): Review {
   const m = readCode(code);
@@ -779,6 +810,16 @@ export function review(ir: DeciderIR, code: string): Review {
   if (ir.flat_at_session_end && ir.session.kind === 'windows') {
     const line = lineOf(m, new RegExp(`deadline\\(st, s\\.${escape(ir.session.end)}\\[k\\]`), 'fill');
     notes.push({ line: ctx.at(line, ctx.fnLine('fill')), message: `${FLAT_AT_WINDOW_END}: the rule names no clock or close exit of its own` });
+  }
+  if (ir.session.kind === 'windows' && clockClosesEntries(ir.session, ir.tf_seconds)) {
+    const line = lineOf(m, new RegExp(`if \\(s\\.${escape(ir.session.gate)}\\[i\\]`), 'decide');
+    notes.push({ line: ctx.at(line, ctx.fnLine('decide')), message: `${clockClosingWords(ir.session.until ?? [])}: the rule's words name the exit time, not the end of its entries` });
+  }
+  const outliving = outlivingEntry(ir.session, clockExitsOf(ir), MARKET_SPECS[ir.market]?.kind === 'cme' ? 'cme' : 'utc', ir.tf_seconds);
+  if (outliving) {
+    const { clock } = outliving;
+    const line = lineOf(m, new RegExp(`deadline\\(st, s\\.${escape(clockIdOf(ir, clock))}\\[f\\]`), 'fill');
+    notes.push({ line: ctx.at(line, ctx.fnLine('fill')), message: `${outlivingWords(outliving)}: a clock exit closes a session window's entries, and this rule's entries fall outside any window it closes` });
   }
   return {
     classes: REVIEW_CLASSES.map((name) => {

@@ -177,6 +177,14 @@ class Catalog {
       case 'mark':
         this.add('series:mark', 'indicator', part, path, null);
         return;
+      case 'swing':
+        if (o.strength !== null) this.add(`series:swing_${o.field}_${o.strength}`, 'indicator', part, `${path}.strength`, String(o.strength));
+        return;
+      case 'bollinger':
+        if (o.n !== null && o.k !== null) {
+          this.add(`series:bollinger_${o.n}_${String(o.k).replace('.', 'p')}_${o.band}`, 'indicator', part, `${path}.n`, String(o.n));
+        }
+        return;
       case 'constant':
         this.add(`constant:${o.value}`, 'number', part, `${path}.value`, String(o.value));
         return;
@@ -217,6 +225,10 @@ class Catalog {
         return;
       case 'r':
         this.add(`distance.r.${role}:${d.n}`, 'number', part, n, String(d.n));
+        return;
+      case 'range':
+        this.add(`distance.range.${role}:${d.n}`, 'number', part, n, String(d.n));
+        this.operand(d.of, part, `${path}.of`);
         return;
       case 'usd': {
         const points = this.market ? pointsOfDollars(this.market, d.n, d.micro === true) : null;
@@ -311,7 +323,7 @@ class Catalog {
 type Reading = { key: string; kind: ScanKind } | { exempt: true } | { invented: string; kind: ScanKind };
 
 const SERIES_ID =
-  /^(?:(?:ema|sma|rsi|atr|highest|lowest)_\d+|vwap|prior_day_(?:high|low|close)|opening_range_\d+_(?:high|low)|session_(?:gate|end)|clock_\d\d_\d\d_[a-z_]+)$/;
+  /^(?:(?:ema|sma|rsi|atr|highest|lowest)_\d+|vwap|prior_day_(?:high|low|close)|opening_range_\d+_(?:high|low)|swing_(?:high|low)_\d+|bollinger_\d+_\d+(?:p\d+)?_(?:upper|middle|lower)|session_(?:gate|end)|clock_\d\d_\d\d_[a-z_]+)$/;
 const BARS = new Set(['t', 'o', 'h', 'l', 'c', 'v']);
 const MARK_ARRAYS = new Set(['markLo', 'markHi', 'markShape']);
 const UNARY_AFTER = new Set(['(', ',', '=', '?', ':', 'return', '>', '<', '>=', '<=', '===', '!==', '&&', '||', '[', '*', '+', '-']);
@@ -392,6 +404,8 @@ function numberReading(m: CodeModel, k: number, value: number, left: number, rig
       ? 'r'
       : a(1) === '*' && a(2) === 's' && a(3) === '.'
         ? 'atr'
+        : a(1) === '*' && a(2) === '(' && a(3) === 's' && a(4) === '.'
+          ? 'range'
         : p(1) === '*' && ((p(2) === 'd' && (p(3) === '-' || p(3) === '+') && p(4) === '1' && p(5) === '(') || p(2) === 'base')
           ? 'fraction'
           : (p(1) === '*' && p(2) === 'd') || ((p(1) === '-' || p(1) === '+') && p(2) === 'base')
@@ -419,7 +433,9 @@ function said(key: string): string {
           ? `a ${role} distance of ${v} of the price (${Number(v) * 100} percent)`
           : unit === 'atr'
             ? `a ${role} distance of ${v} ATRs`
-            : `a ${role} distance of ${v}R`;
+            : unit === 'range'
+              ? `a ${role} distance of ${v} times the range`
+              : `a ${role} distance of ${v}R`;
     case 'bars':
       return `a time exit of ${v} bars`;
     case 'seconds':
@@ -460,6 +476,16 @@ function saysMinutes(text: string, minutes: string): boolean {
   return hours === 1 || saysNumber(text, String(hours));
 }
 const HOUR_WORDS = new Set(['hour', 'hours', 'hourly', 'hr', 'hrs', 'h']);
+
+/** Whether a span says a swing's bars on each side: the number, or all its bars ("the 5-bar swing high" is 2). */
+const saysStrength = (text: string, strength: string): boolean => saysNumber(text, strength) || saysNumber(text, String(2 * Number(strength) + 1));
+
+/** Whether a span says a multiple: the number, "twice" or "double" for 2, or a percentage ("150% of the range"). */
+function saysMultiple(text: string, n: string): boolean {
+  if (saysNumber(text, n)) return true;
+  if (Number(n) === 2 && tokenize(text).some((t) => t.kind === 'word' && (t.norm === 'twice' || t.norm === 'double'))) return true;
+  return saysNumber(text, String(Math.round(Number(n) * 100 * 1e6) / 1e6));
+}
 
 /** Scans generated code against the rule it was forged from. */
 export function scan(code: string, source: ScanSource): Scan {
@@ -515,7 +541,8 @@ export function scan(code: string, source: ScanSource): Scan {
     }
     // A number must be said by the words the part cites: a reading that cites real words but carries another
     // number (as a model lane might) has invented it.
-    const saying = spans.filter((s) => (fact.path.endsWith('.minutes') ? saysMinutes : saysNumber)(s.text, fact.words!));
+    const says = fact.path.endsWith('.minutes') ? saysMinutes : fact.path.endsWith('.strength') ? saysStrength : r.key.startsWith('distance.range.') ? saysMultiple : saysNumber;
+    const saying = spans.filter((s) => says(s.text, fact.words!));
     if (saying.length === 0) {
       invented.push({ line, token: tokenText, kind: r.kind, message: `the reading's ${fact.part} says ${fact.words}, which none of the words it cites say` });
       return;

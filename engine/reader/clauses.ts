@@ -29,7 +29,8 @@ function sellsAfterBuys(lx: readonly Lexeme[]): Lexeme[] {
 function amountBefore(lx: readonly Lexeme[], a: number): Lexeme | null {
   const anchor = lx[a]!;
   if (!is('anchor')(anchor) || !['stop', 'target', 'trail'].includes(anchor.anchor)) return null;
-  for (let j = a + 1; j < lx.length && !isBoundary(lx[j]!); j++) if (CONTENT.has(lx[j]!.k)) return null;
+  // the anchor's own clause, up to a boundary or an "and"/"or" ("a $100 stop and a 2:1 target")
+  for (let j = a + 1; j < lx.length && !isBoundary(lx[j]!) && lx[j]!.k !== 'conj'; j++) if (CONTENT.has(lx[j]!.k)) return null;
   let sawAs = false;
   let j = a - 1;
   for (; j >= 0; j--) {

@@ -27,11 +27,24 @@ const CLOSE: OperandLex = { kind: 'price', field: 'close' };
 const CROSSES: ReadonlySet<CmpOp> = new Set(['crosses', 'crosses_above', 'crosses_below']);
 const LEVEL_OPS: ReadonlySet<CmpOp> = new Set(['breaks_above', 'breaks_below', 'breaks', 'touches']);
 
+/** Which edge of the chart a level is: a high (a highest, an upper band), a low, or neither (a line, a range). */
+export function edgeOf(level: OperandLex): 'high' | 'low' | null {
+  if (level.kind === 'highest' || (level.kind === 'bollinger' && level.band === 'upper')) return 'high';
+  if (level.kind === 'lowest' || (level.kind === 'bollinger' && level.band === 'lower')) return 'low';
+  if ('field' in level && (level.field === 'high' || level.field === 'low')) return level.field;
+  return null;
+}
+
 /** The side of a level a break goes through: above a high, below a low, either way for anything else. */
 function breakOf(level: OperandLex): LevelOp {
-  const high = ('field' in level && level.field === 'high') || level.kind === 'highest';
-  const low = ('field' in level && level.field === 'low') || level.kind === 'lowest';
-  return high ? 'breaks_above' : low ? 'breaks_below' : 'breaks';
+  const edge = edgeOf(level);
+  return edge === 'high' ? 'breaks_above' : edge === 'low' ? 'breaks_below' : 'breaks';
+}
+
+/** A break of the whole opening range one way is a break of its edge that way. */
+function edgeBroken(op: LevelOp, level: OperandLex): OperandLex {
+  if (level.kind !== 'opening_range' || level.field !== 'range') return level;
+  return op === 'breaks_above' ? { ...level, field: 'high' } : op === 'breaks_below' ? { ...level, field: 'low' } : level;
 }
 
 /**
@@ -46,7 +59,8 @@ function leaf(op: CmpOp, left: OperandLex | null, right: OperandLex, closing = f
       const line: LineOp = way === 'breaks_above' ? 'crosses_above' : way === 'breaks_below' ? 'crosses_below' : 'crosses';
       return { op: line, left, right };
     }
-    return { op: op === 'breaks' ? breakOf(right) : (op as LevelOp), level: right };
+    const way = op === 'breaks' ? breakOf(right) : (op as LevelOp);
+    return { op: way, level: edgeBroken(way, right) };
   }
   return { op: op as LineOp, left: left ?? CLOSE, right };
 }
@@ -190,7 +204,10 @@ function mirrorOperand(o: OperandLex): OperandLex {
     case 'opening_range':
       return { ...o, field: o.field === 'high' ? 'low' : o.field === 'low' ? 'high' : o.field };
     case 'bar':
+    case 'swing':
       return { ...o, field: o.field === 'high' ? 'low' : 'high' };
+    case 'bollinger':
+      return { ...o, band: o.band === 'upper' ? 'lower' : o.band === 'lower' ? 'upper' : 'middle' };
     default:
       return o;
   }

@@ -9,33 +9,53 @@ import { CASH } from './vocabulary.js';
  * - session_crypto: BTC, ETH and SOL trade around the clock; a rule that states no session may act at any time.
  * - session_futures: NQ, ES and YM take the cash session, 09:30–16:00 New York (the trial's own default).
  * - atr_length: an ATR whose length is not stated is the 14-bar ATR, the length Wilder gave it.
+ * - swing_strength: a swing high or low whose bars on each side are not stated has two on each side (Williams's
+ *   fractal: a bar whose high no two bars before it and no two after it top).
+ * - bollinger_length, bollinger_width: Bollinger bands whose length or width is not stated are of 20 closes and
+ *   2 standard deviations, the settings John Bollinger gave them.
  * No other length is defaulted: an EMA, SMA or RSI without its length, or an opening range without its minutes,
  * stays unstated.
  */
 
 export const ATR_LENGTH = 14;
+export const SWING_STRENGTH = 2;
+export const BOLLINGER_LENGTH = 20;
+export const BOLLINGER_WIDTH = 2;
 
 export const DEFAULT_WORDS: Readonly<Record<DefaultRule, string>> = {
   session_crypto: 'BTC, ETH and SOL trade around the clock, so the rule may act at any time',
   session_futures: 'NQ, ES and YM act in the cash session, 09:30–16:00 New York',
   atr_length: `an ATR of unstated length is the ${ATR_LENGTH}-bar ATR`,
+  swing_strength: `a swing high or low is a bar's high or low that no ${SWING_STRENGTH} bars on either side of it top or undercut (Williams's fractal)`,
+  bollinger_length: `Bollinger bands of unstated length are of ${BOLLINGER_LENGTH} closes`,
+  bollinger_width: `Bollinger bands of unstated width are ${BOLLINGER_WIDTH} standard deviations from their middle`,
 };
+
+type LengthRule = Exclude<DefaultRule, 'session_crypto' | 'session_futures'>;
+
+/** Each length a documented default fills: where it stands in a value, what the words left unstated, and its value. */
+const LENGTHS: readonly { rule: LengthRule; at: (o: Record<string, unknown>, key: string) => boolean; unstated: string; what: string; value: number }[] = [
+  { rule: 'atr_length', at: (o, k) => (o.kind === 'atr' && k === 'n') || (o.unit === 'atr' && k === 'period'), unstated: 'no ATR length', what: "an ATR's length", value: ATR_LENGTH },
+  { rule: 'swing_strength', at: (o, k) => o.kind === 'swing' && k === 'strength', unstated: 'no bars on either side of the swing', what: "a swing's bars on each side", value: SWING_STRENGTH },
+  { rule: 'bollinger_length', at: (o, k) => o.kind === 'bollinger' && k === 'n', unstated: 'no length of the Bollinger bands', what: "the Bollinger bands' length", value: BOLLINGER_LENGTH },
+  { rule: 'bollinger_width', at: (o, k) => o.kind === 'bollinger' && k === 'k', unstated: 'no width of the Bollinger bands', what: "the Bollinger bands' width", value: BOLLINGER_WIDTH },
+];
 
 /** The session a market takes when the words state none, and the rule that gives it. */
 export function defaultSession(market: Market): { session: Session; rule: DefaultRule } {
   return MARKET_SPECS[market].kind === 'cme' ? { session: CASH, rule: 'session_futures' } : { session: { kind: 'always' }, rule: 'session_crypto' };
 }
 
-/** Every ATR without its length inside a value, filled with ATR_LENGTH; the paths it filled. */
-function fillAtr(v: unknown, path: string, filled: string[]): unknown {
-  if (Array.isArray(v)) return v.map((x, i) => fillAtr(x, `${path}[${i}]`, filled));
+/** Every length a documented default fills, unstated inside a value, filled in; the defaults it took. */
+function fillLengths(v: unknown, path: string, filled: Default[]): unknown {
+  if (Array.isArray(v)) return v.map((x, i) => fillLengths(x, `${path}[${i}]`, filled));
   if (v === null || typeof v !== 'object') return v;
   const o = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(o)) {
-    const unstated = x === null && ((o.kind === 'atr' && k === 'n') || (o.unit === 'atr' && k === 'period'));
-    if (unstated) filled.push(`${path}.${k}`);
-    out[k] = unstated ? ATR_LENGTH : fillAtr(x, `${path}.${k}`, filled);
+    const length = x === null ? LENGTHS.find((l) => l.at(o, k)) : undefined;
+    if (length) filled.push({ path: `${path}.${k}`, rule: length.rule });
+    out[k] = length ? length.value : fillLengths(x, `${path}.${k}`, filled);
   }
   return out;
 }
@@ -48,8 +68,9 @@ function defaulted<V>(part: Part<V>, value: V, defaults: Default[], note: string
 
 /**
  * The reading with the documented defaults applied: a session the words do not state at all (nothing cited) takes
- * the market's default when the market is read, citing the market's words; an ATR without its length, in any part
- * with a value, takes ATR_LENGTH. Pure and idempotent; any lane's reading goes through it.
+ * the market's default when the market is read, citing the market's words; an ATR without its length, a swing
+ * without its bars on each side and Bollinger bands without their length or width, in any part with a value, take
+ * theirs (LENGTHS). Pure and idempotent; any lane's reading goes through it.
  */
 export function withDefaults(reading: RuleReading): RuleReading {
   const out = { ...reading } as Record<keyof RuleReading, Part<unknown>>;
@@ -61,10 +82,12 @@ export function withDefaults(reading: RuleReading): RuleReading {
   for (const p of PARTS) {
     const part = out[p];
     if (part.value === null) continue;
-    const filled: string[] = [];
-    const value = fillAtr(part.value, '', filled);
+    const filled: Default[] = [];
+    const value = fillLengths(part.value, '', filled);
     if (filled.length === 0) continue;
-    out[p] = defaulted(part, value, filled.map((path) => ({ path, rule: 'atr_length' as const })), `the words state no ATR length, so the default stands: ${DEFAULT_WORDS.atr_length}`);
+    const rules = LENGTHS.filter((l) => filled.some((d) => d.rule === l.rule));
+    const note = rules.map((l) => `the words state ${l.unstated}, so the default stands: ${DEFAULT_WORDS[l.rule]}`).join('; ');
+    out[p] = defaulted(part, value, filled, note);
   }
   return out as RuleReading;
 }
@@ -95,10 +118,11 @@ export function defaultProblems(reading: RuleReading): string[] {
     (part.defaults ?? []).forEach((d, i) => {
       const where = `${p}.defaults.${i}`;
       const got = at(part.value, d.path);
-      if (d.rule === 'atr_length') {
+      const length = LENGTHS.find((l) => l.rule === d.rule);
+      if (length) {
         const h = got?.holder;
-        const placed = h !== null && h !== undefined && ((h.kind === 'atr' && got!.key === 'n') || (h.unit === 'atr' && got!.key === 'period'));
-        if (!placed || got!.found !== ATR_LENGTH) problems.push(`${where}: atr_length puts ${ATR_LENGTH} as an ATR's length, not at ${d.path || 'the whole value'}`);
+        const placed = h !== null && h !== undefined && length.at(h, got!.key);
+        if (!placed || got!.found !== length.value) problems.push(`${where}: ${d.rule} puts ${length.value} as ${length.what}, not at ${d.path || 'the whole value'}`);
         return;
       }
       const market = reading.market.status === 'read' ? reading.market.value : null;

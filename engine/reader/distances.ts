@@ -5,6 +5,7 @@ import type { Operand, StopDistance, TargetDistance } from './schema.js';
 
 export function stopDistance(l: LexemeOf<'distance'>): StopDistance | null {
   if (l.unit === 'r') return null;
+  if (l.unit === 'range') return { unit: 'range', n: l.n, of: { kind: 'opening_range', field: 'range', minutes: l.minutes ?? null } };
   if (l.unit === 'usd') return l.micro ? { unit: 'usd', n: l.n, micro: true } : { unit: 'usd', n: l.n };
   return l.unit === 'atr' ? { unit: 'atr', n: l.n, period: l.period } : { unit: l.unit, n: l.n };
 }

@@ -41,6 +41,9 @@ function targetsOf(clause: readonly Lexeme[], used: ReadonlySet<Lexeme>): Candid
   });
 }
 
+/** The trailing stop alone, as the stop part reads it when the rule has no stop of its own. */
+export const readTrail = (lx: readonly Lexeme[], text: string): Part<Trail> => decide(text, clauses(lx, 'trail').flatMap(trailsOf));
+
 function trailsOf(clause: readonly Lexeme[]): Candidate<Trail>[] {
   const anchor = anchorOf(clause);
   return clause.flatMap((l): Candidate<Trail>[] => {

@@ -1,10 +1,10 @@
 import { readNumber, type NumberRead } from './numbers.js';
 import { phraseAt } from './phrases.js';
-import { flat, isLength, lengthAfter, norm, one, pastHyphen, skipWords, wordIn, type Read, type Recognizer } from './recognizer.js';
+import { flat, isLength, lengthAfter, minutesAt, norm, one, pastHyphen, skipWords, wordIn, type Read, type Recognizer } from './recognizer.js';
 import type { Token } from './tokens.js';
 import { DISTANCE_UNITS, MONEY_SIZING, MONEY_WORDS } from './vocabulary.js';
 
-/** Recognizers of amounts: distances in points, ticks, percent, ATR and dollars, and multiples of the risk (R). */
+/** Recognizers of amounts: distances in points, ticks, percent, ATR and dollars, multiples of the risk (R) and of the range. */
 
 /** A multiplier: a number, or "a"/"an" before the unit ("a tick below", "an ATR"). */
 function amount(tokens: readonly Token[], i: number): NumberRead | null {
@@ -104,4 +104,40 @@ export const rDistance: Recognizer = (tokens, i) => {
   if (wordIn(tokens, n.end, ['r', 'rs', 'rr'])) return r(n.value, n.end + 1);
   const times = phraseAt(tokens, n.end, 'x|times my|the|your|initial? risk');
   return times !== null ? r(n.value, times) : null;
+};
+
+/**
+ * A multiple of the opening range's height: "1.5 times the range", "one and a half times the range", "2x the
+ * opening range", "twice the range", "double the 30-minute opening range", "150% of the range", "half the range".
+ * Its length is the one said with it, else the one the text gives the opening range (references.ts).
+ */
+export const rangeDistance: Recognizer = (tokens, i) => {
+  let n: number;
+  let j: number;
+  if (wordIn(tokens, i, ['twice', 'double'])) {
+    n = 2;
+    j = i + 1;
+  } else {
+    const a = readNumber(tokens, i);
+    if (!a || !(a.value > 0)) return null;
+    j = a.end;
+    n = a.value;
+    const pct = norm(tokens, j) === '%' ? j + 1 : phraseAt(tokens, j, 'percent|pct');
+    if (pct !== null) {
+      const of = phraseAt(tokens, pct, 'of');
+      if (of === null) return null;
+      n = a.value / 100;
+      j = of;
+    } else if (wordIn(tokens, j, ['x', 'times'])) j += 1;
+  }
+  j = skipWords(tokens, j, ['the', 'a', 'full', 'whole']);
+  const said = minutesAt(tokens, j);
+  if (said) j = said.end;
+  const range = phraseAt(tokens, j, 'opening? range|ranges');
+  if (range === null || wordIn(tokens, range, ['bar', 'bars', 'high', 'low'])) return null;
+  let end = phraseAt(tokens, range, 'height|size|width') ?? range;
+  const first = phraseAt(tokens, end, 'of the? first');
+  const after = said === null && first !== null ? minutesAt(tokens, first) : null;
+  if (after) end = after.end;
+  return one({ k: 'distance', unit: 'range', n, period: null, minutes: said?.minutes ?? after?.minutes ?? null }, i, end);
 };

@@ -1,7 +1,7 @@
 import { UNREAD_INDICATOR, type LexemeBody, type OperandLex } from './lexemes.js';
 import { readNumber, type NumberRead } from './numbers.js';
 import { PhraseTable, phraseAt } from './phrases.js';
-import { fromTable, isLength, lengthAfter, norm, one, pastHyphen, skipWords, table, wordIn, type Out, type Recognizer } from './recognizer.js';
+import { fromTable, isLength, lengthAfter, minutesAt, norm, one, pastHyphen, skipWords, table, wordIn, type Out, type Recognizer } from './recognizer.js';
 import type { Token } from './tokens.js';
 import { DISTANCE_UNITS, TIME_UNITS } from './vocabulary.js';
 
@@ -13,17 +13,25 @@ const HIGH = ['high', 'highs', 'hi', 'top'];
 const LOW = ['low', 'lows', 'lo', 'bottom'];
 const fieldAt = (tokens: readonly Token[], i: number): 'high' | 'low' | null =>
   wordIn(tokens, i, HIGH) ? 'high' : wordIn(tokens, i, LOW) ? 'low' : null;
-const MINUTE_WORDS = ['minute', 'minutes', 'min', 'mins', 'm'];
 
-/** "N minutes" after "of the first", "for", or in parentheses: the opening range's length. */
+/** "N minutes" after "of the first", "for", "is the first", or in parentheses: the opening range's length. */
 function rangeMinutesAfter(tokens: readonly Token[], i: number): { minutes: number; end: number } | null {
-  let j = phraseAt(tokens, i, 'of|for|over the? first') ?? (norm(tokens, i) === '(' ? i + 1 : null);
+  let j = phraseAt(tokens, i, 'of|for|over|is|are|= the? first') ?? phraseAt(tokens, i, ': the? first') ?? (norm(tokens, i) === '(' ? i + 1 : null);
   if (j === null) return null;
-  const n = readNumber(tokens, j);
-  if (!isLength(n) || !wordIn(tokens, pastHyphen(tokens, n.end), MINUTE_WORDS)) return null;
-  j = pastHyphen(tokens, n.end) + 1;
+  const m = minutesAt(tokens, j);
+  if (!m) return null;
+  j = m.end;
   if (norm(tokens, j) === ')') j += 1;
-  return { minutes: n.value, end: j };
+  return { minutes: m.minutes, end: j };
+}
+
+/** Does the text after token i give the opening range a length other than `minutes` ("the 15-minute opening range")? */
+function otherRangeLength(tokens: readonly Token[], i: number, minutes: number): boolean {
+  for (let x = i; x < tokens.length; x++) {
+    const m = minutesAt(tokens, x);
+    if (m && m.minutes !== minutes && (phraseAt(tokens, m.end, 'opening range') !== null || wordIn(tokens, m.end, ['orb', 'or']))) return true;
+  }
+  return false;
 }
 
 /**
@@ -31,7 +39,7 @@ function rangeMinutesAfter(tokens: readonly Token[], i: number): { minutes: numb
  * "the opening range of the first 30 minutes", "the high of the first 15 minutes", "the 15 min ORB".
  * A bare "ORB" (opening range breakout) is a break of the range.
  */
-export const openingRange: Recognizer = (tokens, i) => {
+export const openingRange: Recognizer = (tokens, i, before) => {
   const short = norm(tokens, i);
   if (short === 'orh' || short === 'orl') return one(operand({ kind: 'opening_range', field: short === 'orh' ? 'high' : 'low', minutes: null }), i, i + 1);
   let field: 'high' | 'low' | 'range' = 'range';
@@ -40,20 +48,20 @@ export const openingRange: Recognizer = (tokens, i) => {
   if (lead && norm(tokens, j + 1) === 'of') {
     // "the high of the first 15 minutes"
     const first = phraseAt(tokens, j + 1, 'of the? first');
-    if (first !== null) {
-      const n = readNumber(tokens, first);
-      if (isLength(n) && wordIn(tokens, pastHyphen(tokens, n.end), MINUTE_WORDS)) {
-        return one(operand({ kind: 'opening_range', field: lead, minutes: n.value }), i, pastHyphen(tokens, n.end) + 1);
-      }
-    }
+    const m = first !== null ? minutesAt(tokens, first) : null;
+    if (m) return one(operand({ kind: 'opening_range', field: lead, minutes: m.minutes }), i, m.end);
     field = lead;
     j = skipWords(tokens, j + 2, ['the']);
   }
   let minutes: number | null = null;
-  const n = readNumber(tokens, j);
-  if (isLength(n) && wordIn(tokens, pastHyphen(tokens, n.end), MINUTE_WORDS)) {
-    minutes = n.value;
-    j = pastHyphen(tokens, n.end) + 1;
+  const m = minutesAt(tokens, j);
+  if (m) {
+    // "NQ 1-minute opening range breakout: ... the 15-minute opening range high": a length said right after the
+    // market, where a timeframe stands, is the chart's when the text gives the range another length
+    const afterMarket = j === i && before.length > 0 && before[before.length - 1]!.t1 === i && before[before.length - 1]!.body.k === 'market';
+    if (afterMarket && otherRangeLength(tokens, m.end, m.minutes)) return null;
+    minutes = m.minutes;
+    j = m.end;
   }
   let orb = false;
   const core = phraseAt(tokens, j, 'opening range');
@@ -75,8 +83,11 @@ export const openingRange: Recognizer = (tokens, i) => {
   if (orb && field === 'range') {
     return { end: j, out: [{ body: { k: 'cmp', op: 'breaks' }, t0: i, t1: j }, { body: { k: 'ref', ref: { kind: 'orb', minutes } }, t0: i, t1: j }] };
   }
-  // "the 30-minute opening range breakout": a break of it, said after it
+  // "the 30-minute opening range breakout": a break of it, said after it; all of it, the setup as an ORB names it
   if (!orb && wordIn(tokens, j, ['breakout', 'breakouts'])) {
+    if (field === 'range') {
+      return { end: j + 1, out: [{ body: { k: 'cmp', op: 'breaks' }, t0: i, t1: j + 1 }, { body: { k: 'ref', ref: { kind: 'orb', minutes } }, t0: i, t1: j + 1 }] };
+    }
     return { end: j + 1, out: [{ body: { k: 'cmp', op: 'breaks' }, t0: j, t1: j + 1 }, { body: operand({ kind: 'opening_range', field, minutes }), t0: i, t1: j }] };
   }
   return one(operand({ kind: 'opening_range', field, minutes }), i, j);

@@ -30,8 +30,11 @@ export type LexemeBody =
   | { k: 'operand'; operand: OperandLex; closing?: boolean }
   /** A mention that means something only if the text says more (references.ts settles each). */
   | { k: 'ref'; ref: Ref }
-  /** usd: dollars on one contract or coin; micro when the text names the market as its micro contract. */
-  | { k: 'distance'; unit: 'points' | 'ticks' | 'percent' | 'atr' | 'r' | 'usd'; n: number; period: number | null; micro?: boolean }
+  /**
+   * usd: dollars on one contract or coin; micro when the text names the market as its micro contract. range: n
+   * times the opening range's height, of `minutes` (null until a length is said or settled, references.ts).
+   */
+  | { k: 'distance'; unit: 'points' | 'ticks' | 'percent' | 'atr' | 'r' | 'usd' | 'range'; n: number; period: number | null; micro?: boolean; minutes?: number | null }
   | { k: 'duration'; n: number; unit: 'bars' | 'minutes' | 'hours' }
   | { k: 'cmp'; op: CmpOp }
   | { k: 'conj'; conj: 'and' | 'or' }
@@ -54,16 +57,23 @@ export type LexemeBody =
  * - bar: the signal or previous bar without its high or low ("below the trigger candle"), which the comparison
  *   before it settles;
  * - first_bar: the session's first bar without its size ("the first bar's high"), which is the timeframe's;
- * - that: "its high", "that bar's low", the bar or level named before (that_bar: a bar or candle was said).
+ * - that: "its high", "that bar's low", the bar or level named before (that_bar: a bar or candle was said);
+ * - range: "the range", "the range low", "the top of the range": the opening range the text names;
+ * - band: "the lower band", "the middle band": the Bollinger bands the text names.
  */
 export type Ref =
   | { kind: 'mark'; shape: 'level' | 'zone' }
   | { kind: 'orb'; minutes: number | null }
   | { kind: 'bar'; bar: 'signal' | 'previous' }
   | { kind: 'first_bar'; field: 'high' | 'low' | 'range' }
-  | { kind: 'that'; field: 'high' | 'low'; bar: boolean };
+  | { kind: 'that'; field: 'high' | 'low'; bar: boolean }
+  | { kind: 'range'; field: 'high' | 'low' | 'range' }
+  | { kind: 'band'; band: 'upper' | 'middle' | 'lower' };
 
 export type LexemeKind = LexemeBody['k'];
+
+/** The word "whichever comes first" stands as: every way out is read so already. */
+export const FIRST_COMES_WORD = 'whichever comes first';
 
 /** The word an indicator the reader does not read stands as: a comparison beside it is not read either. */
 export const UNREAD_INDICATOR = 'unread indicator';

@@ -1,15 +1,18 @@
 import type { Market } from '../markets.js';
-import type { Lexeme } from './lexemes.js';
-import { atrDistance, moneyDistance, plainDistance, rDistance } from './lex-amounts.js';
+import { FIRST_COMES_WORD, type Lexeme } from './lexemes.js';
+import { atrDistance, moneyDistance, plainDistance, rangeDistance, rDistance } from './lex-amounts.js';
+import { bandRefs, bollinger, farSide, rangeRefs, swing } from './lex-levels.js';
 import { barOperands, extreme, firstBar, indicator, markRefs, marks, openingRange, otherTimeframeIndicator, price, priorDay, thatBar, vwap, wholeBar } from './lex-operands.js';
 import { duration, firstOrLast, time, timeframe } from './lex-times.js';
 import { readNumber } from './numbers.js';
+import { phraseAt } from './phrases.js';
 import { flat, fromTable, norm, one, table, wordIn, type Out, type Recognizer } from './recognizer.js';
 import type { Token } from './tokens.js';
 import {
   ANCHORS,
   CLOSE_EXITS,
   COMPARISONS,
+  FIRST_COMES,
   FROM_ENTRY,
   MARKET_NAMES,
   MICRO_MARKET_NAMES,
@@ -31,6 +34,7 @@ import {
 const notSides = fromTable(flat(NOT_SIDES), () => ({ k: 'word', norm: 'when' }));
 const viceVersa = fromTable(flat(VICE_VERSA), () => ({ k: 'vice_versa' }));
 const fromEntry = fromTable(flat(FROM_ENTRY), () => ({ k: 'word', norm: 'from entry' }));
+const firstComes = fromTable(flat(FIRST_COMES), () => ({ k: 'word', norm: FIRST_COMES_WORD }));
 const negated = fromTable(flat(NEGATED_TRADING), () => ({ k: 'not' }));
 const closeExit = fromTable(flat(CLOSE_EXITS), () => ({ k: 'close_exit' }));
 const named = fromTable(table(NAMED_SESSIONS), (v) => ({ k: 'named', session: v.session, name: v.name }));
@@ -54,6 +58,28 @@ const outExit: Recognizer = (tokens, i) =>
   wordIn(tokens, i, ['out']) && wordIn(tokens, i + 1, ['by', 'at', 'after', 'on', 'when', 'if', 'before'])
     ? one({ k: 'anchor', anchor: 'exit' }, i, i + 1)
     : null;
+
+const DISTANCES: readonly Recognizer[] = [rangeDistance, rDistance, atrDistance, moneyDistance, plainDistance];
+const TAKE = ['take', 'takes', 'taking', 'bank', 'banks', 'banking', 'book', 'books', 'booking', 'grab'];
+
+/** "take 1.2%", "take 40 points", "bank 2R", "take it at 2R": a target said without the word profit. */
+const takeAmount: Recognizer = (tokens, i, before) => {
+  if (!wordIn(tokens, i, TAKE)) return null;
+  const j = phraseAt(tokens, i + 1, 'it|them|profit|profits|gains at|@') ?? i + 1;
+  const amount = DISTANCES.some((r) => r(tokens, j, before)?.out.some((o) => o.body.k === 'distance'));
+  return amount ? one({ k: 'anchor', anchor: 'target' }, i, j) : null;
+};
+
+const HOLD = ['hold', 'holding', 'keep', 'keeping', 'max', 'maximum'];
+const HOLD_FILLER = ['it', 'them', 'the', 'a', 'trade', 'trades', 'position', 'positions', 'for', 'up', 'to', 'at', 'most', 'no', 'more', 'than', 'of', 'max', 'maximum', 'hold'];
+
+/** "hold 10 bars", "keep it up to 2 hours", "max 20 bars": how long a trade may live, a way out. */
+const holdFor: Recognizer = (tokens, i, before) => {
+  if (!wordIn(tokens, i, HOLD)) return null;
+  let j = i + 1;
+  while (wordIn(tokens, j, HOLD_FILLER)) j++;
+  return duration(tokens, j, before) ? one({ k: 'anchor', anchor: 'exit' }, i, j) : null;
+};
 
 const conj: Recognizer = (tokens, i) => {
   const w = norm(tokens, i);
@@ -84,9 +110,14 @@ const RECOGNIZERS: readonly Recognizer[] = [
   notSides,
   viceVersa,
   fromEntry,
+  firstComes,
   negated,
   closeExit,
+  takeAmount,
+  holdFor,
   rDistance,
+  rangeDistance,
+  farSide,
   firstBar,
   firstOrLast,
   named,
@@ -95,6 +126,8 @@ const RECOGNIZERS: readonly Recognizer[] = [
   markets,
   unserved,
   openingRange,
+  swing,
+  bollinger,
   extreme,
   priorDay,
   marks,
@@ -102,6 +135,8 @@ const RECOGNIZERS: readonly Recognizer[] = [
   thatBar,
   barOperands,
   wholeBar,
+  rangeRefs,
+  bandRefs,
   atrDistance,
   moneyDistance,
   plainDistance,

@@ -57,3 +57,17 @@ export function lengthAfter(tokens: readonly Token[], i: number): { n: number; e
   if (t && t.kind === 'num' && !t.spaced && isLength({ value: t.value, end: i + 1, digits: true })) return { n: t.value, end: i + 1 };
   return null;
 }
+
+const PER_UNIT: ReadonlyMap<string, number> = new Map([
+  ...['minute', 'minutes', 'min', 'mins', 'm'].map((w) => [w, 1] as const),
+  ...['hour', 'hours', 'hr', 'hrs', 'h'].map((w) => [w, 60] as const),
+]);
+
+/** "15 minutes", "15-min", "1-hour", "2 hours": a length in whole minutes (of an opening range), and the token after it. */
+export function minutesAt(tokens: readonly Token[], i: number): { minutes: number; end: number } | null {
+  const n = readNumber(tokens, i);
+  if (!isLength(n)) return null;
+  const u = pastHyphen(tokens, n.end);
+  const per = tokens[u]?.kind === 'word' ? PER_UNIT.get(tokens[u]!.norm) : undefined;
+  return per !== undefined && n.value * per <= 500 ? { minutes: n.value * per, end: u + 1 } : null;
+}

@@ -4,8 +4,9 @@ import type { Operand } from './schema.js';
 
 /**
  * Mentions that lean on another, settled before the parts are read.
- * - "ORB" (opening range breakout) is a break of the opening range, unless the text states the range's high or
- *   low itself; then "ORB" only names the setup, though a length said with it ("the 15 min ORB") still counts.
+ * - "ORB" or "the 30-minute opening range breakout" is a break of the opening range, unless the text compares
+ *   the range's high or low itself ("a break above the OR high", "a close below the range low"); then it only
+ *   names the setup, though a length said with it ("the 15 min ORB") still counts.
  * - The opening range named once with its length and again without it ("stop at the opening range low") is the
  *   same range: the later mention takes the length and cites where it was said. With two different lengths
  *   named, a mention without one stays without.
@@ -20,6 +21,12 @@ import type { Operand } from './schema.js';
  *   named before is the candle that fired the trigger (the signal bar), and "its" with nothing named is not read.
  * - A dollar amount is on a micro contract when the text names the market only as its micro (MNQ, MES, MYM), and
  *   cites that name; named both ways, the amount is not read (which contract it is on, the words do not say).
+ * - "The range", "the range low", "the top of the range" and a multiple of the range ("twice the range") are the
+ *   opening range the text names, of its one length, citing it; with no opening range named they are not read
+ *   (which range, the words do not say).
+ * - "The lower band", "the middle band" are a band of the Bollinger bands the text names, of their length and
+ *   width, citing them; a Bollinger band said without its length or width takes the one the text states for the
+ *   bands elsewhere. With no bands named, or two of different settings, a bare band is not read.
  */
 
 type Orb = LexemeOf<'ref'> & { ref: { kind: 'orb' } };
@@ -31,24 +38,73 @@ const isOrb = (l: Lexeme | undefined): l is Orb => is('ref')(l) && l.ref.kind ==
 const minutesOf = (l: Lexeme): number | null =>
   isRange(l) && l.operand.kind === 'opening_range' ? l.operand.minutes : isOrb(l) ? l.ref.minutes : null;
 
+const isRangeRef = (l: Lexeme | undefined): l is LexemeOf<'ref'> & { ref: { kind: 'range' } } => is('ref')(l) && l.ref.kind === 'range';
+const isRangeDistance = (l: Lexeme): l is LexemeOf<'distance'> => is('distance')(l) && l.unit === 'range';
+
+/** The range's high or low compared in a condition: the lexeme before it, past plain words, is a comparison. */
+function comparedSides(lexemes: readonly Lexeme[]): boolean {
+  return lexemes.some((l, k) => {
+    const side = isRange(l) && l.operand.kind === 'opening_range' ? l.operand.field !== 'range' : isRangeRef(l) && l.ref.field !== 'range';
+    if (!side) return false;
+    let j = k - 1;
+    while (j >= 0 && lexemes[j]!.k === 'word') j--;
+    return is('cmp')(lexemes[j]);
+  });
+}
+
+type Setting = { value: number; at: Lexeme } | null;
+
+/** The Bollinger bands' one stated length and width, each with where it was said (null when unstated or two). */
+function bandSettings(lexemes: readonly Lexeme[]): { n: Setting; k: Setting; named: boolean } {
+  const bands = lexemes.flatMap((l) => (is('operand')(l) && l.operand.kind === 'bollinger' ? [{ l, o: l.operand }] : []));
+  const one = (key: 'n' | 'k'): Setting => {
+    const said = bands.filter((b) => b.o[key] !== null);
+    const values = new Set(said.map((b) => b.o[key]!));
+    return values.size === 1 ? { value: [...values][0]!, at: said[0]!.l } : null;
+  };
+  return { n: one('n'), k: one('k'), named: bands.length > 0 };
+}
+
 export function resolveReferences(lexemes: readonly Lexeme[]): Lexeme[] {
   const ranges = lexemes.filter(isRange);
-  const sources = lexemes.filter((l) => minutesOf(l) !== null);
-  const lengths = new Set(sources.map(minutesOf));
+  const sources = lexemes.filter((l) => minutesOf(l) !== null || (isRangeDistance(l) && l.minutes != null));
+  const lengths = new Set(sources.map((l) => (isRangeDistance(l) ? l.minutes! : minutesOf(l))));
   const length = lengths.size === 1 ? { minutes: [...lengths][0]!, at: cite(sources[0]!) } : null;
+  /** An opening range is named: as an operand, an ORB, or a multiple of it said with its length. */
+  const rangeNamed = ranges.length > 0 || lexemes.some(isOrb) || sources.length > 0;
+  const setup = comparedSides(lexemes);
+  const bands = bandSettings(lexemes);
   const marks = lexemes.filter(is('operand')).filter((l) => l.operand.kind === 'mark');
   const markets = lexemes.filter(is('market'));
   const micros = markets.filter((l) => l.micro);
+  const theRange = (l: Lexeme, field: 'high' | 'low' | 'range'): Lexeme =>
+    operandAt(l, { kind: 'opening_range', field, minutes: length?.minutes ?? null }, length ? [length.at] : []);
 
   return settleBars(lexemes.flatMap((l, k): Lexeme[] => {
     if (isOrb(l)) {
-      if (ranges.length > 0) return [word(l, 'orb')];
+      if (setup) return [word(l, 'orb')];
       const minutes = l.ref.minutes ?? length?.minutes ?? null;
       const also = l.ref.minutes === null && length ? [cite(l), length.at] : [];
       return [{ k: 'operand', operand: { kind: 'opening_range', field: 'range', minutes }, from: l.from, to: l.to, ctx: l.ctx, seg: l.seg, also }];
     }
     // the "breaks" read from an ORB goes with it when the ORB only names the setup
-    if (is('cmp')(l) && isOrb(lexemes[k + 1]) && ranges.length > 0) return [word(l, 'orb')];
+    if (is('cmp')(l) && isOrb(lexemes[k + 1]) && setup) return [word(l, 'orb')];
+    if (isRangeRef(l)) return [rangeNamed ? theRange(l, l.ref.field) : word(l, 'range')];
+    if (isRangeDistance(l) && l.minutes == null) {
+      if (!rangeNamed) return [word(l, 'a multiple of which range')];
+      return [{ ...l, minutes: length?.minutes ?? null, also: [...l.also, ...(length ? [length.at] : [])] }];
+    }
+    if (is('ref')(l) && l.ref.kind === 'band') {
+      if (!bands.named) return [word(l, 'band')];
+      const also = [bands.n?.at, bands.k?.at].filter((x): x is Lexeme => x !== undefined).map(cite);
+      return [operandAt(l, { kind: 'bollinger', band: l.ref.band, n: bands.n?.value ?? null, k: bands.k?.value ?? null }, also)];
+    }
+    if (is('operand')(l) && l.operand.kind === 'bollinger' && (l.operand.n === null || l.operand.k === null)) {
+      const o = l.operand;
+      const fill = [o.n === null ? bands.n : null, o.k === null ? bands.k : null];
+      const also = fill.filter((x): x is NonNullable<Setting> => x !== null).map((x) => cite(x.at));
+      return [{ ...l, operand: { ...o, n: o.n ?? bands.n?.value ?? null, k: o.k ?? bands.k?.value ?? null }, also: [...l.also, ...also] }];
+    }
     if (isRange(l) && l.operand.kind === 'opening_range' && l.operand.minutes === null && length) {
       return [{ ...l, operand: { ...l.operand, minutes: length.minutes }, also: [...l.also, length.at] }];
     }

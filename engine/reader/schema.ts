@@ -22,8 +22,24 @@ export const TimeframeSchema = z.enum(TIMEFRAMES);
 export const SideSchema = z.enum(['long', 'short', 'both']);
 export type Side = z.infer<typeof SideSchema>;
 
-/** The clocks a window or a time exit is stated in. */
-export const ZoneSchema = z.enum(['America/New_York', 'America/Chicago', 'Europe/London', 'UTC']);
+/**
+ * The clocks a window or a time exit is stated in: the exchange cities' wall clocks (New York, Chicago, London,
+ * Frankfurt, Paris, Zurich, Tokyo, Hong Kong, Singapore, Sydney) and UTC.
+ */
+export const ZONES = [
+  'America/New_York',
+  'America/Chicago',
+  'Europe/London',
+  'Europe/Berlin',
+  'Europe/Paris',
+  'Europe/Zurich',
+  'Asia/Tokyo',
+  'Asia/Hong_Kong',
+  'Asia/Singapore',
+  'Australia/Sydney',
+  'UTC',
+] as const;
+export const ZoneSchema = z.enum(ZONES);
 export type Zone = z.infer<typeof ZoneSchema>;
 
 /** A wall-clock time, HH:MM on the 24-hour clock; 24:00 only ends a window. */
@@ -42,6 +58,10 @@ export type Session = z.infer<typeof SessionSchema>;
 const Length = z.number().int().min(1).max(500);
 /** A length the words did not give: the reader never chooses one. */
 const LengthOrUnstated = Length.nullable();
+/** Bars on each side of a swing high or low. */
+export const MAX_SWING_STRENGTH = 50;
+/** A Bollinger band's width, in standard deviations. */
+export const MAX_BAND_WIDTH = 10;
 
 export const OperandSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('price'), field: z.enum(['open', 'high', 'low', 'close']) }),
@@ -56,6 +76,18 @@ export const OperandSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('mark'), shape: z.enum(['level', 'zone', 'any']) }),
   /** The bar whose close fired the trigger (signal) or the bar before the current one (previous). */
   z.strictObject({ kind: z.literal('bar'), bar: z.enum(['signal', 'previous']), field: z.enum(['high', 'low']) }),
+  /**
+   * The most recent swing high (low): the high (low) of a bar that no bar within `strength` bars before it tops
+   * (undercuts) nor any within `strength` bars after it, known once those later bars have closed.
+   */
+  z.strictObject({ kind: z.literal('swing'), field: z.enum(['high', 'low']), strength: z.number().int().min(1).max(MAX_SWING_STRENGTH).nullable() }),
+  /** A Bollinger band: the SMA of n closes (middle), or it plus (upper) or minus (lower) k population standard deviations of them. */
+  z.strictObject({
+    kind: z.literal('bollinger'),
+    band: z.enum(['upper', 'middle', 'lower']),
+    n: z.number().int().min(2).max(500).nullable(),
+    k: z.number().finite().positive().max(MAX_BAND_WIDTH).nullable(),
+  }),
   z.strictObject({ kind: z.literal('constant'), value: z.number().finite() }),
 ]);
 export type Operand = z.infer<typeof OperandSchema>;
@@ -92,8 +124,12 @@ export const EntrySchema = z.strictObject({
 export type Entry = z.infer<typeof EntrySchema>;
 
 const Amount = z.number().finite().positive();
+/** A range a distance is a multiple of: the opening range (high less low). */
+export const RangeOfSchema = z.strictObject({ kind: z.literal('opening_range'), field: z.literal('range'), minutes: LengthOrUnstated });
 export const StopDistanceSchema = z.discriminatedUnion('unit', [
   z.strictObject({ unit: z.enum(['points', 'ticks', 'percent']), n: Amount }),
+  /** n times the range's height, as it stands when the distance is placed. */
+  z.strictObject({ unit: z.literal('range'), n: Amount, of: RangeOfSchema }),
   z.strictObject({ unit: z.literal('atr'), n: Amount, period: LengthOrUnstated }),
   /** Dollars on one contract (the E-mini, or the micro when the words name one) or one coin. */
   z.strictObject({ unit: z.literal('usd'), n: Amount, micro: z.literal(true).optional() }),
@@ -108,7 +144,8 @@ export const StopSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('distance'), distance: StopDistanceSchema, breakeven: TargetDistanceSchema.optional() }),
   z.strictObject({
     kind: z.literal('level'),
-    where: z.enum(['at', 'below', 'above']),
+    /** beyond: on the far side of the level from the trade, below it for a long and above it for a short (a range's low for a long, its high for a short). */
+    where: z.enum(['at', 'below', 'above', 'beyond']),
     level: OperandSchema,
     /** How far beyond the level, when the words give it. */
     offset: StopDistanceSchema.optional(),
@@ -158,7 +195,7 @@ export const SETTLED: readonly Status[] = ['read', 'defaulted'];
 export const isSettled = (status: Status): boolean => SETTLED.includes(status);
 
 /** The documented defaults (engine/reader/defaults.ts says each in words). */
-export const DEFAULT_RULES = ['session_crypto', 'session_futures', 'atr_length'] as const;
+export const DEFAULT_RULES = ['session_crypto', 'session_futures', 'atr_length', 'swing_strength', 'bollinger_length', 'bollinger_width'] as const;
 export type DefaultRule = (typeof DEFAULT_RULES)[number];
 
 /** Where in a part's value a default stands (a JSON path inside the value: "" is all of it), and which rule put it. */
@@ -189,6 +226,8 @@ export interface Part<V> {
   readings?: Reading<V>[];
   defaults?: Default[];
   note?: string;
+  /** On a part that is missing or ambiguous, or that the forge would refuse: words that would read. */
+  hint?: string;
 }
 
 const partSchema = <V>(value: z.ZodType<V>): z.ZodType<Part<V>> =>
@@ -200,6 +239,7 @@ const partSchema = <V>(value: z.ZodType<V>): z.ZodType<Part<V>> =>
       readings: z.array(z.strictObject({ value, spans: z.array(SpanSchema).min(1) })).optional(),
       defaults: z.array(DefaultSchema).min(1).optional(),
       note: z.string().optional(),
+      hint: z.string().min(1).optional(),
     })
     .superRefine((p, ctx) => {
       if (isSettled(p.status) && (p.value === null || p.spans.length === 0)) {

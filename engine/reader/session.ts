@@ -11,7 +11,7 @@ import { zoneOptions, type ZoneOption } from './zones.js';
  * hour", "London session"), or any time ("24/7"). Overlapping windows narrow each other (the cash session and
  * 9:45-11:30 is 9:45-11:30); windows apart are each allowed; halves cut the windows they meet. Pieces that do
  * not fit together (two clocks, any time and a window) leave the part ambiguous, one reading per piece.
- * Times in a way-out clause are the exit's, not the session's.
+ * Times in a way-out clause are the exit's, not the session's, but for a whole window ("between 9:45 and 11:30 ET").
  */
 
 const DAY = 24 * 60;
@@ -59,8 +59,10 @@ function pieces(lx: readonly Lexeme[], market: Part<Market>, taken: Set<Lexeme>)
         });
       continue;
     }
-    if (l.ctx === 'exit' || taken.has(l) || (l.k !== 'time' && l.k !== 'num')) continue;
-    // A window: T1 [zone] (to|-|and after between) T2 [zone]; a bare hour only with a clock named after it.
+    if (taken.has(l) || (l.k !== 'time' && l.k !== 'num')) continue;
+    // A window: T1 [zone] (to|-|and after between) T2 [zone]; a bare hour only with a clock named after it. A window
+    // said after a way out ("exit after 12 bars, between 09:45 and 11:30 ET") is still the session's.
+    const inExit = l.ctx === 'exit';
     let j = i + 1;
     const z1 = is('zone')(lx[j]) ? lx[j++] : undefined;
     const link = lx[j];
@@ -79,7 +81,7 @@ function pieces(lx: readonly Lexeme[], market: Part<Market>, taken: Set<Lexeme>)
       }
     }
     // Half a window: after T, before T (turned around after "no new trades"; "stop trading at T" ends it).
-    if (l.k !== 'time' || l.ctx !== 'entry') continue;
+    if (inExit || l.k !== 'time' || l.ctx !== 'entry') continue;
     let w = i - 1;
     while (isWord(lx[w], FILLER)) w -= 1;
     const word = lx[w];

@@ -36,12 +36,22 @@ export const UNSERVED_MARKETS: readonly string[] = [
   'eurusd', 'forex', 'doge', 'dogecoin', 'xrp', 'dji',
 ];
 
+/**
+ * Clocks: their abbreviations, and the exchange cities, said alone or with "time" ("between 09:45 and 15:30
+ * Chicago", "from 10:00 to 12:00 London time"). A city's own session ("the London session") is a named session.
+ */
 export const ZONE_WORDS: readonly (readonly [string, ZoneWord])[] = [
   ['et', 'America/New_York'], ['est', 'America/New_York'], ['edt', 'America/New_York'],
-  ['eastern time?', 'America/New_York'], ['new york time', 'America/New_York'], ['ny|nyc time', 'America/New_York'],
+  ['eastern time?', 'America/New_York'], ['new york time?', 'America/New_York'], ['ny|nyc time?', 'America/New_York'],
   ['ct', 'America/Chicago'], ['cst', 'America/Chicago'], ['cdt', 'America/Chicago'],
-  ['central time?', 'America/Chicago'], ['chicago time', 'America/Chicago'],
-  ['london|uk time', 'Europe/London'], ['bst', 'Europe/London'],
+  ['central time?', 'America/Chicago'], ['chicago time?', 'America/Chicago'],
+  ['london|uk time?', 'Europe/London'], ['bst', 'Europe/London'],
+  ['frankfurt|xetra|berlin time?', 'Europe/Berlin'], ['cet|cest', 'Europe/Berlin'], ['central european time', 'Europe/Berlin'],
+  ['paris time?', 'Europe/Paris'], ['zurich|zürich time?', 'Europe/Zurich'],
+  ['tokyo|japan time?', 'Asia/Tokyo'], ['jst', 'Asia/Tokyo'],
+  ['hong kong time?', 'Asia/Hong_Kong'], ['hk|hkt time?', 'Asia/Hong_Kong'],
+  ['singapore time?', 'Asia/Singapore'], ['sgt', 'Asia/Singapore'],
+  ['sydney time?', 'Australia/Sydney'], ['aest|aedt', 'Australia/Sydney'],
   ['utc', 'UTC'], ['gmt', 'UTC'], ['zulu', 'UTC'],
   ['exchange|market time', 'exchange'],
 ];
@@ -198,6 +208,8 @@ export const ANCHORS: readonly (readonly [string, Exclude<Ctx, 'entry'> | 'entry
   ['out by|at|after|on|when|if', 'exit'],
   ['close|closing the|my? trade|position|positions|it', 'exit'],
   ['close|closing out|everything|all', 'exit'],
+  // "close after 2 hours", "close at 15:55", "close by 15:50": a way out, not the close of a bar
+  ['close|closes|closing after|at|by|within|before', 'exit'],
   ['flat|flatten', 'exit'],
   ['go flat', 'exit'],
   ['cover|covers|covering', 'exit'],
@@ -232,6 +244,9 @@ export const VICE_VERSA: readonly string[] = [
   'vice versa for? the? short|shorts|shorting? side?',
   'reverse|opposite|mirror|inverse for the? short|shorts|shorting side?',
 ];
+
+/** "whichever comes first": how every way out is read anyway; said, it is known and takes nothing. */
+export const FIRST_COMES: readonly string[] = ['whichever|whatever comes|hits|happens first', 'which ever comes|hits|happens first'];
 
 /** "below entry", "from the fill": a distance measured from the entry, which is what a distance is anyway. */
 export const FROM_ENTRY: readonly string[] = ['above|below|under|over|from|beyond|past|away my|the|your? entry|fill price?', 'away from my|the|your? entry|fill price?'];

@@ -2016,6 +2016,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2058,6 +2071,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2105,6 +2131,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2159,6 +2198,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2201,6 +2253,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2248,6 +2313,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2302,6 +2380,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2344,6 +2435,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2391,6 +2495,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2445,6 +2562,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2487,6 +2617,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2534,6 +2677,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2588,6 +2744,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2630,6 +2799,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2677,6 +2859,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2731,6 +2926,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2773,6 +2981,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2820,6 +3041,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2874,6 +3108,19 @@ export interface components {
                 field: "high" | "low";
             } | {
                 /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
                 kind: "constant";
                 value: number;
             };
@@ -2916,6 +3163,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -2963,6 +3223,19 @@ export interface components {
                 bar: "signal" | "previous";
                 /** @enum {string} */
                 field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
             } | {
                 /** @constant */
                 kind: "constant";
@@ -5238,7 +5511,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "windows";
                                 /** @enum {string} */
-                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 windows: {
                                     from: string;
                                     to: string;
@@ -5261,6 +5534,17 @@ export interface operations {
                                     n: number;
                                 } | {
                                     /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
+                                } | {
+                                    /** @constant */
                                     unit: "atr";
                                     n: number;
                                     period: number | null;
@@ -5275,6 +5559,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5295,7 +5590,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "level";
                                 /** @enum {string} */
-                                where: "at" | "below" | "above";
+                                where: "at" | "below" | "above" | "beyond";
                                 level: {
                                     /** @constant */
                                     kind: "price";
@@ -5337,6 +5632,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -5344,6 +5652,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5360,6 +5679,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5385,6 +5715,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -5445,6 +5786,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -5456,6 +5810,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -5512,6 +5877,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -5533,7 +5911,7 @@ export interface operations {
                                     kind: "clock";
                                     at: string;
                                     /** @enum {string} */
-                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 } | {
                                     /** @constant */
                                     kind: "session_close";
@@ -5611,7 +5989,7 @@ export interface operations {
                             /** @constant */
                             kind: "windows";
                             /** @enum {string} */
-                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                             windows: {
                                 from: string;
                                 to: string;
@@ -5634,6 +6012,17 @@ export interface operations {
                                 n: number;
                             } | {
                                 /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
+                            } | {
+                                /** @constant */
                                 unit: "atr";
                                 n: number;
                                 period: number | null;
@@ -5648,6 +6037,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -5668,7 +6068,7 @@ export interface operations {
                             /** @constant */
                             kind: "level";
                             /** @enum {string} */
-                            where: "at" | "below" | "above";
+                            where: "at" | "below" | "above" | "beyond";
                             level: {
                                 /** @constant */
                                 kind: "price";
@@ -5710,6 +6110,19 @@ export interface operations {
                                 field: "high" | "low";
                             } | {
                                 /** @constant */
+                                kind: "swing";
+                                /** @enum {string} */
+                                field: "high" | "low";
+                                strength: number | null;
+                            } | {
+                                /** @constant */
+                                kind: "bollinger";
+                                /** @enum {string} */
+                                band: "upper" | "middle" | "lower";
+                                n: number | null;
+                                k: number | null;
+                            } | {
+                                /** @constant */
                                 kind: "constant";
                                 value: number;
                             };
@@ -5717,6 +6130,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -5733,6 +6157,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -5758,6 +6193,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5818,6 +6264,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -5829,6 +6288,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -5885,6 +6355,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -5906,7 +6389,7 @@ export interface operations {
                                 kind: "clock";
                                 at: string;
                                 /** @enum {string} */
-                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                             } | {
                                 /** @constant */
                                 kind: "session_close";
@@ -5957,7 +6440,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "windows";
                                 /** @enum {string} */
-                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 windows: {
                                     from: string;
                                     to: string;
@@ -5980,6 +6463,17 @@ export interface operations {
                                     n: number;
                                 } | {
                                     /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
+                                } | {
+                                    /** @constant */
                                     unit: "atr";
                                     n: number;
                                     period: number | null;
@@ -5994,6 +6488,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -6014,7 +6519,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "level";
                                 /** @enum {string} */
-                                where: "at" | "below" | "above";
+                                where: "at" | "below" | "above" | "beyond";
                                 level: {
                                     /** @constant */
                                     kind: "price";
@@ -6056,6 +6561,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -6063,6 +6581,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -6079,6 +6608,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -6104,6 +6644,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -6164,6 +6715,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -6175,6 +6739,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -6231,6 +6806,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -6252,7 +6840,7 @@ export interface operations {
                                     kind: "clock";
                                     at: string;
                                     /** @enum {string} */
-                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 } | {
                                     /** @constant */
                                     kind: "session_close";
@@ -6293,7 +6881,7 @@ export interface operations {
                                     }[];
                                 } | {
                                     /** @enum {string} */
-                                    default: "session_crypto" | "session_futures" | "atr_length";
+                                    default: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                 } | {
                                     script: string;
                                 };
@@ -6464,7 +7052,7 @@ export interface operations {
                                     }[];
                                 } | {
                                     /** @enum {string} */
-                                    default: "session_crypto" | "session_futures" | "atr_length";
+                                    default: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                 } | {
                                     script: string;
                                 };
@@ -6548,7 +7136,7 @@ export interface operations {
                             /** @constant */
                             kind: "windows";
                             /** @enum {string} */
-                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                             windows: {
                                 from: string;
                                 to: string;
@@ -6571,6 +7159,17 @@ export interface operations {
                                 n: number;
                             } | {
                                 /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
+                            } | {
+                                /** @constant */
                                 unit: "atr";
                                 n: number;
                                 period: number | null;
@@ -6585,6 +7184,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -6605,7 +7215,7 @@ export interface operations {
                             /** @constant */
                             kind: "level";
                             /** @enum {string} */
-                            where: "at" | "below" | "above";
+                            where: "at" | "below" | "above" | "beyond";
                             level: {
                                 /** @constant */
                                 kind: "price";
@@ -6647,6 +7257,19 @@ export interface operations {
                                 field: "high" | "low";
                             } | {
                                 /** @constant */
+                                kind: "swing";
+                                /** @enum {string} */
+                                field: "high" | "low";
+                                strength: number | null;
+                            } | {
+                                /** @constant */
+                                kind: "bollinger";
+                                /** @enum {string} */
+                                band: "upper" | "middle" | "lower";
+                                n: number | null;
+                                k: number | null;
+                            } | {
+                                /** @constant */
                                 kind: "constant";
                                 value: number;
                             };
@@ -6654,6 +7277,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -6670,6 +7304,17 @@ export interface operations {
                                 /** @enum {string} */
                                 unit: "points" | "ticks" | "percent";
                                 n: number;
+                            } | {
+                                /** @constant */
+                                unit: "range";
+                                n: number;
+                                of: {
+                                    /** @constant */
+                                    kind: "opening_range";
+                                    /** @constant */
+                                    field: "range";
+                                    minutes: number | null;
+                                };
                             } | {
                                 /** @constant */
                                 unit: "atr";
@@ -6695,6 +7340,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -6755,6 +7411,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -6766,6 +7435,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -6822,6 +7502,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -6843,7 +7536,7 @@ export interface operations {
                                 kind: "clock";
                                 at: string;
                                 /** @enum {string} */
-                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                             } | {
                                 /** @constant */
                                 kind: "session_close";
@@ -6996,7 +7689,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "windows";
                                 /** @enum {string} */
-                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 windows: {
                                     from: string;
                                     to: string;
@@ -7019,6 +7712,17 @@ export interface operations {
                                     n: number;
                                 } | {
                                     /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
+                                } | {
+                                    /** @constant */
                                     unit: "atr";
                                     n: number;
                                     period: number | null;
@@ -7033,6 +7737,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -7053,7 +7768,7 @@ export interface operations {
                                 /** @constant */
                                 kind: "level";
                                 /** @enum {string} */
-                                where: "at" | "below" | "above";
+                                where: "at" | "below" | "above" | "beyond";
                                 level: {
                                     /** @constant */
                                     kind: "price";
@@ -7095,6 +7810,19 @@ export interface operations {
                                     field: "high" | "low";
                                 } | {
                                     /** @constant */
+                                    kind: "swing";
+                                    /** @enum {string} */
+                                    field: "high" | "low";
+                                    strength: number | null;
+                                } | {
+                                    /** @constant */
+                                    kind: "bollinger";
+                                    /** @enum {string} */
+                                    band: "upper" | "middle" | "lower";
+                                    n: number | null;
+                                    k: number | null;
+                                } | {
+                                    /** @constant */
                                     kind: "constant";
                                     value: number;
                                 };
@@ -7102,6 +7830,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -7118,6 +7857,17 @@ export interface operations {
                                     /** @enum {string} */
                                     unit: "points" | "ticks" | "percent";
                                     n: number;
+                                } | {
+                                    /** @constant */
+                                    unit: "range";
+                                    n: number;
+                                    of: {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @constant */
+                                        field: "range";
+                                        minutes: number | null;
+                                    };
                                 } | {
                                     /** @constant */
                                     unit: "atr";
@@ -7143,6 +7893,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -7203,6 +7964,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -7214,6 +7988,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -7270,6 +8055,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -7291,7 +8089,7 @@ export interface operations {
                                     kind: "clock";
                                     at: string;
                                     /** @enum {string} */
-                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                 } | {
                                     /** @constant */
                                     kind: "session_close";
@@ -8203,9 +9001,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 timeframe: {
                                     /** @enum {string} */
@@ -8228,9 +9027,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 session: {
                                     /** @enum {string} */
@@ -8242,7 +9042,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "windows";
                                         /** @enum {string} */
-                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         windows: {
                                             from: string;
                                             to: string;
@@ -8261,7 +9061,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "windows";
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             windows: {
                                                 from: string;
                                                 to: string;
@@ -8276,9 +9076,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 side: {
                                     /** @enum {string} */
@@ -8301,9 +9102,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 entry: {
                                     /** @enum {string} */
@@ -8335,9 +9137,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 stop: {
                                     /** @enum {string} */
@@ -8349,6 +9152,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -8365,6 +9179,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -8385,7 +9210,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "level";
                                         /** @enum {string} */
-                                        where: "at" | "below" | "above";
+                                        where: "at" | "below" | "above" | "beyond";
                                         level: {
                                             /** @constant */
                                             kind: "price";
@@ -8427,6 +9252,19 @@ export interface operations {
                                             field: "high" | "low";
                                         } | {
                                             /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
                                             kind: "constant";
                                             value: number;
                                         };
@@ -8434,6 +9272,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -8450,6 +9299,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -8482,6 +9342,17 @@ export interface operations {
                                                 n: number;
                                             } | {
                                                 /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
+                                            } | {
+                                                /** @constant */
                                                 unit: "atr";
                                                 n: number;
                                                 period: number | null;
@@ -8496,6 +9367,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -8516,7 +9398,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "level";
                                             /** @enum {string} */
-                                            where: "at" | "below" | "above";
+                                            where: "at" | "below" | "above" | "beyond";
                                             level: {
                                                 /** @constant */
                                                 kind: "price";
@@ -8558,6 +9440,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -8565,6 +9460,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -8581,6 +9487,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -8607,9 +9524,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 exit: {
                                     /** @enum {string} */
@@ -8622,6 +9540,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -8682,6 +9611,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -8693,6 +9635,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -8749,6 +9702,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -8770,7 +9736,7 @@ export interface operations {
                                             kind: "clock";
                                             at: string;
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         } | {
                                             /** @constant */
                                             kind: "session_close";
@@ -8791,6 +9757,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -8851,6 +9828,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -8862,6 +9852,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -8918,6 +9919,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -8939,7 +9953,7 @@ export interface operations {
                                                 kind: "clock";
                                                 at: string;
                                                 /** @enum {string} */
-                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             } | {
                                                 /** @constant */
                                                 kind: "session_close";
@@ -8955,9 +9969,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                             } | null;
                             seed: {
@@ -9260,9 +10275,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 timeframe: {
                                     /** @enum {string} */
@@ -9285,9 +10301,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 session: {
                                     /** @enum {string} */
@@ -9299,7 +10316,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "windows";
                                         /** @enum {string} */
-                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         windows: {
                                             from: string;
                                             to: string;
@@ -9318,7 +10335,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "windows";
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             windows: {
                                                 from: string;
                                                 to: string;
@@ -9333,9 +10350,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 side: {
                                     /** @enum {string} */
@@ -9358,9 +10376,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 entry: {
                                     /** @enum {string} */
@@ -9392,9 +10411,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 stop: {
                                     /** @enum {string} */
@@ -9406,6 +10426,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -9422,6 +10453,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -9442,7 +10484,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "level";
                                         /** @enum {string} */
-                                        where: "at" | "below" | "above";
+                                        where: "at" | "below" | "above" | "beyond";
                                         level: {
                                             /** @constant */
                                             kind: "price";
@@ -9484,6 +10526,19 @@ export interface operations {
                                             field: "high" | "low";
                                         } | {
                                             /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
                                             kind: "constant";
                                             value: number;
                                         };
@@ -9491,6 +10546,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -9507,6 +10573,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -9539,6 +10616,17 @@ export interface operations {
                                                 n: number;
                                             } | {
                                                 /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
+                                            } | {
+                                                /** @constant */
                                                 unit: "atr";
                                                 n: number;
                                                 period: number | null;
@@ -9553,6 +10641,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -9573,7 +10672,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "level";
                                             /** @enum {string} */
-                                            where: "at" | "below" | "above";
+                                            where: "at" | "below" | "above" | "beyond";
                                             level: {
                                                 /** @constant */
                                                 kind: "price";
@@ -9615,6 +10714,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -9622,6 +10734,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -9638,6 +10761,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -9664,9 +10798,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 exit: {
                                     /** @enum {string} */
@@ -9679,6 +10814,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -9739,6 +10885,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -9750,6 +10909,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -9806,6 +10976,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -9827,7 +11010,7 @@ export interface operations {
                                             kind: "clock";
                                             at: string;
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         } | {
                                             /** @constant */
                                             kind: "session_close";
@@ -9848,6 +11031,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -9908,6 +11102,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -9919,6 +11126,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -9975,6 +11193,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -9996,7 +11227,7 @@ export interface operations {
                                                 kind: "clock";
                                                 at: string;
                                                 /** @enum {string} */
-                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             } | {
                                                 /** @constant */
                                                 kind: "session_close";
@@ -10012,9 +11243,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                             } | null;
                             seed: {
@@ -10219,7 +11451,7 @@ export interface operations {
                         } | {
                             /** @constant */
                             ok: true;
-                            /** @description the seven parts, each with its status, value and spans */
+                            /** @description the seven parts, each with its status, value and spans, and a hint on a part missing or ambiguous */
                             parts: {
                                 market: {
                                     /** @enum {string} */
@@ -10242,9 +11474,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 timeframe: {
                                     /** @enum {string} */
@@ -10267,9 +11500,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 session: {
                                     /** @enum {string} */
@@ -10281,7 +11515,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "windows";
                                         /** @enum {string} */
-                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         windows: {
                                             from: string;
                                             to: string;
@@ -10300,7 +11534,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "windows";
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             windows: {
                                                 from: string;
                                                 to: string;
@@ -10315,9 +11549,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 side: {
                                     /** @enum {string} */
@@ -10340,9 +11575,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 entry: {
                                     /** @enum {string} */
@@ -10374,9 +11610,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 stop: {
                                     /** @enum {string} */
@@ -10388,6 +11625,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -10404,6 +11652,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -10424,7 +11683,7 @@ export interface operations {
                                         /** @constant */
                                         kind: "level";
                                         /** @enum {string} */
-                                        where: "at" | "below" | "above";
+                                        where: "at" | "below" | "above" | "beyond";
                                         level: {
                                             /** @constant */
                                             kind: "price";
@@ -10466,6 +11725,19 @@ export interface operations {
                                             field: "high" | "low";
                                         } | {
                                             /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
                                             kind: "constant";
                                             value: number;
                                         };
@@ -10473,6 +11745,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -10489,6 +11772,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -10521,6 +11815,17 @@ export interface operations {
                                                 n: number;
                                             } | {
                                                 /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
+                                            } | {
+                                                /** @constant */
                                                 unit: "atr";
                                                 n: number;
                                                 period: number | null;
@@ -10535,6 +11840,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -10555,7 +11871,7 @@ export interface operations {
                                             /** @constant */
                                             kind: "level";
                                             /** @enum {string} */
-                                            where: "at" | "below" | "above";
+                                            where: "at" | "below" | "above" | "beyond";
                                             level: {
                                                 /** @constant */
                                                 kind: "price";
@@ -10597,6 +11913,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -10604,6 +11933,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -10620,6 +11960,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -10646,9 +11997,10 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                                 exit: {
                                     /** @enum {string} */
@@ -10661,6 +12013,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -10721,6 +12084,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -10732,6 +12108,17 @@ export interface operations {
                                                 /** @enum {string} */
                                                 unit: "points" | "ticks" | "percent";
                                                 n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
                                             } | {
                                                 /** @constant */
                                                 unit: "atr";
@@ -10788,6 +12175,19 @@ export interface operations {
                                                 field: "high" | "low";
                                             } | {
                                                 /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
                                                 kind: "constant";
                                                 value: number;
                                             };
@@ -10809,7 +12209,7 @@ export interface operations {
                                             kind: "clock";
                                             at: string;
                                             /** @enum {string} */
-                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                         } | {
                                             /** @constant */
                                             kind: "session_close";
@@ -10830,6 +12230,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -10890,6 +12301,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -10901,6 +12325,17 @@ export interface operations {
                                                     /** @enum {string} */
                                                     unit: "points" | "ticks" | "percent";
                                                     n: number;
+                                                } | {
+                                                    /** @constant */
+                                                    unit: "range";
+                                                    n: number;
+                                                    of: {
+                                                        /** @constant */
+                                                        kind: "opening_range";
+                                                        /** @constant */
+                                                        field: "range";
+                                                        minutes: number | null;
+                                                    };
                                                 } | {
                                                     /** @constant */
                                                     unit: "atr";
@@ -10957,6 +12392,19 @@ export interface operations {
                                                     field: "high" | "low";
                                                 } | {
                                                     /** @constant */
+                                                    kind: "swing";
+                                                    /** @enum {string} */
+                                                    field: "high" | "low";
+                                                    strength: number | null;
+                                                } | {
+                                                    /** @constant */
+                                                    kind: "bollinger";
+                                                    /** @enum {string} */
+                                                    band: "upper" | "middle" | "lower";
+                                                    n: number | null;
+                                                    k: number | null;
+                                                } | {
+                                                    /** @constant */
                                                     kind: "constant";
                                                     value: number;
                                                 };
@@ -10978,7 +12426,7 @@ export interface operations {
                                                 kind: "clock";
                                                 at: string;
                                                 /** @enum {string} */
-                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                                zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                             } | {
                                                 /** @constant */
                                                 kind: "session_close";
@@ -10994,11 +12442,32 @@ export interface operations {
                                     defaults?: {
                                         path: string;
                                         /** @enum {string} */
-                                        rule: "session_crypto" | "session_futures" | "atr_length";
+                                        rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     }[];
                                     note?: string;
+                                    hint?: string;
                                 };
                             };
+                            /** @description every clause of the words, in order: the parts it lands in, and its words that carry a meaning no part took, each with why and the words that would read */
+                            clauses: {
+                                span: {
+                                    from: number;
+                                    to: number;
+                                    text: string;
+                                };
+                                /** @description the parts that cite words of this clause */
+                                parts: ("market" | "timeframe" | "session" | "side" | "entry" | "stop" | "exit")[];
+                                /** @description words of this clause that carry a meaning no part took: why each was not used, and words that would read */
+                                unused: {
+                                    span: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    };
+                                    why: string;
+                                    hint?: string;
+                                }[];
+                            }[];
                         } | {
                             /** @constant */
                             ok: true;
@@ -11027,7 +12496,7 @@ export interface operations {
                                     /** @constant */
                                     kind: "windows";
                                     /** @enum {string} */
-                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                     windows: {
                                         from: string;
                                         to: string;
@@ -11050,6 +12519,17 @@ export interface operations {
                                         n: number;
                                     } | {
                                         /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
+                                    } | {
+                                        /** @constant */
                                         unit: "atr";
                                         n: number;
                                         period: number | null;
@@ -11064,6 +12544,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -11084,7 +12575,7 @@ export interface operations {
                                     /** @constant */
                                     kind: "level";
                                     /** @enum {string} */
-                                    where: "at" | "below" | "above";
+                                    where: "at" | "below" | "above" | "beyond";
                                     level: {
                                         /** @constant */
                                         kind: "price";
@@ -11126,6 +12617,19 @@ export interface operations {
                                         field: "high" | "low";
                                     } | {
                                         /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
                                         kind: "constant";
                                         value: number;
                                     };
@@ -11133,6 +12637,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -11149,6 +12664,17 @@ export interface operations {
                                         /** @enum {string} */
                                         unit: "points" | "ticks" | "percent";
                                         n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
                                     } | {
                                         /** @constant */
                                         unit: "atr";
@@ -11174,6 +12700,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -11234,6 +12771,19 @@ export interface operations {
                                             field: "high" | "low";
                                         } | {
                                             /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
                                             kind: "constant";
                                             value: number;
                                         };
@@ -11245,6 +12795,17 @@ export interface operations {
                                             /** @enum {string} */
                                             unit: "points" | "ticks" | "percent";
                                             n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
                                         } | {
                                             /** @constant */
                                             unit: "atr";
@@ -11301,6 +12862,19 @@ export interface operations {
                                             field: "high" | "low";
                                         } | {
                                             /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
                                             kind: "constant";
                                             value: number;
                                         };
@@ -11322,7 +12896,7 @@ export interface operations {
                                         kind: "clock";
                                         at: string;
                                         /** @enum {string} */
-                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "UTC";
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
                                     } | {
                                         /** @constant */
                                         kind: "session_close";
@@ -11363,7 +12937,7 @@ export interface operations {
                                         }[];
                                     } | {
                                         /** @enum {string} */
-                                        default: "session_crypto" | "session_futures" | "atr_length";
+                                        default: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
                                     } | {
                                         script: string;
                                     };

@@ -72,6 +72,34 @@ export const VARIETY: Record<string, Script> = {
       ],
     },
   },
+  /** The range both ways: a stop beyond its other side, a target in ranges, a clock exit that closes the window's entries. */
+  range: {
+    version: 'script.v1',
+    market: 'ES',
+    timeframe: '1m',
+    session: { kind: 'windows', zone: 'America/New_York', windows: [{ from: '09:30', to: '16:00' }] },
+    side: 'both',
+    entry: { triggers: [{ side: null, when: { op: 'breaks', level: { kind: 'opening_range', field: 'range', minutes: 15 } } }] },
+    stop: { kind: 'level', where: 'beyond', level: { kind: 'opening_range', field: 'range', minutes: 15 } },
+    exit: {
+      target: { kind: 'distance', distance: { unit: 'range', n: 1.5, of: { kind: 'opening_range', field: 'range', minutes: 15 } } },
+      time: [{ kind: 'clock', at: '11:30', zone: 'America/New_York' }],
+    },
+  },
+  /** Structure and bands: a stop under the swing low, an entry at the lower band, out at the middle or the upper. */
+  bands: {
+    version: 'script.v1',
+    market: 'BTC',
+    timeframe: '5m',
+    session: { kind: 'always' },
+    side: 'long',
+    entry: { triggers: [{ side: 'long', when: { op: 'touches', level: { kind: 'bollinger', band: 'lower', n: 20, k: 2 } } }] },
+    stop: { kind: 'level', where: 'below', level: { kind: 'swing', field: 'low', strength: 2 } },
+    exit: {
+      target: { kind: 'level', level: { kind: 'bollinger', band: 'upper', n: 20, k: 2 } },
+      when: { op: 'touches', level: { kind: 'bollinger', band: 'middle', n: 20, k: 2.5 } },
+    },
+  },
 };
 
 /** A script's IR and code, as the forge makes them. */

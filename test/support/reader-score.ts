@@ -26,6 +26,7 @@ export interface CorpusRule {
 const RULES = new URL('../fixtures/rules/', import.meta.url);
 export const CORPUS = RULES;
 export const HELD_OUT = new URL('held-out/', RULES);
+export const FRESH = new URL('fresh/', RULES);
 
 /** Every rule of the folder's JSON files, in file order. */
 export function rulesIn(dir: URL): CorpusRule[] {
@@ -92,7 +93,7 @@ export const line = (name: string, s: Score): string =>
   `${name}: ${s.right}/${s.parts} parts (${pct(s.right, s.parts)}), ${s.whole}/${s.rules} rules whole (${pct(s.whole, s.rules)}), ${s.guessed.length} parts guessed`;
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  for (const [name, dir] of [['corpus', CORPUS], ['held-out', HELD_OUT]] as const) {
+  for (const [name, dir] of [['corpus', CORPUS], ['held-out', HELD_OUT], ['fresh', FRESH]] as const) {
     const s = score(rulesIn(dir));
     console.log(line(name, s));
     for (const g of s.guessed) console.log(`  guessed ${g.part} in ${g.where}`);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { noteUnsaid } from '../../engine/decider/index.js';
-import { readRule, withDefaults, type RuleReading } from '../../engine/reader/index.js';
+import { readRule, withDefaults, withHints, type RuleReading } from '../../engine/reader/index.js';
 import { modelLaneFor } from '../../upstream/reader/funding.js';
 import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
@@ -28,7 +28,7 @@ const modelLane = (ctx: SessionCtx) =>
 /**
  * Reads the words with the chosen lane. The embedded lane is the engine's reader; the model lane's reading is
  * accepted whole (schema, citations and any defaults it claims) or refused, an accepted one takes the documented
- * defaults as the embedded reader's does, and is recorded on the meter as read_model. Either reading carries the notes
+ * defaults and hints as the embedded reader's does, and is recorded on the meter as read_model. Either reading carries the notes
  * of what the forge would add that the words leave unsaid (noteUnsaid).
  */
 export async function readWith(ctx: SessionCtx, text: string, lane: LaneId): Promise<RuleReading> {
@@ -37,7 +37,7 @@ export async function readWith(ctx: SessionCtx, text: string, lane: LaneId): Pro
   if ('refusal' in open) throw open.refusal;
   const reading = await open.reader.read(text);
   await recordSpend(ctx, 'read_model');
-  return noteUnsaid(withDefaults(reading));
+  return noteUnsaid(withHints(withDefaults(reading)));
 }
 
 export const forgeLanes = defineTool({

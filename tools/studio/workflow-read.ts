@@ -4,13 +4,16 @@ import { defineTool } from '../define.js';
 import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
 import { WorkflowReadAnswer } from './lib/answers.js';
+import { accountClauses } from '../../engine/reader/index.js';
 
 export const workflowRead = defineTool({
   name: 'workflow_read',
   title: 'Read a rule into seven parts',
   description:
     `Reads a trader's rule in plain words (at most ${WORDS_CAP} characters) into its seven parts: market (NQ, ES, YM, BTC, ETH, SOL), timeframe (15s, 1m, 5m, 1h), session (when the rule may act), side (long, short, both), entry (the trigger), stop (where the rule is wrong) and exit (target, trailing or time exit). ` +
-    'Each part is { status: read | defaulted | missing | ambiguous, value, spans }: spans are the [from, to) character ranges of the words the value came from, an ambiguous part lists its competing readings, and nothing the words do not state is filled in but by a documented default: a defaulted part names each default it took in defaults ({ path, rule }: an unstated session is the market\'s own, session_crypto any time for BTC, ETH and SOL, session_futures the cash session 09:30-16:00 New York for NQ, ES and YM; an ATR of unstated length is ATR(14), atr_length) and says so in its note. ' +
+    'Each part is { status: read | defaulted | missing | ambiguous, value, spans }: spans are the [from, to) character ranges of the words the value came from, an ambiguous part lists its competing readings, and nothing the words do not state is filled in but by a documented default: a defaulted part names each default it took in defaults ({ path, rule }: an unstated session is the market\'s own, session_crypto any time for BTC, ETH and SOL, session_futures the cash session 09:30-16:00 New York for NQ, ES and YM; an ATR of unstated length is ATR(14), atr_length; a swing high or low has 2 bars on each side, swing_strength; Bollinger bands are of 20 closes and 2 standard deviations, bollinger_length and bollinger_width) and says so in its note. ' +
+    'A part missing or ambiguous, or stating a length the forge would need and the words do not give, carries a hint: words that would read (\'write the zone: ET, New York time or UTC\'). ' +
+    'clauses accounts for every clause of the words: the parts it lands in, and each of its words that carries a meaning no part took, with why it was not used and, where there is one, a hint; no clause is dropped in silence. ' +
     'The embedded reader (lane embedded, the default) is deterministic: the same words give the same parts. Lane model asks an OpenAI-compatible reader; its reading is refused whole (502) unless it passes the same schema and every span quotes the text (forge_lanes says whether it is open to you).',
   input: z.object({ text: RuleWords, lane: LaneInput }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -20,7 +23,9 @@ export const workflowRead = defineTool({
   run: (ctx, { text, lane }) => readWorkflow(ctx, text, lane ?? 'embedded'),
 });
 
-/** A rule's words read into its seven parts by the lane: workflow_read's answer. */
+/** A rule's words read into its seven parts by the lane, and the account of every clause: workflow_read's answer. */
 export async function readWorkflow(ctx: SessionCtx, text: string, lane: LaneId) {
-  return { ok: true, parts: await readWith(ctx, withinWordsCap(text, 'text'), lane) };
+  const words = withinWordsCap(text, 'text');
+  const parts = await readWith(ctx, words, lane);
+  return { ok: true, parts, clauses: accountClauses(words, parts) };
 }

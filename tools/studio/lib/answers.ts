@@ -3,7 +3,7 @@ import { ScriptSchema } from '../../../engine/decider/index.js';
 import { ReviewSchema, ScanSchema } from '../../../engine/forge/index.js';
 import { ANSWERS, DECISIONS } from '../../../engine/grade/index.js';
 import { MARKETS, TIMEFRAMES } from '../../../engine/markets.js';
-import { PARTS, RuleReadingSchema, STATUSES } from '../../../engine/reader/index.js';
+import { ClauseAccountSchema, PARTS, RuleReadingSchema, STATUSES } from '../../../engine/reader/index.js';
 import { RehearsalSchema } from '../../../engine/stepper/index.js';
 import { GATES, STUDIO_ACTIONS, STUDIO_STATES } from '../../../engine/studio/machine.js';
 import { STAGES } from '../../../store/grades.js';
@@ -85,7 +85,12 @@ export const ForgeLanesAnswer = answer({
     .describe('the embedded lane, then the model lane'),
 });
 
-export const WorkflowReadAnswer = answer({ parts: RuleReadingSchema.describe('the seven parts, each with its status, value and spans') });
+export const WorkflowReadAnswer = answer({
+  parts: RuleReadingSchema.describe('the seven parts, each with its status, value and spans, and a hint on a part missing or ambiguous'),
+  clauses: z
+    .array(ClauseAccountSchema)
+    .describe('every clause of the words, in order: the parts it lands in, and its words that carry a meaning no part took, each with why and the words that would read'),
+});
 
 const TradesPageShown = z
   .strictObject({

@@ -24,7 +24,8 @@ export function deciderOf(script: Script, fieldOf: FieldOf): { ir: DeciderIR; se
     } catch (error) {
       if (!(error instanceof DeciderRefusal)) throw error;
       const field = fieldOf(error.part);
-      throw new DeckError(422, 'bad_input', `${field}: ${error.message}`, { problems: [{ field, message: error.message }], part: error.part });
+      const hint = error.hint !== undefined ? { hint: error.hint } : {};
+      throw new DeckError(422, 'bad_input', `${field}: ${error.message}`, { problems: [{ field, message: error.message }], part: error.part, ...hint });
     }
   });
   return { ir, seed_hash: engineStep('the seed hash', () => seedHash(ir, DECIDER_VERSION)) };
