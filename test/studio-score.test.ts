@@ -22,8 +22,8 @@ const PARTS = ['market', 'timeframe', 'session', 'side', 'entry', 'stop', 'exit'
 const NO = { yes: 0.05, partly: 0.1, no: 0.85 };
 /** Six parts read; the session is not stated, so it takes the documented default (any time, for crypto). */
 const NO_SESSION = 'ETH on the 5 minute chart. Buy a break of the prior day high. Stop at the prior day low. Trail by 2 ATR(14).';
-/** Six parts settled; the stop is missing. */
-const NO_STOP = 'ETH on the 5 minute chart. Buy a break of the prior day high. Trail by 2 ATR(14).';
+/** Six parts settled; the stop is missing (a trailing stop would be a stop, so this rule only takes its profit). */
+const NO_STOP = 'ETH on the 5 minute chart. Buy a break of the prior day high. Take profit at 2 ATR(14).';
 
 type Who = Awaited<ReturnType<typeof signedIn>>;
 

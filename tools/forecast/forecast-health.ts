@@ -12,7 +12,7 @@ export const forecastHealth = defineTool({
   name: 'forecast_health',
   title: 'Forecast lens',
   description:
-    'The forecaster (model, revision, device, trailing sample size, horizon) and one row per market and timeframe (5m, 1h): its measured calibration now (n scored envelopes, the largest cell ece, band coverage, each touch cell and the band with its effective outcomes, draw and label, and the draw and label of the pair: those of its worst cell) and its newest issue with its age in bars.',
+    'The forecaster (model, revision, device, trailing sample size, horizon) and one row per market and timeframe (5m, 1h): its calibration now (n scored, the worst cell\'s ece, band coverage, each cell with its effective outcomes, draw and label; the pair drawn as its worst cell) and its newest issue with its age in bars.',
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',

@@ -66,7 +66,7 @@ export const forecast = defineTool({
   name: 'forecast',
   title: 'Forecast envelope',
   description:
-    `The forecast envelope of NQ, ES, YM, BTC, ETH or SOL at 5m or 1h as disclosed at t (unix seconds, default now): the newest envelope issued by t, so a replay scrubbing back never sees a later one. It states magnitude, never direction: a band symmetric about the last close over the next ${HORIZON} bars and the odds of a 0.5, 1 and 2 ATR move (either way) within 6, 12 and 24 bars, with the calibration measured on the envelopes scored by t, cell by cell: each of the nine odds and the band on its own outcomes, unmeasured under 30 effective (overlapping horizons counted once), else solid when its ece is under 0.05, dashed under 0.10, else none; draw and label are the worst cell's. With history=1 and from: the compact issues of [from, t], at most ${MAX_HISTORY}.`,
+    `The forecast envelope of NQ, ES, YM, BTC, ETH or SOL at 5m or 1h as disclosed at t (unix seconds, default now): the newest envelope issued by t, so a replay scrubbing back never sees a later one. It states magnitude, never direction: a band symmetric about the last close over the next ${HORIZON} bars and the odds of a 0.5, 1 and 2 ATR move (either way) within 6, 12 and 24 bars, with the calibration of the envelopes scored by t, per cell (each odds and the band): unmeasured under 30 effective outcomes, solid under ece 0.05, dashed under 0.10, else none; draw and label are the worst cell's. With history=1 and from: the compact issues of [from, t], at most ${MAX_HISTORY}.`,
   input: z
     .object({
       market: z.enum(MARKETS),

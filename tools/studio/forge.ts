@@ -54,7 +54,7 @@ export const forge = defineTool({
     'Forges a rule into a deterministic state machine: the words (intent) are read into seven parts and become a script block, or the script block you bring is used as it is (its schema is script.v1); ' +
     'the script becomes a decider IR and then the TypeScript source of a pure decide function, watermarked with the seed hash and version (verifiable from the code), with a self-review in nine named classes (each passed or flagged with its line) and a scan that traces every number, indicator, market, time and side in the code to the words or the script block and flags anything else as invented. ' +
     `seed_hash is the hash of the canonical IR and the version: the same intent gives the same seed_hash and the same code, byte for byte. Kept for you for two hours, looked up by seed_hash. Free tier: ${FORGES_PER_DAY.free} forges a day. One cast at a time. ` +
-    'lane chooses who reads the intent: embedded (the default, deterministic) or model (an OpenAI-compatible reader whose reading is refused whole, 502, unless it passes the same schema and cites words present in the intent; 503 when not configured, 402 when your tier does not fund it). Equal readings forge the same seed_hash.',
+    'lane chooses who reads the intent: embedded (the default, deterministic) or model (an OpenAI-compatible reader, refused whole, 502, unless its reading passes the same schema and cites the intent; 503 when not configured, 402 when your tier does not fund it). Equal readings forge the same seed_hash.',
   input: z
     .object({
       intent: z.string().min(1, 'no words').describe('the rule in plain words'),

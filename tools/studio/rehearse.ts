@@ -32,7 +32,7 @@ export const rehearseTool = defineTool({
     'The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), the seeded random null it is weighed against (matched random-entry runs, the rule\'s percentile and p = (k+1)/(N+1)), walk-forward folds when asked, and a summary that calls it evidence about the past, never a forecast. ' +
     'The same seed and window give the same envelope, byte for byte; its sha256 (of the whole answer\'s JSON) names it: grade and score take it as rehearsal_digest. ' +
       `Over MCP the first ${MCP_TRADES} trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them). ` +
-    'With plate: true it also answers a plate of itself, sealed like POST /plates (a seal of the day, counted once): the price over the window with every entry and exit drawn, the equity curve in R, and the random null\'s run totals with the rule\'s total R marked where it falls; plate names it ({ id, path, png, json }) and MCP carries the PNG as image content. The same rehearsal draws the same bytes.',
+    'With plate: true it also answers its plate, sealed like POST /plates: price with every entry and exit, equity in R, the null\'s totals with the rule\'s marked; plate names it ({ id, path, png, json }) and MCP carries the PNG. The same rehearsal draws the same bytes.',
   input: z
     .object({
       seed_hash: SeedHash.describe('the seed_hash your forge returned'),
