@@ -26,6 +26,28 @@ export interface BarRow {
   v: number;
 }
 
+/** Bars [0, n): zero-copy views. */
+export const headOf = (b: Bars, n: number): Bars => ({
+  length: n,
+  t: b.t.subarray(0, n),
+  o: b.o.subarray(0, n),
+  h: b.h.subarray(0, n),
+  l: b.l.subarray(0, n),
+  c: b.c.subarray(0, n),
+  v: b.v.subarray(0, n),
+});
+
+/** Bars [from, length): zero-copy views. */
+export const tailOf = (b: Bars, from: number): Bars => ({
+  length: b.length - from,
+  t: b.t.subarray(from),
+  o: b.o.subarray(from),
+  h: b.h.subarray(from),
+  l: b.l.subarray(from),
+  c: b.c.subarray(from),
+  v: b.v.subarray(from),
+});
+
 export function allocBars(length: number): Bars {
   const f = () => new Float64Array(length);
   return { length, t: f(), o: f(), h: f(), l: f(), c: f(), v: f() };
