@@ -3,6 +3,7 @@ import { keptOf, sha256 } from '../../engine/grade/index.js';
 import { MARKETS, type Market } from '../../engine/markets.js';
 import { renderRehearsalPlate } from '../../engine/plate/index.js';
 import { MAX_FOLDS } from '../../engine/stepper/index.js';
+import { LONGEST_WARM_UP } from '../../engine/verdict/index.js';
 import type { SessionCtx } from '../context.js';
 import { defineTool, WithImage } from '../define.js';
 import { drawing, plateId } from '../plates/lib/draw.js';
@@ -75,11 +76,12 @@ interface RehearsalAsk {
 export async function rehearseForge(ctx: SessionCtx, input: RehearsalAsk) {
   const forge = myForge(ctx, input.seed_hash);
   const market = input.market ?? forge.script.market;
-  const { ir } = deciderOf({ ...forge.script, market }, () => 'market');
+  const script = { ...forge.script, market };
+  const { ir } = deciderOf(script, () => 'market');
   const to = await windowEnd(ctx, market, ir.timeframe, input.to);
-  const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars });
+  const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars * LONGEST_WARM_UP });
   let nullTotals: Float64Array = new Float64Array(0);
-  const rehearsal = stepOver(ctx, ir, forge.id, w, input.folds, (totals) => void (nullTotals = totals));
+  const rehearsal = await stepOver(ctx, script, ir, forge.id, w, input.folds, (totals) => void (nullTotals = totals));
   // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.
   const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, bars: w.bars, nullTotals })) : null;
   const stateJson = drawn && JSON.stringify(drawn.state);
