@@ -1,6 +1,6 @@
 import { firstAtOrAfter, headOf, tailOf, type Bars } from '../bars.js';
 import { warmStart } from '../calendar.js';
-import type { Decider, DeciderSeries } from '../decider/contract.js';
+import { PHASE, type Decider, type DeciderSeries } from '../decider/contract.js';
 import type { DeciderIR } from '../decider/ir.js';
 import { seriesOf, type MarkInput } from '../decider/series.js';
 import { Machine, type Fill, type TradeRecord } from '../stepper/machine.js';
@@ -8,11 +8,12 @@ import { Machine, type Fill, type TradeRecord } from '../stepper/machine.js';
 /**
  * Bias checks that re-run the forged decider itself.
  *
- * Look-ahead (as freqtrade's lookahead-analysis does): the bars are cut right after the fill bar of trades spread
+ * Look-ahead (as freqtrade's lookahead-analysis does): the bars are cut right after the signal bar of trades spread
  * over the window (and at even points when there are few), every series is computed again over the cut bars alone,
- * and the rule is run again. Every series value before the cut must be the same, and so must every decision: each
- * trade filled before the cut (its side, fill bar, entry and initial stop) and each exit before the cut's last bar
- * (its bar, price, R and why). A difference means the code read a bar it could not yet have seen.
+ * and the rule is run again. Every series value before the cut must be the same, and so must every decision: the
+ * entry armed on the cut's last bar (its side), each trade filled before the cut (its side, fill bar, entry and
+ * initial stop) and each exit before the cut's last bar (its bar, price, R and why). A difference means the code
+ * read a bar it could not yet have seen.
  *
  * Recursive indicators (as freqtrade's recursive-analysis does): the rule is run again with its series started two
  * and four times as far back as its warm-up asks (as far as the bars given reach), over the same window; a trade that
@@ -60,11 +61,11 @@ export interface BiasInput {
   trades: readonly TradeRecord[];
 }
 
-/** Where the bars are cut: right after the fill bar of trades spread over the window, then even points, LOOK_AHEAD_CUTS at most. */
+/** Where the bars are cut: right after the signal bar of trades spread over the window, then even points, LOOK_AHEAD_CUTS at most. */
 function cutsOf(trades: readonly TradeRecord[], start: number, end: number): number[] {
   const cuts = new Set<number>();
   const picked = Math.min(LOOK_AHEAD_CUTS, trades.length);
-  for (let j = 0; j < picked; j++) cuts.add(trades[Math.floor(((j + 0.5) * trades.length) / picked)]!.fill + 1);
+  for (let j = 0; j < picked; j++) cuts.add(trades[Math.floor(((j + 0.5) * trades.length) / picked)]!.fill);
   for (let j = 1; cuts.size < LOOK_AHEAD_CUTS && j <= LOOK_AHEAD_CUTS; j++) cuts.add(start + Math.floor((j * (end - start)) / (LOOK_AHEAD_CUTS + 1)));
   return [...cuts].filter((c) => c >= start + 2 && c < end).sort((a, b) => a - b);
 }
@@ -91,7 +92,15 @@ export function lookAheadOf(x: BiasInput): LookAhead {
         }
       }
     }
-    const { trades } = new Machine(x.decider, series, x.fill).run(x.start, cut);
+    const machine = new Machine(x.decider, series, x.fill);
+    const { trades } = machine.run(x.start, cut);
+    // A trade of the rule filling at the cut was armed on the cut's last bar: that bar must arm it still.
+    const armed = x.trades.find((t) => t.fill === cut);
+    if (armed) {
+      report.decisions++;
+      const st = machine.st;
+      if (!(st.phase === PHASE.ARMED && st.signal === cut - 1 && st.dir === armed.dir)) differ(cut - 1, 'an entry signal');
+    }
     const before = x.trades.filter((t) => t.fill < cut);
     for (let j = 0; j < before.length; j++) {
       const a = before[j]!;
