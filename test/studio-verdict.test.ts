@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { VerdictSchema } from '../engine/verdict/index.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { legacyClient } from './support/mcp.js';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { grantsFile, legacyClient } from './support/mcp.js';
 import { answered, callAnswered } from './support/answers.js';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
@@ -13,6 +15,7 @@ vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 let deck: TestDeck;
 let alice: Awaited<ReturnType<typeof signedIn>>;
 let bob: Awaited<ReturnType<typeof signedIn>>;
+let grants: string;
 const TO = 1381525200;
 const CROSS = 'ES on the 1 minute chart, long and short: go long when the 9 EMA crosses above the 21 EMA, go short when the 9 EMA crosses below the 21 EMA. Stop 2 ATR(14). Target 2R.';
 const ASK = { to: TO, hours: 24 };
@@ -21,11 +24,19 @@ const forge = async (intent: string, who = alice) => (await callAnswered(`${deck
 const rehearse = (body: Record<string, unknown>, who = alice) => callAnswered(`${deck.url}/studio/rehearse`, { body: { ...ASK, ...body }, headers: who.bearer });
 
 beforeAll(async () => {
-  deck = await testDeck({ DECK_SAMPLE_TAPE: 'on' });
+  // House tier: more forges than the free tier's three a day.
+  grants = await grantsFile([
+    { name: 'verdict_alice', tier: 'house' },
+    { name: 'verdict_bob', tier: 'house' },
+  ]);
+  deck = await testDeck({ DECK_SAMPLE_TAPE: 'on', DECK_GRANTS: grants });
   alice = await signedIn(deck.url, 'verdict_alice');
   bob = await signedIn(deck.url, 'verdict_bob');
 });
-afterAll(() => deck.stop());
+afterAll(async () => {
+  await deck.stop();
+  await rm(dirname(grants), { recursive: true, force: true });
+});
 
 describe('the verdict of a rehearsal', () => {
   it('answers a typed verdict: the deflated Sharpe after your own trials, the neighbourhood and its PBO, the search test, Monte Carlo, costs and bias checks', async () => {
