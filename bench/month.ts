@@ -11,12 +11,14 @@ import { sampleFile } from '../test/support/tape-file.js';
 export const MONTH_BARS = 44_640;
 export const MONTH_LABEL = 'a month of BTC 1m bars built from the shipped sample (its bars laid end to end, repeated, rescaled)';
 
-export function btcMonth(): Bars {
+/** The month, and `before` bars more ahead of it (a rule's warm-up). */
+export function btcMonth(before = 0): Bars {
   const sample = sampleFile('BTC-1m');
-  const out = allocBars(MONTH_BARS);
+  const n = MONTH_BARS + before;
+  const out = allocBars(n);
   const t0 = 1_740_873_600;
   let scale = 60_000 / sample.o[0]!;
-  for (let i = 0; i < MONTH_BARS; i++) {
+  for (let i = 0; i < n; i++) {
     const j = i % sample.length;
     if (i > 0 && (j === 0 || sample.t[j]! - sample.t[j - 1]! !== 60)) scale = out.c[i - 1]! / sample.o[j]!;
     out.t[i] = t0 + 60 * i;
