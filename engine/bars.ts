@@ -26,26 +26,15 @@ export interface BarRow {
   v: number;
 }
 
-/** Bars [0, n): zero-copy views. */
-export const headOf = (b: Bars, n: number): Bars => ({
-  length: n,
-  t: b.t.subarray(0, n),
-  o: b.o.subarray(0, n),
-  h: b.h.subarray(0, n),
-  l: b.l.subarray(0, n),
-  c: b.c.subarray(0, n),
-  v: b.v.subarray(0, n),
-});
-
-/** Bars [from, length): zero-copy views. */
-export const tailOf = (b: Bars, from: number): Bars => ({
-  length: b.length - from,
-  t: b.t.subarray(from),
-  o: b.o.subarray(from),
-  h: b.h.subarray(from),
-  l: b.l.subarray(from),
-  c: b.c.subarray(from),
-  v: b.v.subarray(from),
+/** Bars [start, end) as zero-copy views: a window of the bars that cannot read past its end. */
+export const windowOf = (b: Bars, start: number, end: number): Bars => ({
+  length: end - start,
+  t: b.t.subarray(start, end),
+  o: b.o.subarray(start, end),
+  h: b.h.subarray(start, end),
+  l: b.l.subarray(start, end),
+  c: b.c.subarray(start, end),
+  v: b.v.subarray(start, end),
 });
 
 export function allocBars(length: number): Bars {

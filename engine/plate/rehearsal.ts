@@ -1,4 +1,4 @@
-import { firstAtOrAfter, type Bars } from '../bars.js';
+import { firstAtOrAfter, windowOf, type Bars } from '../bars.js';
 import { TIMEFRAME_SECONDS } from '../markets.js';
 import type { Rehearsal } from '../stepper/envelope.js';
 import { round4 } from '../stepper/stats.js';
@@ -7,7 +7,7 @@ import { rasterize } from './raster.js';
 import { decimalsOf, formatNumber, niceStep, ticksOf, timeStep, utcMinute, utcTick } from './scale.js';
 import { bodyWidth, candles, note, px, text, textWidth, yOf, type Pane } from './svg.js';
 import { REHEARSAL_COLOURS as C, THEME } from './theme.js';
-import { digestOf, iso, windowOf, type PictureHead } from './view.js';
+import { digestOf, iso, type PictureHead } from './view.js';
 
 /** Names the way rehearsal plates are drawn; it changes whenever the same rehearsal would be drawn differently. */
 export const REHEARSAL_PLATE_STYLE = 'rehearsal-plate/2 dark 1200x700 resvg-js 2.6 DejaVu Sans Mono 2.37';

@@ -1,4 +1,4 @@
-import { firstAtOrAfter, tailOf, type Bars } from '../bars.js';
+import { firstAtOrAfter, windowOf, type Bars } from '../bars.js';
 import { warmStart } from '../calendar.js';
 import { EXIT_WHY, type Decider } from '../decider/contract.js';
 import type { DeciderIR } from '../decider/ir.js';
@@ -58,7 +58,7 @@ export function rehearse(ir: DeciderIR, decider: Decider, given: Bars, options: 
   // With a verdict asked, bars before the standard warm-up serve only its warm-up check.
   const first =
     options.verdict && options.from !== undefined ? firstAtOrAfter(given.t, warmStart(ir.market, options.from, ir.warm_up_bars * ir.tf_seconds, ir.tf_seconds)) : 0;
-  const bars = first > 0 ? tailOf(given, first) : given;
+  const bars = first > 0 ? windowOf(given, first, given.length) : given;
   const series = seriesOf(ir, bars, options.marks);
   const machine = new Machine(decider, series, fill);
   const start = options.from === undefined ? 0 : firstAtOrAfter(bars.t, options.from);

@@ -1,4 +1,4 @@
-import { firstAtOrAfter, headOf, tailOf, type Bars } from '../bars.js';
+import { firstAtOrAfter, windowOf, type Bars } from '../bars.js';
 import { warmStart } from '../calendar.js';
 import { PHASE, type Decider, type DeciderSeries } from '../decider/contract.js';
 import type { DeciderIR } from '../decider/ir.js';
@@ -79,7 +79,7 @@ export function lookAheadOf(x: BiasInput): LookAhead {
   };
   for (const cut of cutsOf(x.trades, x.start, x.end)) {
     report.cuts++;
-    const series = seriesOf(x.ir, headOf(x.bars, cut), x.marks);
+    const series = seriesOf(x.ir, windowOf(x.bars, 0, cut), x.marks);
     for (const spec of x.ir.series) {
       const a = full[spec.id] as Float64Array;
       const b = series[spec.id] as Float64Array;
@@ -130,7 +130,7 @@ export function warmUpsOf(x: BiasInput & { longBars: Bars; first: number; from: 
   return WARM_UP_FACTORS.map((factor) => {
     const at = Math.min(x.first, firstAtOrAfter(x.longBars.t, warmStart(x.ir.market, x.from, factor * x.ir.warm_up_bars * tf, tf)));
     const shift = x.first - at;
-    const bars = tailOf(x.longBars, at);
+    const bars = windowOf(x.longBars, at, x.longBars.length);
     const { trades } = new Machine(x.decider, seriesOf(x.ir, bars, x.marks), x.fill).run(x.start + shift, x.end + shift);
     let changed = Math.abs(trades.length - x.trades.length);
     for (let j = 0; j < Math.min(trades.length, x.trades.length); j++) {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { sampleFile } from '../../test/support/tape-file.js';
 import { EMA_CROSS } from '../../test/fixtures/scripts.js';
-import { firstAtOrAfter } from '../bars.js';
+import { firstAtOrAfter, windowOf } from '../bars.js';
 import { compileDecider, DECIDER_VERSION, irOf, PHASE, seedHash, seriesOf, type Decider, type Script } from '../decider/index.js';
 import { DEFAULT_COSTS, fillOf, Machine, rehearse } from '../stepper/index.js';
 import { lookAheadOf, warmUpsOf } from './bias.js';
@@ -103,7 +103,7 @@ describe('the bias checks', () => {
   it('shows when a longer warm-up changes trades, and reports none for a warm-up long enough', () => {
     const longBars = ES;
     const first = firstAtOrAfter(ES.t, FROM - 64 * 60);
-    const std = { ...ES, length: ES.length - first, t: ES.t.subarray(first), o: ES.o.subarray(first), h: ES.h.subarray(first), l: ES.l.subarray(first), c: ES.c.subarray(first), v: ES.v.subarray(first) };
+    const std = windowOf(ES, first, ES.length);
     const s = seriesOf(ir, std);
     const st = firstAtOrAfter(std.t, FROM);
     const t = new Machine(decider, s, fill).run(st, std.length).trades;
@@ -113,7 +113,7 @@ describe('the bias checks', () => {
     // A warm-up cut to one bar: the averages start on the window's first bar, and a longer one changes the trades.
     const short = { ...ir, warm_up_bars: 1 };
     const f1 = firstAtOrAfter(ES.t, FROM - 60);
-    const b1 = { ...ES, length: ES.length - f1, t: ES.t.subarray(f1), o: ES.o.subarray(f1), h: ES.h.subarray(f1), l: ES.l.subarray(f1), c: ES.c.subarray(f1), v: ES.v.subarray(f1) };
+    const b1 = windowOf(ES, f1, ES.length);
     const s1 = seriesOf(short, b1);
     const st1 = firstAtOrAfter(b1.t, FROM);
     const t1 = new Machine(decider, s1, fill).run(st1, b1.length).trades;
