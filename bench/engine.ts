@@ -7,7 +7,7 @@ import type { BenchRow } from './indicators.js';
 // generator or each other, and the peak memory they report is their own. `node --import tsx bench/engine.ts
 // <name>` prints one benchmark's rows as JSON.
 
-export const ENGINE_BENCHES = ['indicators', 'plate', 'forecast', 'stepper', 'stepper-busy', 'rehearsal', 'tool-tokens', 'replay'] as const;
+export const ENGINE_BENCHES = ['indicators', 'plate', 'forecast', 'stepper', 'stepper-busy', 'rehearsal', 'verdict', 'tool-tokens', 'replay'] as const;
 export type EngineBench = (typeof ENGINE_BENCHES)[number];
 
 /** Imported only in the process that runs it. */
@@ -18,6 +18,7 @@ const BENCHES: Record<EngineBench, () => Promise<BenchRow[]>> = {
   stepper: async () => (await import('./stepper.js')).benchStepper(),
   'stepper-busy': async () => (await import('./stepper.js')).benchStepperBusy(),
   rehearsal: async () => (await import('./stepper.js')).benchRehearsal(),
+  verdict: async () => (await import('./verdict.js')).benchVerdict(),
   'tool-tokens': async () => (await import('./tool-tokens.js')).benchToolTokens(),
   replay: async () => (await import('./replay.js')).benchReplay(),
 };

@@ -26,6 +26,17 @@ export interface BarRow {
   v: number;
 }
 
+/** Bars [start, end) as zero-copy views: a window of the bars that cannot read past its end. */
+export const windowOf = (b: Bars, start: number, end: number): Bars => ({
+  length: end - start,
+  t: b.t.subarray(start, end),
+  o: b.o.subarray(start, end),
+  h: b.h.subarray(start, end),
+  l: b.l.subarray(start, end),
+  c: b.c.subarray(start, end),
+  v: b.v.subarray(start, end),
+});
+
 export function allocBars(length: number): Bars {
   const f = () => new Float64Array(length);
   return { length, t: f(), o: f(), h: f(), l: f(), c: f(), v: f() };

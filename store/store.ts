@@ -21,6 +21,7 @@ import { Sessions, type SessionsDoc } from './sessions.js';
 import { SpendBook, type Spend } from './spend.js';
 import { Studio, type StudioDoc } from './studio.js';
 import { TapeArchive } from './tape-archive.js';
+import { Trials, type TrialsDoc } from './trials.js';
 
 /** An image a principal attached: the bytes are in ImageFiles under the same id. */
 export interface Attachment {
@@ -76,6 +77,8 @@ export interface Store {
   studio: Studio;
   /** The rehearsals grading reads, the grader trial pings, the grade receipts and the scores. */
   grades: Grades;
+  /** Every principal's rules forged or rehearsed, by market and timeframe: the trials a rehearsal's verdict deflates for. */
+  trials: Trials;
   /** Plans paid on chain, holder links and house mandates: hash-chained ledgers. */
   claims: PlanClaims;
   holders: HolderLinks;
@@ -112,6 +115,7 @@ export async function openStore(backend: Backend): Promise<Store> {
     forges: new Forges(await backend.doc<ForgesDoc>('forges', Forges.empty)),
     studio: new Studio(await backend.doc<StudioDoc>('studio', Studio.empty)),
     grades: await Grades.open(backend),
+    trials: new Trials(await backend.doc<TrialsDoc>('trials', Trials.empty)),
     claims: await PlanClaims.open(backend),
     holders: await HolderLinks.open(backend),
     mandates: await Mandates.open(backend),

@@ -92,6 +92,11 @@ describe("the README's first session with curl", () => {
     expect(rehearsed.body.stats).toMatchObject({ n: Number(found(/"stats":\{"n":(\d+)/)), total_r: Number(found(/"total_r":([-\d.]+)/)) });
     expect(rehearsed.body.null).toMatchObject({ percentile: Number(found(/"percentile":([\d.]+)/)), p: Number(found(/"p":([\d.]+)\}/)) });
     expect(rehearsed.body.trades[0]).toMatchObject(JSON.parse(`{${found(/"trades":\[\{("side":"long","entry_t":\d+,"entry":[\d.]+,"stop":[\d.]+)/)}}`));
+    const said = session.split('\n').map((l) => l.replace(/^#\s+/, '')).join(' ');
+    expect(rehearsed.body.verdict.label).toBe(found(/"verdict":\{"label":"([a-z_]+)"/));
+    expect(said).toContain(`"words":"${rehearsed.body.verdict.words}"`);
+    expect(rehearsed.body.verdict.deflated_sharpe.dsr).toBe(Number(found(/"dsr":([\d.]+)\}/)));
+    expect(rehearsed.body.verdict.neighbourhood).toMatchObject({ rules: Number(found(/"neighbourhood":\{"rules":(\d+)/)), positive: Number(found(/"positive":(\d+)/)) });
     const id = found(/-o rehearsal\.png http:\/\/127\.0\.0\.1:8080\/plates\/([0-9a-f]{64})\.png/);
     expect(rehearsed.body.plate.id).toBe(id);
     const png = await fetch(`${deck.url}/plates/${id}.png`);

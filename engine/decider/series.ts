@@ -255,8 +255,12 @@ function compute(spec: SeriesSpec, bars: Bars, tf: number): Float64Array {
   }
 }
 
-/** Everything a decider of this IR reads over these bars: the bars, the marks and each series, computed once. */
-export function seriesOf(ir: DeciderIR, bars: Bars, marks: readonly MarkInput[] = []): DeciderSeries {
+/**
+ * Everything a decider of this IR reads over these bars: the bars, the marks and each series, computed once. `known`
+ * holds series already computed over the same bars, by id (an id names its kind and parameters); those missing are
+ * computed and added to it, so rules that share a series compute it once.
+ */
+export function seriesOf(ir: DeciderIR, bars: Bars, marks: readonly MarkInput[] = [], known: Map<string, Float64Array> = new Map()): DeciderSeries {
   const s: Record<string, Float64Array | Uint8Array> = {
     t: bars.t,
     o: bars.o,
@@ -269,12 +273,15 @@ export function seriesOf(ir: DeciderIR, bars: Bars, marks: readonly MarkInput[] 
     markShape: Uint8Array.from(marks, (m) => (m.kind === 'zone' ? 1 : 0)),
   };
   // The averages of the close are computed two at a time (emaPair): the same values, in about half the time.
-  const paired = new Map<string, Float64Array>();
-  const emas = ir.series.filter((spec) => spec.kind === 'ema') as Extract<SeriesSpec, { kind: 'ema' | 'sma' | 'rsi' }>[];
+  const emas = ir.series.filter((spec) => spec.kind === 'ema' && !known.has(spec.id)) as Extract<SeriesSpec, { kind: 'ema' | 'sma' | 'rsi' }>[];
   for (let k = 0; k + 1 < emas.length; k += 2) {
     const [a, b] = emaPair(bars.c, emas[k]!.params.n, emas[k + 1]!.params.n);
-    paired.set(emas[k]!.id, a).set(emas[k + 1]!.id, b);
+    known.set(emas[k]!.id, a).set(emas[k + 1]!.id, b);
   }
-  for (const spec of ir.series) s[spec.id] = paired.get(spec.id) ?? compute(spec, bars, ir.tf_seconds);
+  for (const spec of ir.series) {
+    let x = known.get(spec.id);
+    if (!x) known.set(spec.id, (x = compute(spec, bars, ir.tf_seconds)));
+    s[spec.id] = x;
+  }
   return s as DeciderSeries;
 }

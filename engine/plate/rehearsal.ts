@@ -1,4 +1,4 @@
-import { firstAtOrAfter, type Bars } from '../bars.js';
+import { firstAtOrAfter, windowOf, type Bars } from '../bars.js';
 import { TIMEFRAME_SECONDS } from '../markets.js';
 import type { Rehearsal } from '../stepper/envelope.js';
 import { round4 } from '../stepper/stats.js';
@@ -7,10 +7,10 @@ import { rasterize } from './raster.js';
 import { decimalsOf, formatNumber, niceStep, ticksOf, timeStep, utcMinute, utcTick } from './scale.js';
 import { bodyWidth, candles, note, px, text, textWidth, yOf, type Pane } from './svg.js';
 import { REHEARSAL_COLOURS as C, THEME } from './theme.js';
-import { digestOf, iso, windowOf, type PictureHead } from './view.js';
+import { digestOf, iso, type PictureHead } from './view.js';
 
 /** Names the way rehearsal plates are drawn; it changes whenever the same rehearsal would be drawn differently. */
-export const REHEARSAL_PLATE_STYLE = 'rehearsal-plate/1 dark 1200x700 resvg-js 2.6 DejaVu Sans Mono 2.37';
+export const REHEARSAL_PLATE_STYLE = 'rehearsal-plate/2 dark 1200x700 resvg-js 2.6 DejaVu Sans Mono 2.37';
 
 /** The narrowest column a candle is drawn in: more bars than columns are drawn a column per few bars. */
 const MIN_SLOT = 2;
@@ -21,7 +21,7 @@ const PAD = 0.05;
 const LAYOUT = { left: 10, axis: 88, header: 58, price: 300, gap: 26, equity: 118, footer: 26 } as const;
 
 export interface RehearsalPlateInput {
-  rehearsal: Pick<Rehearsal, 'market' | 'timeframe' | 'window' | 'trades' | 'stats' | 'null'>;
+  rehearsal: Pick<Rehearsal, 'market' | 'timeframe' | 'window' | 'trades' | 'stats' | 'null' | 'verdict'>;
   /** The bars the rehearsal ran over; those before its window warmed the rule up and are not drawn. */
   bars: Bars;
   /** Each random-null run's total R, in run order (none when the null did not run). */
@@ -37,6 +37,8 @@ export interface RehearsalPlateState extends PictureHead {
   equity: { final_r: number; max_drawdown_r: number; low_r: number; high_r: number };
   /** The null's run totals binned as drawn (bin i spans from + i * width), and where the rule's total falls; null without runs. */
   null: { runs: number; rule_total_r: number; k: number; percentile: number | null; p: number | null; bins: { from: number; width: number; counts: number[] } } | null;
+  /** The verdict as drawn: its label and line, and the neighbours' total R ticked under the null (null without a verdict). */
+  verdict: { label: string; line: string; neighbours: number[] } | null;
 }
 
 export interface RehearsalPlate {
@@ -51,6 +53,22 @@ const dot = (x: number, y: number): string => `M${px(x - 3)} ${px(y)}a3 3 0 1 0 
 
 /** A number of R as the plate writes it: signed, two decimals. */
 const inR = (r: number): string => `${r > 0 ? '+' : ''}${formatNumber(r, 2)}R`;
+
+/** The verdict in one line of the plate: its label and the figures, each named. */
+function verdictLine(v: NonNullable<Rehearsal['verdict']>): string {
+  const d = v.deflated_sharpe;
+  const h = v.neighbourhood;
+  const parts = [`VERDICT  ${v.label.replace('_', ' ')}`];
+  if (d.dsr !== null) parts.push(`DSR ${formatNumber(d.dsr, 2)} (${d.trials.n} trial${d.trials.n === 1 ? '' : 's'})`);
+  if (h.pbo) parts.push(`PBO ${formatNumber(h.pbo.pbo, 2)}`);
+  if (v.search) parts.push(`SPA p ${formatNumber(v.search.p, 2)}`);
+  parts.push(`${h.positive}/${h.rules} neighbours > 0`);
+  const be = v.costs.break_even;
+  parts.push(be ? `break-even ${formatNumber(be.r, 2)}R a trade` : 'no edge before costs');
+  const la = v.bias.look_ahead;
+  parts.push(la.changed + la.series_changed > 0 ? 'LOOK-AHEAD' : 'no look-ahead');
+  return parts.join('  ·  ');
+}
 
 /** One candle per column: the first open, the highest high, the lowest low and the last close of its bars. */
 function columnsOf(b: Bars, per: number): Bars {
@@ -216,10 +234,17 @@ export function renderRehearsalPlate(input: RehearsalPlateInput): RehearsalPlate
   // The random null: its run totals binned, the runs at or above the rule's total set apart, the rule's total marked.
   let nullState: RehearsalPlateState['null'] = null;
   const rule = r.null.rule_total_r;
+  const neighbours = r.verdict ? r.verdict.neighbourhood.results.slice(1).map((x) => x.total_r) : [];
+  const verdictSaid = r.verdict ? verdictLine(r.verdict) : null;
+  if (verdictSaid) out.push(text(x + 6, nullPane.y + 30, verdictSaid, { fill: C.neighbour }));
   if (nullTotals.length > 0) {
     let lo = rule;
     let hi = rule;
     for (const v of nullTotals) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    for (const v of neighbours) {
       lo = Math.min(lo, v);
       hi = Math.max(hi, v);
     }
@@ -230,8 +255,8 @@ export function renderRehearsalPlate(input: RehearsalPlateInput): RehearsalPlate
     for (const v of nullTotals) counts[Math.min(NULL_BINS - 1, Math.floor((v - from) / width))]!++;
     const most = Math.max(...counts);
     const xR = (v: number): number => x + ((v - from) / (width * NULL_BINS)) * w;
-    const barTop = nullPane.y + 22;
-    const barH = nullPane.h - 24;
+    const barTop = nullPane.y + (verdictSaid ? 38 : 22);
+    const barH = nullPane.h - (verdictSaid ? 40 : 24);
     let below = '';
     let atLeast = '';
     counts.forEach((count, b) => {
@@ -244,6 +269,10 @@ export function renderRehearsalPlate(input: RehearsalPlateInput): RehearsalPlate
       else below += d;
     });
     out.push(`<path d="${below}" fill="${C.below}" shape-rendering="crispEdges"/><path d="${atLeast}" fill="${C.atLeast}" shape-rendering="crispEdges"/>`);
+    // The neighbours: a tick each at its total R, along the foot of the histogram.
+    let ticks = '';
+    for (const v of neighbours) ticks += `M${Math.round(xR(v)) + 0.5} ${nullPane.y + nullPane.h - 10}v10`;
+    if (ticks) out.push(`<path d="${ticks}" stroke="${C.neighbour}" stroke-width="1" stroke-opacity="0.9" fill="none"/>`);
     const ruleX = Math.round(xR(rule)) + 0.5;
     out.push(`<path d="M${ruleX} ${barTop}V${nullPane.y + nullPane.h}" stroke="${C.rule}" stroke-width="2" fill="none"/>`);
     const said = `rule ${inR(rule)}`;
@@ -295,6 +324,7 @@ export function renderRehearsalPlate(input: RehearsalPlateInput): RehearsalPlate
     trades: { count: s.n, long: s.long, short: s.short, wins: s.wins, losses: s.losses },
     equity: { final_r: s.total_r, max_drawdown_r: s.max_drawdown_r, low_r: round4(equityLow), high_r: round4(equityHigh) },
     null: nullState,
+    verdict: r.verdict && verdictSaid ? { label: r.verdict.label, line: verdictSaid, neighbours } : null,
   };
   return { png: rasterize(out.join('\n')), state };
 }

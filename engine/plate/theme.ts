@@ -42,4 +42,6 @@ export const REHEARSAL_COLOURS = {
   below: '#3a4157',
   atLeast: '#8a91a5',
   rule: '#ffffff',
+  /** The neighbourhood's rules (the verdict), each a tick at its total R under the null's runs. */
+  neighbour: '#5ee0d8',
 } as const;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Bars } from '../bars.js';
+import { windowOf, type Bars } from '../bars.js';
 import { expectedBars, type Span } from '../calendar.js';
 import { indicatorLines, paneOf, warmUpBars, type IndicatorSpec } from '../indicators/index.js';
 import { TIMEFRAME_SECONDS, type Market, type Timeframe } from '../markets.js';
@@ -103,16 +103,6 @@ function firstAtLeast(t: Float64Array, at: number): number {
   }
   return lo;
 }
-
-export const windowOf = (b: Bars, start: number, end: number): Bars => ({
-  length: end - start,
-  t: b.t.subarray(start, end),
-  o: b.o.subarray(start, end),
-  h: b.h.subarray(start, end),
-  l: b.l.subarray(start, end),
-  c: b.c.subarray(start, end),
-  v: b.v.subarray(start, end),
-});
 
 /** Reads the input into the numbers of the picture, or throws PlateError when there is no picture to draw. */
 export function viewOf(input: PlateInput): PlateView {

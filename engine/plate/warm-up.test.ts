@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { sampleFile } from '../../test/support/tape-file.js';
-import type { Bars } from '../bars.js';
+import { windowOf, type Bars } from '../bars.js';
 import { parseIndicators, warmUpBars } from '../indicators/index.js';
 import { resample } from '../resample.js';
 import { furtherBack, plateLoadFrom } from './load.js';
 import { plateSvg } from './svg.js';
-import { viewOf, windowOf } from './view.js';
+import { viewOf } from './view.js';
 
 // A plate's lines are settled at its left edge: warmed over several look-backs of the bars before the window, so a
 // short window draws what the whole history gives; where the bars before the window fall short, the plate says so.

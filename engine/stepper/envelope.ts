@@ -5,6 +5,7 @@ import type { Costs } from './costs.js';
 import type { Fold } from './folds.js';
 import type { NullReport } from './null.js';
 import type { RStats } from './stats.js';
+import { VerdictSchema, type Verdict } from '../verdict/schema.js';
 
 /**
  * The rehearsal envelope (rehearsal.v1): the trades, their R statistics, the random null they were weighed
@@ -40,6 +41,8 @@ export interface Rehearsal {
   stats: RStats;
   null: NullReport;
   folds: Fold[] | null;
+  /** How likely the result is to be luck or overfitting (engine/verdict), when it was weighed: every rehearsal the deck answers is. */
+  verdict?: Verdict;
   summary: string;
 }
 
@@ -103,5 +106,6 @@ export const RehearsalSchema = z.strictObject({
   folds: z
     .array(z.strictObject({ fold: z.number().int(), from: z.number().int(), to: z.number().int(), bars: z.number().int(), stats: RStatsSchema }))
     .nullable(),
+  verdict: VerdictSchema.optional(),
   summary: z.string(),
 }) satisfies z.ZodType<Rehearsal>;

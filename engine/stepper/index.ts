@@ -6,5 +6,5 @@ export { fillOf, Machine, type Fill, type TradeRecord } from './machine.js';
 export { randomNull, type NullReport } from './null.js';
 export { Prng } from './prng.js';
 export { DEFAULT_NULL_RUNS, rehearse, type RehearseOptions } from './rehearse.js';
-export { round4, statsOf, type RStats } from './stats.js';
+export { nearestRank, round4, statsOf, type RStats } from './stats.js';
 export { summaryOf } from './summary.js';

@@ -2,7 +2,7 @@ import { PHASE, type Decider, type DeciderSeries } from '../decider/contract.js'
 import type { DeciderIR } from '../decider/ir.js';
 import type { Machine, TradeRecord } from './machine.js';
 import { Prng } from './prng.js';
-import { round4 } from './stats.js';
+import { nearestRank, round4 } from './stats.js';
 
 const { IN_LONG, IN_SHORT, EXITING } = PHASE;
 
@@ -36,39 +36,72 @@ export interface NullReport {
   p: number | null;
 }
 
-/** One side's random entries: the bars it may arm at, and each one's natural trade, run when first drawn. */
-class Side {
+/**
+ * One side's random entries: the bars it may arm at, and each one's natural trade, run when first drawn. Eager (the
+ * random null's), it lists every bar the side may arm at first; lazy, it checks only the bars it draws, as it draws
+ * them (a few thousand draws over a long window need not check every bar), and lists them all only when its draws
+ * keep missing.
+ */
+export class NullSide {
   /**
    * Per bar i, four numbers side by side (one cache line for a random draw): at 4i the bars the natural trade held
    * (exit bar - fill bar + 1; 0 not yet run; cap + 1 still open after `cap` bars), then its R, its entry fill and
    * its risk.
    */
   private readonly data: Float64Array;
-  readonly eligible: Int32Array;
+  /** Lazy: per bar, 0 not yet checked, 1 the side may arm there, -1 it may not. */
+  private readonly checked: Int8Array | null;
+  private readonly first: number;
+  eligible: Int32Array;
 
   constructor(
     readonly dir: number,
     private readonly m: Machine,
     private readonly decider: Decider,
     s: DeciderSeries,
-    gate: Float64Array | null,
+    private readonly gate: Float64Array | null,
     start: number,
     private readonly end: number,
     private readonly cap: number,
+    lazy = false,
   ) {
     this.data = new Float64Array(4 * s.t.length);
-    const eligible = new Int32Array(Math.max(0, end - start));
+    this.first = Math.max(start, 1);
+    this.checked = lazy ? new Int8Array(s.t.length) : null;
+    this.eligible = lazy ? new Int32Array(0) : this.scan();
+  }
+
+  /** Whether the side may arm at bar i (the gate open, and a fill at the next open that leaves the stop beyond it). */
+  private admits(i: number): boolean {
+    if (this.gate && this.gate[i] !== 1) return false;
+    const st = this.m.st;
+    this.decider.arm(i, st, this.dir);
+    if (!this.m.enter(i + 1)) return false;
+    this.data[4 * i + 2] = st.entry;
+    this.data[4 * i + 3] = st.risk;
+    return true;
+  }
+
+  private scan(): Int32Array {
+    const eligible = new Int32Array(Math.max(0, this.end - this.first));
     let count = 0;
-    const st = m.st;
-    for (let i = Math.max(start, 1); i + 1 < end; i++) {
-      if (gate && gate[i] !== 1) continue;
-      decider.arm(i, st, dir);
-      if (!m.enter(i + 1)) continue;
-      this.data[4 * i + 2] = st.entry;
-      this.data[4 * i + 3] = st.risk;
-      eligible[count++] = i;
+    for (let i = this.first; i + 1 < this.end; i++) if (this.admits(i)) eligible[count++] = i;
+    return eligible.subarray(0, count);
+  }
+
+  /** A bar drawn uniformly from those the side may arm at; -1 when there is none. */
+  draw(rng: Prng): number {
+    const checked = this.checked;
+    if (checked && this.eligible.length === 0) {
+      const span = this.end - 1 - this.first;
+      for (let tries = 0; tries < 64 && span > 0; tries++) {
+        const i = this.first + rng.below(span);
+        if (checked[i] === 0) checked[i] = this.admits(i) ? 1 : -1;
+        if (checked[i] === 1) return i;
+      }
+      this.eligible = this.scan();
     }
-    this.eligible = eligible.subarray(0, count);
+    return this.eligible.length ? this.eligible[rng.below(this.eligible.length)]! : -1;
   }
 
   /** Runs the trade armed at bar i to its natural end, or for `cap` bars. */
@@ -95,20 +128,22 @@ class Side {
   }
 
   /**
-   * Total R of one run's trades on this side: one random entry per holding time in `caps`. A trade whose natural
-   * end comes within its cap keeps it; otherwise it closes at the close of its cap-th bar, slippage against.
+   * The R of the random trade armed at bar i and held at most h bars: its natural end when that comes within h bars,
+   * else the close of its h-th bar, slippage against.
    */
+  heldR(i: number, h: number, close: Float64Array, slip: number): number {
+    const { data, dir, m } = this;
+    const at = 4 * i;
+    if (data[at] === 0) this.natural(i);
+    return data[at]! <= h ? data[at + 1]! : m.rOf(dir, data[at + 2]!, data[at + 3]!, close[i + h]! - dir * slip);
+  }
+
+  /** Total R of one run's trades on this side: one random entry per holding time in `caps`. */
   total(caps: Int32Array, rng: Prng, close: Float64Array, slip: number): number {
-    const { eligible, data, dir, m } = this;
+    const { eligible } = this;
     const choices = eligible.length;
     let total = 0;
-    for (let j = 0; j < caps.length; j++) {
-      const i = eligible[rng.below(choices)]!;
-      const h = caps[j]!;
-      const at = 4 * i;
-      if (data[at] === 0) this.natural(i);
-      total += data[at]! <= h ? data[at + 1]! : m.rOf(dir, data[at + 2]!, data[at + 3]!, close[i + h]! - dir * slip);
-    }
+    for (let j = 0; j < caps.length; j++) total += this.heldR(eligible[rng.below(choices)]!, caps[j]!, close, slip);
     return total;
   }
 }
@@ -127,8 +162,6 @@ export interface NullInput {
   /** Handed each run's total R, in run order, when there were runs (a picture draws their distribution). */
   totals?: (totals: Float64Array) => void;
 }
-
-const nearestRank = (sorted: Float64Array, q: number): number => sorted[Math.round(q * (sorted.length - 1))]!;
 
 export function randomNull(input: NullInput): NullReport {
   const { machine, decider, series, ir, trades, start, end, runs, seed, slippage } = input;
@@ -160,7 +193,7 @@ export function randomNull(input: NullInput): NullReport {
 
   const cap = sortedHolds.at(-1)!;
   const gate = ir.session.kind === 'windows' ? (series[ir.session.gate] as Float64Array) : null;
-  const side = (dir: number) => new Side(dir, machine, decider, series, gate, start, end, cap);
+  const side = (dir: number) => new NullSide(dir, machine, decider, series, gate, start, end, cap);
   const long = longCaps.length ? side(1) : null;
   const short = shortCaps.length ? side(-1) : null;
   report.eligible = { long: long?.eligible.length ?? 0, short: short?.eligible.length ?? 0 };

@@ -1,4 +1,5 @@
-import { firstAtOrAfter, type Bars } from '../bars.js';
+import { firstAtOrAfter, windowOf, type Bars } from '../bars.js';
+import { warmStart } from '../calendar.js';
 import { EXIT_WHY, type Decider } from '../decider/contract.js';
 import type { DeciderIR } from '../decider/ir.js';
 import { seriesOf, type MarkInput } from '../decider/series.js';
@@ -9,6 +10,8 @@ import { fillOf, Machine, type TradeRecord } from './machine.js';
 import { randomNull } from './null.js';
 import { round4, statsOf } from './stats.js';
 import { summaryOf } from './summary.js';
+import { verdictOf, type TrialRecord } from '../verdict/index.js';
+import type { Script } from '../decider/script.js';
 
 export interface RehearseOptions {
   /** Seeds the random null: the forge's seed hash, so the same seed and window give the same envelope. */
@@ -25,6 +28,13 @@ export interface RehearseOptions {
   costs?: Costs;
   /** Handed the random null's run totals, in R, when it ran (a rehearsal's plate draws their distribution). */
   nullTotals?: (totals: Float64Array) => void;
+  /**
+   * Weigh the result for luck and overfitting (engine/verdict): the rule's script (its neighbourhood is made from its
+   * numbers), the forge version, and the principal's record of other rules on this market and timeframe. The bars
+   * may then reach further back than the rule's warm-up (up to LONGEST_WARM_UP times it, for the warm-up check): the
+   * rehearsal itself starts its series at the warm-up the IR asks for before `from`, as always.
+   */
+  verdict?: { script: Script; version: string; trials: TrialRecord };
 }
 
 export const DEFAULT_NULL_RUNS = 1000;
@@ -41,10 +51,14 @@ const tradeOf = (x: TradeRecord, t: Float64Array): Trade => ({
 });
 
 /** Rehearses a decider over bars: the rule's trades, their R, the random null, folds when asked, in words. */
-export function rehearse(ir: DeciderIR, decider: Decider, bars: Bars, options: RehearseOptions): Rehearsal {
+export function rehearse(ir: DeciderIR, decider: Decider, given: Bars, options: RehearseOptions): Rehearsal {
   const costs = options.costs ?? DEFAULT_COSTS[ir.market];
   const fill = fillOf(ir, costs);
   const { slippage } = fill;
+  // With a verdict asked, bars before the standard warm-up serve only its warm-up check.
+  const first =
+    options.verdict && options.from !== undefined ? firstAtOrAfter(given.t, warmStart(ir.market, options.from, ir.warm_up_bars * ir.tf_seconds, ir.tf_seconds)) : 0;
+  const bars = first > 0 ? windowOf(given, first, given.length) : given;
   const series = seriesOf(ir, bars, options.marks);
   const machine = new Machine(decider, series, fill);
   const start = options.from === undefined ? 0 : firstAtOrAfter(bars.t, options.from);
@@ -52,6 +66,7 @@ export function rehearse(ir: DeciderIR, decider: Decider, bars: Bars, options: R
   if (end - start < 2) throw new RangeError('a rehearsal needs at least two bars in its window');
   const { trades, skipped } = machine.run(start, end);
   const stats = statsOf(trades);
+  let totals: Float64Array = new Float64Array(0);
   const nullReport = randomNull({
     machine,
     decider,
@@ -63,11 +78,34 @@ export function rehearse(ir: DeciderIR, decider: Decider, bars: Bars, options: R
     slippage,
     runs: options.nullRuns ?? DEFAULT_NULL_RUNS,
     seed: options.seed,
-    ...(options.nullTotals ? { totals: options.nullTotals } : {}),
+    totals: (t) => {
+      totals = t;
+      options.nullTotals?.(t);
+    },
   });
   const k = options.folds;
   if (k !== undefined && !(Number.isInteger(k) && k >= 2 && k <= MAX_FOLDS)) throw new RangeError(`folds: 2 to ${MAX_FOLDS}`);
   const window = { from: bars.t[start]!, to: bars.t[end - 1]! + ir.tf_seconds, bars: end - start, warm_up_bars: start };
+  const ask = options.verdict;
+  const verdict = ask
+    ? verdictOf({
+        ...ask,
+        ir,
+        decider,
+        bars,
+        series,
+        longBars: given,
+        first,
+        marks: options.marks ?? [],
+        costs,
+        fill,
+        start,
+        end,
+        trades,
+        nullTotals: totals,
+        seed: options.seed,
+      })
+    : undefined;
   return {
     version: REHEARSAL_VERSION,
     market: ir.market,
@@ -79,6 +117,7 @@ export function rehearse(ir: DeciderIR, decider: Decider, bars: Bars, options: R
     stats,
     null: nullReport,
     folds: k === undefined ? null : foldsOf(trades, bars.t, ir.tf_seconds, start, end, k),
-    summary: summaryOf({ market: ir.market, timeframe: ir.timeframe, bars: window.bars, from: window.from, to: window.to, stats, null: nullReport }),
+    ...(verdict ? { verdict } : {}),
+    summary: summaryOf({ market: ir.market, timeframe: ir.timeframe, bars: window.bars, from: window.from, to: window.to, stats, null: nullReport, verdict: verdict?.words }),
   };
 }

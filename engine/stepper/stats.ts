@@ -21,6 +21,9 @@ export interface RStats {
 /** Four decimals: R figures read to a ten-thousandth, and the same numbers always print the same. */
 export const round4 = (x: number): number => Math.round(x * 1e4) / 1e4 || 0;
 
+/** The q-quantile of sorted values by nearest rank: the value at round(q (n - 1)). */
+export const nearestRank = (sorted: Float64Array, q: number): number => sorted[Math.round(q * (sorted.length - 1))]!;
+
 export function statsOf(trades: readonly { dir: number; r: number }[]): RStats {
   let wins = 0;
   let losses = 0;

@@ -20,6 +20,8 @@ export interface SummaryInput {
   to: number;
   stats: RStats;
   null: NullReport;
+  /** The verdict's sentence, when one was weighed. */
+  verdict?: string | undefined;
 }
 
 export function summaryOf(x: SummaryInput): string {
@@ -40,5 +42,5 @@ export function summaryOf(x: SummaryInput): string {
     n.runs > 0
       ? `Against ${count(n.runs)} random-entry runs matched on trade count, side mix and holding time under the same stop and exit rules, its total R ranks at the ${ordinal(Math.floor(n.percentile!))} percentile (${count(n.k)} runs did as well or better; p = ${n.p!.toFixed(3)}).`
       : 'No random null was run.';
-  return `${over} ${trades}: ${figures}. ${versus} ${past}`;
+  return `${over} ${trades}: ${figures}. ${versus}${x.verdict ? ` ${x.verdict}` : ''} ${past}`;
 }

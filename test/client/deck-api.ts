@@ -1012,7 +1012,7 @@ export interface paths {
         put?: never;
         /**
          * Rehearse a forge
-         * @description Rehearses your forge (by seed_hash, within its two hours) over the tape: hours (default 168) counted back from to (unix seconds) or, without it, from the newest bar the tape holds for the market, so archived history can be rehearsed. The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), the seeded random null it is weighed against (matched random-entry runs, the rule's percentile and p = (k+1)/(N+1)), walk-forward folds when asked, and a summary that calls it evidence about the past, never a forecast. The same seed and window give the same envelope, byte for byte; its sha256 (of the whole answer's JSON) names it: grade and score take it as rehearsal_digest. Over MCP the first 50 trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them). With plate: true it also answers its plate, sealed like POST /plates: price with every entry and exit, equity in R, the null's totals with the rule's marked; plate names it ({ id, path, png, json }) and MCP carries the PNG. The same rehearsal draws the same bytes.
+         * @description Rehearses your forge (by seed_hash, within its two hours) over the tape: hours (default 168) counted back from to (unix seconds) or, without it, from the newest bar the tape holds for the market, so archived history can be rehearsed. The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), a seeded random-entry null (the rule's percentile, p = (k+1)/(N+1)), walk-forward folds when asked, a verdict on luck and overfitting (deflated Sharpe after your trials, neighbours' PBO, SPA, Monte Carlo, break-even cost, bias checks) and a summary: evidence about the past, never a forecast. The same seed and window give the same bytes; the answer's sha256 names it: grade and score take it as rehearsal_digest. Over MCP the first 50 trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them). With plate: true it also answers its plate, sealed like POST /plates: price with every entry and exit, equity in R, the null's totals with the rule's marked; plate names it ({ id, path, png, json }) and MCP carries the PNG. The same rehearsal draws the same bytes.
          */
         post: operations["rehearse"];
         delete?: never;
@@ -7668,6 +7668,177 @@ export interface operations {
                                 avg_loss_r: number | null;
                             };
                         }[] | null;
+                        /** @description how likely the result is to be luck or overfitting, each figure with its method and inputs (docs/studio.md) */
+                        verdict: {
+                            /** @constant */
+                            version: "verdict.v1";
+                            /**
+                             * @description what the figures below say together
+                             * @enum {string}
+                             */
+                            label: "no_trades" | "look_ahead" | "no_edge" | "likely_luck" | "likely_overfit" | "mixed" | "holds_up";
+                            /** @description the verdict in one sentence: about these past bars, never a forecast, never advice */
+                            words: string;
+                            /** @description Bailey and López de Prado (2014) */
+                            deflated_sharpe: {
+                                /** @description the rule's Sharpe ratio per trade, in R (mean over population standard deviation) */
+                                sharpe: number | null;
+                                trades: number;
+                                skewness: number | null;
+                                /** @description not excess: 3 for normal returns */
+                                kurtosis: number | null;
+                                /** @description the trials the Sharpe ratio is deflated for, from your own record */
+                                trials: {
+                                    /** @description this rule and the other rules you forged or rehearsed on this market and timeframe */
+                                    n: number;
+                                    /** @enum {string} */
+                                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                    /** @enum {string} */
+                                    timeframe: "15s" | "1m" | "5m" | "1h";
+                                    /** @description the other rules whose Sharpe ratio the record holds */
+                                    others_rehearsed: number;
+                                    /** @description the variance of the trials' Sharpe ratios */
+                                    variance: number | null;
+                                    /** @description record: the rehearsed rules' Sharpe ratios; neighbourhood: the neighbours' (fewer than two rehearsed) */
+                                    variance_from: ("record" | "neighbourhood") | null;
+                                };
+                                /** @description the chance the true Sharpe ratio is above 0 */
+                                probabilistic_sharpe: number | null;
+                                /** @description SR0: the Sharpe ratio the best of n trials would show by luck */
+                                expected_max_sharpe: number | null;
+                                /** @description the chance the true Sharpe ratio is above SR0 */
+                                dsr: number | null;
+                            };
+                            /** @description the same rule with each of its numbers moved to nearby values */
+                            neighbourhood: {
+                                /** @description the rule's numbers and the values the grid gives each */
+                                numbers: {
+                                    name: string;
+                                    value: number;
+                                    values: number[];
+                                }[];
+                                /** @description rules stepped: the rule itself first */
+                                rules: number;
+                                /** @description grid rules the decider refused or that were the same rule as one before */
+                                left_out: number;
+                                positive: number;
+                                share_positive: number;
+                                total_r: {
+                                    p05: number;
+                                    p50: number;
+                                    p95: number;
+                                };
+                                results: {
+                                    values: number[];
+                                    trades: number;
+                                    total_r: number;
+                                }[];
+                                /** @description the probability of backtest overfitting by CSCV (Bailey, Borwein, López de Prado and Zhu); null for too short a window or no trades */
+                                pbo: {
+                                    splits: number;
+                                    combinations: number;
+                                    periods: number;
+                                    pbo: number;
+                                    /** @description the share of splits whose in-sample best lost out of sample */
+                                    oos_loss: number;
+                                    median_logit: number;
+                                } | null;
+                            };
+                            /** @description the neighbourhood against random entries, corrected for the search (Hansen 2005; White 2000) */
+                            search: {
+                                rules: number;
+                                periods: number;
+                                /** @description the mean block length of the stationary bootstrap, in periods */
+                                block: number;
+                                draws: number;
+                                /** @description random entries drawn for each neighbour's random-entry mean */
+                                null_draws: number;
+                                /** @description the rule's random-entry mean per trade (its null's) */
+                                rule_null_mean_r: number | null;
+                                statistic: number;
+                                /** @description Hansen's SPA, consistent p-value */
+                                p: number;
+                                p_lower: number;
+                                p_upper: number;
+                                /** @description White's Reality Check */
+                                reality_check: {
+                                    statistic: number;
+                                    p: number;
+                                };
+                            } | null;
+                            /** @description the rule's trades reordered, and skipped by chance */
+                            monte_carlo: {
+                                paths: number;
+                                order: {
+                                    final_r: number;
+                                    max_drawdown_r: {
+                                        p05: number;
+                                        p50: number;
+                                        p95: number;
+                                    };
+                                };
+                                skipped: {
+                                    share: number;
+                                    final_r: {
+                                        p05: number;
+                                        p50: number;
+                                        p95: number;
+                                    };
+                                    max_drawdown_r: {
+                                        p05: number;
+                                        p50: number;
+                                        p95: number;
+                                    };
+                                };
+                            } | null;
+                            /** @description the market's fees and slippage per trade, and the break-even cost */
+                            costs: {
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                fee: {
+                                    per_side: number;
+                                    /** @enum {string} */
+                                    unit: "points" | "bps";
+                                };
+                                slippage_ticks: number;
+                                per_trade: {
+                                    price: number;
+                                    dollars: number;
+                                    r: number;
+                                } | null;
+                                expectancy_r: {
+                                    before_costs: number;
+                                    after_costs: number;
+                                } | null;
+                                /** @description the cost per round trip at which the total R is zero; null when the trades lose before costs */
+                                break_even: {
+                                    price: number;
+                                    dollars: number;
+                                    ticks: number;
+                                    r: number;
+                                    times_current: number | null;
+                                } | null;
+                            };
+                            bias: {
+                                look_ahead: {
+                                    cuts: number;
+                                    decisions: number;
+                                    changed: number;
+                                    series_values: number;
+                                    series_changed: number;
+                                    first: {
+                                        t: number;
+                                        what: string;
+                                    } | null;
+                                };
+                                warm_up: {
+                                    factor: number;
+                                    warm_up_bars: number;
+                                    trades_changed: number;
+                                    total_r_delta: number;
+                                }[];
+                            };
+                        };
                         summary: string;
                         /** @constant */
                         ok: true;
@@ -8336,6 +8507,177 @@ export interface operations {
                                 avg_loss_r: number | null;
                             };
                         }[] | null;
+                        /** @description how likely the result is to be luck or overfitting, each figure with its method and inputs (docs/studio.md) */
+                        verdict: {
+                            /** @constant */
+                            version: "verdict.v1";
+                            /**
+                             * @description what the figures below say together
+                             * @enum {string}
+                             */
+                            label: "no_trades" | "look_ahead" | "no_edge" | "likely_luck" | "likely_overfit" | "mixed" | "holds_up";
+                            /** @description the verdict in one sentence: about these past bars, never a forecast, never advice */
+                            words: string;
+                            /** @description Bailey and López de Prado (2014) */
+                            deflated_sharpe: {
+                                /** @description the rule's Sharpe ratio per trade, in R (mean over population standard deviation) */
+                                sharpe: number | null;
+                                trades: number;
+                                skewness: number | null;
+                                /** @description not excess: 3 for normal returns */
+                                kurtosis: number | null;
+                                /** @description the trials the Sharpe ratio is deflated for, from your own record */
+                                trials: {
+                                    /** @description this rule and the other rules you forged or rehearsed on this market and timeframe */
+                                    n: number;
+                                    /** @enum {string} */
+                                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                    /** @enum {string} */
+                                    timeframe: "15s" | "1m" | "5m" | "1h";
+                                    /** @description the other rules whose Sharpe ratio the record holds */
+                                    others_rehearsed: number;
+                                    /** @description the variance of the trials' Sharpe ratios */
+                                    variance: number | null;
+                                    /** @description record: the rehearsed rules' Sharpe ratios; neighbourhood: the neighbours' (fewer than two rehearsed) */
+                                    variance_from: ("record" | "neighbourhood") | null;
+                                };
+                                /** @description the chance the true Sharpe ratio is above 0 */
+                                probabilistic_sharpe: number | null;
+                                /** @description SR0: the Sharpe ratio the best of n trials would show by luck */
+                                expected_max_sharpe: number | null;
+                                /** @description the chance the true Sharpe ratio is above SR0 */
+                                dsr: number | null;
+                            };
+                            /** @description the same rule with each of its numbers moved to nearby values */
+                            neighbourhood: {
+                                /** @description the rule's numbers and the values the grid gives each */
+                                numbers: {
+                                    name: string;
+                                    value: number;
+                                    values: number[];
+                                }[];
+                                /** @description rules stepped: the rule itself first */
+                                rules: number;
+                                /** @description grid rules the decider refused or that were the same rule as one before */
+                                left_out: number;
+                                positive: number;
+                                share_positive: number;
+                                total_r: {
+                                    p05: number;
+                                    p50: number;
+                                    p95: number;
+                                };
+                                results: {
+                                    values: number[];
+                                    trades: number;
+                                    total_r: number;
+                                }[];
+                                /** @description the probability of backtest overfitting by CSCV (Bailey, Borwein, López de Prado and Zhu); null for too short a window or no trades */
+                                pbo: {
+                                    splits: number;
+                                    combinations: number;
+                                    periods: number;
+                                    pbo: number;
+                                    /** @description the share of splits whose in-sample best lost out of sample */
+                                    oos_loss: number;
+                                    median_logit: number;
+                                } | null;
+                            };
+                            /** @description the neighbourhood against random entries, corrected for the search (Hansen 2005; White 2000) */
+                            search: {
+                                rules: number;
+                                periods: number;
+                                /** @description the mean block length of the stationary bootstrap, in periods */
+                                block: number;
+                                draws: number;
+                                /** @description random entries drawn for each neighbour's random-entry mean */
+                                null_draws: number;
+                                /** @description the rule's random-entry mean per trade (its null's) */
+                                rule_null_mean_r: number | null;
+                                statistic: number;
+                                /** @description Hansen's SPA, consistent p-value */
+                                p: number;
+                                p_lower: number;
+                                p_upper: number;
+                                /** @description White's Reality Check */
+                                reality_check: {
+                                    statistic: number;
+                                    p: number;
+                                };
+                            } | null;
+                            /** @description the rule's trades reordered, and skipped by chance */
+                            monte_carlo: {
+                                paths: number;
+                                order: {
+                                    final_r: number;
+                                    max_drawdown_r: {
+                                        p05: number;
+                                        p50: number;
+                                        p95: number;
+                                    };
+                                };
+                                skipped: {
+                                    share: number;
+                                    final_r: {
+                                        p05: number;
+                                        p50: number;
+                                        p95: number;
+                                    };
+                                    max_drawdown_r: {
+                                        p05: number;
+                                        p50: number;
+                                        p95: number;
+                                    };
+                                };
+                            } | null;
+                            /** @description the market's fees and slippage per trade, and the break-even cost */
+                            costs: {
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                fee: {
+                                    per_side: number;
+                                    /** @enum {string} */
+                                    unit: "points" | "bps";
+                                };
+                                slippage_ticks: number;
+                                per_trade: {
+                                    price: number;
+                                    dollars: number;
+                                    r: number;
+                                } | null;
+                                expectancy_r: {
+                                    before_costs: number;
+                                    after_costs: number;
+                                } | null;
+                                /** @description the cost per round trip at which the total R is zero; null when the trades lose before costs */
+                                break_even: {
+                                    price: number;
+                                    dollars: number;
+                                    ticks: number;
+                                    r: number;
+                                    times_current: number | null;
+                                } | null;
+                            };
+                            bias: {
+                                look_ahead: {
+                                    cuts: number;
+                                    decisions: number;
+                                    changed: number;
+                                    series_values: number;
+                                    series_changed: number;
+                                    first: {
+                                        t: number;
+                                        what: string;
+                                    } | null;
+                                };
+                                warm_up: {
+                                    factor: number;
+                                    warm_up_bars: number;
+                                    trades_changed: number;
+                                    total_r_delta: number;
+                                }[];
+                            };
+                        };
                         summary: string;
                         /** @constant */
                         ok: true;
@@ -13047,6 +13389,177 @@ export interface operations {
                                     avg_loss_r: number | null;
                                 };
                             }[] | null;
+                            /** @description how likely the result is to be luck or overfitting, each figure with its method and inputs (docs/studio.md) */
+                            verdict: {
+                                /** @constant */
+                                version: "verdict.v1";
+                                /**
+                                 * @description what the figures below say together
+                                 * @enum {string}
+                                 */
+                                label: "no_trades" | "look_ahead" | "no_edge" | "likely_luck" | "likely_overfit" | "mixed" | "holds_up";
+                                /** @description the verdict in one sentence: about these past bars, never a forecast, never advice */
+                                words: string;
+                                /** @description Bailey and López de Prado (2014) */
+                                deflated_sharpe: {
+                                    /** @description the rule's Sharpe ratio per trade, in R (mean over population standard deviation) */
+                                    sharpe: number | null;
+                                    trades: number;
+                                    skewness: number | null;
+                                    /** @description not excess: 3 for normal returns */
+                                    kurtosis: number | null;
+                                    /** @description the trials the Sharpe ratio is deflated for, from your own record */
+                                    trials: {
+                                        /** @description this rule and the other rules you forged or rehearsed on this market and timeframe */
+                                        n: number;
+                                        /** @enum {string} */
+                                        market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                        /** @enum {string} */
+                                        timeframe: "15s" | "1m" | "5m" | "1h";
+                                        /** @description the other rules whose Sharpe ratio the record holds */
+                                        others_rehearsed: number;
+                                        /** @description the variance of the trials' Sharpe ratios */
+                                        variance: number | null;
+                                        /** @description record: the rehearsed rules' Sharpe ratios; neighbourhood: the neighbours' (fewer than two rehearsed) */
+                                        variance_from: ("record" | "neighbourhood") | null;
+                                    };
+                                    /** @description the chance the true Sharpe ratio is above 0 */
+                                    probabilistic_sharpe: number | null;
+                                    /** @description SR0: the Sharpe ratio the best of n trials would show by luck */
+                                    expected_max_sharpe: number | null;
+                                    /** @description the chance the true Sharpe ratio is above SR0 */
+                                    dsr: number | null;
+                                };
+                                /** @description the same rule with each of its numbers moved to nearby values */
+                                neighbourhood: {
+                                    /** @description the rule's numbers and the values the grid gives each */
+                                    numbers: {
+                                        name: string;
+                                        value: number;
+                                        values: number[];
+                                    }[];
+                                    /** @description rules stepped: the rule itself first */
+                                    rules: number;
+                                    /** @description grid rules the decider refused or that were the same rule as one before */
+                                    left_out: number;
+                                    positive: number;
+                                    share_positive: number;
+                                    total_r: {
+                                        p05: number;
+                                        p50: number;
+                                        p95: number;
+                                    };
+                                    results: {
+                                        values: number[];
+                                        trades: number;
+                                        total_r: number;
+                                    }[];
+                                    /** @description the probability of backtest overfitting by CSCV (Bailey, Borwein, López de Prado and Zhu); null for too short a window or no trades */
+                                    pbo: {
+                                        splits: number;
+                                        combinations: number;
+                                        periods: number;
+                                        pbo: number;
+                                        /** @description the share of splits whose in-sample best lost out of sample */
+                                        oos_loss: number;
+                                        median_logit: number;
+                                    } | null;
+                                };
+                                /** @description the neighbourhood against random entries, corrected for the search (Hansen 2005; White 2000) */
+                                search: {
+                                    rules: number;
+                                    periods: number;
+                                    /** @description the mean block length of the stationary bootstrap, in periods */
+                                    block: number;
+                                    draws: number;
+                                    /** @description random entries drawn for each neighbour's random-entry mean */
+                                    null_draws: number;
+                                    /** @description the rule's random-entry mean per trade (its null's) */
+                                    rule_null_mean_r: number | null;
+                                    statistic: number;
+                                    /** @description Hansen's SPA, consistent p-value */
+                                    p: number;
+                                    p_lower: number;
+                                    p_upper: number;
+                                    /** @description White's Reality Check */
+                                    reality_check: {
+                                        statistic: number;
+                                        p: number;
+                                    };
+                                } | null;
+                                /** @description the rule's trades reordered, and skipped by chance */
+                                monte_carlo: {
+                                    paths: number;
+                                    order: {
+                                        final_r: number;
+                                        max_drawdown_r: {
+                                            p05: number;
+                                            p50: number;
+                                            p95: number;
+                                        };
+                                    };
+                                    skipped: {
+                                        share: number;
+                                        final_r: {
+                                            p05: number;
+                                            p50: number;
+                                            p95: number;
+                                        };
+                                        max_drawdown_r: {
+                                            p05: number;
+                                            p50: number;
+                                            p95: number;
+                                        };
+                                    };
+                                } | null;
+                                /** @description the market's fees and slippage per trade, and the break-even cost */
+                                costs: {
+                                    /** @enum {string} */
+                                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                    fee: {
+                                        per_side: number;
+                                        /** @enum {string} */
+                                        unit: "points" | "bps";
+                                    };
+                                    slippage_ticks: number;
+                                    per_trade: {
+                                        price: number;
+                                        dollars: number;
+                                        r: number;
+                                    } | null;
+                                    expectancy_r: {
+                                        before_costs: number;
+                                        after_costs: number;
+                                    } | null;
+                                    /** @description the cost per round trip at which the total R is zero; null when the trades lose before costs */
+                                    break_even: {
+                                        price: number;
+                                        dollars: number;
+                                        ticks: number;
+                                        r: number;
+                                        times_current: number | null;
+                                    } | null;
+                                };
+                                bias: {
+                                    look_ahead: {
+                                        cuts: number;
+                                        decisions: number;
+                                        changed: number;
+                                        series_values: number;
+                                        series_changed: number;
+                                        first: {
+                                            t: number;
+                                            what: string;
+                                        } | null;
+                                    };
+                                    warm_up: {
+                                        factor: number;
+                                        warm_up_bars: number;
+                                        trades_changed: number;
+                                        total_r_delta: number;
+                                    }[];
+                                };
+                            };
                             summary: string;
                             /** @constant */
                             ok: true;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ScriptSchema, trialSession } from '../../engine/decider/index.js';
 import { MARKETS } from '../../engine/markets.js';
+import { LONGEST_WARM_UP } from '../../engine/verdict/index.js';
 import { MarketSchema, SessionSchema } from '../../engine/reader/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
@@ -52,8 +53,8 @@ export const forgeTrial = defineTool({
     const script = { ...input.script, market, session: input.script.session ?? trialSession(market) };
     const { ir, seed_hash } = deciderOf(script, fromScript);
     const to = await windowEnd(ctx, market, script.timeframe, undefined);
-    const w = await windowBars(ctx, { market, tf: script.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars, session: input.session });
-    const rehearsal = stepOver(ctx, ir, seed_hash, w);
+    const w = await windowBars(ctx, { market, tf: script.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars * LONGEST_WARM_UP, session: input.session });
+    const rehearsal = await stepOver(ctx, script, ir, seed_hash, w);
     await meterSteps(ctx, 'trial', rehearsal);
     return pagedTrades({ ok: true, name: input.name ?? null, tenant: input.tenant ?? null, seed_hash, script, ...rehearsal }, input);
   },

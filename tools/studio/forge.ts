@@ -103,6 +103,7 @@ async function cast(ctx: SessionCtx, input: ForgeAsk) {
       if (limit !== null && today >= limit) throw tierLimit(p.tier, limit, now);
     },
   );
+  await ctx.store.trials.note(p.id, script.market, script.timeframe, seed_hash);
   await recordSpend(ctx, 'forge');
   return { ok: true, seed_hash, version, code, watermark, script, review: reviewed, scan: scanned };
 }

@@ -3,6 +3,7 @@ import { keptOf, sha256 } from '../../engine/grade/index.js';
 import { MARKETS, type Market } from '../../engine/markets.js';
 import { renderRehearsalPlate } from '../../engine/plate/index.js';
 import { MAX_FOLDS } from '../../engine/stepper/index.js';
+import { LONGEST_WARM_UP } from '../../engine/verdict/index.js';
 import type { SessionCtx } from '../context.js';
 import { defineTool, WithImage } from '../define.js';
 import { drawing, plateId } from '../plates/lib/draw.js';
@@ -29,8 +30,8 @@ export const rehearseTool = defineTool({
   title: 'Rehearse a forge',
   description:
     `Rehearses your forge (by seed_hash, within its two hours) over the tape: hours (default ${DEFAULT_HOURS}) counted back from to (unix seconds) or, without it, from the newest bar the tape holds for the market, so archived history can be rehearsed. ` +
-    'The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), the seeded random null it is weighed against (matched random-entry runs, the rule\'s percentile and p = (k+1)/(N+1)), walk-forward folds when asked, and a summary that calls it evidence about the past, never a forecast. ' +
-    'The same seed and window give the same envelope, byte for byte; its sha256 (of the whole answer\'s JSON) names it: grade and score take it as rehearsal_digest. ' +
+    'The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), a seeded random-entry null (the rule\'s percentile, p = (k+1)/(N+1)), walk-forward folds when asked, a verdict on luck and overfitting (deflated Sharpe after your trials, neighbours\' PBO, SPA, Monte Carlo, break-even cost, bias checks) and a summary: evidence about the past, never a forecast. ' +
+    'The same seed and window give the same bytes; the answer\'s sha256 names it: grade and score take it as rehearsal_digest. ' +
       `Over MCP the first ${MCP_TRADES} trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them). ` +
     'With plate: true it also answers its plate, sealed like POST /plates: price with every entry and exit, equity in R, the null\'s totals with the rule\'s marked; plate names it ({ id, path, png, json }) and MCP carries the PNG. The same rehearsal draws the same bytes.',
   input: z
@@ -75,11 +76,12 @@ interface RehearsalAsk {
 export async function rehearseForge(ctx: SessionCtx, input: RehearsalAsk) {
   const forge = myForge(ctx, input.seed_hash);
   const market = input.market ?? forge.script.market;
-  const { ir } = deciderOf({ ...forge.script, market }, () => 'market');
+  const script = { ...forge.script, market };
+  const { ir } = deciderOf(script, () => 'market');
   const to = await windowEnd(ctx, market, ir.timeframe, input.to);
-  const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars });
+  const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars * LONGEST_WARM_UP });
   let nullTotals: Float64Array = new Float64Array(0);
-  const rehearsal = stepOver(ctx, ir, forge.id, w, input.folds, (totals) => void (nullTotals = totals));
+  const rehearsal = await stepOver(ctx, script, ir, forge.id, w, input.folds, (totals) => void (nullTotals = totals));
   // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.
   const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, bars: w.bars, nullTotals })) : null;
   const stateJson = drawn && JSON.stringify(drawn.state);

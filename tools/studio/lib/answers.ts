@@ -5,6 +5,7 @@ import { ANSWERS, DECISIONS } from '../../../engine/grade/index.js';
 import { MARKETS, TIMEFRAMES } from '../../../engine/markets.js';
 import { ClauseAccountSchema, PARTS, RuleReadingSchema, STATUSES } from '../../../engine/reader/index.js';
 import { RehearsalSchema } from '../../../engine/stepper/index.js';
+import { VerdictSchema } from '../../../engine/verdict/index.js';
 import { GATES, STUDIO_ACTIONS, STUDIO_STATES } from '../../../engine/studio/machine.js';
 import { STAGES } from '../../../store/grades.js';
 import { RehearsalDigestSchema, StudioRecordSchema } from '../../../store/studio.js';
@@ -101,8 +102,12 @@ const TradesPageShown = z
   })
   .describe('the page of trades shown (only when trades_from or trades_limit was given)');
 
+/** Every rehearsal the deck answers is weighed for luck and overfitting. */
+const Verdict = VerdictSchema.describe('how likely the result is to be luck or overfitting, each figure with its method and inputs (docs/studio.md)');
+
 export const TrialAnswer = RehearsalSchema.extend({
   ok: z.literal(true),
+  verdict: Verdict,
   name: z.string().nullable(),
   tenant: z.string().nullable(),
   seed_hash: Sha256Hex,
@@ -114,6 +119,7 @@ const Plate = z.strictObject({ id: Sha256Hex, path: z.string(), png: z.url(), js
 
 export const RehearseAnswer = RehearsalSchema.extend({
   ok: z.literal(true),
+  verdict: Verdict,
   seed_hash: Sha256Hex,
   plate: Plate.optional().describe('the sealed plate of the rehearsal (with plate: true)'),
   trades_page: TradesPageShown.optional(),

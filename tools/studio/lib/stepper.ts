@@ -1,4 +1,4 @@
-import { compileDecider, DECIDER_VERSION, type DeciderIR } from '../../../engine/decider/index.js';
+import { compileDecider, DECIDER_VERSION, type DeciderIR, type Script } from '../../../engine/decider/index.js';
 import { rehearse, type Rehearsal } from '../../../engine/stepper/index.js';
 import type { SessionCtx } from '../../context.js';
 import { DeckError } from '../../../core/errors.js';
@@ -8,20 +8,41 @@ import type { WindowBars } from './window.js';
 
 /**
  * Runs a decider over a window's bars with the stepper: documented fills, R, the seeded random null (seeded by the
- * seed hash, so the same seed and window give the same envelope), folds when asked, and the principal's marks on
- * that market for rules that read them; `nullTotals` is handed the null's run totals. A stepper failure is 500, carried.
+ * seed hash, so the same seed and window give the same envelope), folds when asked, the principal's marks on that
+ * market for rules that read them, and the verdict, deflated for the principal's other rules on the market and
+ * timeframe (the rule is then noted among them); `nullTotals` is handed the null's run totals. A stepper failure is
+ * 500, carried.
  */
-export function stepOver(ctx: SessionCtx, ir: DeciderIR, seed: string, w: WindowBars, folds?: number, nullTotals?: (totals: Float64Array) => void): Rehearsal {
+export async function stepOver(
+  ctx: SessionCtx,
+  script: Script,
+  ir: DeciderIR,
+  seed: string,
+  w: WindowBars,
+  folds?: number,
+  nullTotals?: (totals: Float64Array) => void,
+): Promise<Rehearsal> {
   const decider = engineStep('the decider compiler', () => compileDecider(ir, seed, DECIDER_VERSION));
   const marks = ctx.store.marks
     .list(ctx.principal.id)
     .filter((m) => m.market === ir.market)
     .map((m) => ({ kind: m.kind, price: m.price, ...(m.price2 !== undefined ? { price2: m.price2 } : {}) }));
+  const trials = ctx.store.trials.others(ctx.principal.id, ir.market, ir.timeframe, seed);
+  let rehearsal: Rehearsal;
   try {
-    return rehearse(ir, decider, w.bars, { seed, from: w.from, marks, ...(folds !== undefined ? { folds } : {}), ...(nullTotals ? { nullTotals } : {}) });
+    rehearsal = rehearse(ir, decider, w.bars, {
+      seed,
+      from: w.from,
+      marks,
+      ...(folds !== undefined ? { folds } : {}),
+      ...(nullTotals ? { nullTotals } : {}),
+      verdict: { script, version: DECIDER_VERSION, trials },
+    });
   } catch (error) {
     throw new DeckError(500, 'stepper_failed', `the stepper failed: ${(error as Error).message}`);
   }
+  await ctx.store.trials.note(ctx.principal.id, ir.market, ir.timeframe, seed, rehearsal.verdict?.deflated_sharpe.sharpe ?? null);
+  return rehearsal;
 }
 
 /** Records the spend of a trial or rehearsal on the meter: the bars stepped over, warm-up included. */
