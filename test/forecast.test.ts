@@ -69,6 +69,7 @@ describe('GET /forecast/{market}/{tf}', () => {
     [`BTC/5m?t=${T}&history=1`, 'from'],
     [`BTC/5m?t=${T}&from=${T - H}`, 'from'],
     [`BTC/5m?t=${T}&history=1&from=${T + 1}`, 'from'],
+    [`BTC/5m?t=${T}&history=maybe&from=0`, 'history'],
     [`BTC/5m?t=${T}&session=a%20b`, 'session'],
   ])('%s is refused with 422 naming %s', async (path, field) => {
     const { status, body } = await forecast(path);

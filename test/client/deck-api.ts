@@ -866,7 +866,7 @@ export interface paths {
         };
         /**
          * Forecast envelope
-         * @description The forecast envelope of NQ, ES, YM, BTC, ETH or SOL at 5m or 1h as disclosed at t (unix seconds, default now): the newest envelope issued by t, so a replay scrubbing back never sees a later one. It states magnitude, never direction: a band symmetric about the last close over the next 24 bars and the odds of a 0.5, 1 and 2 ATR move (either way) within 6, 12 and 24 bars, with the calibration of the envelopes scored by t, per cell (each odds and the band): unmeasured under 30 effective outcomes, solid under ece 0.05, dashed under 0.10, else none; draw and label are the worst cell's. With history=1 and from: the compact issues of [from, t], at most 2000.
+         * @description The forecast envelope of NQ, ES, YM, BTC, ETH or SOL at 5m or 1h as disclosed at t (unix seconds, default now): the newest envelope issued by t, so a replay scrubbing back never sees a later one. It states magnitude, never direction: a band symmetric about the last close over the next 24 bars and the odds of a 0.5, 1 and 2 ATR move (either way) within 6, 12 and 24 bars, with the calibration of the envelopes scored by t, per cell (each odds and the band): unmeasured under 30 effective outcomes, solid under ece 0.05, dashed under 0.10, else none; draw and label are the worst cell's. With history and from: the compact issues of [from, t], at most 2000.
          */
         get: operations["forecast"];
         put?: never;
@@ -3967,7 +3967,7 @@ export interface operations {
     grants: {
         parameters: {
             query?: {
-                all?: boolean | ("0" | "1" | "true" | "false");
+                all?: boolean;
             };
             header?: never;
             path?: never;
@@ -4742,10 +4742,10 @@ export interface operations {
     tape: {
         parameters: {
             query: {
-                from: number | string;
-                to: number | string;
+                from: number;
+                to: number;
                 session?: string;
-                limit?: number | string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -4913,10 +4913,10 @@ export interface operations {
     forecast: {
         parameters: {
             query?: {
-                t?: number | string;
+                t?: number;
                 session?: string;
-                history?: boolean | ("0" | "1" | "true" | "false");
-                from?: number | string;
+                history?: boolean;
+                from?: number;
             };
             header?: never;
             path: {
@@ -7550,7 +7550,7 @@ export interface operations {
                      */
                     market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
-                    hours?: number | string;
+                    hours?: number;
                     /** @description a name for this trial, echoed */
                     name?: string;
                     /** @description who the trial is for, echoed */
@@ -7558,9 +7558,9 @@ export interface operations {
                     /** @description a replay session id: the bars are read fresh from the venue */
                     session?: string;
                     /** @description the first trade to show, counted from 0 */
-                    trades_from?: number | string;
+                    trades_from?: number;
                     /** @description at most this many trades from trades_from (over MCP 50 unless told); the same call from trades_page.next reads on, rehearsing the same envelope again */
-                    trades_limit?: number | string;
+                    trades_limit?: number;
                 };
             };
         };
@@ -8218,15 +8218,15 @@ export interface operations {
                      */
                     market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
-                    hours?: number | string;
+                    hours?: number;
                     /** @description the window's end, unix seconds, not in the future (floored to the bar); default: the newest bar the tape holds */
-                    to?: number | string;
+                    to?: number;
                     /** @description walk-forward folds to cut the window into */
-                    folds?: number | string;
+                    folds?: number;
                     /** @description the first trade to show, counted from 0 */
-                    trades_from?: number | string;
+                    trades_from?: number;
                     /** @description at most this many trades from trades_from (over MCP 50 unless told); the same call from trades_page.next reads on, rehearsing the same envelope again */
-                    trades_limit?: number | string;
+                    trades_limit?: number;
                     /** @description true: answer a sealed plate of the rehearsal too (price with entries and exits, equity in R, where the rule falls in the random null) */
                     plate?: boolean;
                 };
@@ -10224,11 +10224,11 @@ export interface operations {
                      */
                     market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @description rehearse: hours of tape counted back from the window's end (default 168) */
-                    hours?: number | string;
+                    hours?: number;
                     /** @description rehearse: the window's end, unix seconds (default: the newest bar the tape holds) */
-                    to?: number | string;
+                    to?: number;
                     /** @description rehearse: walk-forward folds to cut the window into (2 to 20) */
-                    folds?: number | string;
+                    folds?: number;
                     /** @description grade: your own grader key, as POST /studio/grade takes it; never kept */
                     grader_key?: string;
                 };
@@ -14986,8 +14986,8 @@ export interface operations {
         parameters: {
             query?: {
                 kind?: string;
-                cursor?: number | string;
-                limit?: number | string;
+                cursor?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -15181,7 +15181,7 @@ export interface operations {
             header?: never;
             path: {
                 ledger: "meter" | "grades" | "scores" | "plan-claims" | "holder-links" | "mandates" | "series";
-                seq: number | string;
+                seq: number;
             };
             cookie?: never;
         };
@@ -16584,8 +16584,8 @@ export interface operations {
                 model?: string;
                 run?: string;
                 status?: "working" | "filled" | "cancelled";
-                offset?: number | string;
-                limit?: number | string;
+                offset?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -17131,8 +17131,8 @@ export interface operations {
             query?: {
                 model?: string;
                 run?: string;
-                offset?: number | string;
-                limit?: number | string;
+                offset?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -18217,15 +18217,15 @@ export interface operations {
                     /** @enum {string} */
                     mode: "replay" | "live";
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
-                    hours?: number | string;
+                    hours?: number;
                     /** @description a replay window's end, unix seconds, not in the future (default: the newest bar the tape holds) */
-                    to?: number | string;
+                    to?: number;
                     /** @description how long decide() may take for one bar (default 2000) */
-                    timeout_ms?: number | string;
+                    timeout_ms?: number;
                     /** @description tries again after a timeout, a network failure or a 5xx (default 1) */
-                    retries?: number | string;
+                    retries?: number;
                     /** @description the most bars the run steps (a replay: its window; live: 10080) */
-                    budget_bars?: number | string;
+                    budget_bars?: number;
                 };
             };
         };
@@ -18936,8 +18936,8 @@ export interface operations {
     models: {
         parameters: {
             query?: {
-                offset?: number | string;
-                limit?: number | string;
+                offset?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -19050,8 +19050,8 @@ export interface operations {
         parameters: {
             query: {
                 model: string;
-                offset?: number | string;
-                limit?: number | string;
+                offset?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -19270,7 +19270,7 @@ export interface operations {
                         allow_short?: boolean;
                     };
                     /** @description how far back the model's orders are read (default 30) */
-                    since_days?: number | string;
+                    since_days?: number;
                 };
             };
         };
