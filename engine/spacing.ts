@@ -27,3 +27,20 @@ export function lengthWords(seconds: number): string {
   }
   return `${seconds}s`;
 }
+
+/**
+ * The runs of a series with no gap longer than `longest` seconds between consecutive open times, as index ranges
+ * [from, to): a file made of days that are far apart (the shipped sample's) is several runs, each a stretch its
+ * source vouched for; a weekend or a daily break shorter than `longest` stays inside its run.
+ */
+export function runsOf(t: ArrayLike<number>, longest: number): { from: number; to: number }[] {
+  const runs: { from: number; to: number }[] = [];
+  let from = 0;
+  for (let i = 1; i <= t.length; i++) {
+    if (i === t.length || t[i]! - t[i - 1]! > longest) {
+      runs.push({ from, to: i });
+      from = i;
+    }
+  }
+  return t.length === 0 ? [] : runs;
+}
