@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileLedger } from '../store/file-ledger.js';
 import type { FillRecord } from '../store/book.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 
@@ -14,7 +14,7 @@ import { callAnswered } from './support/answers.js';
 // tape's real BTC 1m bars up to its clock, which the test moves with the deck's: every fill is checked against the
 // CSV's bar it happened in (BTC costs: $0.50 slippage on market and stop fills, 5 bps a side).
 
-const btc = tapeRows('BTC-1m');
+const btc = sampleRows('BTC-1m');
 const at = new Map(btc.map((r, i) => [r[0], i]));
 const q2 = (x: number) => Math.round(x * 100) / 100;
 const T0 = Date.UTC(2025, 2, 10, 12, 0, 30) / 1000;
@@ -214,7 +214,7 @@ describe('refusals', () => {
 });
 
 describe('a market closed by the CME calendar', () => {
-  const nq = tapeRows('NQ-1m');
+  const nq = sampleRows('NQ-1m');
   let nqClock: MovableClock;
   let nqVenue: VenueFixture;
   let nqDeck: TestDeck;

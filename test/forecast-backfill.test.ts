@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAll, MIN_SCORED } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
 import { FileLedger } from '../store/file-ledger.js';
-import { startVenue, tapeRows } from './fixtures/venue.js';
+import { startVenue, sampleRows } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { tapeFile } from './support/tape-file.js';
@@ -130,7 +130,7 @@ describe('a deck on the backfilled ledger', () => {
   });
 
   it('holds the same envelope a deck issues on demand from the venue at that time', async () => {
-    const venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+    const venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m') });
     const live = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: GRANTS });
     try {
       const who = await signedIn(live.url, 'on-demand');

@@ -6,7 +6,7 @@ import { barsFromTuples } from '../engine/bars.js';
 import { issueEnvelope, scoreEnvelope, SUPERSEDED_WHY, type Envelope, type Pair, type Score } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
 import { FileLedger } from '../store/file-ledger.js';
-import { tapeRows } from './fixtures/venue.js';
+import { sampleRows } from './fixtures/venue.js';
 import { runCli, writeCsv } from './support/cli.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
@@ -20,7 +20,7 @@ const BTC_1H: Pair = { market: 'BTC', tf: '1h' };
 const BAR_1230 = Date.UTC(2025, 2, 20, 12, 30) / 1000;
 const NOON = BAR_1230 - 30 * M;
 
-const minutes = tapeRows('BTC-1m');
+const minutes = sampleRows('BTC-1m');
 /** The archive of the tests: the real minutes up to 12:31, two minutes into the 12:30 bar and 32 into the 12:00 hour. */
 const morning = minutes.filter((r) => r[0] < BAR_1230 + 2 * M);
 const afternoon = minutes.filter((r) => r[0] >= BAR_1230 + 2 * M);

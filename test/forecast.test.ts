@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueEnvelope, type Envelope } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
 import type { CandleRow } from '../core/tape-wire.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { meterSpent } from './support/studio.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
@@ -32,7 +32,7 @@ const issuedOf = (answer: { envelope: Envelope & { calibration?: unknown } }): E
 
 /** The real BTC 1m rows, except that every bar not closed by t is moved (prices times 1.5): the future rewritten. */
 const futureRewritten = (t: number): CandleRow[] =>
-  tapeRows('BTC-1m').map((r) => (r[0] + 60 > t ? [r[0], r[1] * 1.5, r[2] * 1.5, r[3] * 1.5, r[4] * 1.5, r[5]] : r));
+  sampleRows('BTC-1m').map((r) => (r[0] + 60 > t ? [r[0], r[1] * 1.5, r[2] * 1.5, r[3] * 1.5, r[4] * 1.5, r[5]] : r));
 
 let venue: VenueFixture;
 let deck: TestDeck;
@@ -40,7 +40,7 @@ let me: Awaited<ReturnType<typeof signedIn>>;
 const forecast = (path: string, headers = me.bearer) => call(`${deck.url}/forecast/${path}`, { headers });
 
 beforeAll(async () => {
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'BTC/1h': tapeRows('BTC-1h'), 'ETH/1m': tapeRows('ETH-1m'), 'NQ/1m': tapeRows('NQ-1m'), 'SOL/1m': tapeRows('SOL-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m'), 'BTC/1h': sampleRows('BTC-1h'), 'ETH/1m': sampleRows('ETH-1m'), 'NQ/1m': sampleRows('NQ-1m'), 'SOL/1m': sampleRows('SOL-1m') });
   deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: GRANTS });
   me = await signedIn(deck.url, 'forecaster');
 });
@@ -81,7 +81,7 @@ describe('GET /forecast/{market}/{tf}', () => {
     expect(body.envelope.calibration).toEqual({ n: 0, ece: null, coverage: null });
     // The same bytes the engine issues at that bar close from the whole real month (as a backfill would).
     expect(issuedOf(body)).toEqual(engineAt(BAR));
-    expect(body.envelope.close).toBe(tapeRows('BTC-1m').find((r) => r[0] === BAR - 60)![4]);
+    expect(body.envelope.close).toBe(sampleRows('BTC-1m').find((r) => r[0] === BAR - 60)![4]);
     for (const key of ['side', 'median', 'drift']) expect(JSON.stringify(body)).not.toContain(`"${key}"`);
   });
 
@@ -234,7 +234,7 @@ describe('a replay session', () => {
       const { status, body } = await forecast(`ETH/5m?t=${t}&session=replay-7`);
       expect(status).toBe(200);
       expect(body.served).toMatchObject({ issued_now: true, recorded: false });
-      const real = tapeRows('ETH-1m').find((r) => r[0] === bar - 60)![4];
+      const real = sampleRows('ETH-1m').find((r) => r[0] === bar - 60)![4];
       expect(body.envelope.close).toBeCloseTo(real + 1000, 6);
     } finally {
       venue.shift = 0;

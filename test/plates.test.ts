@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THEME } from '../engine/plate/theme.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient, refusalIn } from './support/mcp.js';
@@ -20,7 +20,7 @@ let me: Awaited<ReturnType<typeof signedIn>>;
 const seal = (body: unknown, headers = me.bearer) => call(`${deck.url}/plates`, { body, headers });
 
 beforeAll(async () => {
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'NQ/1m': tapeRows('NQ-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m'), 'NQ/1m': sampleRows('NQ-1m') });
   deck = await testDeck({ DECK_TAPE_URL: venue.url });
   me = await signedIn(deck.url, 'plater');
   await call(`${deck.url}/me/marks`, { body: { market: 'BTC', kind: 'zone', price: 80000, price2: 80500, note: 'overnight range' }, headers: me.bearer });
@@ -54,7 +54,7 @@ describe('POST /plates', () => {
 
   it('draws the marks as lines and publishes nothing private: no note, no mark price, in the picture or its JSON', async () => {
     // A level inside the window's range, at a price no bar, tick or indicator states.
-    const rows = tapeRows('BTC-1m').filter((r) => r[0] >= START && r[0] < START + 500 * 60);
+    const rows = sampleRows('BTC-1m').filter((r) => r[0] >= START && r[0] < START + 500 * 60);
     const level = Math.round((Math.min(...rows.map((r) => r[3])) + Math.max(...rows.map((r) => r[2]))) / 2) + 0.37;
     const marked = async (name: string, note: string) => {
       const who = await signedIn(deck.url, name);
@@ -145,7 +145,7 @@ describe('POST /plates', () => {
     const day = Math.floor(START / 86_400) * 86_400;
     let pv = 0;
     let v = 0;
-    for (const [t, , h, l, c, vol] of tapeRows('BTC-1m')) {
+    for (const [t, , h, l, c, vol] of sampleRows('BTC-1m')) {
       if (t < day || t >= START + 500 * 60) continue;
       pv += ((h + l + c) / 3) * vol;
       v += vol;

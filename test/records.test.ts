@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRY } from '../tools/registry.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
 import { answered, callAnswered, everyAct } from './support/answers.js';
@@ -41,7 +41,7 @@ beforeAll(async () => {
     { name: 'ada', tier: 'house' },
     { name: 'bob', tier: 'house' },
   ]);
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m') });
   grader = await startGrader([KEY]);
   deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: grants, DECK_GRADER_URL: grader.url, DECK_GRADER_KEY: KEY });
   ada = await signedIn(deck.url, 'ada');

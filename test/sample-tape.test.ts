@@ -6,7 +6,7 @@ import { readBarsCsv, tuplesFromBars } from '../engine/bars.js';
 import { TapeArchive } from '../store/tape-archive.js';
 import { FileTapeDays } from '../store/tape-days.js';
 import { SAMPLE_DIR } from '../upstream/tape/sample.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, spawnDeck, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 
@@ -97,7 +97,7 @@ describe('a deck with no venue, seeded from the sample', () => {
 describe('decks that are not seeded', () => {
   let venue: VenueFixture;
   beforeAll(async () => {
-    venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+    venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m') });
   });
   afterAll(() => venue.close());
 
@@ -129,7 +129,7 @@ describe('decks that are not seeded', () => {
 
   it('an archive that keeps bars already is not seeded, and its bars answer with source archive', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'deck-sample-'));
-    await new TapeArchive(new FileTapeDays(dataDir)).import('BTC', '1m', tapeRows('BTC-1m'));
+    await new TapeArchive(new FileTapeDays(dataDir)).import('BTC', '1m', sampleRows('BTC-1m'));
     const deck = await testDeck({ DECK_SAMPLE_TAPE: 'on', DECK_DATA: dataDir });
     try {
       expect(await tapeFolders(dataDir)).toEqual(['BTC']);

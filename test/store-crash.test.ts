@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prng } from '../engine/stepper/prng.js';
 import { EMA_CROSS } from './fixtures/scripts.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { spawnDeck, testDeck, type SpawnedDeck } from './support/deck.js';
 import { runCli, writeCsv } from './support/cli.js';
 import { holders, outOfStep, principalsOnDisk } from './support/identity-files.js';
@@ -424,7 +424,7 @@ describe('the crash suite: SIGKILL during writes of every kind, then a restart',
     dataDir = await mkdtemp(join(tmpdir(), 'deck-crash-'));
     const names = Array.from({ length: PERSONS }, (_, i) => `crash_${i}`);
     grants = await grantsFile(names.map((name) => ({ name, tier: 'house' as const })));
-    venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+    venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m') });
   });
 
   it(`keeps every acknowledged write through ${ROUND_COUNT} kills`, { timeout: 60_000 + ROUND_COUNT * 45_000 }, async () => {

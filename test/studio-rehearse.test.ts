@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inCashSession } from '../engine/calendar.js';
 import { RehearsalSchema } from '../engine/stepper/index.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
 import { answered, callAnswered } from './support/answers.js';
@@ -19,8 +19,8 @@ import { answered, callAnswered } from './support/answers.js';
 
 const H = 3600;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BTC_END = tapeRows('BTC-1m').at(-1)![0] + 60;
-const NQ_END = tapeRows('NQ-1m').at(-1)![0] + 60;
+const BTC_END = sampleRows('BTC-1m').at(-1)![0] + 60;
+const NQ_END = sampleRows('NQ-1m').at(-1)![0] + 60;
 const TO = Date.UTC(2025, 2, 20) / 1000;
 const CASH = { kind: 'windows', zone: 'America/New_York', windows: [{ from: '09:30', to: '16:00' }] };
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
   await importTape(data, 'BTC-1m', 'BTC');
   await importTape(data, 'NQ-1m', 'NQ');
   grants = await grantsFile([{ name: 'rehearse_house', tier: 'house' }]);
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'ETH/1m': tapeRows('ETH-1m'), 'NQ/1m': tapeRows('NQ-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m'), 'ETH/1m': sampleRows('ETH-1m'), 'NQ/1m': sampleRows('NQ-1m') });
   deck = await testDeck({ DECK_DATA: data, DECK_TAPE_URL: venue.url, DECK_GRANTS: grants });
   house = await signedIn(deck.url, 'rehearse_house');
   emaCross = (await callAnswered(`${deck.url}/forge?onboard=ema-cross`, { headers: house.bearer })).body;

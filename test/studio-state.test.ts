@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMove, machineMarkdown, STUDIO_ACTIONS, viewOf, type StudioState } from '../engine/studio/machine.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
 import { pngBase64 } from './fixtures/images.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
@@ -57,7 +57,7 @@ const TO_STATE = (): Record<Exclude<StudioState, 'graded' | 'rejected'>, Record<
 
 beforeAll(async () => {
   grants = await grantsFile([{ name: 'studio_walker', tier: 'house' }]);
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m') });
   deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: grants });
   me = await signedIn(deck.url, 'studio_walker');
   intent = (await callAnswered(`${deck.url}/forge?onboard=ema-cross`, { headers: me.bearer })).body.intent;

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TapeArchive } from '../store/tape-archive.js';
 import { FileTapeDays } from '../store/tape-days.js';
-import { tapeRows } from './fixtures/venue.js';
+import { sampleRows } from './fixtures/venue.js';
 
 const D = 86_400;
-const DAY = Date.UTC(2025, 2, 20) / 1000;
-const rows = tapeRows('BTC-1m').filter((r) => r[0] >= DAY && r[0] < DAY + D);
+/** 5 April 2018: the shipped BTC minutes hold every minute of it. */
+const DAY = Date.UTC(2018, 3, 5) / 1000;
+const rows = sampleRows('BTC-1m').filter((r) => r[0] >= DAY && r[0] < DAY + D);
 const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 400))]);
 
 describe('the tape archive on disk', () => {
@@ -54,7 +55,7 @@ describe('the tape archive on disk', () => {
   it('writes a day only under its lock: a writer waits while another holds it, and takes over one left by a dead writer', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
     const folder = join(dir, 'tape', 'BTC', '1m');
-    const lock = join(folder, '.2025-03-20.json.lock');
+    const lock = join(folder, '.2018-04-05.json.lock');
     await mkdir(folder, { recursive: true });
     await writeFile(lock, '');
     const archive = new TapeArchive(new FileTapeDays(dir));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CandleRow } from '../core/tape-wire.js';
 import { startExchange, type ExchangeFixture, type Wire } from './fixtures/exchange.js';
-import { tapeRows } from './fixtures/venue.js';
+import { sampleRows } from './fixtures/venue.js';
 import { runCli, sharedTape } from './support/cli.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, spawnDeck, testDeck, type TestDeck } from './support/deck.js';
@@ -19,8 +19,8 @@ const D = 86_400;
 /** 2025-03-10T12:00:30Z: half a minute into a bar, inside the real BTC, ETH and SOL 1m month (Binance spot). */
 const NOW = Date.UTC(2025, 2, 10, 12, 0, 30) / 1000;
 const FORMING = NOW - 30;
-const btc = tapeRows('BTC-1m');
-const sol = tapeRows('SOL-1m');
+const btc = sampleRows('BTC-1m');
+const sol = sampleRows('SOL-1m');
 
 const asBars = (rows: readonly CandleRow[]) => rows.map(([t, o, h, l, c, v]) => ({ t, o, h, l, c, v }));
 const within = (rows: readonly CandleRow[], from: number, to: number) => rows.filter((r) => r[0] >= from && r[0] < to);
@@ -46,7 +46,7 @@ function onExchange(wire: Wire, series: Record<string, CandleRow[]>, clock: Mova
 
 describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
   const clock = movableClock(NOW);
-  const on = onExchange('binance', { 'BTC/1m': btc, 'ETH/1m': tapeRows('ETH-1m') }, clock);
+  const on = onExchange('binance', { 'BTC/1m': btc, 'ETH/1m': sampleRows('ETH-1m') }, clock);
   const klines = () => on.exchange.asked.filter((u) => u.pathname === '/api/v3/klines');
 
   it('serves the tape bar for bar from BTC/USDT, and its coverage names the exchange', async () => {
@@ -169,7 +169,7 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
     const asked = on.exchange.asked.length;
     const kept = await on.candles(`NQ/1m?from=${from}&to=${from + 2 * H}`);
     expect(kept.status).toBe(200);
-    expect(kept.body.candles).toEqual(asBars(within(tapeRows('NQ-1m'), from, from + 2 * H)));
+    expect(kept.body.candles).toEqual(asBars(within(sampleRows('NQ-1m'), from, from + 2 * H)));
     expect(kept.body.coverage).toMatchObject({ source: 'archive', bars: 30, unmeasured: { bars: 30 }, sealed: false });
     const tuesday = Date.UTC(2023, 10, 14, 15) / 1000; // before the import's first bar
     const before = await on.candles(`NQ/1m?from=${tuesday}&to=${tuesday + H}`);

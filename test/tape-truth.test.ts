@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileLedger } from '../store/file-ledger.js';
 import type { Spend } from '../store/spend.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { runCli, sharedTape, writeCsv } from './support/cli.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
@@ -23,7 +23,7 @@ const ES_FROM = Date.UTC(2013, 9, 8, 14) / 1000;
 /** Saturday 2023-11-25: NQ's weekend halt all day. */
 const NQ_SATURDAY = Date.UTC(2023, 10, 25) / 1000;
 
-const btc1m = tapeRows('BTC-1m');
+const btc1m = sampleRows('BTC-1m');
 /** The 5m bar of the real minutes opening at t, built by hand. */
 function fiveMinuteBar(t: number) {
   const rows = btc1m.filter((r) => r[0] >= t && r[0] < t + 5 * M);
@@ -113,7 +113,7 @@ describe('an archive that ends inside a bar, with no venue, filled while the dec
 });
 
 describe('a venue that holds part of a window, or none of a market', () => {
-  const series: Record<string, ReturnType<typeof tapeRows>> = { 'BTC/1m': btc1m, 'ETH/1h': tapeRows('ETH-1h').filter((r) => r[0] >= ETH_DAY + 10 * H) };
+  const series: Record<string, ReturnType<typeof sampleRows>> = { 'BTC/1m': btc1m, 'ETH/1h': sampleRows('ETH-1h').filter((r) => r[0] >= ETH_DAY + 10 * H) };
   let venue: VenueFixture;
   let deck: TestDeck;
   let me: Awaited<ReturnType<typeof signedIn>>;
@@ -134,7 +134,7 @@ describe('a venue that holds part of a window, or none of a market', () => {
     const first = await candles(path);
     expect(first.body.candles).toHaveLength(14);
     expect(first.body.coverage).toMatchObject({ source: 'venue', sealed: false, unmeasured: { spans: [{ from: ETH_DAY, to: ETH_DAY + 10 * H }], bars: 10 } });
-    series['ETH/1h'] = tapeRows('ETH-1h');
+    series['ETH/1h'] = sampleRows('ETH-1h');
     const second = await candles(path);
     expect(second.body.candles).toHaveLength(24);
     expect(second.body.coverage).toMatchObject({ complete: true, sealed: true });
@@ -151,7 +151,7 @@ describe('a venue that holds part of a window, or none of a market', () => {
     expect(none.body.candles).toEqual([]);
     expect(none.body.coverage).toMatchObject({ measured: false, complete: false, sealed: false, unmeasured: { bars: 4 } });
     expect(['ES/1h', 'ES/1m', 'ES/15s'].map((k) => venue.hits.get(k))).toEqual([1, 1, 1]);
-    series['ES/1m'] = tapeRows('ES-1m');
+    series['ES/1m'] = sampleRows('ES-1m');
     const served = await candles(path);
     expect(served.body.candles).toHaveLength(4);
     expect(served.body.coverage).toMatchObject({ measured: true, built_from: { tf: '1m' } });
@@ -159,7 +159,7 @@ describe('a venue that holds part of a window, or none of a market', () => {
 
   it('serves a replay session closed bars only, never the bar still forming', async () => {
     // The real SOL minutes moved on in time so that the venue's newest bar opens this very minute.
-    const sol = tapeRows('SOL-1m').slice(-30);
+    const sol = sampleRows('SOL-1m').slice(-30);
     const minute = Math.floor(Date.now() / 1000 / M) * M;
     const shift = minute - sol.at(-1)![0];
     series['SOL/1m'] = sol.map(([t, ...rest]) => [t + shift, ...rest] as (typeof sol)[number]);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { refusalIn } from './support/mcp.js';
@@ -22,7 +22,7 @@ let me: Awaited<ReturnType<typeof signedIn>>;
 const candles = (path: string) => call(`${deck.url}/timetravel/candles/${path}`, { headers: me.bearer });
 
 beforeAll(async () => {
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'NQ/1m': tapeRows('NQ-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m'), 'NQ/1m': sampleRows('NQ-1m') });
   deck = await testDeck({ DECK_TAPE_URL: venue.url });
   me = await signedIn(deck.url, 'trader');
 });
@@ -55,7 +55,7 @@ describe('GET /timetravel/candles/{market}/{tf}', () => {
     const { status, body } = await candles(`BTC/1m?from=${BTC_START}&to=${BTC_START + D}`);
     expect(status).toBe(200);
     expect(body.candles).toHaveLength(1440);
-    const first = tapeRows('BTC-1m').find((r) => r[0] === BTC_START)!;
+    const first = sampleRows('BTC-1m').find((r) => r[0] === BTC_START)!;
     expect(body.candles[0]).toEqual({ t: first[0], o: first[1], h: first[2], l: first[3], c: first[4], v: first[5] });
     expect(body.coverage).toMatchObject({ measured: true, bars: 1440, expected: 1440, complete: true, source: 'venue', sealed: true });
     expect(body.coverage.missing.bars).toBe(0);
@@ -109,7 +109,7 @@ describe('GET /timetravel/candles/{market}/{tf}', () => {
   });
 
   it('builds 5m and 1h from 1m when the venue serves only 1m, and says so', async () => {
-    const rows = tapeRows('BTC-1m').filter((r) => r[0] >= BTC_START + 5 * D && r[0] < BTC_START + 5 * D + H);
+    const rows = sampleRows('BTC-1m').filter((r) => r[0] >= BTC_START + 5 * D && r[0] < BTC_START + 5 * D + H);
     const hour = await candles(`BTC/1h?from=${BTC_START + 5 * D}&to=${BTC_START + 6 * D}`);
     expect(hour.status).toBe(200);
     expect(hour.body.candles).toHaveLength(24);
