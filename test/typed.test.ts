@@ -13,7 +13,8 @@ import { callAnswered } from './support/answers.js';
 const btc = sampleRows('BTC-1m');
 const at = new Map(btc.map((r, i) => [r[0], i]));
 const q2 = (x: number) => Math.round(x * 100) / 100;
-const T0 = Date.UTC(2025, 2, 12, 9, 30, 10) / 1000;
+/** 5 April 2018, 09:30:10 UTC: a day the shipped BTC minutes hold whole. */
+const T0 = Date.UTC(2018, 3, 5, 9, 30, 10) / 1000;
 
 let clock: MovableClock;
 let venue: VenueFixture;

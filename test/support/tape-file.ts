@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { allocBars, readBarsCsv, type Bars } from '../../engine/bars.js';
-import { runsOf, typicalSpacing } from '../../engine/spacing.js';
+import { runsOf } from '../../engine/spacing.js';
+
+const DAY = 86_400;
 
 const read = (url: URL, name: string): Bars => {
   const read = readBarsCsv(readFileSync(url, 'utf8'));
@@ -31,24 +33,26 @@ export function barsIn(bars: Bars, from: number, to: number): Bars {
  */
 export function sampleStretches(name: string): Bars[] {
   const bars = sampleFile(name);
-  return runsOf(bars.t, 86_400).map((r) => barsBetween(bars, r.from, r.to));
+  return runsOf(bars.t, DAY).map((r) => barsBetween(bars, r.from, r.to));
 }
 
+/** Whether every bar of a series opens one bar length after the one before (no minute without a trade, no hole). */
+export const gapless = (bars: Bars, len: number): boolean => bars.t.every((t, i) => i === 0 || t - bars.t[i - 1]! === len);
+
 /**
- * A longer series built from a shipped file, deterministically: its stretches end to end, each moved in time to open
- * one bar after the one before closes and its prices scaled to open at that one's close (volumes as they are), then
- * the whole again, from where it ended, until it holds `length` bars (all of them once when not given). Every move
- * from one bar to the next is a real one but the three or so where stretches meet; it is not a real market's history,
- * and whoever shows a figure from it says so.
+ * A longer series built from stretches of shipped bars, deterministically: the stretches end to end, each moved by
+ * whole days to begin the day after the one before ends (so every bar keeps its time of day) and its prices scaled to
+ * open at that one's close (volumes as they are), then all of them again, from where they ended, until it holds
+ * `length` bars (each stretch once when not given). Every move from one bar to the next is a real one but where two
+ * stretches meet; it is not a real market's history, and whoever shows a figure from it says so.
  */
-export function stitchedSample(name: string, length?: number): Bars {
-  const stretches = sampleStretches(name);
-  const len = typicalSpacing(sampleFile(name).t)!;
+export function stitched(stretches: readonly Bars[], length?: number): Bars {
   const n = length ?? stretches.reduce((sum, s) => sum + s.length, 0);
   const out = allocBars(n);
+  const dayOf = (t: number) => Math.floor(t / DAY) * DAY;
   for (let k = 0, s = 0; k < n; s++) {
     const part = stretches[s % stretches.length]!;
-    const shift = k === 0 ? 0 : out.t[k - 1]! + len - part.t[0]!;
+    const shift = k === 0 ? 0 : dayOf(out.t[k - 1]!) + DAY - dayOf(part.t[0]!);
     const scale = k === 0 ? 1 : out.c[k - 1]! / part.o[0]!;
     for (let i = 0; i < part.length && k < n; i++, k++) {
       out.t[k] = part.t[i]! + shift;
@@ -61,3 +65,9 @@ export function stitchedSample(name: string, length?: number): Bars {
   }
   return out;
 }
+
+/**
+ * A month (31 days, 44,640 bars) of a shipped file's minutes, stitched from its days in which every minute traded:
+ * for what needs a month without a hole (a forecaster's look-back read in any way, answers of 20,000 bars).
+ */
+export const stitchedMonth = (name: string): Bars => stitched(sampleStretches(name).filter((s) => gapless(s, 60)), 31 * 1440);
