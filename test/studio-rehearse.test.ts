@@ -190,16 +190,16 @@ describe('POST /studio/rehearse', () => {
 });
 
 describe('a tape with nothing in it', () => {
-  it('passes the tape\'s own 503 through', async () => {
+  it('refuses a rehearsal with 422 naming the market: nothing held and no venue to ask', async () => {
     const bare = await testDeck();
     try {
       const who = await signedIn(bare.url, 'bare_rehearser');
       const forged = await callAnswered(`${bare.url}/forge`, { body: { intent: emaCross.intent }, headers: who.bearer });
       for (const body of [{ seed_hash: forged.body.seed_hash }, { seed_hash: forged.body.seed_hash, to: TO }]) {
         const res = await callAnswered(`${bare.url}/studio/rehearse`, { body, headers: who.bearer });
-        expect(res.status).toBe(503);
-        expect(res.body).toMatchObject({ error: 'upstream_not_configured' });
-        expect(res.body.message).toMatch(/DECK_TAPE_URL/);
+        expect(res.status).toBe(422);
+        expect(fields(res)).toEqual(['market']);
+        expect(res.body.message).toMatch(/no 1m bars of BTC, .*no venue is configured \(DECK_TAPE_URL\): it holds nothing/);
       }
     } finally {
       await bare.stop();

@@ -15,7 +15,8 @@ import { answered, callAnswered } from './support/answers.js';
 // its own route calls, against a venue serving the real BTC tape.
 
 const H = 3600;
-const TO = Date.UTC(2025, 2, 20) / 1000;
+/** The end of 5 April 2018, a day the shipped BTC minutes hold whole. */
+const TO = Date.UTC(2018, 3, 6) / 1000;
 /** A rule whose stop and exit the words do not give: its reading is unclear. */
 const HALF_RULE = 'Long BTC on the 1 minute chart, around the clock, when the 9 EMA crosses above the 21 EMA.';
 const NO_GATE = { earned: false, rests_on: null };

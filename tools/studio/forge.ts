@@ -10,6 +10,7 @@ import type { Tier } from '../../core/principal.js';
 import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './lib/cast.js';
 import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
 import { ForgeAnswer } from './lib/answers.js';
+import { tapeWarnings } from '../tape/lib/held.js';
 
 /** The largest forge request, in bytes of JSON. */
 export const FORGE_PAYLOAD_CAP = 256 * 1024;
@@ -104,5 +105,5 @@ async function cast(ctx: SessionCtx, input: ForgeAsk) {
     },
   );
   await recordSpend(ctx, 'forge');
-  return { ok: true, seed_hash, version, code, watermark, script, review: reviewed, scan: scanned };
+  return { ok: true, seed_hash, version, code, watermark, script, review: reviewed, scan: scanned, ...(await tapeWarnings(ctx, script.market, script.timeframe)) };
 }

@@ -4,6 +4,7 @@ import { defineTool } from '../define.js';
 import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
 import { WorkflowReadAnswer } from './lib/answers.js';
+import { tapeWarnings } from '../tape/lib/held.js';
 
 export const workflowRead = defineTool({
   name: 'workflow_read',
@@ -20,7 +21,11 @@ export const workflowRead = defineTool({
   run: (ctx, { text, lane }) => readWorkflow(ctx, text, lane ?? 'embedded'),
 });
 
-/** A rule's words read into its seven parts by the lane: workflow_read's answer. */
+/**
+ * A rule's words read into its seven parts by the lane: workflow_read's answer, with a warning when the rule's market
+ * cannot be rehearsed here (no bars held and no venue that serves it), before a forge is spent on it.
+ */
 export async function readWorkflow(ctx: SessionCtx, text: string, lane: LaneId) {
-  return { ok: true, parts: await readWith(ctx, withinWordsCap(text, 'text'), lane) };
+  const parts = await readWith(ctx, withinWordsCap(text, 'text'), lane);
+  return { ok: true, parts, ...(await tapeWarnings(ctx, parts.market.value, parts.timeframe.value)) };
 }

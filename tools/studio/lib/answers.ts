@@ -11,6 +11,7 @@ import { RehearsalDigestSchema, StudioRecordSchema } from '../../../store/studio
 import { answer, keyed } from '../../schemas.js';
 import { IsoTime, Sha256Hex, UnixS } from '../../../core/schemas.js';
 import { TIERS } from '../../../core/principal.js';
+import { Warnings } from '../../tape/lib/held.js';
 
 // The studio's and the forge's answers, each field as the tool answers it. Engine records (the script, the
 // self-review, the scan, the reading, the rehearsal envelope) are the engine's own schemas.
@@ -30,6 +31,7 @@ export const ForgeAnswer = answer({
   script: ScriptSchema,
   review: ReviewSchema.describe('the self-review: nine named classes, each passed or flagged with its lines'),
   scan: ScanSchema.describe('every number, indicator, market, time and side in the code traced to the words or the script, or flagged as invented'),
+  warnings: Warnings,
 });
 
 export const ForgeReadAnswer = answer({
@@ -85,7 +87,7 @@ export const ForgeLanesAnswer = answer({
     .describe('the embedded lane, then the model lane'),
 });
 
-export const WorkflowReadAnswer = answer({ parts: RuleReadingSchema.describe('the seven parts, each with its status, value and spans') });
+export const WorkflowReadAnswer = answer({ parts: RuleReadingSchema.describe('the seven parts, each with its status, value and spans'), warnings: Warnings });
 
 const TradesPageShown = z
   .strictObject({
