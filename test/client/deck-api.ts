@@ -646,7 +646,7 @@ export interface paths {
         };
         /**
          * Catalogue
-         * @description What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape, and the plans. Needs no key.
+         * @description What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape and what it holds (tape.held), and the plans. Needs no key.
          */
         get: operations["catalogue"];
         put?: never;
@@ -3021,6 +3021,32 @@ export interface operations {
                             price_usdc: number;
                             period_days: number | null;
                         }[];
+                        /** @description what the tape can serve */
+                        tape: {
+                            /** @description where bars the archive lacks are asked (venue, or ccxt:<exchange>); null: the archive is the only source */
+                            venue: string | null;
+                            /** @description per market and timeframe, what the archive keeps; 5m and 1h are also built from finer bars held */
+                            held: {
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                tf: "15s" | "1m" | "5m" | "1h";
+                                /** @description bars the archive keeps */
+                                bars: number;
+                                /** @description the stretches of history held: an expected bar absent inside one is known absent */
+                                windows: {
+                                    /** @description unix seconds */
+                                    from: number;
+                                    /** @description unix seconds, exclusive */
+                                    to: number;
+                                    /**
+                                     * @description who vouched for it: sample (shipped with the deck), import (npm run tape -- import) or venue
+                                     * @enum {string}
+                                     */
+                                    source: "sample" | "import" | "venue";
+                                }[];
+                            }[];
+                        };
                     };
                 };
             };
@@ -6216,6 +6242,12 @@ export interface operations {
                                 message: string;
                             }[];
                         };
+                        /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
+                        warnings?: {
+                            /** @constant */
+                            code: "market_not_held";
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -10909,6 +10941,12 @@ export interface operations {
                                     note?: string;
                                 };
                             };
+                            /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
+                            warnings?: {
+                                /** @constant */
+                                code: "market_not_held";
+                                message: string;
+                            }[];
                         } | {
                             /** @constant */
                             ok: true;
@@ -11286,6 +11324,12 @@ export interface operations {
                                     message: string;
                                 }[];
                             };
+                            /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
+                            warnings?: {
+                                /** @constant */
+                                code: "market_not_held";
+                                message: string;
+                            }[];
                         } | {
                             /** @constant */
                             version: "rehearsal.v1";
