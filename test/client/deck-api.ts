@@ -14334,7 +14334,8 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         limits: {
-                            per_client_per_day: number;
+                            /** @description principals minted per client per UTC day; null: no per-client limit (a deck only its own machine reaches, DECK_PROFILE=local) */
+                            per_client_per_day: number | null;
                             everyone_per_day: number;
                         };
                         name_rule: string;
