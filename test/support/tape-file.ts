@@ -28,13 +28,13 @@ export function barsIn(bars: Bars, from: number, to: number): Bars {
 }
 
 /**
- * A shipped file cut into the stretches its source holds whole: the sample's crypto files are days far apart (months,
+ * A series cut into the stretches its source holds whole: the sample's crypto files are days far apart (months,
  * years), and a series stepped or forecast across such a gap would read a year's move as one bar's.
  */
-export function sampleStretches(name: string): Bars[] {
-  const bars = sampleFile(name);
-  return runsOf(bars.t, DAY).map((r) => barsBetween(bars, r.from, r.to));
-}
+export const stretchesOf = (bars: Bars): Bars[] => runsOf(bars.t, DAY).map((r) => barsBetween(bars, r.from, r.to));
+
+/** A shipped file cut into the stretches its source holds whole (stretchesOf). */
+export const sampleStretches = (name: string): Bars[] => stretchesOf(sampleFile(name));
 
 /** Whether every bar of a series opens one bar length after the one before (no minute without a trade, no hole). */
 export const gapless = (bars: Bars, len: number): boolean => bars.t.every((t, i) => i === 0 || t - bars.t[i - 1]! === len);
@@ -66,8 +66,17 @@ export function stitched(stretches: readonly Bars[], length?: number): Bars {
   return out;
 }
 
+/** A month of minutes: 31 days, 44,640 bars. */
+export const MONTH_BARS = 31 * 1440;
+
 /**
- * A month (31 days, 44,640 bars) of a shipped file's minutes, stitched from its days in which every minute traded:
- * for what needs a month without a hole (a forecaster's look-back read in any way, answers of 20,000 bars).
+ * A month (MONTH_BARS) of 1m bars without a hole, stitched from the stretches of a series in which every
+ * minute traded: a series that is such a month already (or longer) answers its own first month, unchanged.
  */
-export const stitchedMonth = (name: string): Bars => stitched(sampleStretches(name).filter((s) => gapless(s, 60)), 31 * 1440);
+export const monthOf = (minutes: Bars): Bars => stitched(stretchesOf(minutes).filter((s) => gapless(s, 60)), MONTH_BARS);
+
+/**
+ * A month of a shipped file's minutes, stitched from its days in which every minute traded (monthOf): for what needs
+ * a month without a hole (a forecaster's look-back read in any way, answers of 20,000 bars).
+ */
+export const stitchedMonth = (name: string): Bars => monthOf(sampleFile(name));
