@@ -1,18 +1,24 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { allocBars, readBarsCsv, type Bars } from '../../engine/bars.js';
 import { runsOf } from '../../engine/spacing.js';
 
 const DAY = 86_400;
+const SAMPLE = new URL('../../tape/sample/', import.meta.url);
 
-const read = (url: URL, name: string): Bars => {
-  const read = readBarsCsv(readFileSync(url, 'utf8'));
-  if (!read.ok) throw new Error(`tape file ${name} refused: ${JSON.stringify(read.refused.slice(0, 3))}`);
-  return read.bars;
-};
-
-/** Real bars shipped inside the repository, in tape/sample/ with their licence and provenance, e.g. sampleFile('ETH-1m'). */
+/**
+ * Real bars shipped inside the repository, in tape/sample/ with their licence and provenance, e.g. sampleFile('ETH-1m').
+ * A name the sample does not hold is an error naming those it does: a test that needs other bars builds them from
+ * these, or is skipped saying why (skipBecause), never left to fail on a missing file.
+ */
 export function sampleFile(name: string): Bars {
-  return read(new URL(`../../tape/sample/${name}.csv`, import.meta.url), name);
+  const url = new URL(`${name}.csv`, SAMPLE);
+  if (!existsSync(url)) {
+    const held = readdirSync(SAMPLE).filter((f) => f.endsWith('.csv')).map((f) => f.slice(0, -4));
+    throw new Error(`the shipped sample (tape/sample/) holds no ${name}.csv, only ${held.join(', ')}: build the bars the test needs from these, or skip it saying why (skipBecause in test/support/skip.ts)`);
+  }
+  const read = readBarsCsv(readFileSync(url, 'utf8'));
+  if (!read.ok) throw new Error(`tape/sample/${name}.csv refused: ${JSON.stringify(read.refused.slice(0, 3))}`);
+  return read.bars;
 }
 
 /** Bars from index `from` to `to` (exclusive) of a series: views of its arrays, not copies. */
