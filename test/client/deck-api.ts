@@ -646,7 +646,7 @@ export interface paths {
         };
         /**
          * Catalogue
-         * @description What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape, and the plans. Needs no key.
+         * @description What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape and what it holds (tape.held), and the plans. Needs no key.
          */
         get: operations["catalogue"];
         put?: never;
@@ -3294,6 +3294,32 @@ export interface operations {
                             price_usdc: number;
                             period_days: number | null;
                         }[];
+                        /** @description what the tape can serve */
+                        tape: {
+                            /** @description where bars the archive lacks are asked (venue, or ccxt:<exchange>); null: the archive is the only source */
+                            venue: string | null;
+                            /** @description per market and timeframe, what the archive keeps; 5m and 1h are also built from finer bars held */
+                            held: {
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                tf: "15s" | "1m" | "5m" | "1h";
+                                /** @description bars the archive keeps */
+                                bars: number;
+                                /** @description the stretches of history held: an expected bar absent inside one is known absent */
+                                windows: {
+                                    /** @description unix seconds */
+                                    from: number;
+                                    /** @description unix seconds, exclusive */
+                                    to: number;
+                                    /**
+                                     * @description who vouched for it: sample (shipped with the deck), import (npm run tape -- import) or venue
+                                     * @enum {string}
+                                     */
+                                    source: "sample" | "import" | "venue";
+                                }[];
+                            }[];
+                        };
                     };
                 };
             };
@@ -6894,6 +6920,12 @@ export interface operations {
                                 message: string;
                             }[];
                         };
+                        /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
+                        warnings?: {
+                            /** @constant */
+                            code: "market_not_held";
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -12468,6 +12500,12 @@ export interface operations {
                                     hint?: string;
                                 }[];
                             }[];
+                            /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
+                            warnings?: {
+                                /** @constant */
+                                code: "market_not_held";
+                                message: string;
+                            }[];
                         } | {
                             /** @constant */
                             ok: true;
@@ -12950,6 +12988,12 @@ export interface operations {
                                     message: string;
                                 }[];
                             };
+                            /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
+                            warnings?: {
+                                /** @constant */
+                                code: "market_not_held";
+                                message: string;
+                            }[];
                         } | {
                             /** @constant */
                             version: "rehearsal.v1";
@@ -15954,7 +15998,8 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         limits: {
-                            per_client_per_day: number;
+                            /** @description principals minted per client per UTC day; null: no per-client limit (a deck only its own machine reaches, DECK_PROFILE=local) */
+                            per_client_per_day: number | null;
                             everyone_per_day: number;
                         };
                         name_rule: string;
