@@ -85,7 +85,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   };
   serve(await httpApp(services, loadCards(config.files.cards), VERSION));
   // The database's URL holds its password: only the kind of store is said.
-  log.info('listening', { url: base, store: store.backend.kind, ...(store.backend.kind === 'json' ? { data: config.dataDir } : {}), door: upstreams.door.kind });
+  log.info('listening', { url: base, store: store.backend.kind, ...(store.backend.kind === 'json' ? { data: config.dataDir } : {}), door: upstreams.door.kind, profile: config.profile });
   return {
     url: base,
     server,

@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { ATR, EMA, RSI } from 'trading-signals';
-import { allocBars, type Bars } from '../engine/bars.js';
+import type { Bars } from '../engine/bars.js';
 import { atr, ema, rsi } from '../engine/indicators/index.js';
-import { tapeFile } from '../test/support/tape-file.js';
+import { stitched } from '../test/support/tape-file.js';
+import { benchMonth } from './bars.js';
 
 // EMA, ATR and RSI over a million bars: the deck's indicators against trading-signals, the peer library, in the
 // same process. Both write a full series (the peer's answers go into a preallocated Float64Array; its candle
@@ -25,25 +26,10 @@ const N = 14;
 const EMA_N = 20;
 
 /**
- * A month of real BTC 1m bars laid end to end until there are a million: each copy is scaled so it opens at the
- * previous copy's last close, so every bar's returns are real and the series has no jumps.
+ * The bench's BTC 1m month laid end to end until there are a million bars, each copy scaled to open at the previous
+ * copy's last close (stitched), so every bar's move is a real one and the series has no jumps.
  */
-function millionBars(): Bars {
-  const month = tapeFile('BTC-1m');
-  const out = allocBars(BARS);
-  let scale = 1;
-  for (let i = 0; i < BARS; i++) {
-    const j = i % month.length;
-    if (j === 0 && i > 0) scale = out.c[i - 1]! / month.o[0]!;
-    out.t[i] = month.t[0]! + i * 60;
-    out.o[i] = month.o[j]! * scale;
-    out.h[i] = month.h[j]! * scale;
-    out.l[i] = month.l[j]! * scale;
-    out.c[i] = month.c[j]! * scale;
-    out.v[i] = month.v[j]!;
-  }
-  return out;
-}
+const millionBars = (): Bars => stitched([benchMonth().bars], BARS);
 
 /**
  * Median milliseconds of each side over RUNS timed runs, after one untimed run each that lets the JIT settle.

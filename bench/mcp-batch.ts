@@ -1,8 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startVenue, tapeRows } from '../test/fixtures/venue.js';
+import { tuplesFromBars } from '../engine/bars.js';
+import { startVenue } from '../test/fixtures/venue.js';
 import { signedIn } from '../test/support/deck.js';
+import { benchMonth } from './bars.js';
 import { spawnServer } from './child.js';
 import { peakResidentMiB } from './proc.js';
 
@@ -11,9 +13,11 @@ import { peakResidentMiB } from './proc.js';
 // request (a ping on /mcp) is sent every 10 ms, one at a time, and its answer times are kept. Prints, per scenario,
 // the batch's status, size and time, how long the small requests waited (worst and median) and the deck's peak
 // resident memory. list:N is an anonymous batch of N tools/list calls; chart:N a signed-in batch of N chart_image
-// calls of one 500-bar BTC 1m window (drawn once before, so every call renders from sealed bars).
+// calls of one 500-bar BTC 1m window of the bench's month (drawn once before, so every call renders from sealed bars).
 
-const START = Date.UTC(2025, 2, 10, 12) / 1000;
+const month = benchMonth().bars;
+/** Noon of the month's tenth day. */
+const START = Math.floor(month.t[0]! / 86_400) * 86_400 + 9.5 * 86_400;
 const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 const WINDOW = { market: 'BTC', tf: '1m', from: iso(START), to: iso(START + 500 * 60), indicators: ['ema:20', 'bb:20:2'] };
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -78,7 +82,7 @@ async function scenario(spec: string, venueUrl: string): Promise<string> {
   }
 }
 
-const venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+const venue = await startVenue({ 'BTC/1m': tuplesFromBars(month) });
 try {
   for (const spec of process.argv.slice(2).length ? process.argv.slice(2) : ['list:100', 'list:10000', 'list:75000', 'chart:50', 'chart:100']) {
     process.stdout.write(`${await scenario(spec, venue.url)}\n`);

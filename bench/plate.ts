@@ -1,14 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import type { Bars } from '../engine/bars.js';
 import { parseIndicators, warmUpBars } from '../engine/indicators/index.js';
 import { renderPlate } from '../engine/plate/plate.js';
 import type { PlateInput } from '../engine/plate/view.js';
-import { tapeFile } from '../test/support/tape-file.js';
+import { barsBetween } from '../test/support/tape-file.js';
+import { benchMonth } from './bars.js';
 import type { BenchRow } from './indicators.js';
 
-// Rendering a plate of 500 real BTC 1m candles with two indicators (ema:20, bb:20:2), a level and a zone, as
-// POST /plates asks it: the window plus the bars that warm the indicators up. `npx tsx bench/plate.ts` runs it alone.
+// Rendering a plate of 500 BTC 1m candles of the bench's month (bench/bars.ts) with two indicators (ema:20, bb:20:2),
+// a level and a zone, as POST /plates asks it: the window plus the bars that warm the indicators up.
+// `npx tsx bench/plate.ts` runs it alone.
 
 const RUNS = 30;
 const CANDLES = 500;
@@ -16,19 +17,14 @@ const FIRST = 2000;
 const MiB = 2 ** 20;
 
 function plateInput(): PlateInput {
-  const month = tapeFile('BTC-1m');
+  const month = benchMonth().bars;
   const indicators = parseIndicators(['ema:20', 'bb:20:2']);
-  const start = FIRST - Math.max(...indicators.map(warmUpBars));
-  const end = FIRST + CANDLES;
-  const bars: Bars = {
-    length: end - start,
-    t: month.t.slice(start, end),
-    o: month.o.slice(start, end),
-    h: month.h.slice(start, end),
-    l: month.l.slice(start, end),
-    c: month.c.slice(start, end),
-    v: month.v.slice(start, end),
-  };
+  const bars = barsBetween(month, FIRST - Math.max(...indicators.map(warmUpBars)), FIRST + CANDLES);
+  // A level and a zone inside the window's range, wherever the month's prices lie.
+  const shown = barsBetween(month, FIRST, FIRST + CANDLES);
+  const low = Math.min(...shown.l);
+  const high = Math.max(...shown.h);
+  const at = (share: number) => Math.round(low + share * (high - low));
   return {
     market: 'BTC',
     tf: '1m',
@@ -37,8 +33,8 @@ function plateInput(): PlateInput {
     bars,
     indicators,
     marks: [
-      { kind: 'level', price: 93_010 },
-      { kind: 'zone', price: 87_040, price2: 88_035 },
+      { kind: 'level', price: at(0.8) },
+      { kind: 'zone', price: at(0.15), price2: at(0.3) },
     ],
   };
 }

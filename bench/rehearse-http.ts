@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { signedIn } from '../test/support/deck.js';
-import { tapeFile } from '../test/support/tape-file.js';
 import { spawnServer, type Child } from './child.js';
 import { loadPerCore } from './machine.js';
 import { medianVerdict, spread, type Row, type Trial } from './report.js';
 import { MAX_BARS } from '../tools/tape/tape.js';
+import { benchMonth } from './bars.js';
 import { archiveTape } from './servers.js';
 import { spreadOf } from './spread.js';
 
-// POST /studio/rehearse over HTTP: the deck as npm start runs it, on an archive holding the real BTC 1m month and no
+// POST /studio/rehearse over HTTP: the deck as npm start runs it, on an archive holding the BTC 1m month and no
 // venue; a house principal forges the onboarded EMA cross and rehearses it over the whole month (744 hours, 44,640
 // bars, ending at the tape's last close). The first rehearsal seals the tape's windows it reads whole and is not timed
 // (the row says how many of them were sealed); then RUNS rehearsals one after the other, each timed from the request to
@@ -40,7 +40,7 @@ export async function rehearseHttpPiece(built: string, scratch: string, started:
     const forged = await post(`${deck.url}/forge`, { intent }, bearer);
     if (forged.status !== 200) throw new Error(`forge answered ${forged.status}: ${forged.text.slice(0, 500)}`);
     const { seed_hash } = JSON.parse(forged.text) as { seed_hash: string };
-    const bars = tapeFile('BTC-1m');
+    const { bars } = benchMonth();
     const to = bars.t[bars.length - 1]! + 60;
     const body = { seed_hash, hours: HOURS, to };
     const first = await post(`${deck.url}/studio/rehearse`, body, bearer);

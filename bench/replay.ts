@@ -11,20 +11,17 @@ import { barsToRows, tuplesFromBars } from '../engine/bars.js';
 import { TapeArchive } from '../store/tape-archive.js';
 import { FileTapeDays } from '../store/tape-days.js';
 import { signedIn } from '../test/support/deck.js';
-import { tapeFile } from '../test/support/tape-file.js';
+import { benchMonth, benchWeek } from './bars.js';
 import { spawnServer } from './child.js';
 import type { BenchRow } from './indicators.js';
 
-// The agent rail: a replay of a week of real BTC 1m bars (10,080, the window 2025-03-02T00:00Z to 03-09) against a
+// The agent rail: a replay of a week of BTC 1m bars (10,080, the month's first whole week: benchWeek) against a
 // local decide() that answers at once, in its own process. The deck runs in this process on an archive filled with
 // the month (no venue), as `npm run tape -- import` would fill it; the replay's time is the run's own, from its start
 // to its end (the window read included). The same 10,080 bodies POSTed to the same decide() one after another by a
 // bare undici loop are the round trip alone. The deck's overhead per bar is the replay's time less that, per bar.
 // `npx tsx bench/replay.ts` runs it alone.
 
-const FROM = Date.UTC(2025, 2, 2) / 1000;
-const BARS = 7 * 24 * 60;
-const TO = FROM + BARS * 60;
 
 interface RunView {
   state: string;
@@ -50,7 +47,8 @@ async function roundTrips(url: string, bodies: readonly unknown[]): Promise<numb
 
 export async function benchReplay(): Promise<BenchRow[]> {
   const scratch = await mkdtemp(join(tmpdir(), 'deck-bench-replay-'));
-  const month = tapeFile('BTC-1m');
+  const month = benchMonth().bars;
+  const { from: FROM, to: TO, bars: BARS } = benchWeek();
   await new TapeArchive(new FileTapeDays(scratch)).import('BTC', '1m', tuplesFromBars(month));
   const decide = await spawnServer('bench/decide-server.ts', {});
   const deck = await startDeck(readConfig({ PORT: '0', HOST: '127.0.0.1', DECK_LOG: 'silent', DECK_DATA: scratch, DECK_AGENT_LOOPBACK: '1' }));

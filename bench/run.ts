@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BENCH_TAPE, benchMonth, benchWeek } from './bars.js';
 import { ROOT, type Child } from './child.js';
 import { buildDeck } from './compiled.js';
 import { ENGINE_BENCHES, engineRows } from './engine.js';
@@ -9,7 +10,7 @@ import { DISTURBED_PER_CORE, loadLine, machineLine } from './machine.js';
 import { MEMORY_METHOD, memoryPiece } from './memory.js';
 import { rehearseHttpPiece } from './rehearse-http.js';
 import { table, type Row } from './report.js';
-import { mcpPiece, METHOD, restPiece, ROUND_SECONDS, ROUNDS, startServers, tapePiece, WARM_SECONDS, WEEK_BARS, WEEK_PATH } from './servers.js';
+import { mcpPiece, METHOD, restPiece, ROUND_SECONDS, ROUNDS, startServers, tapePiece, WARM_SECONDS, weekPath } from './servers.js';
 import { startPiece } from './start.js';
 
 // `npm run bench`: the deck against baselines measured in the same run, in pieces: the servers (mcp, rest, tape),
@@ -48,14 +49,16 @@ function verdicts(rows: readonly Row[], engine: readonly BenchRow[]): string[] {
   return [...goals.filter((g) => !g.met).map(line), ...goals.filter((g) => g.met).map(line)];
 }
 
-const METHOD_LINES = [
+/** How the run measures, as RESULTS.md states it (the tape's lines name the bars the run read). */
+const methodLines = () => [
   '- `npm run bench` (bench/run.ts), in this order: the build, the servers (MCP, REST, the tape), start, memory, the rehearsal over HTTP, then the engine benchmarks, so that no server runs while they do. `npx tsx bench/run.ts <piece> ...` runs only the pieces named (mcp, rest, tape, start, memory, rehearse, engine) and prints their tables.',
   `- The deck is built and run as \`npm start\` does (\`npm run build\`, then \`node dist/main.js\`); the baselines run from source with the tsx loader. Every server runs in its own process; autocannon loads it from the bench process, one server at a time: a ${WARM_SECONDS} s warm-up each, then ${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s per server and request, with ${METHOD.connections} connections (${METHOD.tapeConnections} for the tape).`,
   '- Every server goal is a ratio of server CPU per answered request, user and system, every thread, read from the kernel\'s scheduler statistics (/proc/<pid>/task/*/schedstat), between the deck and a baseline in the same round: so it measures work done, not how much of the machine the server was given. Requests/s and latency are shown beside it. A figure is the min / median / max of its rounds; a ratio\'s rounds are each round\'s ratio.',
   `- A round is disturbed when the one-minute load average is above ${DISTURBED_PER_CORE} per core before or after it (other work then shares the cores). A goal is met only when every round meets it, disturbed rounds included; the verdict says how many rounds met it and how many ran disturbed. The machine line gives the load at the start and the end of the run.`,
   '- Every baseline answers the deck\'s exact bytes, checked before it is loaded. (a) is a new McpServer and StreamableHTTPServerTransport per request (sessionIdGenerator undefined, enableJsonResponse true) in the SDK\'s express app, with one tool answering the deck\'s catalogue result and tools/list answering the deck\'s listing. (b) and the REST baselines are express routes (etag and x-powered-by off, as in the deck) answering the deck\'s bytes from memory; the MCP ones do not read the request body (tools/list has a path of its own) and the signed-in one does not read its bearer. (c) and the REST rows after it are the same express app on the deck\'s own server (rest/http-server.ts), whose requests and responses are born with express\'s prototypes: express\'s Object.setPrototypeOf of each request and response then changes nothing. They hold no goal (the goals are against the bare app as express serves it by default); they show what the deck\'s own work costs over the floor an express app served that way has.',
   '- MCP requests are 2025-era (no protocol claim in `_meta`) on the candles seller endpoint, keyless: tools/call of the catalogue tool, and tools/list. The signed-in REST read is GET /me with the session of a principal the bench joined and logged in over HTTP.',
-  `- The tape: before the deck starts, its data directory's archive is filled with the real BTC 1m month (the shared tape's BTC-1m.csv, read and checked by the CSV reader \`npm run tape -- import\` uses) and the deck runs with no venue (DECK_TAPE_URL unset). GET ${WEEK_PATH} (2025-03-02T00:00Z and the seven days after) with the session as bearer; the first answer seals the window, and the bench checks that it holds ${WEEK_BARS.toLocaleString('en-US')} bars from the archive and that asking again answers the same bytes.`,
+  `- The bars: ${benchMonth().source} (44,640 BTC 1m bars without a hole), read from the real candles shipped in tape/sample/ unless ${BENCH_TAPE} names a folder of longer tape files. The forecast's quality rows read that folder's files as they are (bench/forecast.ts).`,
+  `- The tape: before the deck starts, its data directory's archive is filled with that month (as \`npm run tape -- import\` fills it) and the deck runs with no venue (DECK_TAPE_URL unset). GET ${weekPath()} (${new Date(benchWeek().from * 1000).toISOString().replace('.000Z', 'Z')} and the seven days after) with the session as bearer; the first answer seals the window, and the bench checks that it holds ${benchWeek().bars.toLocaleString('en-US')} bars from the archive and that asking again answers the same bytes.`,
   '- Start: the deck on fresh data, from spawn until GET /plans answers 200; the CPU is what the process had spent by then. The goal\'s row runs `node dist/main.js` as `npm start` does after its build (the build is not timed).',
   `- Memory: VmRSS of a fresh server after ${MEMORY_METHOD.first} requests and after ${MEMORY_METHOD.then.toLocaleString('en-US')} more (MCP tools/call, MCP tools/list and GET /plans in turn, ${MEMORY_METHOD.connections} connections); the growth between them, the deck against a bare express app taking the same requests, a fresh pair in each of ${MEMORY_METHOD.rounds} rounds. Both run with their inspector open (node --inspect on a loopback port), and each reading is taken half a second after its load and just after a full collection forced through the inspector (HeapProfiler.collectGarbage), the same way for the deck and the bare app: a reading then says what the server holds, not when its collector last ran. The live heap left by the same collections is shown beside it. The goal holds the deck's median growth to the bare app's median and its worst round to the bare app's worst; each round's own ratio is shown too.`,
   '- The rehearsal over HTTP: the built deck on the BTC archive, no venue; a house principal forges the onboarded EMA cross and POSTs /studio/rehearse for 744 hours ending at the tape\'s last close. The first rehearsal seals the windows and is not timed; each timed one is request to last byte, and must answer the same bytes.',
@@ -135,7 +138,7 @@ async function main() {
       '',
       '## Method',
       '',
-      ...METHOD_LINES,
+      ...methodLines(),
       '',
     ].join('\n'),
   );

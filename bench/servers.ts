@@ -4,8 +4,8 @@ import { tuplesFromBars } from '../engine/bars.js';
 import { TapeArchive } from '../store/tape-archive.js';
 import { FileTapeDays } from '../store/tape-days.js';
 import { signedIn } from '../test/support/deck.js';
-import { tapeFile } from '../test/support/tape-file.js';
 import { ANSWERS_ENV, BARE_LIST_PATH, type Answers } from './answers.js';
+import { benchMonth, benchWeek } from './bars.js';
 import { spawnServer, type Child } from './child.js';
 import { cpuUsOf, load, rpsOf, together, type Measure, type Shot } from './load.js';
 import { num, ratios, spread, spreadOfTrials, verdict, type Row, type Trial } from './report.js';
@@ -31,10 +31,11 @@ const rpc = (method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0
 export const MCP_CALL: Shot = { method: 'POST', path: '/mcp/candles', headers: MCP_HEADERS, body: rpc('tools/call', { name: 'catalogue', arguments: {} }) };
 export const MCP_LIST: Shot = { method: 'POST', path: '/mcp/candles', headers: MCP_HEADERS, body: rpc('tools/list') };
 export const PLANS: Shot = { method: 'GET', path: '/plans' };
-/** The sealed window: 2025-03-02T00:00Z and the seven days after it, 10,080 BTC 1m bars. */
-const WEEK_FROM = Date.UTC(2025, 2, 2) / 1000;
-export const WEEK_BARS = 7 * 24 * 60;
-export const WEEK_PATH = `/timetravel/candles/BTC/1m?from=${WEEK_FROM}&to=${WEEK_FROM + WEEK_BARS * 60}`;
+/** The sealed window: the month's first whole week of BTC 1m (benchWeek), 10,080 bars. */
+export function weekPath(): string {
+  const week = benchWeek();
+  return `/timetravel/candles/BTC/1m?from=${week.from}&to=${week.to}`;
+}
 
 async function answerOf(url: string, shot: Shot): Promise<string> {
   const res = await fetch(`${url}${shot.path}`, { method: shot.method, headers: shot.headers, body: shot.body });
@@ -43,9 +44,9 @@ async function answerOf(url: string, shot: Shot): Promise<string> {
   return text;
 }
 
-/** Fills an archive with the real BTC 1m month, as `npm run tape -- import` would, before the deck opens it. */
+/** Fills an archive with the BTC 1m month (benchMonth), as `npm run tape -- import` would, before the deck opens it. */
 export async function archiveTape(dataDir: string): Promise<void> {
-  await new TapeArchive(new FileTapeDays(dataDir)).import('BTC', '1m', tuplesFromBars(tapeFile('BTC-1m')));
+  await new TapeArchive(new FileTapeDays(dataDir)).import('BTC', '1m', tuplesFromBars(benchMonth().bars));
 }
 
 /**
@@ -53,10 +54,10 @@ export async function archiveTape(dataDir: string): Promise<void> {
  * checking that they hold the whole week from the archive and do not change.
  */
 async function sealedWeek(deck: Child, bearer: Record<string, string>): Promise<{ shot: Shot; bytes: string }> {
-  const shot: Shot = { method: 'GET', path: WEEK_PATH, headers: bearer };
+  const shot: Shot = { method: 'GET', path: weekPath(), headers: bearer };
   const first = await answerOf(deck.url, shot);
   const { candles, coverage } = JSON.parse(first) as { candles: unknown[]; coverage: { source: string; sealed: boolean } };
-  if (candles.length !== WEEK_BARS || coverage.source !== 'archive' || !coverage.sealed) {
+  if (candles.length !== benchWeek().bars || coverage.source !== 'archive' || !coverage.sealed) {
     throw new Error(`the week answered ${candles.length} bars from the ${coverage.source}, sealed ${coverage.sealed}`);
   }
   const bytes = await answerOf(deck.url, shot);
@@ -210,7 +211,7 @@ export const restPiece = async (s: Servers): Promise<Row[]> => [
 ];
 
 export const tapePiece = async (s: Servers): Promise<Row[]> =>
-  restRows(s, `tape: the sealed week of BTC 1m (${WEEK_BARS.toLocaleString('en-US')} bars, ${(Buffer.byteLength(s.answers.tape) / 1024).toFixed(0)} KiB) on GET /timetravel/candles with a bearer`, s.week, 0.5, TAPE_CONNECTIONS);
+  restRows(s, `tape: the sealed week of BTC 1m (${benchWeek().bars.toLocaleString('en-US')} bars, ${(Buffer.byteLength(s.answers.tape) / 1024).toFixed(0)} KiB) on GET /timetravel/candles with a bearer`, s.week, 0.5, TAPE_CONNECTIONS);
 
 export const METHOD = {
   connections: CONNECTIONS,

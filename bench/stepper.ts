@@ -5,12 +5,12 @@ import { compileDecider, DECIDER_VERSION, irOf, seedHash, seriesOf, type Script 
 import { atr, ema } from '../engine/indicators/index.js';
 import { fillOf, Machine, rehearse } from '../engine/stepper/index.js';
 import { EMA_CROSS, TRAILED_EMA_CROSS } from '../test/fixtures/scripts.js';
-import { tapeFile } from '../test/support/tape-file.js';
+import { benchMonth } from './bars.js';
 import type { BenchRow } from './indicators.js';
 import { isDisturbed, loadPerCore } from './machine.js';
 import { median, spreadOf } from './spread.js';
 
-// The stepper over a month of real BTC 1m bars (44,640). (a) The forge's compiled decider run by the stepper
+// The stepper over the bench's month of BTC 1m bars (44,640: bench/bars.ts). (a) The forge's compiled decider run by the stepper
 // against a hand-written TypeScript loop of the same rule (EMA(9)/EMA(21) cross, both sides, 2 ATR(14) stop, 2R
 // target, the same fills and costs), both computing their indicators and stepping every bar; the two must agree
 // on every trade before either is timed; the times are medians of RUNS runs after WARM untimed ones, the two
@@ -163,7 +163,7 @@ function comparison(bars: Bars, where: string, goal: boolean): BenchRow {
 
 /** The comparison in a fresh process: the two sides are all it has run. */
 export async function benchStepper(): Promise<BenchRow[]> {
-  return [comparison(tapeFile('BTC-1m'), 'in a fresh process', true)];
+  return [comparison(benchMonth().bars, 'in a fresh process', true)];
 }
 
 /**
@@ -171,14 +171,14 @@ export async function benchStepper(): Promise<BenchRow[]> {
  * shows the stepper's code holding its speed when it has met many deciders (no goal of its own).
  */
 export async function benchStepperBusy(): Promise<BenchRow[]> {
-  const bars = tapeFile('BTC-1m');
+  const { bars } = benchMonth();
   stepOtherRules(bars);
   return [comparison(bars, 'after four other rules were rehearsed and stepped in the process', false)];
 }
 
 /** A whole rehearsal, first thing in a fresh process: REHEARSALS of them, nothing warmed before. */
 export async function benchRehearsal(): Promise<BenchRow[]> {
-  const bars = tapeFile('BTC-1m');
+  const { bars } = benchMonth();
   const ir = irOf(EMA_CROSS);
   const seed = seedHash(ir, DECIDER_VERSION);
   const decider = compileDecider(ir, seed, DECIDER_VERSION);

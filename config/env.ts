@@ -62,61 +62,83 @@ const tapeUrl = z
   .string()
   .refine((s) => CCXT_TAPE.test(s) || url.safeParse(s).success, "the venue's open tape (an http(s) URL) or ccxt:<exchange> (ccxt:binance, ccxt:kraken, ...)");
 
-const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('127.0.0.1'),
-  DECK_DATA: z.string().default('./data'),
-  DECK_DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\/\S+$/, 'a PostgreSQL URL: postgres://user:password@host:5432/database')
-    .optional(),
-  DECK_PUBLIC_URL: url.optional(),
-  DECK_JOIN_URL: url.optional(),
-  DECK_ORIGINS: list.optional(),
-  DECK_TRUST_PROXY: trustProxy.default(false),
-  DECK_KEY_PREFIX: z.string().regex(/^[a-z0-9_]{3,24}$/, 'lower-case letters, digits and _ (3 to 24)').default('deck_live_'),
-  DECK_JOIN_PER_CLIENT: count.default(3),
-  DECK_JOIN_PER_DAY: count.default(500),
-  DECK_LOGIN_REFUSALS: count.default(10),
-  DECK_LOGIN_WINDOW_S: count.default(300),
-  DECK_SESSION_HOURS: z.coerce.number().positive().default(12),
-  DECK_RESERVED_NAMES: list.optional(),
-  DECK_GRANTS: kept('config/grants.json'),
-  DECK_PLANS: kept('config/plans.json'),
-  DECK_CARDS: kept('config/cards.json'),
-  DECK_REGISTER: kept('config/register.json'),
-  DECK_TREASURY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
-  DECK_DOOR_URL: url.optional(),
-  DECK_DOOR_TOKEN: z.string().optional(),
-  DECK_TAPE_URL: tapeUrl.optional(),
-  DECK_CCXT_API_URL: url.optional(),
-  DECK_SAMPLE_TAPE: z.enum(['on', 'off']).default('on'),
-  DECK_COORD_URL: url.optional(),
-  DECK_COORD_KEY: z.string().optional(),
-  DECK_GRADER_URL: url.optional(),
-  DECK_GRADER_KEY: z.string().optional(),
-  DECK_GRADER_MODEL: z.string().min(1).max(200).default('gpt-4o-mini'),
-  DECK_GRADER_TRIAL_PINGS: count.default(3),
-  DECK_READER_URL: url.optional(),
-  DECK_READER_KEY: z.string().optional(),
-  DECK_READER_MODEL: z.string().min(1).max(200).default('gpt-4o-mini'),
-  DECK_CHAT_URL: url.optional(),
-  DECK_CHAT_KEY: z.string().optional(),
-  DECK_CHAT_MODEL: z.string().min(1).max(200).optional(),
-  DECK_CHAT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
-  DECK_CHAT_LANE: z.coerce.number().int().min(1).max(1000).default(8),
-  DECK_CHAT_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(60),
-  DECK_METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
-  DECK_CHAIN_RPC: url.optional(),
-  DECK_FORECAST_URL: url.optional(),
-  DECK_FORECASTER: z.enum(['in-process', 'off']).default('in-process'),
-  DECK_ERC8004_CHAIN_ID: z.coerce.number().int().positive().optional(),
-  DECK_ERC8004_REGISTRY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
-  DECK_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
-  DECK_AGENT_LOOPBACK: z.enum(['0', '1']).default('0'),
-  DECK_AGENT_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
-  DECK_CHECK_OUTPUT: z.enum(['0', '1']).default('0'),
-});
+/** A host only this machine's own programs reach: its loopback address or name. */
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+const EnvSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('127.0.0.1'),
+    DECK_DATA: z.string().default('./data'),
+    DECK_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, 'a PostgreSQL URL: postgres://user:password@host:5432/database')
+      .optional(),
+    DECK_PUBLIC_URL: url.optional(),
+    DECK_JOIN_URL: url.optional(),
+    DECK_ORIGINS: list.optional(),
+    DECK_TRUST_PROXY: trustProxy.default(false),
+    DECK_KEY_PREFIX: z.string().regex(/^[a-z0-9_]{3,24}$/, 'lower-case letters, digits and _ (3 to 24)').default('deck_live_'),
+    DECK_JOIN_PER_CLIENT: count.default(3),
+    DECK_JOIN_PER_DAY: count.default(500),
+    DECK_LOGIN_REFUSALS: count.default(10),
+    DECK_LOGIN_WINDOW_S: count.default(300),
+    DECK_SESSION_HOURS: z.coerce.number().positive().default(12),
+    DECK_RESERVED_NAMES: list.optional(),
+    DECK_GRANTS: kept('config/grants.json'),
+    DECK_PLANS: kept('config/plans.json'),
+    DECK_CARDS: kept('config/cards.json'),
+    DECK_REGISTER: kept('config/register.json'),
+    DECK_TREASURY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+    DECK_DOOR_URL: url.optional(),
+    DECK_DOOR_TOKEN: z.string().optional(),
+    DECK_TAPE_URL: tapeUrl.optional(),
+    DECK_CCXT_API_URL: url.optional(),
+    DECK_SAMPLE_TAPE: z.enum(['on', 'off']).default('on'),
+    DECK_COORD_URL: url.optional(),
+    DECK_COORD_KEY: z.string().optional(),
+    DECK_GRADER_URL: url.optional(),
+    DECK_GRADER_KEY: z.string().optional(),
+    DECK_GRADER_MODEL: z.string().min(1).max(200).default('gpt-4o-mini'),
+    DECK_GRADER_TRIAL_PINGS: count.default(3),
+    DECK_READER_URL: url.optional(),
+    DECK_READER_KEY: z.string().optional(),
+    DECK_READER_MODEL: z.string().min(1).max(200).default('gpt-4o-mini'),
+    DECK_CHAT_URL: url.optional(),
+    DECK_CHAT_KEY: z.string().optional(),
+    DECK_CHAT_MODEL: z.string().min(1).max(200).optional(),
+    DECK_CHAT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+    DECK_CHAT_LANE: z.coerce.number().int().min(1).max(1000).default(8),
+    DECK_CHAT_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(60),
+    DECK_METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+    DECK_CHAIN_RPC: url.optional(),
+    DECK_FORECAST_URL: url.optional(),
+    DECK_FORECASTER: z.enum(['in-process', 'off']).default('in-process'),
+    DECK_ERC8004_CHAIN_ID: z.coerce.number().int().positive().optional(),
+    DECK_ERC8004_REGISTRY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+    DECK_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+    DECK_AGENT_LOOPBACK: z.enum(['0', '1']).default('0'),
+    DECK_AGENT_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
+    DECK_CHECK_OUTPUT: z.enum(['0', '1']).default('0'),
+    DECK_PROFILE: z.enum(['standard', 'local']).default('standard'),
+  })
+  .superRefine((e, ctx) => {
+    // The local profile lifts limits that keep strangers from minting principals and forges: it stands only for a
+    // deck no one else can reach. Asked for anywhere else, the deck does not start.
+    if (e.DECK_PROFILE !== 'local') return;
+    const reached = [
+      !isLoopback(e.HOST) && `HOST is ${e.HOST}, not loopback`,
+      e.DECK_TRUST_PROXY !== false && 'DECK_TRUST_PROXY says a proxy in front of it passes on other clients',
+      e.DECK_PUBLIC_URL && URL.canParse(e.DECK_PUBLIC_URL) && !isLoopback(new URL(e.DECK_PUBLIC_URL).hostname) && `DECK_PUBLIC_URL is ${e.DECK_PUBLIC_URL}, reached from elsewhere`,
+    ].filter((why): why is string => typeof why === 'string');
+    if (reached.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DECK_PROFILE'],
+        message: `local lifts the per-client join limit and the free tier's daily forges, for a deck only its own machine reaches: ${reached.join('; ')}. Listen on 127.0.0.1 or ::1 with no proxy, or leave DECK_PROFILE unset`,
+      });
+    }
+  });
 
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -138,7 +160,8 @@ export interface Config {
   /** express's `trust proxy`: false (the socket's address is the client), a hop count, or the trusted proxies. */
   trustProxy: false | number | string[];
   keyPrefix: string;
-  joinPerClient: number;
+  /** Principals minted per salted client address per UTC day; null: no such limit (the local profile). */
+  joinPerClient: number | null;
   joinPerDay: number;
   loginRefusals: number;
   loginWindowS: number;
@@ -178,6 +201,11 @@ export interface Config {
   agent: { loopback: boolean; pollMs: number };
   /** Every answer is held to its tool's output schema: one that drifts is a 500 and a logged output_drift (tests run so). */
   checkOutput: boolean;
+  /**
+   * local (DECK_PROFILE=local, a deck listening on loopback only): no per-client join limit and no daily count of the
+   * free tier's forges, so one person can try the deck at length on their own machine; standard otherwise.
+   */
+  profile: Env['DECK_PROFILE'];
 }
 
 /** Reads the environment; throws one error naming every bad variable. */
@@ -199,7 +227,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     origins: e.DECK_ORIGINS ?? null,
     trustProxy: e.DECK_TRUST_PROXY,
     keyPrefix: e.DECK_KEY_PREFIX,
-    joinPerClient: e.DECK_JOIN_PER_CLIENT,
+    joinPerClient: e.DECK_PROFILE === 'local' ? null : e.DECK_JOIN_PER_CLIENT,
     joinPerDay: e.DECK_JOIN_PER_DAY,
     loginRefusals: e.DECK_LOGIN_REFUSALS,
     loginWindowS: e.DECK_LOGIN_WINDOW_S,
@@ -225,5 +253,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     log: e.DECK_LOG,
     agent: { loopback: e.DECK_AGENT_LOOPBACK === '1', pollMs: e.DECK_AGENT_POLL_MS },
     checkOutput: e.DECK_CHECK_OUTPUT === '1',
+    profile: e.DECK_PROFILE,
   };
 }

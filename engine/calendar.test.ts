@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { tapeFile } from '../test/support/tape-file.js';
+import { skipBecause } from '../test/support/skip.js';
+import { sampleFile } from '../test/support/tape-file.js';
 import type { Bars } from './bars.js';
 import { CHICAGO, NEW_YORK, closedSpans, expectedBars, inCashSession, isOpen, openSeconds, utcOffset, type UsZone } from './calendar.js';
 import { MARKETS, MARKET_SPECS } from './markets.js';
@@ -219,26 +220,13 @@ describe('the calendar against real CME bars', () => {
   };
   const has = (bars: Bars, t: number) => bars.t.includes(t);
 
-  it('NQ, Nov–Dec 2023 (CST): no bar falls in a halt, and every halt is bordered by bars on both sides', () => {
-    const nq = tapeFile('NQ-1m');
-    const spans = closedSpans('NQ', nq.t[0]!, nq.t[nq.length - 1]! + 60);
-    expect(barsInside(nq, spans)).toEqual([]);
-    expect(spans.filter((s) => s.why === 'weekend').map((s) => [iso(s.from), iso(s.to)])).toEqual([
-      ['2023-11-24T22:00', '2023-11-26T23:00'],
-      ['2023-12-01T22:00', '2023-12-03T23:00'],
-    ]);
-    expect(spans.filter((s) => s.why === 'daily_break')).toHaveLength(8);
-    // Exchange holidays the calendar does not model: the market closed early, so the bar before the halt is
-    // missing. Thanksgiving, Thu 2023-11-23: halted 12:00 Chicago; the day after: closed 12:15 Chicago.
-    const holidays = [utc('2023-11-23T22:00'), utc('2023-11-24T22:00')];
-    for (const s of spans) {
-      expect(has(nq, s.to), `a bar at the reopening ${iso(s.to)}`).toBe(true);
-      expect(has(nq, s.from - 60), `a bar before the halt at ${iso(s.from)}`).toBe(!holidays.includes(s.from));
-    }
+  it('on CST (November to March): no bar falls in a halt, and every halt is bordered by bars on both sides', (ctx) => {
+    // The rule for winter is held to the time-zone database above; held to real bars, it needs a winter week.
+    skipBecause(ctx, 'needs CME 1m bars of a week on CST (November to March); the shipped sample holds ES of October 2013, on CDT');
   });
 
   it('ES, Oct 2013 (CDT): the only bars inside a halt are the 16:00–16:14 Chicago minutes that the 2013 schedule still traded', () => {
-    const es = tapeFile('ES-1m');
+    const es = sampleFile('ES-1m');
     const spans = closedSpans('ES', es.t[0]!, es.t[es.length - 1]! + 60);
     // Mon–Thu daily breaks plus the Friday close, all at 21:00Z: Chicago was on CDT.
     expect(spans.map((s) => iso(s.from))).toEqual(['2013-10-07T21:00', '2013-10-08T21:00', '2013-10-09T21:00', '2013-10-10T21:00', '2013-10-11T21:00']);
@@ -247,6 +235,11 @@ describe('the calendar against real CME bars', () => {
       Array.from({ length: 15 }, (_, m) => utc(`2013-10-${d}T21:${String(m).padStart(2, '0')}`)),
     );
     expect(inside).toEqual(quarterHours);
+    // Every halt is bordered by bars: the minute before it and the reopening (the Friday close reopens past the file).
+    for (const span of spans) {
+      expect(has(es, span.from - 60), `a bar before the halt at ${iso(span.from)}`).toBe(true);
+      if (span.to <= es.t[es.length - 1]!) expect(has(es, span.to), `a bar at the reopening ${iso(span.to)}`).toBe(true);
+    }
     // The first bar is the Sunday 17:00 CDT open.
     expect(isOpen('ES', es.t[0]!)).toBe(true);
     expect(isOpen('ES', es.t[0]! - 1)).toBe(false);

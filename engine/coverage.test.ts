@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tapeFile } from '../test/support/tape-file.js';
+import { sampleFile } from '../test/support/tape-file.js';
 import type { Bars } from './bars.js';
 import { coverage, isFinal, sealHolds } from './coverage.js';
 import { resample } from './resample.js';
@@ -158,27 +158,29 @@ describe('a window whose to falls inside a bar', () => {
 });
 
 describe('coverage of the real CME tape', () => {
-  it('NQ, Nov–Dec 2023: the holidays read as missing, the halts as closed, and nothing else is missing but one minute', () => {
-    const nq = tapeFile('NQ-1m');
-    const from = nq.t[0]!;
-    const to = nq.t[nq.length - 1]! + 60;
-    const c = coverage({ market: 'NQ', tf: '1m', from, to, times: nq.t, held: [{ from, to }] });
-    expect(c.bars).toBe(14_714);
-    expect(c.unexpected).toBe(0);
-    // Two weekends of 49 hours and eight one-hour breaks.
-    expect(c.closed.seconds).toBe((2 * 49 + 8) * 3600);
-    expect(c.missing.spans).toEqual([
-      { from: utc('2023-11-23T03:29'), to: utc('2023-11-23T03:30') }, // one minute the vendor left out
-      { from: utc('2023-11-23T18:00'), to: utc('2023-11-23T22:00') }, // Thanksgiving: halted at 12:00 Chicago
-      { from: utc('2023-11-24T18:15'), to: utc('2023-11-24T22:00') }, // the day after: closed at 12:15 Chicago
-    ]);
-    expect(c.missing.bars).toBe(1 + 240 + 225);
-    expect(c.expected).toBe(c.bars + c.missing.bars);
+  it('ES, Oct 2013, with a holiday made of it: an early close reads as missing, the halts as closed', () => {
+    // The shipped week with Wednesday cut at 12:00 Chicago (17:00Z), as a holiday's early close leaves it: the
+    // calendar does not model holidays, so the hours until the daily break are missing, never closed.
+    const es = sampleFile('ES-1m');
+    const from = es.t[0]!;
+    const to = es.t[es.length - 1]! + 60;
+    const cutFrom = utc('2013-10-09T17:00');
+    const cutTo = utc('2013-10-09T21:00');
+    const times = es.t.filter((t) => t < cutFrom || t >= cutTo);
+    const c = coverage({ market: 'ES', tf: '1m', from, to, times, held: [{ from, to }] });
+    const whole = coverage({ market: 'ES', tf: '1m', from, to, times: es.t, held: [{ from, to }] });
+    expect(c.missing.spans).toContainEqual({ from: cutFrom, to: cutTo });
+    // Four hours, less the quarter hour of 2013's 15:15 halt inside them, missing already.
+    expect(c.missing.bars).toBe(whole.missing.bars + 240 - 15);
+    // Four daily breaks of an hour, and the quarter hour from the Friday close to the file's end, are closed.
+    expect(c.closed.seconds).toBe(4 * 3600 + 15 * 60);
+    expect(c.closed.seconds).toBe(whole.closed.seconds);
+    expect(c.expected).toBe(whole.expected);
     expect(c.complete).toBe(false);
   });
 
   it('ES, Oct 2013: the old 15:15–15:30 Chicago halt reads as missing, its 16:00–16:14 minutes as unexpected', () => {
-    const es = tapeFile('ES-1m');
+    const es = sampleFile('ES-1m');
     const from = es.t[0]!;
     const to = es.t[es.length - 1]! + 60;
     const c = coverage({ market: 'ES', tf: '1m', from, to, times: es.t, held: [{ from, to }] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tapeFile } from '../test/support/tape-file.js';
+import { sampleFile } from '../test/support/tape-file.js';
 import { barsFromRows, barsToRows, type Bars, type BarRow } from './bars.js';
 import { resample, wholeBuckets } from './resample.js';
 
@@ -103,26 +103,29 @@ describe('the whole built bars', () => {
 
 describe('resample the real tape', () => {
   // Expected values were summed from the CSV with exact decimal arithmetic; volumes agree to float rounding.
-  it('BTC 1m (Binance, March 2025) to 1h matches hand-computed hours', () => {
-    const r = resample(tapeFile('BTC-1m'), 60, 3600);
-    expect(r.bars.length).toBe(744);
-    expect(r.sources.every((n) => n === 60)).toBe(true);
-    const hours: [string, number, number, number, number, number][] = [
-      ['2025-03-01T03:00', 85240.45, 85511.91, 84961.44, 85330.84, 1000.29878],
-      ['2025-03-02T15:00', 85107.45, 88673.09, 85075.47, 87427.99, 7619.5081], // the reserve post
-      ['2025-03-31T23:00', 82410, 82886.8, 82283.9, 82550.01, 383.74846],
-      ['2025-04-01T02:00', 82704.2, 83120, 82649.34, 83100, 522.78246],
+  it('BTC 1m (Coinbase, nine days of 2016 to 2018) to 1h matches hand-computed hours', () => {
+    const r = resample(sampleFile('BTC-1m'), 60, 3600);
+    // 209 hours with a trade; 168 of them traded in every minute (the 2016 minutes are sparse).
+    expect(r.bars.length).toBe(209);
+    expect(r.sources.filter((n) => n === 60).length).toBe(168);
+    const hours: [string, number, number, number, number, number, number][] = [
+      ['2016-10-07T00:00', 611.78, 611.96, 611.11, 611.15, 138.33960354, 60],
+      ['2017-09-04T12:00', 4419.5, 4503.46, 4357, 4483.69, 920.1937609, 60],
+      ['2017-12-17T12:00', 19847.12, 19891.99, 19707.5, 19770.01, 495.683133, 60], // the high of the 2017 run
+      ['2018-04-04T16:00', 6785.21, 6900, 6785.21, 6894.01, 564.69479075, 47], // the file's minutes stop at 16:47
+      ['2018-04-06T23:00', 6551, 6623, 6522.07, 6619.01, 329.28900595, 60],
     ];
-    for (const [when, o, h, l, c, v] of hours) {
+    for (const [when, o, h, l, c, v, minutes] of hours) {
       const bar = at(r.bars, utc(when));
       expect({ o: bar.o, h: bar.h, l: bar.l, c: bar.c }, when).toEqual({ o, h, l, c });
       expect(bar.v).toBeCloseTo(v, 9);
+      expect(r.sources[bar.i], when).toBe(minutes);
     }
-    expect(r.bars.v.reduce((s, x) => s + x, 0)).toBeCloseTo(842_685.86448, 6);
+    expect(r.bars.v.reduce((s, x) => s + x, 0)).toBeCloseTo(94_391.91219332, 6);
   });
 
   it('ES 1m (Oct 2013) to 1h and 5m: a bucket across the old 15:15 halt is built from 45 minutes', () => {
-    const es = tapeFile('ES-1m');
+    const es = sampleFile('ES-1m');
     const hours = resample(es, 60, 3600);
     expect(at(hours.bars, utc('2013-10-07T20:00'))).toMatchObject({ o: 1669.25, h: 1669.5, l: 1666.5, c: 1668, v: 51_583 });
     expect(hours.sources[at(hours.bars, utc('2013-10-07T20:00')).i]).toBe(45);
@@ -132,21 +135,22 @@ describe('resample the real tape', () => {
     expect(at(fives.bars, utc('2013-10-08T13:30'))).toMatchObject({ o: 1669, h: 1670.25, l: 1668, c: 1668.5, v: 19_707 });
   });
 
-  it('NQ 1m (Nov 2023) to 1h: the early close on the day after Thanksgiving leaves a 15-minute bar', () => {
-    const hours = resample(tapeFile('NQ-1m'), 60, 3600);
-    const bar = at(hours.bars, utc('2023-11-24T18:00'));
-    expect(bar).toMatchObject({ o: 16022.25, h: 16025.25, l: 16010, c: 16011, v: 4006 });
+  it('ES 1m to 1h: the Friday close at 16:15 Chicago, 2013\'s schedule, leaves a 15-minute bar', () => {
+    const hours = resample(sampleFile('ES-1m'), 60, 3600);
+    const bar = at(hours.bars, utc('2013-10-11T21:00'));
+    expect(bar).toMatchObject({ o: 1699.5, h: 1700.25, l: 1699.5, c: 1700, v: 1694 });
     expect(hours.sources[bar.i]).toBe(15);
   });
 
-  it('NQ 1m to 1h directly equals 1m to 5m to 1h, and matches a plain grouping of every bucket', () => {
-    const nq = tapeFile('NQ-1m');
-    const direct = resample(nq, 60, 3600);
-    const viaFive = resample(resample(nq, 60, 300).bars, 300, 3600);
+  it('ES 1m to 1h directly equals 1m to 5m to 1h, and matches a plain grouping of every bucket', () => {
+    // Whole contracts: the volumes add up the same in any order.
+    const bars = sampleFile('ES-1m');
+    const direct = resample(bars, 60, 3600);
+    const viaFive = resample(resample(bars, 60, 300).bars, 300, 3600);
     expect(barsToRows(viaFive.bars)).toEqual(barsToRows(direct.bars));
 
     const groups = new Map<number, BarRow[]>();
-    for (const row of barsToRows(nq)) {
+    for (const row of barsToRows(bars)) {
       const key = row.t - (row.t % 3600);
       groups.set(key, [...(groups.get(key) ?? []), row]);
     }
@@ -163,7 +167,7 @@ describe('resample the real tape', () => {
   });
 
   it('BTC 1s (Coinbase, Oct 2016, sparse) to 1m: minutes built from the few seconds that traded', () => {
-    const r = resample(tapeFile('BTC-1s'), 1, 60);
+    const r = resample(sampleFile('BTC-1s'), 1, 60);
     const first = at(r.bars, utc('2016-10-07T00:00'));
     expect(first).toMatchObject({ o: 611.78, h: 611.91, l: 611.78, c: 611.9 });
     expect(first.v).toBeCloseTo(1.13872, 9);

@@ -10,6 +10,7 @@ import { sendEvents } from './events.js';
 import { sendJson } from './json-answer.js';
 import { jsonBody } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
+import { textInput } from './query-input.js';
 
 /** The largest JSON body a REST route reads unless its binding says otherwise. */
 const MAX_BODY = 1024 * 1024;
@@ -46,11 +47,18 @@ function ownPagesOnly(s: Services): RequestHandler {
   };
 }
 
-/** A tool's input from a request: path params, then query, then the JSON body (body wins, then path). */
+/**
+ * A tool's input from a request: query, then the JSON body, then path params (path wins, then body). Query and path
+ * text is read as the numbers and yes/no the tool takes; a JSON body's values are taken as they are typed.
+ */
 function inputOf(tool: Tool, req: Request): Record<string, unknown> {
   const wantsBody = tool.rest!.method === 'POST' && tool.rest!.body !== 'none';
   if (wantsBody && (bodyless(req) || !isObject(req.body))) throw new DeckError(400, 'not_json', 'the body must be a JSON object');
-  return { ...(req.query as Record<string, unknown>), ...(wantsBody ? (req.body as Record<string, unknown>) : {}), ...req.params };
+  return {
+    ...textInput(tool.input, req.query as Record<string, unknown>),
+    ...(wantsBody ? (req.body as Record<string, unknown>) : {}),
+    ...textInput(tool.input, req.params),
+  };
 }
 
 /**

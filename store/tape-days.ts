@@ -2,7 +2,7 @@ import { mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Span } from '../engine/calendar.js';
-import type { Timeframe } from '../engine/markets.js';
+import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES, type Market, type Timeframe } from '../engine/markets.js';
 import type { CandleRow } from '../core/tape-wire.js';
 import { writeAtomic } from './atomic-file.js';
 
@@ -18,7 +18,40 @@ export interface DayDoc {
   held?: Span[];
   /** The stretches of held that the sample shipped with the deck vouched for: its bars, not a venue's or an import's. */
   sample?: Span[];
+  /** The stretches of held that an imported file vouched for (npm run tape -- import); the rest of held is a venue's. */
+  imported?: Span[];
 }
+
+/** What a day keeps, without its bars: how many there are, and the stretches of history held, by who vouched for them. */
+export interface DaySummary {
+  market: Market;
+  tf: Timeframe;
+  day: string;
+  bars: number;
+  held: Span[];
+  sample: Span[];
+  imported: Span[];
+}
+
+/** The held stretches of a day: as kept, or for a day kept before they were, from its first bar to its last's close. */
+export function heldOf(doc: DayDoc, tf: Timeframe): Span[] {
+  if (doc.held) return doc.held;
+  const { rows } = doc;
+  return rows.length ? [{ from: rows[0]![0], to: rows[rows.length - 1]![0] + TIMEFRAME_SECONDS[tf] }] : [];
+}
+
+export const summaryOf = (market: Market, tf: Timeframe, day: string, doc: DayDoc): DaySummary => ({
+  market,
+  tf,
+  day,
+  bars: doc.rows.length,
+  held: heldOf(doc, tf),
+  sample: doc.sample ?? [],
+  imported: doc.imported ?? [],
+});
+
+/** A folder or column naming a market and timeframe the deck serves (anything else under the archive is not a day of it). */
+export const isTapeOf = (market: string, tf: string): boolean => (MARKETS as readonly string[]).includes(market) && (TIMEFRAMES as readonly string[]).includes(tf);
 
 /** What a change makes of a day: the day to write and how many bars it added; null: nothing to write. */
 export type DayChange = (doc: DayDoc) => { doc: DayDoc; added: number } | null;
@@ -33,6 +66,11 @@ export interface TapeDays {
   list(market: string, tf: Timeframe): Promise<string[]>;
   /** Whether any day of any market and timeframe is kept. */
   holdsAny(): Promise<boolean>;
+  /**
+   * Every day kept, of every market and timeframe, without its bars. A day read before and unchanged since is not read
+   * again, and a day's bars are not kept in memory for this.
+   */
+  summaries(): Promise<DaySummary[]>;
 }
 
 /** A lock older than this was left by a writer that died: it is taken over. */
@@ -52,6 +90,7 @@ const signature = (st: Stats) => `${st.ino}/${st.size}/${st.mtimeMs}`;
  */
 export class FileTapeDays implements TapeDays {
   private readonly files = new Map<string, { sig: string; doc: DayDoc }>();
+  private readonly summarized = new Map<string, { sig: string; summary: DaySummary }>();
   private readonly writing = new Map<string, Promise<unknown>>();
 
   constructor(private readonly dir: string) {}
@@ -94,6 +133,33 @@ export class FileTapeDays implements TapeDays {
       }
     }
     return false;
+  }
+
+  async summaries(): Promise<DaySummary[]> {
+    const out: DaySummary[] = [];
+    const seen = new Set<string>();
+    const tape = join(this.dir, 'tape');
+    for (const market of (await readdir(tape).catch(() => [] as string[])).sort()) {
+      for (const tf of (await readdir(join(tape, market)).catch(() => [] as string[])).sort()) {
+        if (!isTapeOf(market, tf)) continue;
+        for (const day of await this.list(market as Market, tf as Timeframe)) {
+          const path = join(this.folder(market, tf), `${day}.json`);
+          const st = await stat(path).catch(() => null);
+          if (!st) continue;
+          seen.add(path);
+          const sig = signature(st);
+          const read = this.files.get(path);
+          let known = this.summarized.get(path);
+          if (known?.sig !== sig) {
+            const doc = read?.sig === sig ? read.doc : (JSON.parse(await readFile(path, 'utf8')) as DayDoc);
+            this.summarized.set(path, (known = { sig, summary: summaryOf(market as Market, tf as Timeframe, day, doc) }));
+          }
+          out.push(known.summary);
+        }
+      }
+    }
+    for (const path of this.summarized.keys()) if (!seen.has(path)) this.summarized.delete(path);
+    return out;
   }
 
   /** Reads a day afresh under its lock and writes what `change` makes of it (null: nothing to write). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyNBars, hold, startDecide, type DecideFixture } from './fixtures/decide.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 
@@ -8,17 +8,17 @@ import { until } from './support/wait.js';
 import { callAnswered } from './support/answers.js';
 
 // The agent rail over HTTP: models registered with a decide() endpoint (a real local HTTP server), replays over a
-// past window of the real BTC tape, and a live run on a venue whose clock the test moves with the deck's. A decide()
+// past window of the real BTC minutes shipped, and a live run on a venue whose clock the test moves with the deck's. A decide()
 // that is slow, wrong or down stops its run with the reason; the fills it made stay.
 
-const btc = tapeRows('BTC-1m');
+const btc = sampleRows('BTC-1m');
 const at = new Map(btc.map((r, i) => [r[0], i]));
 const q2 = (x: number) => Math.round(x * 100) / 100;
-/** The replay window: the six hours before 2025-03-15 12:00 UTC. */
-const TO = Date.UTC(2025, 2, 15, 12) / 1000;
+/** The replay window: the six hours before 2018-04-05 12:00 UTC, in a day the shipped BTC minutes hold whole. */
+const TO = Date.UTC(2018, 3, 5, 12) / 1000;
 const FROM = TO - 6 * 3600;
 /** The deck's and the venue's now: well after the window. */
-const NOW = Date.UTC(2025, 2, 20, 0, 0, 30) / 1000;
+const NOW = Date.UTC(2018, 3, 6, 0, 0, 30) / 1000;
 
 let clock: MovableClock;
 let venue: VenueFixture;

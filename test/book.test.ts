@@ -3,21 +3,22 @@ import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileLedger } from '../store/file-ledger.js';
 import type { FillRecord } from '../store/book.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 
 import { grantsFile } from './support/mcp.js';
 import { callAnswered } from './support/answers.js';
 
-// The book over HTTP: orders and cancels on the paper venue, which fills from the tape. The venue serves the shared
-// tape's real BTC 1m bars up to its clock, which the test moves with the deck's: every fill is checked against the
+// The book over HTTP: orders and cancels on the paper venue, which fills from the tape. The venue serves the shipped
+// sample's real BTC 1m bars up to its clock, which the test moves with the deck's: every fill is checked against the
 // CSV's bar it happened in (BTC costs: $0.50 slippage on market and stop fills, 5 bps a side).
 
-const btc = tapeRows('BTC-1m');
+const btc = sampleRows('BTC-1m');
 const at = new Map(btc.map((r, i) => [r[0], i]));
 const q2 = (x: number) => Math.round(x * 100) / 100;
-const T0 = Date.UTC(2025, 2, 10, 12, 0, 30) / 1000;
+/** 5 April 2018, 12:00:30 UTC: a day the shipped BTC minutes hold whole. */
+const T0 = Date.UTC(2018, 3, 5, 12, 0, 30) / 1000;
 const O = 1;
 const H = 2;
 const L = 3;
@@ -214,44 +215,44 @@ describe('refusals', () => {
 });
 
 describe('a market closed by the CME calendar', () => {
-  const nq = tapeRows('NQ-1m');
-  let nqClock: MovableClock;
-  let nqVenue: VenueFixture;
-  let nqDeck: TestDeck;
+  const es = sampleRows('ES-1m');
+  let esClock: MovableClock;
+  let esVenue: VenueFixture;
+  let esDeck: TestDeck;
   let grants: string;
 
   beforeAll(async () => {
-    // Saturday 2023-11-25, 12:00 UTC: the weekend halt of the CME session.
-    nqClock = movableClock(Date.UTC(2023, 10, 25, 12) / 1000);
-    nqVenue = await startVenue({ 'NQ/1m': nq });
-    nqVenue.clock = nqClock;
+    // Saturday 2013-10-05, 12:00 UTC: the weekend halt before the shipped ES week.
+    esClock = movableClock(Date.UTC(2013, 9, 5, 12) / 1000);
+    esVenue = await startVenue({ 'ES/1m': es });
+    esVenue.clock = esClock;
     grants = await grantsFile([{ name: 'cme_trader', tier: 'plan' }]);
-    nqDeck = await testDeck({ DECK_TAPE_URL: nqVenue.url, DECK_GRANTS: grants }, nqClock);
+    esDeck = await testDeck({ DECK_TAPE_URL: esVenue.url, DECK_GRANTS: grants }, esClock);
   });
   afterAll(async () => {
-    await nqDeck.stop();
-    await nqVenue.close();
+    await esDeck.stop();
+    await esVenue.close();
     await rm(dirname(grants), { recursive: true, force: true });
   });
 
   it('refuses an order 409 market_closed, naming when the market opens again', async () => {
-    const who = await signedIn(nqDeck.url, 'cme_trader');
-    const r = await callAnswered(`${nqDeck.url}/book/orders`, { body: { market: 'NQ', side: 'buy', size: 1 }, headers: who.bearer });
+    const who = await signedIn(esDeck.url, 'cme_trader');
+    const r = await callAnswered(`${esDeck.url}/book/orders`, { body: { market: 'ES', side: 'buy', size: 1 }, headers: who.bearer });
     expect(r.status).toBe(409);
-    // Sunday 17:00 Chicago (CST): 23:00 UTC.
-    expect(r.body).toMatchObject({ error: 'market_closed', reopens_at: Date.UTC(2023, 10, 26, 23) / 1000 });
+    // Sunday 17:00 Chicago (CDT): 22:00 UTC.
+    expect(r.body).toMatchObject({ error: 'market_closed', reopens_at: Date.UTC(2013, 9, 6, 22) / 1000 });
     expect(fields(r.body)).toEqual(['market']);
   });
 
   it('takes it once the market is open, and fills it at the next bar, one tick against it', async () => {
-    nqClock.set(Date.UTC(2023, 10, 27, 15, 0, 20) / 1000);
-    const who = await signedIn(nqDeck.url, 'cme_next');
-    const r = await callAnswered(`${nqDeck.url}/book/orders`, { body: { market: 'NQ', side: 'sell', size: 2 }, headers: who.bearer });
+    esClock.set(Date.UTC(2013, 9, 7, 15, 0, 20) / 1000);
+    const who = await signedIn(esDeck.url, 'cme_next');
+    const r = await callAnswered(`${esDeck.url}/book/orders`, { body: { market: 'ES', side: 'sell', size: 2 }, headers: who.bearer });
     expect(r.status).toBe(201);
-    const next = nq.findIndex((b) => b[0] === Date.UTC(2023, 10, 27, 15, 1) / 1000);
-    nqClock.set(nq[next]![0] + 60);
-    const fills = (await callAnswered(`${nqDeck.url}/book/fills`, { headers: who.bearer })).body.fills.items;
-    expect(fills).toMatchObject([{ t: nq[next]![0], price: nq[next]![O] - 0.25, fee: 0.1, size: 2, side: 'sell' }]);
+    const next = es.findIndex((b) => b[0] === Date.UTC(2013, 9, 7, 15, 1) / 1000);
+    esClock.set(es[next]![0] + 60);
+    const fills = (await callAnswered(`${esDeck.url}/book/fills`, { headers: who.bearer })).body.fills.items;
+    expect(fills).toMatchObject([{ t: es[next]![0], price: es[next]![O] - 0.25, fee: 0.04, size: 2, side: 'sell' }]);
   });
 });
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordStats, type PairedTrade } from '../engine/book/index.js';
 import { everyNBars, startDecide, type DecideFixture } from './fixtures/decide.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { grantsFile, legacyClient, modernClient, namesOf, refusalIn } from './support/mcp.js';
@@ -16,10 +16,11 @@ import { answered, callAnswered } from './support/answers.js';
 // orders to the follower's size inside the follower's caps. Over real HTTP and over MCP with the SDK's Client, on the
 // paper venue over real BTC bars with a clock the test moves.
 
-const btc = tapeRows('BTC-1m');
+const btc = sampleRows('BTC-1m');
 const at = new Map(btc.map((r, i) => [r[0], i]));
 const q2 = (x: number) => Math.round(x * 100) / 100;
-const T0 = Date.UTC(2025, 2, 18, 14, 0, 10) / 1000;
+/** 5 April 2018, 14:00:10 UTC: a day the shipped BTC minutes hold whole. */
+const T0 = Date.UTC(2018, 3, 5, 14, 0, 10) / 1000;
 
 let clock: MovableClock;
 let venue: VenueFixture;
@@ -73,7 +74,7 @@ beforeAll(async () => {
   await decided(op, 'trend', { action: 'exit', why: 'enough' });
   // A model that was only ever replayed.
   await register(op, 'tester');
-  const run = await post('/agent/runs', { model: 'tester', mode: 'replay', to: Date.UTC(2025, 2, 10) / 1000, hours: 1 }, op);
+  const run = await post('/agent/runs', { model: 'tester', mode: 'replay', to: Date.UTC(2018, 3, 5, 6) / 1000, hours: 1 }, op);
   expect(run.status).toBe(202);
   await until(() => get(`/agent/runs/${run.body.run.id}`, op), (r) => r.body.run.state === 'done');
   // A model that never traded.

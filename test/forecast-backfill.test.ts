@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calibrate, issueAll, MIN_SCORED } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
 import { FileLedger } from '../store/file-ledger.js';
-import { startVenue, tapeRows } from './fixtures/venue.js';
+import { tuplesFromBars } from '../engine/bars.js';
+import { startVenue } from './fixtures/venue.js';
+import { writeCsv } from './support/cli.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { tapeFile } from './support/tape-file.js';
+import { stitchedMonth } from './support/tape-file.js';
 
 /** The forecast opens on the plan tier: the principals of these tests hold plan grants. */
 const GRANTS = join(import.meta.dirname, 'fixtures', 'forecast-grants.json');
@@ -20,12 +22,19 @@ const run = promisify(execFile);
 const CLI_TIMEOUT = 120_000;
 const ROOT = join(import.meta.dirname, '..');
 const M5 = 300;
-/** 2025-03-31T12:00:07Z, near the end of the real BTC 1m month. */
-const T = Date.UTC(2025, 2, 31, 12, 0, 7) / 1000;
+/**
+ * A month of BTC minutes stitched from the shipped days in which every minute traded (test/support/tape-file.ts): a
+ * month without a hole, so the backfill's look-back and a deck's on demand read the same bars.
+ */
+const month = stitchedMonth('BTC-1m');
+const DAY0 = month.t[0]!;
+/** 12:00:07 UTC on the month's 29th day, near its end. */
+const T = DAY0 + 28 * 86_400 + 12 * 3600 + 7;
 const BAR = Math.floor(T / M5) * M5;
+const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 
-/** What the engine's own walk gives over the whole real month: the counts and calibration the CLI must print. */
-const walk = issueAll(resample(tapeFile('BTC-1m'), 60, M5).bars, { market: 'BTC', tf: '5m' }, 0, Number.MAX_SAFE_INTEGER);
+/** What the engine's own walk gives over the whole month: the counts and calibration the CLI must print. */
+const walk = issueAll(resample(month, 60, M5).bars, { market: 'BTC', tf: '5m' }, 0, Number.MAX_SAFE_INTEGER);
 
 let data: string;
 let cli: (args: string[]) => Promise<{ stdout: string; stderr: string }>;
@@ -37,7 +46,7 @@ beforeAll(async () => {
   data = await mkdtemp(join(tmpdir(), 'deck-backfill-'));
   const env = { ...process.env, DECK_DATA: data };
   cli = (args) => run(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env });
-  await cli(['cli/tape.ts', 'import', join(ROOT, '..', 'shared', 'tape', 'BTC-1m.csv'), '--market', 'BTC', '--tf', '1m']);
+  await cli(['cli/tape.ts', 'import', await writeCsv(data, 'month.csv', tuplesFromBars(month)), '--market', 'BTC', '--tf', '1m']);
 });
 afterAll(async () => {
   await deck?.stop();
@@ -72,8 +81,9 @@ describe('npm run forecast -- backfill', () => {
   });
 
   it('skips what is there already', async () => {
-    const { stdout } = await cli(['cli/forecast.ts', 'backfill', '--market', 'BTC', '--tf', '5m', '--from', '2025-03-10T00:00:00Z', '--to', '2025-03-11']);
-    expect(stdout).toContain('2025-03-10T00:00:00Z to 2025-03-11T00:00:00Z');
+    const [from, to] = [iso(DAY0 + 7 * 86_400), iso(DAY0 + 8 * 86_400)];
+    const { stdout } = await cli(['cli/forecast.ts', 'backfill', '--market', 'BTC', '--tf', '5m', '--from', from, '--to', to.slice(0, 10)]);
+    expect(stdout).toContain(`${from} to ${to}`);
     expect(stdout).toContain('288 envelopes issued walk-forward, 0 new, 288 already there');
     expect(stdout).toContain('0 newly scored');
   }, CLI_TIMEOUT);
@@ -85,7 +95,7 @@ describe('a deck on the backfilled ledger', () => {
     me = await signedIn(deck.url, 'calibrated');
   });
 
-  it('draws the envelope solid: its calibration is measured on the real month', async () => {
+  it('draws the envelope solid: its calibration is measured on the month', async () => {
     const { status, body } = await forecast(`BTC/5m?t=${T}`);
     expect(status).toBe(200);
     expect(body).toMatchObject({ draw: 'solid', label: 'calibrated', age_bars: 0, served: { issued_now: false, recorded: true }, envelope: { issued_t: BAR } });
@@ -143,7 +153,7 @@ describe('a deck on the backfilled ledger', () => {
   });
 
   it('holds the same envelope a deck issues on demand from the venue at that time', async () => {
-    const venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+    const venue = await startVenue({ 'BTC/1m': tuplesFromBars(month) });
     const live = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: GRANTS });
     try {
       const who = await signedIn(live.url, 'on-demand');

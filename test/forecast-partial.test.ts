@@ -2,30 +2,34 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { barsFromTuples } from '../engine/bars.js';
+import { barsFromTuples, tuplesFromBars } from '../engine/bars.js';
 import { issueEnvelope, scoreEnvelope, SUPERSEDED_WHY, type Envelope, type Pair, type Score } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
 import { FileLedger } from '../store/file-ledger.js';
-import { tapeRows } from './fixtures/venue.js';
 import { runCli, writeCsv } from './support/cli.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
+import { stitchedMonth } from './support/tape-file.js';
 
 const M = 60;
 const M5 = 300;
 const H = 3600;
 const BTC_5M: Pair = { market: 'BTC', tf: '5m' };
 const BTC_1H: Pair = { market: 'BTC', tf: '1h' };
-/** 2025-03-20T12:30Z, inside the real BTC 1m month and past both forecasters' warm-up. */
-const BAR_1230 = Date.UTC(2025, 2, 20, 12, 30) / 1000;
+/**
+ * A month of BTC minutes stitched from the shipped days in which every minute traded (3 and 4 September and 17
+ * December 2017, test/support/tape-file.ts): the hourly forecaster warms up on 372 hours, more than the shipped days
+ * hold, and a month without a hole reads the same look-back however it is read. Its 21st day is a 17 December 2017.
+ */
+const minutes = tuplesFromBars(stitchedMonth('BTC-1m'));
+/** 12:30 UTC of that day: past both forecasters' warm-up. */
+const BAR_1230 = minutes[0]![0] + 20 * 86_400 + 12 * H + 30 * M;
 const NOON = BAR_1230 - 30 * M;
-
-const minutes = tapeRows('BTC-1m');
 /** The archive of the tests: the real minutes up to 12:31, two minutes into the 12:30 bar and 32 into the 12:00 hour. */
 const morning = minutes.filter((r) => r[0] < BAR_1230 + 2 * M);
 const afternoon = minutes.filter((r) => r[0] >= BAR_1230 + 2 * M);
 const built = (rows: typeof minutes, len: number) => resample(barsFromTuples(rows), M, len).bars;
-/** What the engine issues at a bar close from the whole real month: what any honest issuance at it gives. */
+/** What the engine issues at a bar close from the whole month: what any honest issuance at it gives. */
 const closedAt = (pair: Pair, t: number): Envelope => issueEnvelope(built(minutes, pair.tf === '5m' ? M5 : H), pair, t);
 const issuedOf = (answer: { envelope: Envelope & { calibration?: unknown } }): Envelope => {
   const { calibration: _, ...issued } = answer.envelope;
@@ -91,7 +95,8 @@ describe('a backfill over a ledger holding an envelope issued from a bar that ha
   });
 
   it('replaces it with what the closed bars give, appending to the chain, and scores the replacement', async () => {
-    const args = ['backfill', '--market', 'BTC', '--tf', '5m', '--from', '2025-03-20T12:00:00Z', '--to', '2025-03-20T13:00:00Z'];
+    const iso = (t: number) => new Date(t * 1000).toISOString();
+    const args = ['backfill', '--market', 'BTC', '--tf', '5m', '--from', iso(NOON), '--to', iso(NOON + H)];
     const { code, stdout } = await runCli('forecast', args, data);
     expect(code).toBe(0);
     expect(stdout).toContain('12 envelopes issued walk-forward, 11 new, 0 already there; 0 bars with none (warming up or flat); 1 replaced (issued from a bar that had not closed); 12 newly scored');

@@ -5,13 +5,14 @@ import { resample } from '../engine/resample.js';
 import { SIDECAR_LENS, startSidecar, type SidecarFixture, type SidecarMode } from './fixtures/sidecar.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { tapeFile } from './support/tape-file.js';
+import { sampleFile } from './support/tape-file.js';
 
 /** The forecast opens on the plan tier: the principals of these tests hold plan grants. */
 const GRANTS = join(import.meta.dirname, 'fixtures', 'forecast-grants.json');
 
 const M5 = 300;
-const T = Date.UTC(2025, 2, 18, 9, 2, 41) / 1000;
+/** 6 April 2018, 09:02:41 UTC: the last of the shipped BTC days, every earlier one behind it. */
+const T = Date.UTC(2018, 3, 6, 9, 2, 41) / 1000;
 const BAR = Math.floor(T / M5) * M5;
 
 let sidecar: SidecarFixture;
@@ -30,7 +31,7 @@ async function askWith(mode: SidecarMode, path: string) {
 }
 
 beforeAll(async () => {
-  sidecar = await startSidecar({ 'BTC/5m': resample(tapeFile('BTC-1m'), 60, M5).bars });
+  sidecar = await startSidecar({ 'BTC/5m': resample(sampleFile('BTC-1m'), 60, M5).bars });
   // The in-process forecaster is off: the sidecar alone answers.
   deck = await testDeck({ DECK_FORECAST_URL: sidecar.url, DECK_FORECASTER: 'off', DECK_GRANTS: GRANTS });
   me = await signedIn(deck.url, 'sidecar-user');

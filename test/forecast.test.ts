@@ -1,27 +1,35 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calibrate, issueEnvelope, MODEL_REV, type Envelope } from '../engine/forecast/index.js';
+import { barsFromTuples, tuplesFromBars } from '../engine/bars.js';
 import { resample } from '../engine/resample.js';
 import type { CandleRow } from '../core/tape-wire.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { meterSpent } from './support/studio.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient, refusalIn } from './support/mcp.js';
-import { tapeFile } from './support/tape-file.js';
+import { sampleFile, stitchedMonth } from './support/tape-file.js';
 
 /** The forecast opens on the plan tier: the principals of these tests hold plan grants. */
 const GRANTS = join(import.meta.dirname, 'fixtures', 'forecast-grants.json');
 
 const M5 = 300;
 const H = 3600;
-/** 2025-03-20T12:00:17Z: a few seconds into a 5m bar, well inside the real BTC 1m month and past its warm-up. */
-const T = Date.UTC(2025, 2, 20, 12, 0, 17) / 1000;
+/**
+ * BTC as a month of minutes stitched from the shipped days in which every minute traded (test/support/tape-file.ts):
+ * the deck reads its look-back by the calendar, and a month without a hole holds the very bars the engine reads.
+ */
+const month = tuplesFromBars(stitchedMonth('BTC-1m'));
+/** 12:00:17 UTC on the month's 21st day: a few seconds into a 5m bar, well past its warm-up. */
+const T = month[0]![0] + 20 * 86_400 + 12 * H + 17;
 const BAR = Math.floor(T / M5) * M5;
-/** Inside the real BTC 1h file (2021-2023). */
-const T_1H = Date.UTC(2023, 5, 1, 12, 30) / 1000;
+/** 12:00:17 UTC on 4 September 2017, the second of the shipped ETH days that traded every minute: past its warm-up. */
+const ETH_T = Date.UTC(2017, 8, 4, 12, 0, 17) / 1000;
+/** 25 October 2013, 12:30 UTC: inside the shipped Bitfinex BTC hours, 593 hours after they begin (the hourly forecaster warms up on 372). */
+const T_1H = Date.UTC(2013, 9, 25, 12, 30) / 1000;
 
-const btc5m = resample(tapeFile('BTC-1m'), 60, M5).bars;
+const btc5m = resample(barsFromTuples(month), 60, M5).bars;
 /** What the engine issues from the whole real file at a bar close: the bytes any honest issuance at it must give. */
 const engineAt = (t: number): Envelope => issueEnvelope(btc5m, { market: 'BTC', tf: '5m' }, t);
 /** The envelope as issued: the answer without the calibration the deck adds to it. */
@@ -33,9 +41,9 @@ const issuedOf = (answer: { envelope: Envelope & { calibration?: unknown } }): E
 /** Nothing scored yet: every cell null and unmeasured. */
 const NONE_SCORED = calibrate([], { bar: M5 });
 
-/** The real BTC 1m rows, except that every bar not closed by t is moved (prices times 1.5): the future rewritten. */
+/** The month's BTC 1m rows, except that every bar not closed by t is moved (prices times 1.5): the future rewritten. */
 const futureRewritten = (t: number): CandleRow[] =>
-  tapeRows('BTC-1m').map((r) => (r[0] + 60 > t ? [r[0], r[1] * 1.5, r[2] * 1.5, r[3] * 1.5, r[4] * 1.5, r[5]] : r));
+  month.map((r) => (r[0] + 60 > t ? [r[0], r[1] * 1.5, r[2] * 1.5, r[3] * 1.5, r[4] * 1.5, r[5]] : r));
 
 let venue: VenueFixture;
 let deck: TestDeck;
@@ -43,7 +51,7 @@ let me: Awaited<ReturnType<typeof signedIn>>;
 const forecast = (path: string, headers = me.bearer) => call(`${deck.url}/forecast/${path}`, { headers });
 
 beforeAll(async () => {
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'BTC/1h': tapeRows('BTC-1h'), 'ETH/1m': tapeRows('ETH-1m'), 'NQ/1m': tapeRows('NQ-1m'), 'SOL/1m': tapeRows('SOL-1m') });
+  venue = await startVenue({ 'BTC/1m': month, 'BTC/1h': sampleRows('BTC-1h'), 'ETH/1m': sampleRows('ETH-1m'), 'ES/1m': sampleRows('ES-1m') });
   deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: GRANTS });
   me = await signedIn(deck.url, 'forecaster');
 });
@@ -69,6 +77,7 @@ describe('GET /forecast/{market}/{tf}', () => {
     [`BTC/5m?t=${T}&history=1`, 'from'],
     [`BTC/5m?t=${T}&from=${T - H}`, 'from'],
     [`BTC/5m?t=${T}&history=1&from=${T + 1}`, 'from'],
+    [`BTC/5m?t=${T}&history=maybe&from=0`, 'history'],
     [`BTC/5m?t=${T}&session=a%20b`, 'session'],
   ])('%s is refused with 422 naming %s', async (path, field) => {
     const { status, body } = await forecast(path);
@@ -82,9 +91,9 @@ describe('GET /forecast/{market}/{tf}', () => {
     expect(body).toMatchObject({ ok: true, draw: 'none', label: 'unmeasured', age_bars: 0, served: { t: T, issued_now: true, recorded: true } });
     expect(body.envelope).toMatchObject({ version: 'envelope.v1', market: 'BTC', tf: '5m', issued_t: BAR, last_bar_t: BAR - M5 });
     expect(body.envelope.calibration).toEqual(NONE_SCORED);
-    // The same bytes the engine issues at that bar close from the whole real month (as a backfill would).
+    // The same bytes the engine issues at that bar close from the whole month (as a backfill would).
     expect(issuedOf(body)).toEqual(engineAt(BAR));
-    expect(body.envelope.close).toBe(tapeRows('BTC-1m').find((r) => r[0] === BAR - 60)![4]);
+    expect(body.envelope.close).toBe(month.find((r) => r[0] === BAR - 60)![4]);
     for (const key of ['side', 'median', 'drift']) expect(JSON.stringify(body)).not.toContain(`"${key}"`);
   });
 
@@ -155,32 +164,32 @@ describe('GET /forecast/{market}/{tf}', () => {
     const { status, body } = await forecast(`BTC/1h?t=${T_1H}`);
     expect(status).toBe(200);
     const bar = Math.floor(T_1H / H) * H;
-    expect(issuedOf(body)).toEqual(issueEnvelope(tapeFile('BTC-1h'), { market: 'BTC', tf: '1h' }, bar));
+    expect(issuedOf(body)).toEqual(issueEnvelope(sampleFile('BTC-1h'), { market: 'BTC', tf: '1h' }, bar));
     expect(body.age_bars).toBe(0);
   });
 
-  it('follows the CME calendar: over the weekend NQ discloses Friday\'s last envelope, aged no bars', async () => {
-    const friday = Date.UTC(2023, 11, 1, 22) / 1000; // the close of the last bar before the weekend halt (CST)
-    const sunday = Date.UTC(2023, 11, 3, 22, 30) / 1000;
-    const { status, body } = await forecast(`NQ/5m?t=${sunday}`);
+  it('follows the CME calendar: over the weekend ES discloses Friday\'s last envelope, aged no bars', async () => {
+    const friday = Date.UTC(2013, 9, 11, 21) / 1000; // the close of the last bar before the weekend halt (CDT)
+    const sunday = Date.UTC(2013, 9, 13, 21, 30) / 1000; // half an hour before the Globex open
+    const { status, body } = await forecast(`ES/5m?t=${sunday}`);
     expect(status).toBe(200);
     expect(body).toMatchObject({ age_bars: 0, envelope: { issued_t: friday, last_bar_t: friday - M5 } });
-    expect(issuedOf(body)).toEqual(issueEnvelope(resample(tapeFile('NQ-1m'), 60, M5).bars, { market: 'NQ', tf: '5m' }, friday));
-    const reopened = await forecast(`NQ/5m?t=${sunday - 1}&history=1&from=0`);
+    expect(issuedOf(body)).toEqual(issueEnvelope(resample(sampleFile('ES-1m'), 60, M5).bars, { market: 'ES', tf: '5m' }, friday));
+    const reopened = await forecast(`ES/5m?t=${sunday - 1}&history=1&from=0`);
     expect(reopened.body.issues.map((i: { issued_t: number }) => i.issued_t)).toEqual([friday]);
   });
 
   it('issues a bar once however many reads arrive at once', async () => {
-    const answers = await Promise.all(Array.from({ length: 5 }, () => forecast(`SOL/5m?t=${T}`)));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => forecast(`ETH/5m?t=${ETH_T}`)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     expect(answers.filter((a) => a.body.served.issued_now)).toHaveLength(1);
     expect(new Set(answers.map((a) => JSON.stringify(a.body.envelope))).size).toBe(1);
-    const history = await forecast(`SOL/5m?t=${T}&history=1&from=0`);
-    expect(history.body.issues.map((i: { issued_t: number }) => i.issued_t)).toEqual([BAR]);
+    const history = await forecast(`ETH/5m?t=${ETH_T}&history=1&from=0`);
+    expect(history.body.issues.map((i: { issued_t: number }) => i.issued_t)).toEqual([Math.floor(ETH_T / M5) * M5]);
   });
 
   it('answers 404 naming the reason when there is too little history before t', async () => {
-    const early = Date.UTC(2025, 2, 1, 6) / 1000; // three hours into the real ETH month
+    const early = Date.UTC(2017, 8, 3, 3) / 1000; // three hours into the shipped ETH days
     const { status, body } = await forecast(`ETH/5m?t=${early}`);
     expect(status).toBe(404);
     expect(body).toMatchObject({ error: 'no_envelope', reason: 'warming_up' });
@@ -230,14 +239,14 @@ describe('the forecast tools over MCP', () => {
 
 describe('a replay session', () => {
   it('issues from the venue as it answers now and records nothing', async () => {
-    const t = Date.UTC(2025, 2, 25, 8, 0, 5) / 1000;
+    const t = Date.UTC(2017, 8, 4, 10, 0, 5) / 1000; // before ETH_T: nothing issued yet
     const bar = Math.floor(t / M5) * M5;
     venue.shift = 1000;
     try {
       const { status, body } = await forecast(`ETH/5m?t=${t}&session=replay-7`);
       expect(status).toBe(200);
       expect(body.served).toMatchObject({ issued_now: true, recorded: false });
-      const real = tapeRows('ETH-1m').find((r) => r[0] === bar - 60)![4];
+      const real = sampleRows('ETH-1m').find((r) => r[0] === bar - 60)![4];
       expect(body.envelope.close).toBeCloseTo(real + 1000, 6);
     } finally {
       venue.shift = 0;
@@ -250,10 +259,10 @@ describe('a replay session', () => {
 describe('the meter', () => {
   it('records each answered read on the meter at its price, and nothing for a refused one', async () => {
     const before = await meterSpent(deck.url, me);
-    expect((await forecast(`SOL/5m?t=${T}`, me.bearer)).status).toBe(200);
-    expect((await forecast(`SOL/5m?t=${T}&history=1&from=${T - 3600}`, me.bearer)).status).toBe(200);
+    expect((await forecast(`ETH/5m?t=${ETH_T}`, me.bearer)).status).toBe(200);
+    expect((await forecast(`ETH/5m?t=${ETH_T}&history=1&from=${ETH_T - 3600}`, me.bearer)).status).toBe(200);
     expect(await meterSpent(deck.url, me)).toBe(before + 2);
-    expect((await forecast(`SOL/5m?t=${T - 400 * 24 * 3600}`, me.bearer)).status).toBe(404);
+    expect((await forecast(`ETH/5m?t=${ETH_T - 400 * 24 * 3600}`, me.bearer)).status).toBe(404);
     expect((await forecast(`XAU/5m?t=${T}`, me.bearer)).status).toBe(422);
     expect(await meterSpent(deck.url, me)).toBe(before + 2);
   });

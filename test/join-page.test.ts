@@ -1,5 +1,5 @@
 import { getAddress } from 'ethers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { closeBrowser, person as browserPerson } from './support/browser.js';
 import { testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
@@ -18,11 +18,11 @@ afterAll(async () => {
   await deck.stop();
 });
 
-const person = () => browserPerson(new URL(joinUrl).origin);
+const person = (ctx: TestContext) => browserPerson(ctx, new URL(joinUrl).origin);
 
 describe('the onboarding page at {join_url}', () => {
-  it('joins, shows the key once with its warning, copies it, signs in and welcomes; a reload never shows the key again', async () => {
-    const { context, page } = await person();
+  it('joins, shows the key once with its warning, copies it, signs in and welcomes; a reload never shows the key again', async (ctx) => {
+    const { context, page } = await person(ctx);
     try {
       await page.goto(joinUrl);
       // The rule the page states is the one GET /join serves.
@@ -70,9 +70,9 @@ describe('the onboarding page at {join_url}', () => {
     }
   });
 
-  it('shows a taken name, and a wallet that is not an address, as errors on the page', async () => {
+  it('shows a taken name, and a wallet that is not an address, as errors on the page', async (ctx) => {
     expect((await call(`${deck.url}/join`, { body: { name: 'taken' } })).status).toBe(201);
-    const { context, page } = await person();
+    const { context, page } = await person(ctx);
     try {
       await page.goto(joinUrl);
       await page.getByLabel('Name').fill('taken');

@@ -1,18 +1,22 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { tuplesFromBars } from '../engine/bars.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { rpc, type RpcError } from './support/mcp.js';
+import { stitchedMonth } from './support/tape-file.js';
 
 // The bounds of a JSON-RPC batch on the deck's own /mcp and on a seller's endpoint: at most 100 messages (more is
 // refused whole, before anything runs), answers bounded in size (calls that would start past the cap are not run),
 // and calls started one per turn of the event loop, so other requests are answered while a batch runs.
+/** BTC as a month of minutes stitched from the shipped days: an answer of 20,000 bars needs two weeks of them in a row. */
+const btc = tuplesFromBars(stitchedMonth('BTC-1m'));
 let venue: VenueFixture;
 let deck: TestDeck;
 let bearer: Record<string, string>;
 
 beforeAll(async () => {
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'ETH/1m': tapeRows('ETH-1m'), 'SOL/1m': tapeRows('SOL-1m') });
+  venue = await startVenue({ 'BTC/1m': btc, 'ETH/1m': sampleRows('ETH-1m'), 'ES/1m': sampleRows('ES-1m') });
   deck = await testDeck({ DECK_TAPE_URL: venue.url });
   bearer = (await signedIn(deck.url, 'batcher')).bearer;
 });
@@ -23,7 +27,11 @@ afterAll(async () => {
 
 const PATHS = ['/mcp', '/mcp/candles'] as const;
 const DAY = 86_400;
-const MARCH = Date.UTC(2025, 2, 1) / 1000;
+const MONTH = btc[0]![0];
+/** 3 September 2017, the first of the shipped ETH days. */
+const ETH_DAY = Date.UTC(2017, 8, 3) / 1000;
+/** Tuesday 8 October 2013 13:30 UTC, the cash open, in the shipped ES week. */
+const ES_OPEN = Date.UTC(2013, 9, 8, 13, 30) / 1000;
 
 const ping = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'ping' });
 const tapeCall = (id: number, market: string, from: number, bars: number) => ({
@@ -49,7 +57,7 @@ describe.each(PATHS.map((path, i) => [path, i] as const))('batches on %s', (path
 
   it('refuses a batch of 101 with HTTP 413 and -32600 naming the limit, running none of it', async () => {
     const asked = venueAsked();
-    const batch = Array.from({ length: 101 }, (_, id) => tapeCall(id, 'ETH', MARCH + (10 + i) * DAY + id * 3600, 30));
+    const batch = Array.from({ length: 101 }, (_, id) => tapeCall(id, 'ETH', ETH_DAY + i * DAY + id * 600, 10));
     const a = await rpc(at(), batch, bearer);
     expect(a.status).toBe(413);
     expect(a.contentType).toMatch(/^application\/json/);
@@ -74,15 +82,15 @@ describe.each(PATHS.map((path, i) => [path, i] as const))('batches on %s', (path
     // The batch's first call asks the venue for one window and its last call for another; the 98 between read a
     // sealed window (no I/O: each runs within one turn of the event loop). Once the venue has been asked for the
     // first window the batch is running, and a ping sent then must be answered before the last call starts.
-    const first = ['ETH/1m', MARCH + (20 + i) * DAY] as const;
-    const last = ['SOL/1m', MARCH + (22 + i) * DAY] as const;
-    const sealed = tapeCall(0, 'BTC', MARCH + (24 + i) * DAY, 250);
+    const first = ['ETH/1m', ETH_DAY + i * DAY + 12 * 3600] as const;
+    const last = ['ES/1m', ES_OPEN + i * DAY] as const;
+    const sealed = tapeCall(0, 'BTC', MONTH + (24 + i) * DAY, 250);
     expect((await rpc(at(), sealed, bearer)).body).toMatchObject({ result: { structuredContent: { coverage: { sealed: true } } } });
     const asked = (key: string) => venue.hits.get(key) ?? 0;
     const before = { first: asked(first[0]), last: asked(last[0]) };
     const batch = rpc(
       at(),
-      [tapeCall(0, 'ETH', first[1], 60), ...Array.from({ length: 98 }, (_, k) => ({ ...sealed, id: k + 1 })), tapeCall(99, 'SOL', last[1], 60)],
+      [tapeCall(0, 'ETH', first[1], 60), ...Array.from({ length: 98 }, (_, k) => ({ ...sealed, id: k + 1 })), tapeCall(99, 'ES', last[1], 60)],
       bearer,
     );
     while (asked(first[0]) === before.first) await nextTurn();
@@ -98,7 +106,7 @@ describe.each(PATHS.map((path, i) => [path, i] as const))('batches on %s', (path
 
   it('runs no call once the answers reach 16 MiB: those calls are answered -32600 naming the cap', async () => {
     // Each call answers 20,000 bars (several MiB as structured content and text): ten of them would pass the cap.
-    const a = await rpc(at(), Array.from({ length: 10 }, (_, id) => tapeCall(id, 'BTC', MARCH + DAY, 20_000)), bearer);
+    const a = await rpc(at(), Array.from({ length: 10 }, (_, id) => tapeCall(id, 'BTC', MONTH + DAY, 20_000)), bearer);
     expect(a.status).toBe(200);
     const answers = a.body as Answer[];
     expect(answers.map((x) => x.id)).toEqual(Array.from({ length: 10 }, (_, id) => id));

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findChromium } from './support/chromium.js';
+import { findChromium, NO_CHROMIUM } from './support/chromium.js';
 import { signedIn } from './support/deck.js';
 import { call } from './support/http.js';
 import { spawnServer } from './support/spawn.js';
 
 // What `npm start` and `npm test` do on a fresh clone: start builds the bundle once, saying so, and runs it; a
 // built tree starts without building; the bundle finds every file the deck reads at run time. The tests install
-// nothing: the browser test finds a browser or says how to get one.
+// nothing: the browser tests find a browser, or are skipped saying how to get one.
 
 const ROOT = join(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
@@ -93,8 +93,10 @@ describe('npm test', () => {
     expect(run.code).toBe(1);
   }, 120_000);
 
-  it('finds the browser named by CHROMIUM_PATH, and says how to get one when it is not there', () => {
+  it('finds the browser named by CHROMIUM_PATH, says how to get one when it is not there, and finds none on a machine without one', () => {
     expect(findChromium({ CHROMIUM_PATH: process.execPath })).toBe(process.execPath);
+    expect(findChromium({}, ['/nonexistent/chromium', '/nonexistent/google-chrome'])).toBeNull();
+    expect(NO_CHROMIUM).toContain('need Chromium and found none at /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome, /usr/bin/google-chrome-stable: install one (Debian or Ubuntu: sudo apt-get install chromium fonts-liberation) or set CHROMIUM_PATH');
     expect(() => findChromium({ CHROMIUM_PATH: '/nonexistent/chromium' })).toThrow(
       'CHROMIUM_PATH is /nonexistent/chromium, which is not an executable file: install one (Debian or Ubuntu: sudo apt-get install chromium fonts-liberation) or set CHROMIUM_PATH',
     );

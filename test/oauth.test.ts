@@ -114,7 +114,7 @@ describe('metadata: where an MCP client finds the door', () => {
 });
 
 describe('the SDK client signs a person in through the onboarding page, in a browser', () => {
-  it('registers, sends the person to join and consent, exchanges the code and calls a gated tool as that person', async () => {
+  it('registers, sends the person to join and consent, exchanges the code and calls a gated tool as that person', async (ctx) => {
     const provider = new MemoryProvider(app.url, 'Pat\'s agent');
     const transport = new StreamableHTTPClientTransport(new URL(`${deck.url}/mcp/candles`), { authProvider: provider });
     const client = new Client({ name: 'oauth-agent', version: '1.0.0' });
@@ -124,7 +124,7 @@ describe('the SDK client signs a person in through the onboarding page, in a bro
     expect(provider.client?.client_id).toBeTruthy();
     expect(provider.authorizationUrl!.searchParams.get('resource')).toBe(`${deck.url}/mcp/candles`);
 
-    const { context, page } = await person(new URL(deck.url).origin);
+    const { context, page } = await person(ctx, new URL(deck.url).origin);
     try {
       await page.goto(provider.authorizationUrl!.href);
       await page.getByRole('heading', { name: /Pat's agent asks to act as you/ }).waitFor();
@@ -161,12 +161,12 @@ describe('the SDK client signs a person in through the onboarding page, in a bro
     }
   });
 
-  it('signs in a person who pastes a key they already have, and sends the app back refused when they deny', async () => {
+  it('signs in a person who pastes a key they already have, and sends the app back refused when they deny', async (ctx) => {
     const { key } = await signedIn(deck.url, 'oauth-keeper');
     const client = await registered('Denied app');
     const { challenge } = pkce();
     const sent = await authorize(client, challenge, `${deck.url}/mcp`, 'deny-state');
-    const { context, page } = await person(new URL(deck.url).origin);
+    const { context, page } = await person(ctx, new URL(deck.url).origin);
     try {
       await page.goto(sent.location);
       await page.getByRole('heading', { name: /Denied app asks to act as you/ }).waitFor();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, legacyClient } from './support/mcp.js';
@@ -12,7 +12,8 @@ import { sample, scrape } from './support/metrics.js';
 // are made; who may read it; GET /health and GET /ready; the ledgers with their heads and a verify walk that names
 // where a chain broken on disk breaks.
 
-const TO = Date.UTC(2025, 2, 20) / 1000;
+/** The end of 5 April 2018, a day the shipped BTC minutes hold whole. */
+const TO = Date.UTC(2018, 3, 6) / 1000;
 const H = 3600;
 const METRICS_TOKEN = 'metrics-bearer-0123456789abcdef';
 
@@ -23,7 +24,7 @@ let me: Awaited<ReturnType<typeof signedIn>>;
 
 beforeAll(async () => {
   grants = await grantsFile([{ name: 'plane_house', tier: 'house' }]);
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m') });
   deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: grants, DECK_TRUST_PROXY: 'loopback', DECK_METRICS_TOKEN: METRICS_TOKEN });
   me = await signedIn(deck.url, 'plane_user');
 });

@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THEME } from '../engine/plate/theme.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient, refusalIn } from './support/mcp.js';
 
 const H = 3600;
 const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
-const START = Date.UTC(2025, 2, 10, 12) / 1000; // inside the real BTC 1m month
+const START = Date.UTC(2018, 3, 5, 12) / 1000; // a day the shipped BTC minutes hold whole
+/** The shipped Bitfinex BTC hours of October 2013: days of windows to seal one after another. */
+const HOURS = Date.UTC(2013, 9, 2) / 1000;
 const WINDOW = { market: 'BTC', tf: '1m', from: iso(START), to: iso(START + 500 * 60), indicators: ['ema:20', 'bb:20:2'] };
 
 let venue: VenueFixture;
@@ -20,7 +22,7 @@ let me: Awaited<ReturnType<typeof signedIn>>;
 const seal = (body: unknown, headers = me.bearer) => call(`${deck.url}/plates`, { body, headers });
 
 beforeAll(async () => {
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'NQ/1m': tapeRows('NQ-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m'), 'BTC/1h': sampleRows('BTC-1h'), 'ES/1m': sampleRows('ES-1m') });
   deck = await testDeck({ DECK_TAPE_URL: venue.url });
   me = await signedIn(deck.url, 'plater');
   await call(`${deck.url}/me/marks`, { body: { market: 'BTC', kind: 'zone', price: 80000, price2: 80500, note: 'overnight range' }, headers: me.bearer });
@@ -54,7 +56,7 @@ describe('POST /plates', () => {
 
   it('draws the marks as lines and publishes nothing private: no note, no mark price, in the picture or its JSON', async () => {
     // A level inside the window's range, at a price no bar, tick or indicator states.
-    const rows = tapeRows('BTC-1m').filter((r) => r[0] >= START && r[0] < START + 500 * 60);
+    const rows = sampleRows('BTC-1m').filter((r) => r[0] >= START && r[0] < START + 500 * 60);
     const level = Math.round((Math.min(...rows.map((r) => r[3])) + Math.max(...rows.map((r) => r[2]))) / 2) + 0.37;
     const marked = async (name: string, note: string) => {
       const who = await signedIn(deck.url, name);
@@ -91,7 +93,7 @@ describe('POST /plates', () => {
 
   it('ten identical seals at once seal once: one fresh, every answer 200, one of the day\'s 40 seals used', async () => {
     const racer = await signedIn(deck.url, 'racer');
-    const at = START - 7 * 24 * H;
+    const at = HOURS;
     const window = (k: number) => ({ market: 'BTC', tf: '1h', from: iso(at + k * H), to: iso(at + k * H + 12 * H) });
     const answers = await Promise.all(Array.from({ length: 10 }, () => seal(window(0), racer.bearer)));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
@@ -115,7 +117,7 @@ describe('POST /plates', () => {
   it('records a sealed plate on the meter (plate, 2 units); a re-seal and chart_image spend nothing', async () => {
     const payer = await signedIn(deck.url, 'plate-payer');
     const spent = async () => (await call(`${deck.url}/meter`, { headers: payer.bearer })).body.spent;
-    const window = { market: 'BTC', tf: '5m', from: iso(START + 2 * 24 * H), to: iso(START + 2 * 24 * H + 6 * H) };
+    const window = { market: 'BTC', tf: '5m', from: iso(START + 24 * H), to: iso(START + 30 * H) };
     expect(await spent()).toBe(0);
     expect((await seal(window, payer.bearer)).body.fresh).toBe(true);
     expect(await spent()).toBe(2);
@@ -145,7 +147,7 @@ describe('POST /plates', () => {
     const day = Math.floor(START / 86_400) * 86_400;
     let pv = 0;
     let v = 0;
-    for (const [t, , h, l, c, vol] of tapeRows('BTC-1m')) {
+    for (const [t, , h, l, c, vol] of sampleRows('BTC-1m')) {
       if (t < day || t >= START + 500 * 60) continue;
       pv += ((h + l + c) / 3) * vol;
       v += vol;
@@ -199,7 +201,7 @@ describe('POST /plates', () => {
     [{ ...WINDOW, indicators: ['ema:20', 'ema:0'] }, 'indicators.1'],
     [{ ...WINDOW, to: '2999-01-01T00:00:00Z' }, 'to'],
     [{ ...WINDOW, to: WINDOW.from }, 'from'],
-    [{ ...WINDOW, from: '2025-03-10 12:00' }, 'from'],
+    [{ ...WINDOW, from: '2018-04-05 12:00' }, 'from'],
     [{ ...WINDOW, to: iso(START + 3000 * 60) }, 'to'],
     [{ ...WINDOW, market: 'XAU' }, 'market'],
   ])('refuses %j with 422 naming %s', async (body, field) => {
@@ -208,9 +210,9 @@ describe('POST /plates', () => {
     expect(res.body.problems.map((p: { field: string }) => p.field)).toContain(field);
   });
 
-  it('refuses an undrawable picture (a weekend of NQ has no bars) with 422', async () => {
-    const sat = Date.UTC(2023, 10, 25) / 1000;
-    const res = await seal({ market: 'NQ', tf: '1m', from: iso(sat), to: iso(sat + 6 * H) });
+  it('refuses an undrawable picture (a weekend of ES has no bars) with 422', async () => {
+    const sat = Date.UTC(2013, 9, 12) / 1000;
+    const res = await seal({ market: 'ES', tf: '1m', from: iso(sat), to: iso(sat + 6 * H) });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ error: 'undrawable', reason: 'no_bars' });
   });
@@ -222,7 +224,7 @@ describe('POST /plates', () => {
 
   it('allows 40 seals a day per principal (429 after), re-seals not counted', async () => {
     const sealer = await signedIn(deck.url, 'forty');
-    const half = (i: number) => ({ market: 'BTC', tf: '1h', from: iso(START + i * 12 * H), to: iso(START + (i + 1) * 12 * H) });
+    const half = (i: number) => ({ market: 'BTC', tf: '1h', from: iso(HOURS + 6 * 24 * H + i * 12 * H), to: iso(HOURS + 6 * 24 * H + (i + 1) * 12 * H) });
     for (let i = 0; i < 40; i++) expect((await seal(half(i), sealer.bearer)).status, `seal ${i}`).toBe(200);
     const over = await seal(half(40), sealer.bearer);
     expect(over.status).toBe(429);

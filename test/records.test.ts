@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRY } from '../tools/registry.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
 import { answered, callAnswered, everyAct } from './support/answers.js';
@@ -12,7 +12,8 @@ import { answered, callAnswered, everyAct } from './support/answers.js';
 // another's entries 404), the registry, the ladder (empty with no model; test/copy.test.ts ranks real ones), the concluded lab by
 // digest only, and the roadmap generated from the registry and the README so it cannot drift.
 
-const TO = Date.UTC(2025, 2, 20) / 1000;
+/** The end of 5 April 2018, a day the shipped BTC minutes hold whole. */
+const TO = Date.UTC(2018, 3, 6) / 1000;
 const KEY = `sk-${'r'.repeat(32)}`;
 
 let grants: string;
@@ -41,7 +42,7 @@ beforeAll(async () => {
     { name: 'ada', tier: 'house' },
     { name: 'bob', tier: 'house' },
   ]);
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m') });
   grader = await startGrader([KEY]);
   deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: grants, DECK_GRADER_URL: grader.url, DECK_GRADER_KEY: KEY });
   ada = await signedIn(deck.url, 'ada');

@@ -185,6 +185,28 @@ describe.each(STORES)('the store on $name', ({ where }) => {
     expect(await one.tapeDays.holdsAny()).toBe(true);
   });
 
+  it('sums up every tape day without its bars, as another writer changes them, and leaves out what is not a day of the tape', async () => {
+    const w = await where();
+    const [one, two] = [await open(w), await open(w)];
+    expect(await one.tapeDays.summaries()).toEqual([]);
+    const t0 = Date.parse('2025-01-06T00:00:00Z') / 1000;
+    const row = (t: number) => [t, 1, 2, 0.5, 1.5, 10] as [number, number, number, number, number, number];
+    await two.tapeDays.update('BTC', '1m', '2025-01-06', () => ({ doc: { rows: [row(t0), row(t0 + 60)], held: [{ from: t0, to: t0 + 3600 }], sample: [{ from: t0, to: t0 + 60 }] }, added: 2 }));
+    // A day kept before its held stretches were: from its first bar to the close of its last.
+    await two.tapeDays.update('ES', '1h', '2025-01-07', () => ({ doc: { rows: [row(t0 + 86_400), row(t0 + 86_400 + 7200)] }, added: 2 }));
+    expect(await one.tapeDays.summaries()).toEqual([
+      { market: 'BTC', tf: '1m', day: '2025-01-06', bars: 2, held: [{ from: t0, to: t0 + 3600 }], sample: [{ from: t0, to: t0 + 60 }], imported: [] },
+      { market: 'ES', tf: '1h', day: '2025-01-07', bars: 2, held: [{ from: t0 + 86_400, to: t0 + 86_400 + 3 * 3600 }], sample: [], imported: [] },
+    ]);
+    await two.tapeDays.update('BTC', '1m', '2025-01-06', (doc) => ({ doc: { ...doc, rows: [...doc.rows, row(t0 + 120)], imported: [{ from: t0 + 60, to: t0 + 3600 }] }, added: 1 }));
+    expect((await one.tapeDays.summaries())[0]).toMatchObject({ bars: 3, imported: [{ from: t0 + 60, to: t0 + 3600 }] });
+    if (!w.databaseUrl) {
+      // A folder the tape does not serve (a market or timeframe of another version) is not a day of it.
+      await writeFile(join(w.dataDir, 'tape', 'BTC', 'notes.txt'), 'kept by hand');
+      expect((await one.tapeDays.summaries()).map((d) => d.day)).toEqual(['2025-01-06', '2025-01-07']);
+    }
+  });
+
   it('keeps the first bytes sealed under a name, whoever seals it at once, and forgets removed ones', async () => {
     const w = await where();
     // Two decks on PostgreSQL; on JSON files, one deck (the store of one process).

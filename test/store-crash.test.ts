@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prng } from '../engine/stepper/prng.js';
 import { EMA_CROSS } from './fixtures/scripts.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { spawnDeck, testDeck, type SpawnedDeck } from './support/deck.js';
 import { runCli, writeCsv } from './support/cli.js';
 import { holders, outOfStep, principalsOnDisk } from './support/identity-files.js';
@@ -66,9 +66,10 @@ const PERSONS = 8;
 const MARKS_SENT_CAP = 54;
 const PLATES_SENT_CAP = 36;
 const MARK_MARKETS = ['NQ', 'ES', 'YM', 'BTC', 'ETH', 'SOL'] as const;
-/** Plates are drawn over the real BTC tape, a window in one of its hours (the tape runs to April 2025). */
-const PLATE_START = Date.UTC(2025, 2, 10, 0) / 1000;
-const PLATE_HOURS = 480;
+/** Plates are drawn over the shipped BTC minutes, 90 minutes from an hour of a day every minute of which traded. */
+const PLATE_HOURS = ['2017-09-03', '2017-09-04', '2017-12-17', '2018-04-05', '2018-04-06'].flatMap((day) =>
+  Array.from({ length: 22 }, (_, h) => Date.parse(`${day}T00:00:00Z`) / 1000 + h * 3600),
+);
 const WORDS = 'Long BTC on the 1 minute chart when the 9 EMA crosses above the 21 EMA; stop 2 ATR, target 2R.';
 
 const env = { DECK_JOIN_PER_CLIENT: '100000', DECK_JOIN_PER_DAY: '100000' };
@@ -214,7 +215,7 @@ async function write(url: string, kind: Kind, p: Person): Promise<() => void> {
   if (kind === 'plate') {
     p.platesSent += 1;
     p.units.sent += plateUnits;
-    const from = PLATE_START + (n % PLATE_HOURS) * 3600;
+    const from = PLATE_HOURS[n % PLATE_HOURS.length]!;
     const a = await ask(url, '/plates', { body: { market: 'BTC', tf: '1m', from: iso(from), to: iso(from + 90 * 60), indicators: ['ema:9'] }, headers });
     if (a.status !== 200) throw new Error(`plate answered ${a.status}: ${JSON.stringify(a.body)}`);
     return () => {
@@ -424,7 +425,7 @@ describe('the crash suite: SIGKILL during writes of every kind, then a restart',
     dataDir = await mkdtemp(join(tmpdir(), 'deck-crash-'));
     const names = Array.from({ length: PERSONS }, (_, i) => `crash_${i}`);
     grants = await grantsFile(names.map((name) => ({ name, tier: 'house' as const })));
-    venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+    venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m') });
   });
 
   it(`keeps every acknowledged write through ${ROUND_COUNT} kills`, { timeout: 60_000 + ROUND_COUNT * 45_000 }, async () => {
@@ -485,7 +486,7 @@ describe('the crash suite: SIGKILL during writes of every kind, then a restart',
 describe('temporary files a crash left', () => {
   it('are removed at start, and nothing else in the data directory is', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'deck-temps-'));
-    const theirs = ['.accounts.json.tmp', 'plates/.ab12.png.tmp', 'plates/.ab12.png.0123456789ab.tmp', 'images/.cd34.webp.a1b2c3d4e5f6.tmp', 'plates/.ab12.json.tmp', 'images/.cd34.webp.tmp', 'tape/BTC/1m/.2025-03-10.json.tmp'];
+    const theirs = ['.accounts.json.tmp', 'plates/.ab12.png.tmp', 'plates/.ab12.png.0123456789ab.tmp', 'images/.cd34.webp.a1b2c3d4e5f6.tmp', 'plates/.ab12.json.tmp', 'images/.cd34.webp.tmp', 'tape/BTC/1m/.2018-04-05.json.tmp'];
     const others = ['notes.tmp', '.notes.txt.tmp', 'accounts.json.tmp', 'plates/ab12.png', 'keep/.x.tmp', 'plates/.ab12.png.xyz.tmp'];
     for (const f of [...theirs, ...others]) {
       await mkdir(dirname(join(dir, f)), { recursive: true });

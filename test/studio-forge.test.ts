@@ -50,7 +50,9 @@ describe('POST /forge', () => {
     expect(first.status).toBe(200);
     answered('forge', first.body);
     const { seed_hash, version, code, watermark, script } = first.body;
-    expect(Object.keys(first.body)).toEqual(['ok', 'seed_hash', 'version', 'code', 'watermark', 'script', 'review', 'scan']);
+    // This deck holds no bars and has no venue: the forge warns that a rehearsal of its BTC rule would be refused.
+    expect(Object.keys(first.body)).toEqual(['ok', 'seed_hash', 'version', 'code', 'watermark', 'script', 'review', 'scan', 'warnings']);
+    expect(first.body.warnings).toEqual([{ code: 'market_not_held', message: expect.stringContaining('the tape holds no 1m bars of BTC') }]);
     expect(seed_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(watermark).toEqual({ seed_hash, version });
     expect(verifyWatermark(code)).toEqual({ seed_hash, version });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FileLedger } from '../store/file-ledger.js';
 import type { GradeEntry } from '../store/grades.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { answered, callAnswered } from './support/answers.js';
 import { grantsFile, legacyClient } from './support/mcp.js';
@@ -61,7 +61,7 @@ async function ready(url: string, name: string, rehearse = true): Promise<{ who:
 }
 
 beforeAll(async () => {
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'ETH/1m': tapeRows('ETH-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m'), 'ETH/1m': sampleRows('ETH-1m') });
   grader = await startGrader([HOUSE_KEY, OWN_KEY]);
   grants = await grantsFile([
     { name: 'grade_house', tier: 'house' },

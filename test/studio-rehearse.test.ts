@@ -8,20 +8,22 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inCashSession } from '../engine/calendar.js';
 import { RehearsalSchema } from '../engine/stepper/index.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
 import { answered, callAnswered } from './support/answers.js';
 
 // The stepper in the deck: POST /forge/trial runs a script block, POST /studio/rehearse (and the rehearse tool) a
-// forge, over the real tape: the archive filled by `npm run tape -- import` with a month of BTC and two weeks of NQ
-// 1m bars, and a venue that serves the real BTC, ETH and NQ bars over HTTP.
+// forge, over the real tape: the archive filled by `npm run tape -- import` with the shipped BTC and ES 1m bars, and a
+// venue that serves the shipped BTC, ETH and ES bars over HTTP.
 
 const H = 3600;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BTC_END = tapeRows('BTC-1m').at(-1)![0] + 60;
-const NQ_END = tapeRows('NQ-1m').at(-1)![0] + 60;
-const TO = Date.UTC(2025, 2, 20) / 1000;
+const BTC_END = sampleRows('BTC-1m').at(-1)![0] + 60;
+/** The close of the newest ES bar outside a halt: the Friday close, 16:00 Chicago (the file's last 15 minutes are inside it). */
+const ES_END = Date.UTC(2013, 9, 11, 21) / 1000;
+/** The end of 5 April 2018, a day the shipped BTC minutes hold whole. */
+const TO = Date.UTC(2018, 3, 6) / 1000;
 const CASH = { kind: 'windows', zone: 'America/New_York', windows: [{ from: '09:30', to: '16:00' }] };
 
 let data: string;
@@ -32,9 +34,9 @@ let house: Awaited<ReturnType<typeof signedIn>>;
 let emaCross: { intent: string; script: Record<string, unknown> };
 let seed: string;
 
-/** Imports a real tape file into a data directory as an operator does: npm run tape -- import. */
+/** Imports a shipped file into a data directory as an operator does: npm run tape -- import. */
 async function importTape(dir: string, name: string, market: string): Promise<void> {
-  const csv = fileURLToPath(new URL(`../../shared/tape/${name}.csv`, import.meta.url));
+  const csv = join(ROOT, 'tape', 'sample', `${name}.csv`);
   await promisify(execFile)(process.execPath, ['--import', 'tsx', 'cli/tape.ts', 'import', csv, '--market', market, '--tf', '1m'], {
     cwd: ROOT,
     env: { ...process.env, DECK_DATA: dir },
@@ -53,9 +55,9 @@ const envelopeOf = (body: Record<string, unknown>) => without(body, ['ok', 'seed
 beforeAll(async () => {
   data = await mkdtemp(join(tmpdir(), 'deck-studio-'));
   await importTape(data, 'BTC-1m', 'BTC');
-  await importTape(data, 'NQ-1m', 'NQ');
+  await importTape(data, 'ES-1m', 'ES');
   grants = await grantsFile([{ name: 'rehearse_house', tier: 'house' }]);
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'ETH/1m': tapeRows('ETH-1m'), 'NQ/1m': tapeRows('NQ-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m'), 'ETH/1m': sampleRows('ETH-1m'), 'ES/1m': sampleRows('ES-1m') });
   deck = await testDeck({ DECK_DATA: data, DECK_TAPE_URL: venue.url, DECK_GRANTS: grants });
   house = await signedIn(deck.url, 'rehearse_house');
   emaCross = (await callAnswered(`${deck.url}/forge?onboard=ema-cross`, { headers: house.bearer })).body;
@@ -74,15 +76,17 @@ describe('POST /studio/rehearse', () => {
   });
 
   it('rehearses a forge over the hours before to: trades, R, the random null and a summary of the past', async () => {
-    const { status, body } = await rehearse({ seed_hash: seed, to: TO });
+    // The 24 hours of 6 April 2018, warmed up on the day before (the shipped days hold no whole week).
+    const to = TO + 24 * H;
+    const { status, body } = await rehearse({ seed_hash: seed, to, hours: 24 });
     answered('rehearse', body);
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true, seed_hash: seed, market: 'BTC', timeframe: '1m' });
     const envelope = RehearsalSchema.parse(envelopeOf(body));
-    expect(envelope.window).toMatchObject({ from: TO - 168 * H, to: TO, bars: 168 * 60 });
+    expect(envelope.window).toMatchObject({ from: to - 24 * H, to, bars: 24 * 60 });
     expect(envelope.window.warm_up_bars).toBeGreaterThanOrEqual(64);
-    expect(envelope.trades.length).toBeGreaterThan(50);
-    expect(envelope.trades.every((t) => t.entry_t >= TO - 168 * H && t.exit_t <= TO)).toBe(true);
+    expect(envelope.trades.length).toBeGreaterThan(10);
+    expect(envelope.trades.every((t) => t.entry_t >= to - 24 * H && t.exit_t <= to)).toBe(true);
     expect(envelope.stats.n).toBe(envelope.trades.length);
     expect(envelope.null).toMatchObject({ runs: 1000, seed, matched: { trades: envelope.stats.n } });
     expect(envelope.null.p).toBe(Math.round(((envelope.null.k + 1) / 1001) * 1e4) / 1e4);
@@ -186,16 +190,16 @@ describe('POST /studio/rehearse', () => {
 });
 
 describe('a tape with nothing in it', () => {
-  it('passes the tape\'s own 503 through', async () => {
+  it('refuses a rehearsal with 422 naming the market: nothing held and no venue to ask', async () => {
     const bare = await testDeck();
     try {
       const who = await signedIn(bare.url, 'bare_rehearser');
       const forged = await callAnswered(`${bare.url}/forge`, { body: { intent: emaCross.intent }, headers: who.bearer });
       for (const body of [{ seed_hash: forged.body.seed_hash }, { seed_hash: forged.body.seed_hash, to: TO }]) {
         const res = await callAnswered(`${bare.url}/studio/rehearse`, { body, headers: who.bearer });
-        expect(res.status).toBe(503);
-        expect(res.body).toMatchObject({ error: 'upstream_not_configured' });
-        expect(res.body.message).toMatch(/DECK_TAPE_URL/);
+        expect(res.status).toBe(422);
+        expect(fields(res)).toEqual(['market']);
+        expect(res.body.message).toMatch(/no 1m bars of BTC, .*no venue is configured \(DECK_TAPE_URL\): it holds nothing/);
       }
     } finally {
       await bare.stop();
@@ -222,16 +226,20 @@ describe('POST /forge/trial', () => {
 
   it('defaults to NQ and, on NQ, ES and YM, to the cash session', async () => {
     const bare = without(emaCross.script, ['market', 'session']);
-    const { status, body } = await trial({ script: bare });
+    // NQ is the default: the tape here holds none, and the trial says so of NQ.
+    const nq = await trial({ script: bare });
+    expect(nq.status).toBe(422);
+    expect(nq.body.message).toContain('NQ');
+    const { status, body } = await trial({ script: bare, market: 'ES' });
     answered('forge_trial', body);
     expect(status).toBe(200);
-    expect(body.script).toMatchObject({ market: 'NQ', session: CASH });
-    // The window ends at the newest NQ bar the archive holds; it opens at the first bar after 168 hours before.
-    expect(body.window.to).toBe(NQ_END);
-    expect(body.window.from).toBeGreaterThanOrEqual(NQ_END - 168 * H);
-    expect(body.window.from - (NQ_END - 168 * H)).toBeLessThan(2 * H);
+    expect(body.script).toMatchObject({ market: 'ES', session: CASH });
+    // The window ends at the newest ES bar the archive holds outside a halt; it opens at the first bar after 168
+    // hours before, the Sunday open that begins the shipped week.
+    expect(body.window.to).toBe(ES_END);
+    expect(body.window.from).toBe(sampleRows('ES-1m')[0]![0]);
     expect(body.trades.length).toBeGreaterThan(10);
-    expect(body.trades.every((t: { entry_t: number }) => inCashSession('NQ', t.entry_t))).toBe(true);
+    expect(body.trades.every((t: { entry_t: number }) => inCashSession('ES', t.entry_t))).toBe(true);
     expect(body.trades.some((t: { why: string }) => t.why === 'session_end')).toBe(true);
     const onBtc = await trial({ script: bare, market: 'BTC', hours: 6 });
     expect(onBtc.body.script.session).toEqual({ kind: 'always' });
@@ -269,8 +277,8 @@ describe('POST /forge/trial', () => {
   });
 
   it('runs two trials at once for a principal and refuses a third with 429', async () => {
-    // Three month-long trials sent together: each reads 44,640 bars through the tape in three sealed parts and
-    // weighs them against 1,000 random runs, so the first two are still running when the third is admitted or not.
+    // Three month-long trials sent together: each reads its window through the tape in sealed parts and weighs it
+    // against 1,000 random runs, so the first two are still running when the third is admitted or not.
     const runner = await signedIn(deck.url, 'trial_runner');
     const answers = await Promise.all([0, 1, 2].map(() => trial({ script: emaCross.script, hours: 744 }, runner)));
     const statuses = answers.map((a) => a.status).sort();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FileLedger } from '../store/file-ledger.js';
 import type { ScoreEntry } from '../store/grades.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { callAnswered, everyAct } from './support/answers.js';
 import { grantsFile } from './support/mcp.js';
@@ -40,7 +40,7 @@ const calibration = (url: string, who: Who, stage = 'parts') => callAnswered(`${
 const failed = (facts: { name: string; held: boolean }[]) => facts.filter((f) => !f.held).map((f) => f.name);
 
 beforeAll(async () => {
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'ETH/1m': tapeRows('ETH-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m'), 'ETH/1m': sampleRows('ETH-1m') });
   grader = await startGrader([HOUSE_KEY, OWN_KEY]);
   grants = await grantsFile([{ name: 'score_house', tier: 'house' }]);
   deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: grants, DECK_GRADER_URL: grader.url, DECK_GRADER_KEY: HOUSE_KEY });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMove, machineMarkdown, STUDIO_ACTIONS, viewOf, type StudioState } from '../engine/studio/machine.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
 import { pngBase64 } from './fixtures/images.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
@@ -15,7 +15,8 @@ import { answered, callAnswered } from './support/answers.js';
 // its own route calls, against a venue serving the real BTC tape.
 
 const H = 3600;
-const TO = Date.UTC(2025, 2, 20) / 1000;
+/** The end of 5 April 2018, a day the shipped BTC minutes hold whole. */
+const TO = Date.UTC(2018, 3, 6) / 1000;
 /** A rule whose stop and exit the words do not give: its reading is unclear. */
 const HALF_RULE = 'Long BTC on the 1 minute chart, around the clock, when the 9 EMA crosses above the 21 EMA.';
 const NO_GATE = { earned: false, rests_on: null };
@@ -57,7 +58,7 @@ const TO_STATE = (): Record<Exclude<StudioState, 'graded' | 'rejected'>, Record<
 
 beforeAll(async () => {
   grants = await grantsFile([{ name: 'studio_walker', tier: 'house' }]);
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m') });
   deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: grants });
   me = await signedIn(deck.url, 'studio_walker');
   intent = (await callAnswered(`${deck.url}/forge?onboard=ema-cross`, { headers: me.bearer })).body.intent;

@@ -2,13 +2,14 @@ import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TapeArchive } from '../store/tape-archive.js';
+import { HELD_FRESH_MS, TapeArchive } from '../store/tape-archive.js';
 import { FileTapeDays } from '../store/tape-days.js';
-import { tapeRows } from './fixtures/venue.js';
+import { sampleRows } from './fixtures/venue.js';
 
 const D = 86_400;
-const DAY = Date.UTC(2025, 2, 20) / 1000;
-const rows = tapeRows('BTC-1m').filter((r) => r[0] >= DAY && r[0] < DAY + D);
+/** 5 April 2018: the shipped BTC minutes hold every minute of it. */
+const DAY = Date.UTC(2018, 3, 5) / 1000;
+const rows = sampleRows('BTC-1m').filter((r) => r[0] >= DAY && r[0] < DAY + D);
 const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 400))]);
 
 describe('the tape archive on disk', () => {
@@ -51,10 +52,63 @@ describe('the tape archive on disk', () => {
     expect((await new TapeArchive(new FileTapeDays(dir)).read('BTC', '1m', DAY, DAY + D)).sample).toEqual([sampled]);
   });
 
+  it('vouches for each stretch of an imported file, not for the months between them, and for a CME week whole through its daily breaks', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
+    const archive = new TapeArchive(new FileTapeDays(dir));
+    // The shipped BTC minutes: nine days in four stretches, 2016 to 2018.
+    await archive.import('BTC', '1m', sampleRows('BTC-1m'));
+    const between = Date.UTC(2017, 0, 10) / 1000;
+    expect(await archive.read('BTC', '1m', between, between + D)).toEqual({ rows: [], held: [], sample: [] });
+    const sep = Date.UTC(2017, 8, 3) / 1000;
+    expect((await archive.read('BTC', '1m', sep, sep + 2 * D)).held).toEqual([{ from: sep, to: sep + 2 * D }]);
+    // A CME week is one stretch: its daily breaks are less than a day of open market.
+    await archive.import('ES', '1m', sampleRows('ES-1m'));
+    const es = await archive.read('ES', '1m', Date.UTC(2013, 9, 6) / 1000, Date.UTC(2013, 9, 12) / 1000);
+    expect(es.held).toEqual([{ from: Date.UTC(2013, 9, 6, 22) / 1000, to: Date.UTC(2013, 9, 11, 21, 15) / 1000 }]);
+  });
+
+  it('lists what it holds per market and timeframe, by who vouched for it, and sees its own writes at once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
+    const archive = new TapeArchive(new FileTapeDays(dir));
+    expect(await archive.held()).toEqual([]);
+    await archive.import('BTC', '1m', rows.slice(0, 600), 'sample');
+    await archive.import('BTC', '1m', rows.slice(600, 900));
+    await archive.keep('BTC', '1m', rows.slice(900), { from: rows[900]![0], to: DAY + D });
+    const first = await archive.held();
+    expect(first).toEqual([
+      {
+        market: 'BTC',
+        tf: '1m',
+        bars: rows.length,
+        windows: [
+          { from: DAY, to: DAY + 600 * 60, source: 'sample' },
+          { from: DAY + 600 * 60, to: DAY + 900 * 60, source: 'import' },
+          { from: DAY + 900 * 60, to: DAY + D, source: 'venue' },
+        ],
+      },
+    ]);
+    // The same value, frozen, until something changes.
+    expect(await archive.held()).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    await archive.keep('ETH', '1h', [[DAY, 1, 2, 0.5, 1.5, 10]], { from: DAY, to: DAY + 3600 });
+    expect((await archive.held()).map((h) => `${h.market} ${h.tf}`)).toEqual(['BTC 1m', 'ETH 1h']);
+  });
+
+  it('sees what another process kept once its view is older than HELD_FRESH_MS', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
+    let now = 0;
+    const deck = new TapeArchive(new FileTapeDays(dir), () => now);
+    expect(await deck.held()).toEqual([]);
+    await new TapeArchive(new FileTapeDays(dir)).import('BTC', '1m', rows);
+    expect(await deck.held()).toEqual([]);
+    now += HELD_FRESH_MS;
+    expect(await deck.held()).toEqual([{ market: 'BTC', tf: '1m', bars: rows.length, windows: [{ from: DAY, to: DAY + D, source: 'import' }] }]);
+  });
+
   it('writes a day only under its lock: a writer waits while another holds it, and takes over one left by a dead writer', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
     const folder = join(dir, 'tape', 'BTC', '1m');
-    const lock = join(folder, '.2025-03-20.json.lock');
+    const lock = join(folder, '.2018-04-05.json.lock');
     await mkdir(folder, { recursive: true });
     await writeFile(lock, '');
     const archive = new TapeArchive(new FileTapeDays(dir));

@@ -4,29 +4,33 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CandleRow } from '../core/tape-wire.js';
 import { startExchange, type ExchangeFixture, type Wire } from './fixtures/exchange.js';
-import { tapeRows } from './fixtures/venue.js';
-import { runCli, sharedTape } from './support/cli.js';
+import { sampleRows } from './fixtures/venue.js';
+import { runCli, samplePath } from './support/cli.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, spawnDeck, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 
 // DECK_TAPE_URL=ccxt:<exchange>: real candles from a crypto exchange through ccxt, here from local servers speaking
-// Binance's and Kraken's public REST wire (DECK_CCXT_API_URL points ccxt at them), serving the real shared tape.
+// Binance's and Kraken's public REST wire (DECK_CCXT_API_URL points ccxt at them), serving the shipped sample.
 
 const M = 60;
 const H = 3600;
 const D = 86_400;
-/** 2025-03-10T12:00:30Z: half a minute into a bar, inside the real BTC, ETH and SOL 1m month (Binance spot). */
-const NOW = Date.UTC(2025, 2, 10, 12, 0, 30) / 1000;
+/** 2018-04-05T12:00:30Z: half a minute into a bar, in a day the shipped BTC and ETH minutes hold whole. */
+const NOW = Date.UTC(2018, 3, 5, 12, 0, 30) / 1000;
 const FORMING = NOW - 30;
-const btc = tapeRows('BTC-1m');
-const sol = tapeRows('SOL-1m');
+/** Days before NOW the shipped BTC minutes hold whole: 3 and 4 September and 17 December 2017. */
+const SEP3 = Date.UTC(2017, 8, 3) / 1000;
+const DEC17 = Date.UTC(2017, 11, 17) / 1000;
+const btc = sampleRows('BTC-1m');
+/** The sample holds no SOL: ETH's minutes stand in for them, since what is asked is which pair the exchange is read from. */
+const sol = sampleRows('ETH-1m');
 
 const asBars = (rows: readonly CandleRow[]) => rows.map(([t, o, h, l, c, v]) => ({ t, o, h, l, c, v }));
 const within = (rows: readonly CandleRow[], from: number, to: number) => rows.filter((r) => r[0] >= from && r[0] < to);
 
 /**
- * A deck reading an exchange through ccxt (DECK_TAPE_URL=ccxt:<wire>), the exchange a local server of the shared tape
+ * A deck reading an exchange through ccxt (DECK_TAPE_URL=ccxt:<wire>), the exchange a local server of the shipped sample
  * speaking its wire (DECK_CCXT_API_URL); both keep `clock`'s time. Started before the block's tests, stopped after.
  */
 function onExchange(wire: Wire, series: Record<string, CandleRow[]>, clock: MovableClock) {
@@ -46,11 +50,11 @@ function onExchange(wire: Wire, series: Record<string, CandleRow[]>, clock: Mova
 
 describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
   const clock = movableClock(NOW);
-  const on = onExchange('binance', { 'BTC/1m': btc, 'ETH/1m': tapeRows('ETH-1m') }, clock);
+  const on = onExchange('binance', { 'BTC/1m': btc, 'ETH/1m': sampleRows('ETH-1m') }, clock);
   const klines = () => on.exchange.asked.filter((u) => u.pathname === '/api/v3/klines');
 
   it('serves the tape bar for bar from BTC/USDT, and its coverage names the exchange', async () => {
-    const from = Date.UTC(2025, 2, 5) / 1000;
+    const from = DEC17;
     const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + 6 * H}`);
     expect(status).toBe(200);
     expect(body.candles).toEqual(asBars(within(btc, from, from + 6 * H)));
@@ -63,7 +67,7 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
   });
 
   it('pages a window longer than one answer through the exchange limit (1,000 klines)', async () => {
-    const from = Date.UTC(2025, 2, 2) / 1000;
+    const from = SEP3;
     const before = klines().length;
     const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + 2 * D}`);
     expect(status).toBe(200);
@@ -95,7 +99,7 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
   });
 
   it('is retried as ccxt retries: a 429 once is answered, the exchange asked again', async () => {
-    const from = Date.UTC(2025, 2, 6) / 1000;
+    const from = DEC17 + 6 * H;
     const before = klines().length;
     on.exchange.failing = { status: 429, times: 1 };
     const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + H}`);
@@ -105,7 +109,7 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
   });
 
   it.each([429, 500] as const)('answers 502 naming the exchange and what failed when it answers %i after ccxt retried', async (failure) => {
-    const from = Date.UTC(2025, 2, 7) / 1000 + (failure === 429 ? 0 : D);
+    const from = DEC17 + (failure === 429 ? 8 : 10) * H;
     const before = klines().length;
     on.exchange.failing = { status: failure, times: 3 };
     try {
@@ -126,7 +130,7 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
 
   it("counts its calls as the venue tape's: GET /ready gives the exchange's last answer, unreachable after ccxt's retries failed", async () => {
     const last = async () => ((await call(`${on.deck.url}/ready`)).body.upstreams as { upstream: string; last: { outcome: string } | null }[]).find((u) => u.upstream === 'venue_tape')!.last;
-    const from = Date.UTC(2025, 2, 8) / 1000;
+    const from = DEC17 + 12 * H;
     expect((await on.candles(`BTC/1m?from=${from}&to=${from + H}`)).status).toBe(200);
     expect(await last()).toMatchObject({ outcome: 'ok', status: null });
     on.exchange.failing = { status: 500, times: 3 };
@@ -139,7 +143,7 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
   });
 
   it('answers 502 naming the exchange when it answers a bar that is not a candle, and keeps nothing of it', async () => {
-    const from = Date.UTC(2025, 2, 9) / 1000;
+    const from = DEC17 + 14 * H;
     on.exchange.tamper = ([t, o, h, l, c, v]) => [t, o, l, h, c, v];
     try {
       const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + H}`);
@@ -154,7 +158,8 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
 
   it('refuses CME futures with 422 naming market and why, without asking the exchange', async () => {
     const asked = on.exchange.asked.length;
-    const { status, body } = await on.candles(`NQ/1m?from=${Date.UTC(2025, 2, 4, 14) / 1000}&to=${Date.UTC(2025, 2, 4, 15) / 1000}`);
+    // Thursday morning: the CME is open.
+    const { status, body } = await on.candles(`NQ/1m?from=${NOW - 3 * H - 30}&to=${NOW - 2 * H - 30}`);
     expect(status).toBe(422);
     expect(body.problems[0].field).toBe('market');
     expect(body.message).toMatch(/ccxt:binance cannot serve NQ \(E-mini Nasdaq-100 futures\): it is a CME futures contract, which no crypto exchange lists/);
@@ -162,30 +167,31 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
   });
 
   it('still serves CME bars an operator imported (from the archive), refusing only windows the archive knows nothing of', async () => {
-    const imported = await runCli('tape', ['import', sharedTape('NQ-1m'), '--market', 'NQ', '--tf', '1m'], on.deck.dataDir);
+    const imported = await runCli('tape', ['import', samplePath('ES-1m'), '--market', 'ES', '--tf', '1m'], on.deck.dataDir);
     expect(imported.code).toBe(0);
-    // 2023-12-04 21:30 to 23:30Z: the import's last half hour, the daily break, then half an hour it does not hold.
-    const from = Date.UTC(2023, 11, 4, 21, 30) / 1000;
+    // 2013-10-08 20:30 to 22:30Z: the cash session's last half hour, the daily break, the evening's first half hour.
+    const from = Date.UTC(2013, 9, 8, 20, 30) / 1000;
     const asked = on.exchange.asked.length;
-    const kept = await on.candles(`NQ/1m?from=${from}&to=${from + 2 * H}`);
+    const kept = await on.candles(`ES/1m?from=${from}&to=${from + 2 * H}`);
     expect(kept.status).toBe(200);
-    expect(kept.body.candles).toEqual(asBars(within(tapeRows('NQ-1m'), from, from + 2 * H)));
-    expect(kept.body.coverage).toMatchObject({ source: 'archive', bars: 30, unmeasured: { bars: 30 }, sealed: false });
-    const tuesday = Date.UTC(2023, 10, 14, 15) / 1000; // before the import's first bar
-    const before = await on.candles(`NQ/1m?from=${tuesday}&to=${tuesday + H}`);
-    expect(before.status).toBe(422);
-    expect(before.body.message).toContain('ccxt:binance cannot serve NQ');
-    // A rehearsal without a window counts back from the newest bar imported (the exchange is not asked for NQ's latest).
+    expect(kept.body.candles).toEqual(asBars(within(sampleRows('ES-1m'), from, from + 2 * H).filter(([t]) => t < from + 30 * M || t >= from + 90 * M)));
+    expect(kept.body.coverage).toMatchObject({ source: 'archive', bars: 60, unmeasured: { bars: 0 }, sealed: true });
+    const monday = Date.UTC(2013, 9, 14, 15) / 1000; // after the import's last bar
+    const after = await on.candles(`ES/1m?from=${monday}&to=${monday + H}`);
+    expect(after.status).toBe(422);
+    expect(after.body.message).toContain('ccxt:binance cannot serve ES');
+    // A rehearsal without a window counts back from the newest bar imported (the exchange is not asked for ES's latest).
     const words = (await call(`${on.deck.url}/forge?onboard=ema-cross`, { headers: on.me.bearer })).body.intent as string;
     const seed = (await call(`${on.deck.url}/forge`, { body: { intent: words }, headers: on.me.bearer })).body.seed_hash as string;
-    const rehearsal = await call(`${on.deck.url}/studio/rehearse`, { body: { seed_hash: seed, market: 'NQ', hours: 24 }, headers: on.me.bearer });
+    const rehearsal = await call(`${on.deck.url}/studio/rehearse`, { body: { seed_hash: seed, market: 'ES', hours: 24 }, headers: on.me.bearer });
     expect(rehearsal.status).toBe(200);
-    expect(rehearsal.body).toMatchObject({ market: 'NQ', window: { to: Date.UTC(2023, 11, 4, 22) / 1000 } });
+    // The Friday close, 16:00 Chicago: the newest imported bar outside a halt.
+    expect(rehearsal.body).toMatchObject({ market: 'ES', window: { to: Date.UTC(2013, 9, 11, 21) / 1000 } });
     expect(on.exchange.asked.length).toBe(asked);
   });
 
   it('refuses a market the exchange lists no USDT or USD pair for, and a timeframe it cannot build, naming the field', async () => {
-    const from = Date.UTC(2025, 2, 4) / 1000;
+    const from = DEC17 + 16 * H;
     const solana = await on.candles(`SOL/1m?from=${from}&to=${from + H}`);
     expect(solana.status).toBe(422);
     expect(solana.body.message).toContain('ccxt:binance lists neither SOL/USDT nor SOL/USD among its active spot markets');

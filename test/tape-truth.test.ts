@@ -5,25 +5,25 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileLedger } from '../store/file-ledger.js';
 import type { Spend } from '../store/spend.js';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
-import { runCli, sharedTape, writeCsv } from './support/cli.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
+import { runCli, samplePath, writeCsv } from './support/cli.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 
 const M = 60;
 const H = 3600;
 const D = 86_400;
-/** 2025-03-20, inside the real BTC 1m month. */
-const BTC_DAY = Date.UTC(2025, 2, 20) / 1000;
+/** 5 April 2018: the shipped BTC minutes hold every minute of it, and of the day after. */
+const BTC_DAY = Date.UTC(2018, 3, 5) / 1000;
 const NOON = BTC_DAY + 12 * H;
 const BAR_1230 = NOON + 30 * M;
-/** 2022-01-05, inside the real ETH 1h file; 2013-10-08, inside the real ES 1m week. */
-const ETH_DAY = Date.UTC(2022, 0, 5) / 1000;
+/** 2013-10-08: the shipped Bitfinex BTC hours hold all 24 of it; 2013-10-08 14:00, inside the shipped ES 1m week. */
+const HOURS_DAY = Date.UTC(2013, 9, 8) / 1000;
 const ES_FROM = Date.UTC(2013, 9, 8, 14) / 1000;
-/** Saturday 2023-11-25: NQ's weekend halt all day. */
-const NQ_SATURDAY = Date.UTC(2023, 10, 25) / 1000;
+/** Saturday 2013-10-12: ES's weekend halt all day, after the shipped week. */
+const ES_SATURDAY = Date.UTC(2013, 9, 12) / 1000;
 
-const btc1m = tapeRows('BTC-1m');
+const btc1m = sampleRows('BTC-1m');
 /** The 5m bar of the real minutes opening at t, built by hand. */
 function fiveMinuteBar(t: number) {
   const rows = btc1m.filter((r) => r[0] >= t && r[0] < t + 5 * M);
@@ -88,8 +88,8 @@ describe('an archive that ends inside a bar, with no venue, filled while the dec
     expect(hourly.body.coverage).toMatchObject({ complete: true, sealed: true });
   });
 
-  it('answers a window of closed market (an NQ Saturday) with its closed stretch, and its plate is undrawable', async () => {
-    const saturday = await candles(`NQ/1h?from=${NQ_SATURDAY}&to=${NQ_SATURDAY + D}`);
+  it('answers a window of closed market (an ES Saturday) with its closed stretch, and its plate is undrawable', async () => {
+    const saturday = await candles(`ES/1h?from=${ES_SATURDAY}&to=${ES_SATURDAY + D}`);
     expect(saturday.status).toBe(200);
     expect(saturday.body.candles).toEqual([]);
     expect(saturday.body.coverage).toMatchObject({
@@ -97,23 +97,23 @@ describe('an archive that ends inside a bar, with no venue, filled while the dec
       expected: 0,
       measured: false,
       sealed: false,
-      closed: { spans: [{ from: NQ_SATURDAY, to: NQ_SATURDAY + D, why: 'weekend' }], seconds: D },
+      closed: { spans: [{ from: ES_SATURDAY, to: ES_SATURDAY + D, why: 'weekend' }], seconds: D },
       missing: { bars: 0 },
       unmeasured: { bars: 0 },
     });
     const iso = (t: number) => new Date(t * 1000).toISOString();
-    const plate = await call(`${deck.url}/plates`, { body: { market: 'NQ', tf: '1h', from: iso(NQ_SATURDAY), to: iso(NQ_SATURDAY + D) }, headers: me.bearer });
+    const plate = await call(`${deck.url}/plates`, { body: { market: 'ES', tf: '1h', from: iso(ES_SATURDAY), to: iso(ES_SATURDAY + D) }, headers: me.bearer });
     expect(plate.status).toBe(422);
     expect(plate.body).toMatchObject({ error: 'undrawable', reason: 'no_bars' });
     // A window where the market traded and the archive knows nothing still names the venue to configure.
-    const monday = await candles(`NQ/1h?from=${NQ_SATURDAY + 2 * D}&to=${NQ_SATURDAY + 3 * D}`);
+    const monday = await candles(`ES/1h?from=${ES_SATURDAY + 2 * D}&to=${ES_SATURDAY + 3 * D}`);
     expect(monday.status).toBe(503);
     expect(monday.body.message).toMatch(/DECK_TAPE_URL/);
   });
 });
 
 describe('a venue that holds part of a window, or none of a market', () => {
-  const series: Record<string, ReturnType<typeof tapeRows>> = { 'BTC/1m': btc1m, 'ETH/1h': tapeRows('ETH-1h').filter((r) => r[0] >= ETH_DAY + 10 * H) };
+  const series: Record<string, ReturnType<typeof sampleRows>> = { 'BTC/1m': btc1m, 'BTC/1h': sampleRows('BTC-1h').filter((r) => r[0] >= HOURS_DAY + 10 * H) };
   let venue: VenueFixture;
   let deck: TestDeck;
   let me: Awaited<ReturnType<typeof signedIn>>;
@@ -130,18 +130,18 @@ describe('a venue that holds part of a window, or none of a market', () => {
   });
 
   it('does not seal a window with an unmeasured stretch (10 of 24 bars): it is answered whole once the venue holds them', async () => {
-    const path = `ETH/1h?from=${ETH_DAY}&to=${ETH_DAY + D}`;
+    const path = `BTC/1h?from=${HOURS_DAY}&to=${HOURS_DAY + D}`;
     const first = await candles(path);
     expect(first.body.candles).toHaveLength(14);
-    expect(first.body.coverage).toMatchObject({ source: 'venue', sealed: false, unmeasured: { spans: [{ from: ETH_DAY, to: ETH_DAY + 10 * H }], bars: 10 } });
-    series['ETH/1h'] = tapeRows('ETH-1h');
+    expect(first.body.coverage).toMatchObject({ source: 'venue', sealed: false, unmeasured: { spans: [{ from: HOURS_DAY, to: HOURS_DAY + 10 * H }], bars: 10 } });
+    series['BTC/1h'] = sampleRows('BTC-1h');
     const second = await candles(path);
     expect(second.body.candles).toHaveLength(24);
     expect(second.body.coverage).toMatchObject({ complete: true, sealed: true });
-    const hits = venue.hits.get('ETH/1h');
+    const hits = venue.hits.get('BTC/1h');
     const third = await fetch(`${deck.url}/timetravel/candles/${path}`, { headers: me.bearer });
     expect(await third.text()).toBe(JSON.stringify(second.body));
-    expect(venue.hits.get('ETH/1h')).toBe(hits);
+    expect(venue.hits.get('BTC/1h')).toBe(hits);
   });
 
   it('does not seal a market the venue answered 404 for at every timeframe as empty: it is asked again', async () => {
@@ -151,27 +151,27 @@ describe('a venue that holds part of a window, or none of a market', () => {
     expect(none.body.candles).toEqual([]);
     expect(none.body.coverage).toMatchObject({ measured: false, complete: false, sealed: false, unmeasured: { bars: 4 } });
     expect(['ES/1h', 'ES/1m', 'ES/15s'].map((k) => venue.hits.get(k))).toEqual([1, 1, 1]);
-    series['ES/1m'] = tapeRows('ES-1m');
+    series['ES/1m'] = sampleRows('ES-1m');
     const served = await candles(path);
     expect(served.body.candles).toHaveLength(4);
     expect(served.body.coverage).toMatchObject({ measured: true, built_from: { tf: '1m' } });
   });
 
   it('serves a replay session closed bars only, never the bar still forming', async () => {
-    // The real SOL minutes moved on in time so that the venue's newest bar opens this very minute.
-    const sol = tapeRows('SOL-1m').slice(-30);
+    // The shipped ETH minutes moved on in time so that the venue's newest bar opens this very minute.
+    const eth = sampleRows('ETH-1m').slice(-30);
     const minute = Math.floor(Date.now() / 1000 / M) * M;
-    const shift = minute - sol.at(-1)![0];
-    series['SOL/1m'] = sol.map(([t, ...rest]) => [t + shift, ...rest] as (typeof sol)[number]);
+    const shift = minute - eth.at(-1)![0];
+    series['ETH/1m'] = eth.map(([t, ...rest]) => [t + shift, ...rest] as (typeof eth)[number]);
     const now = Math.floor(Date.now() / 1000);
-    const { body } = await candles(`SOL/1m?from=${minute - 10 * M}&to=${now}&session=live-1`);
+    const { body } = await candles(`ETH/1m?from=${minute - 10 * M}&to=${now}&session=live-1`);
     expect(body.candles.at(-1).t).toBe(minute - M);
     // The bar forming at `to` has not closed by it: it is not in the window as of `to`, neither served nor expected.
     expect(body.coverage).toMatchObject({ sealed: false, unmeasured: { bars: 0 } });
   });
 
   it('keeps what the venue sent a replay session in the archive', async () => {
-    const path = `BTC/1m?from=${BTC_DAY + 2 * D}&to=${BTC_DAY + 2 * D + H}`;
+    const path = `BTC/1m?from=${BTC_DAY + D}&to=${BTC_DAY + D + H}`;
     expect((await candles(`${path}&session=replay-2`)).body.candles).toHaveLength(60);
     venue.mode = 'error';
     try {
@@ -229,15 +229,15 @@ describe('a venue that holds part of a window, or none of a market', () => {
 describe('npm run tape -- import', () => {
   it('refuses hourly bars imported as 5m, saying what they look like, and imports nothing', async () => {
     const data = await mkdtemp(join(tmpdir(), 'deck-spacing-'));
-    const refused = await runCli('tape', ['import', sharedTape('SOL-1h'), '--market', 'SOL', '--tf', '5m'], data);
+    const refused = await runCli('tape', ['import', samplePath('BTC-1h'), '--market', 'BTC', '--tf', '5m'], data);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('the bars are 1h apart (most common spacing 3600 s), not 5m; nothing imported');
-    expect(existsSync(join(data, 'tape', 'SOL', '5m'))).toBe(false);
+    expect(existsSync(join(data, 'tape', 'BTC', '5m'))).toBe(false);
   });
 
-  it("takes a CME market's minutes, whose weekends and daily breaks make longer gaps", async () => {
+  it("takes a CME market's minutes, whose daily breaks and minutes without a trade make longer gaps", async () => {
     const data = await mkdtemp(join(tmpdir(), 'deck-spacing-'));
-    const ok = await runCli('tape', ['import', sharedTape('NQ-1m'), '--market', 'NQ', '--tf', '1m'], data);
-    expect(ok).toMatchObject({ code: 0, stdout: expect.stringMatching(/14714 bars read, 14714 new kept for NQ 1m/) });
+    const ok = await runCli('tape', ['import', samplePath('ES-1m'), '--market', 'ES', '--tf', '1m'], data);
+    expect(ok).toMatchObject({ code: 0, stdout: expect.stringMatching(/6826 bars read, 6826 new kept for ES 1m/) });
   });
 });

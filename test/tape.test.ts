@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
+import { samplePath } from './support/cli.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { refusalIn } from './support/mcp.js';
@@ -13,8 +14,13 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
 const H = 3600;
 const D = 86_400;
-const BTC_START = Date.UTC(2025, 2, 2) / 1000; // 2025-03-02T00:00Z, inside the real BTC 1m file
-const NQ_MON = Date.UTC(2023, 10, 27) / 1000; // Monday 2023-11-27, winter time (CST): the break is 22:00-23:00Z
+// Days the shipped BTC minutes hold whole (every minute traded), and a day of the shipped ES week.
+const BTC_START = Date.UTC(2017, 8, 3) / 1000; // 2017-09-03T00:00Z
+const BTC_NEXT = Date.UTC(2017, 8, 4) / 1000;
+const BTC_DEC = Date.UTC(2017, 11, 17) / 1000;
+const BTC_APR5 = Date.UTC(2018, 3, 5) / 1000;
+const BTC_APR6 = Date.UTC(2018, 3, 6) / 1000;
+const ES_TUE = Date.UTC(2013, 9, 8) / 1000; // Tuesday 2013-10-08, summer time (CDT): the break is 21:00-22:00Z
 
 let venue: VenueFixture;
 let deck: TestDeck;
@@ -22,7 +28,7 @@ let me: Awaited<ReturnType<typeof signedIn>>;
 const candles = (path: string) => call(`${deck.url}/timetravel/candles/${path}`, { headers: me.bearer });
 
 beforeAll(async () => {
-  venue = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'NQ/1m': tapeRows('NQ-1m') });
+  venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m'), 'ES/1m': sampleRows('ES-1m') });
   deck = await testDeck({ DECK_TAPE_URL: venue.url });
   me = await signedIn(deck.url, 'trader');
 });
@@ -55,14 +61,14 @@ describe('GET /timetravel/candles/{market}/{tf}', () => {
     const { status, body } = await candles(`BTC/1m?from=${BTC_START}&to=${BTC_START + D}`);
     expect(status).toBe(200);
     expect(body.candles).toHaveLength(1440);
-    const first = tapeRows('BTC-1m').find((r) => r[0] === BTC_START)!;
+    const first = sampleRows('BTC-1m').find((r) => r[0] === BTC_START)!;
     expect(body.candles[0]).toEqual({ t: first[0], o: first[1], h: first[2], l: first[3], c: first[4], v: first[5] });
     expect(body.coverage).toMatchObject({ measured: true, bars: 1440, expected: 1440, complete: true, source: 'venue', sealed: true });
     expect(body.coverage.missing.bars).toBe(0);
   });
 
   it('seals a past window: the same request returns the same bytes though the venue later answers differently', async () => {
-    const path = `BTC/1m?from=${BTC_START + D}&to=${BTC_START + D + 6 * H}`;
+    const path = `BTC/1m?from=${BTC_NEXT}&to=${BTC_NEXT + 6 * H}`;
     const url = `${deck.url}/timetravel/candles/${path}`;
     const first = await (await fetch(url, { headers: me.bearer })).text();
     const hits = venue.hits.get('BTC/1m');
@@ -82,10 +88,10 @@ describe('GET /timetravel/candles/{market}/{tf}', () => {
   });
 
   it('keeps every bar once seen: the venue down, a kept window is answered from the archive', async () => {
-    await candles(`BTC/1m?from=${BTC_START + 3 * D}&to=${BTC_START + 4 * D}`);
+    await candles(`BTC/1m?from=${BTC_DEC}&to=${BTC_DEC + D}`);
     venue.mode = 'error';
     try {
-      const inner = await candles(`BTC/1m?from=${BTC_START + 3 * D + H}&to=${BTC_START + 3 * D + 3 * H}`);
+      const inner = await candles(`BTC/1m?from=${BTC_DEC + H}&to=${BTC_DEC + 3 * H}`);
       expect(inner.status).toBe(200);
       expect(inner.body.coverage).toMatchObject({ source: 'archive', bars: 120, complete: true });
     } finally {
@@ -97,48 +103,50 @@ describe('GET /timetravel/candles/{market}/{tf}', () => {
     const hits = venue.hits.get('BTC/1m') ?? 0;
     venue.mode = 'error';
     try {
-      const down = await candles(`BTC/1m?from=${BTC_START + 10 * D}&to=${BTC_START + 10 * D + H}`);
+      const down = await candles(`BTC/1m?from=${BTC_APR5}&to=${BTC_APR5 + H}`);
       expect(down.status).toBe(502);
       expect(down.body.upstream).toBe('venue tape');
       expect(venue.hits.get('BTC/1m')).toBe(hits + 3);
       venue.mode = 'garbage';
-      expect((await candles(`BTC/1m?from=${BTC_START + 11 * D}&to=${BTC_START + 11 * D + H}`)).status).toBe(502);
+      expect((await candles(`BTC/1m?from=${BTC_APR5 + H}&to=${BTC_APR5 + 2 * H}`)).status).toBe(502);
     } finally {
       venue.mode = 'up';
     }
   });
 
   it('builds 5m and 1h from 1m when the venue serves only 1m, and says so', async () => {
-    const rows = tapeRows('BTC-1m').filter((r) => r[0] >= BTC_START + 5 * D && r[0] < BTC_START + 5 * D + H);
-    const hour = await candles(`BTC/1h?from=${BTC_START + 5 * D}&to=${BTC_START + 6 * D}`);
+    const rows = sampleRows('BTC-1m').filter((r) => r[0] >= BTC_APR6 && r[0] < BTC_APR6 + H);
+    const hour = await candles(`BTC/1h?from=${BTC_APR6}&to=${BTC_APR6 + D}`);
     expect(hour.status).toBe(200);
     expect(hour.body.candles).toHaveLength(24);
     expect(hour.body.coverage.built_from).toEqual({ tf: '1m', partial: 0 });
     expect(hour.body.candles[0]).toMatchObject({
-      t: BTC_START + 5 * D,
+      t: BTC_APR6,
       o: rows[0]![1],
       h: Math.max(...rows.map((r) => r[2])),
       l: Math.min(...rows.map((r) => r[3])),
       c: rows[59]![4],
     });
     expect(hour.body.candles[0].v).toBeCloseTo(rows.reduce((s, r) => s + r[5], 0), 6);
-    const five = await candles(`BTC/5m?from=${BTC_START + 5 * D}&to=${BTC_START + 5 * D + H}`);
+    const five = await candles(`BTC/5m?from=${BTC_APR6}&to=${BTC_APR6 + H}`);
     expect(five.body.candles).toHaveLength(12);
   });
 
-  it('follows the CME session for NQ: no bar in the daily break, which counts as closed, not missing', async () => {
-    const { body } = await candles(`NQ/1m?from=${NQ_MON + 20 * H}&to=${NQ_MON + 24 * H}`);
-    const inBreak = body.candles.filter((c: { t: number }) => c.t >= NQ_MON + 22 * H && c.t < NQ_MON + 23 * H);
+  it('follows the CME session for ES: no bar in the daily break, which counts as closed, not missing', async () => {
+    const { body } = await candles(`ES/1m?from=${ES_TUE + 20.5 * H}&to=${ES_TUE + 22.5 * H}`);
+    const inBreak = body.candles.filter((c: { t: number }) => c.t >= ES_TUE + 21 * H && c.t < ES_TUE + 22 * H);
     expect(inBreak).toHaveLength(0);
-    expect(body.coverage.closed.spans).toEqual([{ from: NQ_MON + 22 * H, to: NQ_MON + 23 * H, why: 'daily_break' }]);
-    expect(body.coverage.expected).toBe(180);
+    expect(body.coverage.closed.spans).toEqual([{ from: ES_TUE + 21 * H, to: ES_TUE + 22 * H, why: 'daily_break' }]);
+    expect(body.coverage.expected).toBe(60);
     expect(body.coverage.missing.bars).toBe(0);
-    expect(body.candles).toHaveLength(180);
+    expect(body.candles).toHaveLength(60);
+    // 2013's schedule still traded 16:00 to 16:14 Chicago: the venue's 15 bars there are left out, and counted.
+    expect(body.coverage.left_out_in_halts).toBe(15);
   });
 
   it('counts a weekend as closed market', async () => {
-    const sat = NQ_MON - 2 * D;
-    const { body } = await candles(`NQ/1h?from=${sat}&to=${sat + D}`);
+    const sat = Date.UTC(2013, 9, 12) / 1000;
+    const { body } = await candles(`ES/1h?from=${sat}&to=${sat + D}`);
     expect(body.candles).toHaveLength(0);
     expect(body.coverage).toMatchObject({ expected: 0, complete: false });
     expect(body.coverage.closed.spans[0].why).toBe('weekend');
@@ -200,8 +208,9 @@ describe('the tape archive filled by npm run tape -- import', () => {
   it('imports real bars, refuses bad rows by line, and the deck serves them with no venue', async () => {
     const data = await mkdtemp(join(tmpdir(), 'deck-import-'));
     const env = { ...process.env, DECK_DATA: data };
-    const ok = await run(process.execPath, ['--import', 'tsx', 'cli/tape.ts', 'import', join(ROOT, '..', 'shared', 'tape', 'ETH-1h.csv'), '--market', 'ETH', '--tf', '1h'], { cwd: ROOT, env });
-    expect(ok.stdout).toMatch(/23989 bars read, 23989 new kept/);
+    // The shipped Binance BTCUSDT hours of 1 to 5 May 2018.
+    const ok = await run(process.execPath, ['--import', 'tsx', 'cli/tape.ts', 'import', samplePath('BTC-1h-binance'), '--market', 'BTC', '--tf', '1h'], { cwd: ROOT, env });
+    expect(ok.stdout).toMatch(/120 bars read, 120 new kept/);
     const bad = join(data, 'bad.csv');
     await writeFile(bad, 't,o,h,l,c,v\n3600,10,12,9,11,5\n7200,10,9,9.5,11,5\n3600,10,12,9,11,5\n');
     const refused = await run(process.execPath, ['--import', 'tsx', 'cli/tape.ts', 'import', bad, '--market', 'ETH', '--tf', '1h'], { cwd: ROOT, env }).catch((e: { code: number; stderr: string }) => e);
@@ -212,8 +221,8 @@ describe('the tape archive filled by npm run tape -- import', () => {
     const offline = await testDeck({ DECK_DATA: data });
     try {
       const who = await signedIn(offline.url, 'archivist');
-      const from = Date.UTC(2022, 0, 3) / 1000;
-      const got = await call(`${offline.url}/timetravel/candles/ETH/1h?from=${from}&to=${from + D}`, { headers: who.bearer });
+      const from = Date.UTC(2018, 4, 3) / 1000;
+      const got = await call(`${offline.url}/timetravel/candles/BTC/1h?from=${from}&to=${from + D}`, { headers: who.bearer });
       expect(got.status).toBe(200);
       expect(got.body.coverage).toMatchObject({ source: 'archive', bars: 24, complete: true });
       expect(got.body.candles[1].t - got.body.candles[0].t).toBe(H);

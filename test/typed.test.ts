@@ -1,6 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVenue, tapeRows, type VenueFixture } from './fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
 import { movableClock, type MovableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { legacyClient, refusalIn } from './support/mcp.js';
@@ -10,10 +10,11 @@ import { callAnswered } from './support/answers.js';
 // against it (a refused one names its field and is counted against the model), and one decision posted for a model
 // without a replay, onto its live book on the paper venue (real BTC bars, a clock the test moves).
 
-const btc = tapeRows('BTC-1m');
+const btc = sampleRows('BTC-1m');
 const at = new Map(btc.map((r, i) => [r[0], i]));
 const q2 = (x: number) => Math.round(x * 100) / 100;
-const T0 = Date.UTC(2025, 2, 12, 9, 30, 10) / 1000;
+/** 5 April 2018, 09:30:10 UTC: a day the shipped BTC minutes hold whole. */
+const T0 = Date.UTC(2018, 3, 5, 9, 30, 10) / 1000;
 
 let clock: MovableClock;
 let venue: VenueFixture;

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 
-/** A yes/no that arrives as a JSON boolean (MCP, bodies) or as 1/0/true/false in a query string. */
-export const flag = z
-  .union([z.boolean(), z.enum(['1', '0', 'true', 'false'])])
-  .transform((v) => v === true || v === '1' || v === 'true');
-
-/** An integer that may arrive as a query-string number. */
-export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'an integer').transform(Number)]);
+/**
+ * A yes or no, and a whole number: what agents are shown. A query string's text becomes one in the REST binding
+ * (rest/query-input.ts), never here.
+ */
+export const flag = z.boolean();
+export const int = z.number().int();
 
 /** An object with exactly one field per key, each of the value's schema (a map over a fixed list: markets, answers). */
 export const keyed = <K extends string, T extends z.ZodType>(keys: readonly K[], value: T) =>

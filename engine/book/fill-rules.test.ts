@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { tapeFile } from '../../test/support/tape-file.js';
+import { sampleFile } from '../../test/support/tape-file.js';
 import { barsToRows, type BarRow } from '../bars.js';
 import { bookCosts, stepBar, type MarketBook } from './fill-rules.js';
 import type { Fill, WorkingOrder } from './order.js';
 import { flatPosition } from './position.js';
 
-// The paper venue's fill rules on real bars (the shared tape's BTC and NQ 1m files): every fill is checked against
-// the bar it happened in, as read from the CSV, and against the stepper's costs (BTC: 50 ticks of $0.01 = $0.50
-// slippage, 5 bps a side; NQ: 1 tick of 0.25, 0.1 point a side).
+// The paper venue's fill rules on real bars (the shipped BTC and ES 1m files): every fill is checked against the bar
+// it happened in, as read from the CSV, and against the stepper's costs (BTC: 50 ticks of $0.01 = $0.50 slippage,
+// 5 bps a side; ES: 1 tick of 0.25, 0.04 point a side).
 
-const btc = barsToRows(tapeFile('BTC-1m'));
-const nq = barsToRows(tapeFile('NQ-1m'));
+const btc = barsToRows(sampleFile('BTC-1m'));
+const es = barsToRows(sampleFile('ES-1m'));
+/** The first BTC bar after the seven hours Coinbase's minutes lack on 4 April 2018: it opens $102 under the close before. */
+const gap = btc.findIndex((b, j) => j > 0 && b.t - btc[j - 1]!.t > 3600 && b.t - btc[j - 1]!.t < 86_400 && b.o < btc[j - 1]!.l - 2);
 const q2 = (x: number) => Math.round(x * 100) / 100;
 
 let n = 0;
@@ -38,7 +40,7 @@ function run(book: MarketBook, bars: readonly BarRow[], from: number, most = 500
   return out;
 }
 
-const fresh = (market: 'BTC' | 'NQ' = 'BTC'): MarketBook => ({ position: flatPosition(market), working: [] });
+const fresh = (market: 'BTC' | 'ES' = 'BTC'): MarketBook => ({ position: flatPosition(market), working: [] });
 
 describe('a market order', () => {
   it('fills at the open of the first bar opening after it was placed, slippage against it, 5 bps a side on BTC', () => {
@@ -57,11 +59,11 @@ describe('a market order', () => {
     expect(run(sell, btc, k)[0]!.fill).toMatchObject({ t: btc[k]!.t, price: q2(btc[k]!.o - 0.5) });
   });
 
-  it('on NQ, fills one tick (0.25) against it and pays 0.1 point a side', () => {
-    const book = fresh('NQ');
-    book.working.push(order({ market: 'NQ', side: 'sell', placed_at: nq[200]!.t + 30 }));
-    const [f] = run(book, nq, 200);
-    expect(f!.fill).toMatchObject({ t: nq[201]!.t, price: nq[201]!.o - 0.25, fee: 0.1 });
+  it('on ES, fills one tick (0.25) against it and pays 0.04 point a side', () => {
+    const book = fresh('ES');
+    book.working.push(order({ market: 'ES', side: 'sell', placed_at: es[200]!.t + 30 }));
+    const [f] = run(book, es, 200);
+    expect(f!.fill).toMatchObject({ t: es[201]!.t, price: es[201]!.o - 0.25, fee: 0.04 });
   });
 });
 
@@ -92,13 +94,13 @@ describe('a limit order', () => {
   });
 
   it('fills at the open when the open is already through it (its price or better)', () => {
-    // A gap: the first bar of the NQ tape after a daily break whose open is below the prior close.
-    const i = nq.findIndex((b, j) => j > 0 && b.t - nq[j - 1]!.t > 60 && b.o < nq[j - 1]!.c - 1);
-    expect(i).toBeGreaterThan(0);
-    const book = fresh('NQ');
-    const price = nq[i - 1]!.c - 0.25;
-    book.working.push(order({ market: 'NQ', side: 'buy', type: 'limit', price, placed_at: nq[i - 1]!.t + 60 }));
-    expect(stepBar(book, nq[i]!, bookCosts('NQ'), nextId).fills[0]).toMatchObject({ price: nq[i]!.o, why: 'limit' });
+    // A gap: the first bar after the hole, whose open is below the close before it.
+    const i = gap;
+    expect(new Date(btc[i]!.t * 1000).toISOString()).toBe('2018-04-05T00:00:00.000Z');
+    const book = fresh();
+    const price = q2(btc[i - 1]!.c - 0.25);
+    book.working.push(order({ side: 'buy', type: 'limit', price, placed_at: btc[i - 1]!.t + 60 }));
+    expect(stepBar(book, btc[i]!, bookCosts('BTC'), nextId).fills[0]).toMatchObject({ price: btc[i]!.o, why: 'limit' });
   });
 });
 
@@ -117,14 +119,13 @@ describe("a position's stop and target", () => {
   });
 
   it('fills a stop the open gaps through at that open, slippage against', () => {
-    const i = nq.findIndex((b, j) => j > 0 && b.t - nq[j - 1]!.t > 60 && b.o < nq[j - 1]!.l - 2);
-    expect(i).toBeGreaterThan(0);
-    const prev = nq[i - 1]!;
-    const book = fresh('NQ');
-    const stop = prev.l - 1; // under the last bar before the break; the next open is under it
-    book.position = { market: 'NQ', dir: 1, size: 2, lots: [{ fill: 'x', t: prev.t, price: prev.c, size: 2, fee: 0.1, stop }], stop, target: null };
-    const [f] = stepBar(book, nq[i]!, bookCosts('NQ'), nextId).fills;
-    expect(f).toMatchObject({ why: 'stop', price: nq[i]!.o - 0.25, size: 2, t: nq[i]!.t });
+    const i = gap;
+    const prev = btc[i - 1]!;
+    const book = fresh();
+    const stop = q2(prev.l - 1); // under the last bar before the hole; the next open is under it
+    book.position = { market: 'BTC', dir: 1, size: 2, lots: [{ fill: 'x', t: prev.t, price: prev.c, size: 2, fee: 0.1, stop }], stop, target: null };
+    const [f] = stepBar(book, btc[i]!, bookCosts('BTC'), nextId).fills;
+    expect(f).toMatchObject({ why: 'stop', price: q2(btc[i]!.o - 0.5), size: 2, t: btc[i]!.t });
     expect(f!.price).toBeLessThan(stop);
   });
 
@@ -139,7 +140,7 @@ describe("a position's stop and target", () => {
   });
 
   it('fills a target only when a bar trades through it, at the target, without slippage', () => {
-    const k = 12_000;
+    const k = 10_000;
     const target = q2(btc[k]!.o * 1.003);
     const book = fresh();
     book.working.push(order({ side: 'buy', placed_at: btc[k]!.t, target }));
@@ -150,7 +151,7 @@ describe("a position's stop and target", () => {
   });
 
   it('takes no target in the bar a limit entered inside, but does take the stop there', () => {
-    const bar = btc.find((b) => b.h - b.l > 150 && b.o - b.l > 60 && b.h - b.o > 60)!;
+    const bar = btc.find((b) => b.h - b.l > 60 && b.o - b.l > 25 && b.h - b.o > 25)!;
     const entry = q2(bar.o - 10);
     const target = q2(bar.o + 10);
     const withTarget = fresh();

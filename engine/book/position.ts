@@ -51,12 +51,16 @@ export type PairedTrade = z.infer<typeof PairedTradeSchema>;
 
 export const flatPosition = (market: Market): Position => ({ market, dir: 0, size: 0, lots: [], stop: null, target: null });
 
-/** The size-weighted entry price of what is open (null when flat). */
+/**
+ * The size-weighted entry price of what is open (null when flat), to twelve significant digits: price times size over
+ * size is not the price in binary floating point (6850.23 x 0.01 / 0.01 is 6850.229999999999), and the digits past
+ * the twelfth are that error, never the average's.
+ */
 export function averageEntry(p: Position): number | null {
   if (p.size === 0) return null;
   let sum = 0;
   for (const lot of p.lots) sum += lot.price * lot.size;
-  return sum / p.size;
+  return Number((sum / p.size).toPrecision(12));
 }
 
 function paired(p: Position, lot: Lot, fill: Fill, size: number): PairedTrade {

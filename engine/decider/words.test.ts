@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tapeFile } from '../../test/support/tape-file.js';
+import { sampleFile } from '../../test/support/tape-file.js';
 import type { Bars } from '../bars.js';
 import { atr, ema, rsi, sma } from '../indicators/index.js';
 import { MARKET_SPECS } from '../markets.js';
@@ -19,13 +19,14 @@ import { seriesOf, type MarkInput } from './series.js';
 import { noteUnsaid } from './unsaid.js';
 
 // Every word of the reader's vocabulary (engine/reader/vocabulary.ts, VOCABULARY.md) against the code the forge makes
-// of it, on real bars: each rule is read from words, forged, and run over the shared tape, and what the code does is
+// of it, on real bars: each rule is read from words, forged, and run over the shipped sample (ES, a CME week of
+// October 2013, on summer time; BTC, Coinbase minutes of nine days, 2016 to 2018), and what the code does is
 // compared bar by bar (entries) or trade by trade (stops and exits) with the word's definition computed here from
 // the bars alone. A word whose code did something else than its definition fails its test.
 
-const NQ1 = tapeFile('NQ-1m');
-const NQ5 = resample(NQ1, 60, 300).bars;
-const BTC1 = tapeFile('BTC-1m');
+const ES1 = sampleFile('ES-1m');
+const ES5 = resample(ES1, 60, 300).bars;
+const BTC1 = sampleFile('BTC-1m');
 const VERSION = 'words.test.v1';
 const MIN = 60;
 const DAY = 86_400;
@@ -128,9 +129,9 @@ const extremeBefore = (x: Float64Array, n: number, sign: 1 | -1) => (i: number) 
   return best;
 };
 
-/** Each bar's trading day: the UTC day for crypto; for the CME the day opening 17:00 Chicago (23:00 UTC in winter). */
+/** Each bar's trading day: the UTC day for crypto; for the CME the day opening 17:00 Chicago (22:00 UTC in summer). */
 const utcDayOf = (t: number) => Math.floor(t / DAY);
-const cmeWinterDayOf = (t: number) => Math.floor((t + 3600) / DAY);
+const cmeSummerDayOf = (t: number) => Math.floor((t + 2 * 3600) / DAY);
 
 /** The last complete trading day's high, low or close before each bar's own day (NaN on the first day). */
 function priorDay(bars: Bars, dayOf: (t: number) => number, field: 'high' | 'low' | 'close'): (i: number) => number {
@@ -172,11 +173,11 @@ function openingRange(bars: Bars, tf: number, openOf: (t: number) => number | nu
     return v;
   };
 }
-/** The latest 09:30 New York (14:30 UTC in the NQ tape's winter) on a weekday at or before t. */
+/** The latest 09:30 New York (13:30 UTC in the ES tape's summer time) on a weekday at or before t. */
 const cashOpenBefore = (t: number): number | null => {
   for (let day = utcDayOf(t); day > utcDayOf(t) - 7; day--) {
     const weekday = new Date(day * DAY * 1000).getUTCDay();
-    const open = day * DAY + 14 * 3600 + 30 * MIN;
+    const open = day * DAY + 13 * 3600 + 30 * MIN;
     if (weekday !== 0 && weekday !== 6 && open <= t) return open;
   }
   return null;
@@ -198,10 +199,10 @@ function vwapOf(bars: Bars, dayOf: (t: number) => number): Float64Array {
   return out;
 }
 
-const NQ_SLIP = slippageOf('NQ', DEFAULT_COSTS.NQ);
+const ES_SLIP = slippageOf('ES', DEFAULT_COSTS.ES);
 const BTC_SLIP = slippageOf('BTC', DEFAULT_COSTS.BTC);
 const onTick = (tick: number) => (x: number) => Math.round(x * Math.round(1 / tick)) / Math.round(1 / tick);
-const qNQ = onTick(MARKET_SPECS.NQ.tick);
+const qES = onTick(MARKET_SPECS.ES.tick);
 const qBTC = onTick(MARKET_SPECS.BTC.tick);
 
 const ALWAYS = 'around the clock';
@@ -237,22 +238,22 @@ describe('comparisons', () => {
   });
 
   it('breaks above: the bar\'s high goes above the level, where the high of the bar before had not', () => {
-    const words = 'NQ 1 minute chart, cash session: buy when price breaks above the 60 minute opening range high. Stop 20 points. Target 2R.';
-    const orh = openingRange(NQ1, 60, cashOpenBefore, 60, 'high');
-    const cash = gate(NQ1, 60, 'America/New_York', '09:30', '16:00');
-    const code = armed(words, NQ1);
-    agrees(code, defined(NQ1, 1, (i) => (cash(i) && NQ1.h[i]! > orh(i) && NQ1.h[i - 1]! <= orh(i - 1) ? 1 : 0)), NQ1);
-    // 2023-11-23: the range high 16069.25; the 15:50 UTC bar's high 16069.75 trades through it (its close does
-    // not), so it arms and the entry fills at the next open, 15:51, not after a close above the level at 15:55.
-    const bar = Array.from(NQ1.t).indexOf(Date.parse('2023-11-23T15:50:00Z') / 1000);
-    expect([orh(bar), NQ1.h[bar], NQ1.c[bar]]).toEqual([16069.25, 16069.75, 16069.25]);
+    const words = 'ES 1 minute chart, cash session: buy when price breaks above the 60 minute opening range high. Stop 2 points. Target 2R.';
+    const orh = openingRange(ES1, 60, cashOpenBefore, 60, 'high');
+    const cash = gate(ES1, 60, 'America/New_York', '09:30', '16:00');
+    const code = armed(words, ES1);
+    agrees(code, defined(ES1, 1, (i) => (cash(i) && ES1.h[i]! > orh(i) && ES1.h[i - 1]! <= orh(i - 1) ? 1 : 0)), ES1);
+    // 2013-10-10: the range high 1674.75; the 14:36 UTC bar's high 1675.25 trades through it (its close, 1674.25,
+    // does not), so it arms and the entry fills at the next open, 14:37, not after a close above the level.
+    const bar = Array.from(ES1.t).indexOf(Date.parse('2013-10-10T14:36:00Z') / 1000);
+    expect([orh(bar), ES1.h[bar], ES1.c[bar]]).toEqual([1674.75, 1675.25, 1674.25]);
     expect(code.get(bar)).toBe(1);
-    const { trades } = tradesOf(words, NQ1);
-    const thatDay = trades.find((x) => x.entry_t >= Date.parse('2023-11-23T00:00:00Z') / 1000)!;
-    expect(thatDay).toMatchObject({ entry_t: Date.parse('2023-11-23T15:51:00Z') / 1000, entry: qNQ(16069.5 + NQ_SLIP) });
-    // On five-minute bars the same break arms at the close of the 15:50 bar and fills at 15:55.
-    const five = tradesOf(words.replace('1 minute', '5 minute'), NQ5).trades;
-    expect(five.find((x) => x.entry_t >= Date.parse('2023-11-23T00:00:00Z') / 1000)!.entry_t).toBe(Date.parse('2023-11-23T15:55:00Z') / 1000);
+    const { trades } = tradesOf(words, ES1);
+    const thatDay = trades.find((x) => x.entry_t >= Date.parse('2013-10-10T00:00:00Z') / 1000)!;
+    expect(thatDay).toMatchObject({ entry_t: Date.parse('2013-10-10T14:37:00Z') / 1000, entry: qES(1674.25 + ES_SLIP) });
+    // On five-minute bars the same break arms at the close of the 14:35 bar and fills at 14:40.
+    const five = tradesOf(words.replace('1 minute', '5 minute'), ES5).trades;
+    expect(five.find((x) => x.entry_t >= Date.parse('2013-10-10T00:00:00Z') / 1000)!.entry_t).toBe(Date.parse('2013-10-10T14:40:00Z') / 1000);
   });
 
   it('breaks below: the bar\'s low goes below the level, where the low of the bar before had not', () => {
@@ -263,18 +264,18 @@ describe('comparisons', () => {
   });
 
   it('breaks, of a range: through its top long, through its bottom short; both on one bar, neither', () => {
-    const words = 'NQ 1 minute chart, cash session: long or short on a break of the 30 minute opening range. Stop 20 points. Target 2R.';
-    const [hi, lo] = [openingRange(NQ1, 60, cashOpenBefore, 30, 'high'), openingRange(NQ1, 60, cashOpenBefore, 30, 'low')];
-    const cash = gate(NQ1, 60, 'America/New_York', '09:30', '16:00');
+    const words = 'ES 1 minute chart, cash session: long or short on a break of the 30 minute opening range. Stop 2 points. Target 2R.';
+    const [hi, lo] = [openingRange(ES1, 60, cashOpenBefore, 30, 'high'), openingRange(ES1, 60, cashOpenBefore, 30, 'low')];
+    const cash = gate(ES1, 60, 'America/New_York', '09:30', '16:00');
     agrees(
-      armed(words, NQ1),
-      defined(NQ1, 1, (i) => {
+      armed(words, ES1),
+      defined(ES1, 1, (i) => {
         if (!cash(i)) return 0;
-        const up = NQ1.h[i]! > hi(i) && NQ1.h[i - 1]! <= hi(i - 1);
-        const down = NQ1.l[i]! < lo(i) && NQ1.l[i - 1]! >= lo(i - 1);
+        const up = ES1.h[i]! > hi(i) && ES1.h[i - 1]! <= hi(i - 1);
+        const down = ES1.l[i]! < lo(i) && ES1.l[i - 1]! >= lo(i - 1);
         return up === down ? 0 : up ? 1 : -1;
       }),
-      NQ1,
+      ES1,
     );
   });
 
@@ -304,18 +305,18 @@ describe('operands', () => {
   });
 
   it('the prior day high and close on a CME market: the last whole CME day, 17:00 to 16:00 Chicago', () => {
-    const c = (i: number) => NQ1.c[i]!;
-    const pdh = priorDay(NQ1, cmeWinterDayOf, 'high');
-    const pdc = priorDay(NQ1, cmeWinterDayOf, 'close');
+    const c = (i: number) => ES1.c[i]!;
+    const pdh = priorDay(ES1, cmeSummerDayOf, 'high');
+    const pdc = priorDay(ES1, cmeSummerDayOf, 'close');
     agrees(
-      armed(`NQ 1 minute chart, ${ALWAYS}: go long when the close crosses above the prior day high. Stop 20 points. Target 2R.`, NQ1),
-      defined(NQ1, 1, (i) => (cross(c, () => pdh(i), i, 1) ? 1 : 0)),
-      NQ1,
+      armed(`ES 1 minute chart, ${ALWAYS}: go long when the close crosses above the prior day high. Stop 2 points. Target 2R.`, ES1),
+      defined(ES1, 1, (i) => (cross(c, () => pdh(i), i, 1) ? 1 : 0)),
+      ES1,
     );
     agrees(
-      armed(`NQ 1 minute chart, ${ALWAYS}: go short when price crosses below yesterday's close. Stop 20 points. Target 2R.`, NQ1),
-      defined(NQ1, 1, (i) => (cross(c, () => pdc(i), i, -1) ? -1 : 0)),
-      NQ1,
+      armed(`ES 1 minute chart, ${ALWAYS}: go short when price crosses below yesterday's close. Stop 2 points. Target 2R.`, ES1),
+      defined(ES1, 1, (i) => (cross(c, () => pdc(i), i, -1) ? -1 : 0)),
+      ES1,
     );
   });
 
@@ -326,27 +327,27 @@ describe('operands', () => {
   });
 
   it('VWAP on a CME market: the typical price weighted by volume since 17:00 Chicago', () => {
-    const vwap = vwapOf(NQ1, cmeWinterDayOf);
-    const words = `NQ 1 minute chart, ${ALWAYS}: go long when the close crosses above VWAP. Stop 20 points. Target 2R.`;
-    agrees(armed(words, NQ1), defined(NQ1, 1, (i) => (cross((j) => NQ1.c[j]!, (j) => vwap[j]!, i, 1) ? 1 : 0)), NQ1);
+    const vwap = vwapOf(ES1, cmeSummerDayOf);
+    const words = `ES 1 minute chart, ${ALWAYS}: go long when the close crosses above VWAP. Stop 2 points. Target 2R.`;
+    agrees(armed(words, ES1), defined(ES1, 1, (i) => (cross((j) => ES1.c[j]!, (j) => vwap[j]!, i, 1) ? 1 : 0)), ES1);
   });
 
   it('my level and my zone: any of the trader\'s marks of that shape will do', () => {
     const levels: MarkInput[] = [
-      { kind: 'level', price: 15900 },
-      { kind: 'level', price: 16050 },
-      { kind: 'zone', price: 15700, price2: 15750 },
+      { kind: 'level', price: 1670 },
+      { kind: 'level', price: 1690 },
+      { kind: 'zone', price: 1655, price2: 1660 },
     ];
-    const brokeLevel = (i: number, p: number) => NQ1.h[i]! > p && NQ1.h[i - 1]! <= p;
+    const brokeLevel = (i: number, p: number) => ES1.h[i]! > p && ES1.h[i - 1]! <= p;
     agrees(
-      armed(`NQ 1 minute chart, ${ALWAYS}: go long when price breaks above my level. Stop 20 points. Target 2R.`, NQ1, levels),
-      defined(NQ1, 1, (i) => (brokeLevel(i, 15900) || brokeLevel(i, 16050) ? 1 : 0)),
-      NQ1,
+      armed(`ES 1 minute chart, ${ALWAYS}: go long when price breaks above my level. Stop 2 points. Target 2R.`, ES1, levels),
+      defined(ES1, 1, (i) => (brokeLevel(i, 1670) || brokeLevel(i, 1690) ? 1 : 0)),
+      ES1,
     );
     agrees(
-      armed(`NQ 1 minute chart, ${ALWAYS}: go short when price touches my zone. Stop 20 points. Target 2R.`, NQ1, levels),
-      defined(NQ1, 0, (i) => (NQ1.l[i]! <= 15750 && NQ1.h[i]! >= 15700 ? -1 : 0)),
-      NQ1,
+      armed(`ES 1 minute chart, ${ALWAYS}: go short when price touches my zone. Stop 2 points. Target 2R.`, ES1, levels),
+      defined(ES1, 0, (i) => (ES1.l[i]! <= 1660 && ES1.h[i]! >= 1655 ? -1 : 0)),
+      ES1,
     );
   });
 
@@ -357,23 +358,23 @@ describe('operands', () => {
 });
 
 describe('sessions: a bar whose close falls in the window may arm', () => {
-  const e20 = ema(NQ1.c, 20);
-  const rule = 'go long when the close is above the 20 EMA. Stop 20 points. Target 2R.';
+  const e20 = ema(ES1.c, 20);
+  const rule = 'go long when the close is above the 20 EMA. Stop 2 points. Target 2R.';
   const cases: [string, Bars, Zone, string, string][] = [
-    ['NQ 1 minute chart, cash session', NQ1, 'America/New_York', '09:30', '16:00'],
-    ['NQ 1 minute chart, RTH', NQ1, 'America/New_York', '09:30', '16:00'],
-    ['NQ 1 minute chart, first hour', NQ1, 'America/New_York', '09:30', '10:30'],
-    ['NQ 1 minute chart, first 15 minutes', NQ1, 'America/New_York', '09:30', '09:45'],
-    ['NQ 1 minute chart, last hour', NQ1, 'America/New_York', '15:00', '16:00'],
-    ['NQ 1 minute chart, last 30 minutes', NQ1, 'America/New_York', '15:30', '16:00'],
-    ['NQ 1 minute chart, overnight session', NQ1, 'America/New_York', '18:00', '09:30'],
-    ['NQ 1 minute chart, between 9:45 and 11:30 ET', NQ1, 'America/New_York', '09:45', '11:30'],
-    ['NQ 1 minute chart, between 9:45 and 11:30 exchange time', NQ1, 'America/New_York', '09:45', '11:30'],
-    ['NQ 1 minute chart, between 8:30 and 10:00 CT', NQ1, 'America/Chicago', '08:30', '10:00'],
-    ['NQ 1 minute chart, first half hour', NQ1, 'America/New_York', '09:30', '10:00'],
-    ['NQ 1 minute chart, power hour', NQ1, 'America/New_York', '15:00', '16:00'],
-    ['NQ 1 minute chart, extended hours', NQ1, 'America/New_York', '18:00', '09:30'],
-    ['NQ 1 minute chart, cash session, no new trades after 15:00 ET', NQ1, 'America/New_York', '09:30', '15:00'],
+    ['ES 1 minute chart, cash session', ES1, 'America/New_York', '09:30', '16:00'],
+    ['ES 1 minute chart, RTH', ES1, 'America/New_York', '09:30', '16:00'],
+    ['ES 1 minute chart, first hour', ES1, 'America/New_York', '09:30', '10:30'],
+    ['ES 1 minute chart, first 15 minutes', ES1, 'America/New_York', '09:30', '09:45'],
+    ['ES 1 minute chart, last hour', ES1, 'America/New_York', '15:00', '16:00'],
+    ['ES 1 minute chart, last 30 minutes', ES1, 'America/New_York', '15:30', '16:00'],
+    ['ES 1 minute chart, overnight session', ES1, 'America/New_York', '18:00', '09:30'],
+    ['ES 1 minute chart, between 9:45 and 11:30 ET', ES1, 'America/New_York', '09:45', '11:30'],
+    ['ES 1 minute chart, between 9:45 and 11:30 exchange time', ES1, 'America/New_York', '09:45', '11:30'],
+    ['ES 1 minute chart, between 8:30 and 10:00 CT', ES1, 'America/Chicago', '08:30', '10:00'],
+    ['ES 1 minute chart, first half hour', ES1, 'America/New_York', '09:30', '10:00'],
+    ['ES 1 minute chart, power hour', ES1, 'America/New_York', '15:00', '16:00'],
+    ['ES 1 minute chart, extended hours', ES1, 'America/New_York', '18:00', '09:30'],
+    ['ES 1 minute chart, cash session, no new trades after 15:00 ET', ES1, 'America/New_York', '09:30', '15:00'],
   ];
   it.each(cases)('%s', (session, bars, zone, from, to) => {
     const inside = gate(bars, 60, zone, from, to);
@@ -384,21 +385,21 @@ describe('sessions: a bar whose close falls in the window may arm', () => {
   it.each([
     ['London session', 'Europe/London', '08:00', '16:30'],
     ['13:00-17:00 UTC', 'UTC', '13:00', '17:00'],
-  ] as const)('BTC, %s (London keeps its own summer time, from 30 March 2025 in this tape)', (session, zone, from, to) => {
+  ] as const)('BTC, %s (London keeps its own clock: on summer time in these days, but on 17 December 2017)', (session, zone, from, to) => {
     const inside = gate(BTC1, 60, zone, from, to);
-    agrees(armed(`BTC 1 minute chart, ${session}: ${rule.replace('Stop 20 points', 'Stop 0.5%')}`, BTC1), defined(BTC1, 0, (i) => (inside(i) && BTC1.c[i]! > b20[i]! ? 1 : 0)), BTC1);
+    agrees(armed(`BTC 1 minute chart, ${session}: ${rule.replace('Stop 2 points', 'Stop 0.5%')}`, BTC1), defined(BTC1, 0, (i) => (inside(i) && BTC1.c[i]! > b20[i]! ? 1 : 0)), BTC1);
   });
 
   it.each([ALWAYS, '24/7'])('%s: every bar may arm', (session) => {
-    agrees(armed(`NQ 1 minute chart, ${session}: ${rule}`, NQ1), defined(NQ1, 0, (i) => (NQ1.c[i]! > e20[i]! ? 1 : 0)), NQ1);
+    agrees(armed(`ES 1 minute chart, ${session}: ${rule}`, ES1), defined(ES1, 0, (i) => (ES1.c[i]! > e20[i]! ? 1 : 0)), ES1);
   });
 
   it('on hourly bars, by the hour bar\'s close', () => {
-    const hourly = tapeFile('BTC-1h');
+    const hourly = sampleFile('BTC-1h');
     const h20 = ema(hourly.c, 20);
     const inside = gate(hourly, 3600, 'UTC', '13:00', '17:00');
     agrees(
-      armed(`BTC hourly chart, 13:00-17:00 UTC: ${rule.replace('Stop 20 points', 'Stop 0.5%')}`, hourly),
+      armed(`BTC hourly chart, 13:00-17:00 UTC: ${rule.replace('Stop 2 points', 'Stop 0.5%')}`, hourly),
       defined(hourly, 0, (i) => (inside(i) && hourly.c[i]! > h20[i]! ? 1 : 0)),
       hourly,
     );
@@ -407,10 +408,10 @@ describe('sessions: a bar whose close falls in the window may arm', () => {
 
 // ---- stops and exits, trade by trade ---------------------------------------------------------------------------
 
-const CROSS = 'NQ 1 minute chart, cash session: go long when the 9 EMA crosses above the 21 EMA.';
+const CROSS = 'ES 1 minute chart, cash session: go long when the 9 EMA crosses above the 21 EMA.';
 const BTC_CROSS = `BTC 1 minute chart, ${ALWAYS}: go long when the 9 EMA crosses above the 21 EMA.`;
-/** A New York time of a trade's entry day in the NQ tape's winter (UTC-5). */
-const nyWinter = (t: number, hh: number, mm: number) => utcDayOf(t) * DAY + (hh + 5) * 3600 + mm * MIN;
+/** A New York time of a trade's entry day in the ES tape's summer time (UTC-4). */
+const nySummer = (t: number, hh: number, mm: number) => utcDayOf(t) * DAY + (hh + 4) * 3600 + mm * MIN;
 /**
  * When a scheduled exit due at `due` happens (the stepper's rule): at the close of the first bar closing at or after
  * it, or at the open of the first bar when the market was shut as it came (an early close, a holiday).
@@ -424,22 +425,23 @@ const stoppedAt = (bars: Bars, x: { x: number; exit: number }, stop: number, sli
   x.exit === q(stop - slip) || (bars.o[x.x]! <= stop && x.exit === q(bars.o[x.x]! - slip));
 
 describe('stops: placed from the entry fill or the level at the signal bar, on the losing side', () => {
-  it('points, ticks (the market\'s tick: 0.25 on NQ) and percent of the entry', () => {
-    for (const x of tradesOf(`${CROSS} Stop 20 points. Target 2R.`, NQ1).trades) expect(x.stop).toBe(qNQ(x.entry - 20));
-    for (const x of tradesOf(`NQ 1 minute chart, RTH: go long when the 9 EMA crosses above the 21 EMA. Stop 8 ticks. Target 2R.`, NQ1).trades) {
-      expect(x.stop).toBe(qNQ(x.entry - 2));
+  it('points, ticks (the market\'s tick: 0.25 on ES) and percent of the entry', () => {
+    for (const x of tradesOf(`${CROSS} Stop 2 points. Target 2R.`, ES1).trades) expect(x.stop).toBe(qES(x.entry - 2));
+    for (const x of tradesOf(`ES 1 minute chart, RTH: go long when the 9 EMA crosses above the 21 EMA. Stop 8 ticks. Target 2R.`, ES1).trades) {
+      expect(x.stop).toBe(qES(x.entry - 2));
     }
     for (const x of tradesOf(`${BTC_CROSS} Stop 0.5%. Target 2R.`, BTC1).trades) expect(x.stop).toBe(qBTC(x.entry * (1 - 0.005)));
   });
 
+  // The sample holds no NQ or SOL: ES and ETH bars stand in, since only the tick is asked of them here.
   it.each([
-    ['Micro Nasdaq', 'NQ-1m', 0.25],
+    ['Micro Nasdaq', 'ES-1m', 0.25],
     ['ES', 'ES-1m', 0.25],
     ['ETH', 'ETH-1m', 0.01],
-    ['SOL', 'SOL-1m', 0.01],
+    ['SOL', 'ETH-1m', 0.01],
   ] as const)('ticks are the market\'s own: %s', (market, tape, tick) => {
     const q = onTick(tick);
-    const { forged, trades } = tradesOf(`${market} 1 minute chart, ${ALWAYS}: go long when the 9 EMA crosses above the 21 EMA. Stop 4 ticks. Target 2R.`, tapeFile(tape));
+    const { forged, trades } = tradesOf(`${market} 1 minute chart, ${ALWAYS}: go long when the 9 EMA crosses above the 21 EMA. Stop 4 ticks. Target 2R.`, sampleFile(tape));
     expect(MARKET_SPECS[forged.script.market].tick).toBe(tick);
     for (const x of trades) expect(x.stop).toBe(q(x.entry - 4 * tick));
   });
@@ -450,25 +452,25 @@ describe('stops: placed from the entry fill or the level at the signal bar, on t
   });
 
   it('a distance below a level, and at or below the signal bar\'s low (one tick below when no distance is given)', () => {
-    const orl = openingRange(NQ1, 60, cashOpenBefore, 30, 'low');
-    const below = tradesOf(`${CROSS} Stop 2 ticks below the 30 minute opening range low. Target 2R.`, NQ1).trades;
-    for (const x of below) expect(x.stop).toBe(qNQ(orl(x.f - 1) - 0.5));
-    for (const x of tradesOf(`${CROSS} Stop at the signal bar low. Take profit 40 points.`, NQ1).trades) expect(x.stop).toBe(NQ1.l[x.f - 1]!);
+    const orl = openingRange(ES1, 60, cashOpenBefore, 30, 'low');
+    const below = tradesOf(`${CROSS} Stop 2 ticks below the 30 minute opening range low. Target 2R.`, ES1).trades;
+    for (const x of below) expect(x.stop).toBe(qES(orl(x.f - 1) - 0.5));
+    for (const x of tradesOf(`${CROSS} Stop at the signal bar low. Take profit 4 points.`, ES1).trades) expect(x.stop).toBe(ES1.l[x.f - 1]!);
     const words = `BTC 1 minute chart, ${ALWAYS}: go long when price breaks above the previous bar high. Stop below the signal bar low. Target 2R.`;
     for (const x of tradesOf(words, BTC1).trades) expect(x.stop).toBe(qBTC(BTC1.l[x.f - 1]! - 0.01));
   });
 
   it('breakeven at 1R: once a bar reaches 1R beyond the entry, the stop moves to the entry from the next bar', () => {
-    const { trades } = tradesOf(`${CROSS} Stop 20 points. Move stop to breakeven at 1R. Target 3R.`, NQ1);
+    const { trades } = tradesOf(`${CROSS} Stop 2 points. Move stop to breakeven at 1R. Target 3R.`, ES1);
     const reached = (x: (typeof trades)[number]) => {
-      for (let j = x.f; j < x.x; j++) if (NQ1.h[j]! >= x.entry + (x.entry - x.stop)) return true;
+      for (let j = x.f; j < x.x; j++) if (ES1.h[j]! >= x.entry + (x.entry - x.stop)) return true;
       return false;
     };
     expect(trades.some((x) => x.why === 'breakeven')).toBe(true);
     for (const x of trades) {
       if (x.why === 'breakeven') {
         expect(reached(x)).toBe(true);
-        expect(stoppedAt(NQ1, x, x.entry, NQ_SLIP, qNQ)).toBe(true);
+        expect(stoppedAt(ES1, x, x.entry, ES_SLIP, qES)).toBe(true);
       }
       if (x.why === 'stop') expect(reached(x)).toBe(false);
     }
@@ -477,29 +479,29 @@ describe('stops: placed from the entry fill or the level at the signal bar, on t
 
 describe('exits', () => {
   it('a target in R: that many times the entry-to-stop distance beyond the entry; in points: that far', () => {
-    const inR = tradesOf(`${CROSS} Stop 20 points. Target 2R.`, NQ1).trades.filter((x) => x.why === 'target');
+    const inR = tradesOf(`${CROSS} Stop 2 points. Target 2R.`, ES1).trades.filter((x) => x.why === 'target');
     expect(inR.length).toBeGreaterThan(0);
-    for (const x of inR) expect(x.exit === qNQ(x.entry + 2 * (x.entry - x.stop)) || NQ1.o[x.x]! >= x.entry + 2 * (x.entry - x.stop)).toBe(true);
-    const inPoints = tradesOf(`${CROSS} Stop at the signal bar low. Take profit 40 points.`, NQ1).trades.filter((x) => x.why === 'target');
+    for (const x of inR) expect(x.exit === qES(x.entry + 2 * (x.entry - x.stop)) || ES1.o[x.x]! >= x.entry + 2 * (x.entry - x.stop)).toBe(true);
+    const inPoints = tradesOf(`${CROSS} Stop at the signal bar low. Take profit 4 points.`, ES1).trades.filter((x) => x.why === 'target');
     expect(inPoints.length).toBeGreaterThan(0);
-    for (const x of inPoints) expect(x.exit === qNQ(x.entry + 40) || NQ1.o[x.x]! >= x.entry + 40).toBe(true);
+    for (const x of inPoints) expect(x.exit === qES(x.entry + 4) || ES1.o[x.x]! >= x.entry + 4).toBe(true);
   });
 
   it('a level target: the level as it stood at the close before the exit bar', () => {
-    const pdh = priorDay(NQ1, cmeWinterDayOf, 'high');
-    const hit = tradesOf(`${CROSS} Stop 20 points. Target the prior day high.`, NQ1).trades.filter((x) => x.why === 'target');
+    const pdh = priorDay(ES1, cmeSummerDayOf, 'high');
+    const hit = tradesOf(`${CROSS} Stop 2 points. Target the prior day high.`, ES1).trades.filter((x) => x.why === 'target');
     expect(hit.length).toBeGreaterThan(0);
-    for (const x of hit) expect(x.exit === pdh(x.x - 1) || NQ1.o[x.x]! >= pdh(x.x - 1)).toBe(true);
+    for (const x of hit) expect(x.exit === pdh(x.x - 1) || ES1.o[x.x]! >= pdh(x.x - 1)).toBe(true);
   });
 
   it('a trailing stop in points: that far behind the highest high since the entry, as of the close before', () => {
-    const { trades } = tradesOf(`${CROSS} Stop 20 points. Trailing stop of 30 points.`, NQ1);
+    const { trades } = tradesOf(`${CROSS} Stop 2 points. Trailing stop of 3 points.`, ES1);
     const trailed = trades.filter((x) => x.why === 'trail');
     expect(trailed.length).toBeGreaterThan(0);
     for (const x of trailed) {
       let best = x.entry;
-      for (let j = x.f; j < x.x; j++) best = Math.max(best, NQ1.h[j]!);
-      expect(stoppedAt(NQ1, x, qNQ(best - 30), NQ_SLIP, qNQ)).toBe(true);
+      for (let j = x.f; j < x.x; j++) best = Math.max(best, ES1.h[j]!);
+      expect(stoppedAt(ES1, x, qES(best - 3), ES_SLIP, qES)).toBe(true);
     }
   });
 
@@ -530,30 +532,30 @@ describe('exits', () => {
   });
 
   it('after N bars: at the close of the Nth bar of the trade, the entry bar the first', () => {
-    const timed = tradesOf(`${CROSS} Stop 20 points. Exit after 10 bars.`, NQ1).trades.filter((x) => x.why === 'time');
+    const timed = tradesOf(`${CROSS} Stop 2 points. Exit after 10 bars.`, ES1).trades.filter((x) => x.why === 'time');
     expect(timed.length).toBeGreaterThan(0);
     for (const x of timed) {
-      expect(x.exit_t).toBe(NQ1.t[x.f + 9]! + MIN);
-      expect(x.exit).toBe(qNQ(NQ1.c[x.f + 9]! - NQ_SLIP));
+      expect(x.exit_t).toBe(ES1.t[x.f + 9]! + MIN);
+      expect(x.exit).toBe(qES(ES1.c[x.f + 9]! - ES_SLIP));
     }
   });
 
   it('after N minutes: at the close of the first bar closing N minutes or more after the entry', () => {
-    const timed = tradesOf(`${CROSS} Stop 20 points. Get out after 30 minutes.`, NQ1).trades.filter((x) => x.why === 'time');
+    const timed = tradesOf(`${CROSS} Stop 2 points. Get out after 30 minutes.`, ES1).trades.filter((x) => x.why === 'time');
     expect(timed.length).toBeGreaterThan(0);
-    for (const x of timed) expect(x.exit_t).toBe(scheduled(NQ1, MIN, x.entry_t + 30 * MIN));
+    for (const x of timed) expect(x.exit_t).toBe(scheduled(ES1, MIN, x.entry_t + 30 * MIN));
   });
 
   it('flat by a clock time: at the close of the bar that reaches it', () => {
-    const clocked = tradesOf(`${CROSS} Stop 20 points. Target 2R. Flat by 15:55 ET.`, NQ1).trades.filter((x) => x.why === 'clock');
+    const clocked = tradesOf(`${CROSS} Stop 5 points. Target 2R. Flat by 15:55 ET.`, ES1).trades.filter((x) => x.why === 'clock');
     expect(clocked.length).toBeGreaterThan(0);
-    for (const x of clocked) expect(x.exit_t).toBe(scheduled(NQ1, MIN, nyWinter(x.entry_t, 15, 55)));
+    for (const x of clocked) expect(x.exit_t).toBe(scheduled(ES1, MIN, nySummer(x.entry_t, 15, 55)));
   });
 
   it('at the close, in a session window: at the close of the bar that ends the window', () => {
-    const closed = tradesOf(`${CROSS} Stop 20 points. Exit at the close.`, NQ1).trades.filter((x) => x.why === 'session_close');
+    const closed = tradesOf(`${CROSS} Stop 2 points. Exit at the close.`, ES1).trades.filter((x) => x.why === 'session_close');
     expect(closed.length).toBeGreaterThan(0);
-    for (const x of closed) expect(x.exit_t).toBe(scheduled(NQ1, MIN, nyWinter(x.entry_t, 16, 0)));
+    for (const x of closed) expect(x.exit_t).toBe(scheduled(ES1, MIN, nySummer(x.entry_t, 16, 0)));
   });
 
   it('at the close, around the clock on crypto: at the end of the UTC day', () => {
@@ -563,43 +565,43 @@ describe('exits', () => {
   });
 
   it('exit when a condition holds: at the next bar\'s open after the bar whose close meets it', () => {
-    const e9 = ema(NQ1.c, 9);
-    const e21 = ema(NQ1.c, 21);
-    const ruled = tradesOf(`${CROSS} Stop 20 points. Exit when the 9 EMA crosses below the 21 EMA.`, NQ1).trades.filter((x) => x.why === 'exit_rule');
+    const e9 = ema(ES1.c, 9);
+    const e21 = ema(ES1.c, 21);
+    const ruled = tradesOf(`${CROSS} Stop 2 points. Exit when the 9 EMA crosses below the 21 EMA.`, ES1).trades.filter((x) => x.why === 'exit_rule');
     expect(ruled.length).toBeGreaterThan(0);
     for (const x of ruled) {
       expect(cross((i) => e9[i]!, (i) => e21[i]!, x.x - 1, -1)).toBe(true);
-      expect(x.exit).toBe(qNQ(NQ1.o[x.x]! - NQ_SLIP));
+      expect(x.exit).toBe(qES(ES1.o[x.x]! - ES_SLIP));
     }
   });
 
   it('a trail under a line: the stop at the line as it stands at each close, only tightening', () => {
-    const e21 = ema(NQ1.c, 21);
-    const trailed = tradesOf(`${CROSS} Stop 20 points. Trail under the 21 EMA.`, NQ1).trades.filter((x) => x.why === 'trail');
+    const e21 = ema(ES1.c, 21);
+    const trailed = tradesOf(`${CROSS} Stop 2 points. Trail under the 21 EMA.`, ES1).trades.filter((x) => x.why === 'trail');
     expect(trailed.length).toBeGreaterThan(0);
     for (const x of trailed) {
       let stop = x.stop;
-      for (let j = x.f; j < x.x; j++) stop = Math.max(stop, qNQ(e21[j]!));
-      expect(stoppedAt(NQ1, x, stop, NQ_SLIP, qNQ)).toBe(true);
+      for (let j = x.f; j < x.x; j++) stop = Math.max(stop, qES(e21[j]!));
+      expect(stoppedAt(ES1, x, stop, ES_SLIP, qES)).toBe(true);
     }
   });
 });
 
 describe('a session window the words give no time exit for', () => {
-  const words = `${CROSS} Stop 20 points. Target 2R.`;
+  const words = `${CROSS} Stop 2 points. Target 2R.`;
 
   it('closes a trade still open at the window\'s end at the close of the bar that ends it', () => {
-    const { trades } = tradesOf(words, NQ1);
+    const { trades } = tradesOf(words, ES1);
     const ended = trades.filter((x) => x.why === 'session_end');
     expect(ended.length).toBeGreaterThan(0);
-    for (const x of ended) expect(x.exit_t).toBe(scheduled(NQ1, MIN, nyWinter(x.entry_t, 16, 0)));
+    for (const x of ended) expect(x.exit_t).toBe(scheduled(ES1, MIN, nySummer(x.entry_t, 16, 0)));
   });
 
   it('says so in the reading, in the plain words of the code, and not when the words give a time to be out', () => {
     const note = noteUnsaid(readRule(words)).session.note;
     expect(note).toBe('as forged, a trade still open when its session window ends is closed at the close of the bar that ends the window (flat at window end): the words name no time to be out');
     expect(inWords(forgeOf(words).ir)).toContain('Session end: a trade still open when its session window ends is closed at the close of the bar that ends the window (flat at window end)');
-    const timed = `${CROSS} Stop 20 points. Exit at the close.`;
+    const timed = `${CROSS} Stop 2 points. Exit at the close.`;
     expect(noteUnsaid(readRule(timed)).session.note).toBeUndefined();
     expect(inWords(forgeOf(timed).ir)).not.toContain('flat at window end');
     expect(noteUnsaid(readRule(`${BTC_CROSS} ${EXITS}`)).session.note).toBeUndefined();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { tapeFile } from '../../test/support/tape-file.js';
+import { sampleFile } from '../../test/support/tape-file.js';
 import { atr } from '../indicators/atr.js';
 import { ATR_N, ATR_WINDOW, windowAtr } from './atr-window.js';
 
 describe('the windowed ATR', () => {
-  const bars = tapeFile('NQ-1m');
+  const bars = sampleFile('ES-1m');
 
   it("is indicators' Wilder ATR(14) run over the 150 bars ending at j, to the bit", () => {
     for (let j = ATR_WINDOW - 1; j < bars.length; j += 97) {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { tapeFile } from '../../test/support/tape-file.js';
+import { sampleFile } from '../../test/support/tape-file.js';
 import { resample } from '../resample.js';
 import { EnvelopeSchema, type Envelope } from './envelope.js';
 import { issueEnvelope } from './issue.js';
 
-const bars = resample(tapeFile('ETH-1m'), 60, 300).bars;
-const issued = issueEnvelope(bars, { market: 'ETH', tf: '5m' }, bars.t[4000]! + 300);
+const bars = resample(sampleFile('ETH-1m'), 60, 300).bars;
+const issued = issueEnvelope(bars, { market: 'ETH', tf: '5m' }, bars.t[900]! + 300);
 const copy = (): Envelope => structuredClone(issued);
 const refused = (answer: unknown): string[] => {
   const r = EnvelopeSchema.safeParse(answer);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tapeFile } from '../../test/support/tape-file.js';
+import { sampleFile } from '../../test/support/tape-file.js';
 import { allocBars, type Bars } from '../bars.js';
 import { resample } from '../resample.js';
 import { compactOf, TOUCH_WITHIN, type Pair } from './envelope.js';
@@ -8,7 +8,8 @@ import { ForecastError, lastClosedBar, lookbackBars } from './issuer.js';
 import { scoreEnvelope } from './score.js';
 import { issueAll } from './walk.js';
 
-const bars = resample(tapeFile('BTC-1m'), 60, 300).bars;
+// The shipped BTC minutes in 5m bars (2,506 of them): nine days, one after another as the forecaster reads its bars.
+const bars = resample(sampleFile('BTC-1m'), 60, 300).bars;
 const pair: Pair = { market: 'BTC', tf: '5m' };
 const closeOf = (i: number): number => bars.t[i]! + 300;
 
@@ -48,7 +49,7 @@ const failure = (run: () => unknown): ForecastError => {
 };
 
 describe('issuing an envelope at t', () => {
-  const i = 5000;
+  const i = 2400;
   const t = closeOf(i) + 100; // inside bar i + 1, which has not closed
 
   it('reads nothing after the last bar closed by t: every later bar changed gives the same bytes', () => {
@@ -109,8 +110,8 @@ describe('issuing an envelope at t', () => {
 });
 
 describe('walk-forward issuance', () => {
-  const from = closeOf(3000);
-  const to = closeOf(3600);
+  const from = closeOf(1800);
+  const to = closeOf(2400);
   const envelopes: string[] = [];
   const walk = issueAll(bars, pair, from, to, undefined, (e) => envelopes.push(JSON.stringify(e)));
 
@@ -118,7 +119,7 @@ describe('walk-forward issuance', () => {
     expect(walk.issues.length).toBe(600);
     expect(walk.unissued).toBe(0);
     expect(walk.issues[0]!.issued_t).toBe(from);
-    expect(walk.issues.at(-1)!.issued_t).toBe(closeOf(3599));
+    expect(walk.issues.at(-1)!.issued_t).toBe(closeOf(2399));
     for (let k = 0; k < 600; k += 37) {
       const e = issueEnvelope(bars, pair, walk.issues[k]!.issued_t);
       expect(envelopes[k]).toBe(JSON.stringify(e));

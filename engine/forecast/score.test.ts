@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tapeFile } from '../../test/support/tape-file.js';
+import { sampleStretches } from '../../test/support/tape-file.js';
 import { barsFromRows, type BarRow } from '../bars.js';
 import { resample } from '../resample.js';
 import { issueEnvelope } from './issue.js';
@@ -36,9 +36,10 @@ describe('scoring an envelope against the bars that followed', () => {
   });
 
   it('scores an issued envelope once its bars are there, and not before or without its last bar', () => {
-    const five = resample(tapeFile('SOL-1m'), 60, 300).bars;
+    // The shipped ETH minutes of 4 and 5 April 2018, in 5m bars.
+    const five = resample(sampleStretches('ETH-1m').at(-1)!, 60, 300).bars;
     const last = five.length - 1;
-    const e = issueEnvelope(five, { market: 'SOL', tf: '5m' }, five.t[last - 24]! + 300);
+    const e = issueEnvelope(five, { market: 'ETH', tf: '5m' }, five.t[last - 24]! + 300);
     expect(scoreEnvelope(e, five)).toMatchObject({ issued_t: e.issued_t, scored_t: five.t[last]! + 300 });
     expect(scoreEnvelope({ ...e, last_bar_t: five.t[last - 23]! }, five)).toBeNull();
     expect(scoreEnvelope({ ...e, last_bar_t: e.last_bar_t + 1 }, five)).toBeNull();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tapeFile } from '../../test/support/tape-file.js';
+import { sampleFile } from '../../test/support/tape-file.js';
 import { barsFromRows, barsToRows } from '../bars.js';
 import { resample } from '../resample.js';
 import type { Pair } from './envelope.js';
@@ -7,9 +7,9 @@ import { issueEnvelope } from './issue.js';
 import { supersedes } from './supersede.js';
 
 const pair: Pair = { market: 'BTC', tf: '5m' };
-const minutes = barsToRows(tapeFile('BTC-1m'));
-/** 2025-03-20T12:30Z: a 5m bar inside the real month, past the forecaster's warm-up. */
-const BAR = Date.UTC(2025, 2, 20, 12, 30) / 1000;
+const minutes = barsToRows(sampleFile('BTC-1m'));
+/** 2018-04-06T12:30Z: a 5m bar of the shipped minutes' last day, with all the sample's earlier days behind it. */
+const BAR = Date.UTC(2018, 3, 6, 12, 30) / 1000;
 const fiveMinutes = (until: number) => resample(barsFromRows(minutes.filter((r) => r.t < until)), 60, 300).bars;
 
 describe('which recorded envelope a backfill replaces', () => {

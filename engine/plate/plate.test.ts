@@ -1,6 +1,6 @@
 import pngjs from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { tapeFile } from '../../test/support/tape-file.js';
+import { sampleFile } from '../../test/support/tape-file.js';
 import { allocBars, type Bars } from '../bars.js';
 import { ema, parseIndicators } from '../indicators/index.js';
 import { PlateError, type Undrawable } from './error.js';
@@ -11,8 +11,9 @@ import { plateSvg } from './svg.js';
 import { LAYOUT, THEME } from './theme.js';
 import { viewOf, type PlateInput } from './view.js';
 
-const month = tapeFile('BTC-1m');
-const FIRST = 2000;
+// The shipped BTC minutes; the plate is drawn over 500 of them, 2018-04-05 from 12:20 UTC, where every minute traded.
+const month = sampleFile('BTC-1m');
+const FIRST = month.t.indexOf(Date.UTC(2018, 3, 5, 12, 20) / 1000);
 const from = month.t[FIRST]!;
 const to = from + 500 * 60;
 const traded: PlateInput = {
@@ -23,8 +24,8 @@ const traded: PlateInput = {
   bars: month,
   indicators: parseIndicators(['ema:20', 'bb:20:2']),
   marks: [
-    { kind: 'level', price: 93_010 },
-    { kind: 'zone', price: 87_040, price2: 88_035 },
+    { kind: 'level', price: 6_901 },
+    { kind: 'zone', price: 6_688, price2: 6_713 },
   ],
 };
 
@@ -90,7 +91,7 @@ describe('plates', () => {
   });
 
   it('gives the same bytes and the same chart state for the same input', () => {
-    const again = renderPlate({ ...traded, bars: tapeFile('BTC-1m') });
+    const again = renderPlate({ ...traded, bars: sampleFile('BTC-1m') });
     expect(Buffer.compare(again.png, plate.png)).toBe(0);
     expect(JSON.stringify(again.chart_state)).toBe(JSON.stringify(plate.chart_state));
     const other = renderPlate({ ...traded, from: from + 60, to: to + 60 });
@@ -100,7 +101,7 @@ describe('plates', () => {
 
   it('states the numbers it was drawn from', () => {
     const s = plate.chart_state;
-    expect(s).toMatchObject({ market: 'BTC', tf: '1m', from: '2025-03-02T12:20:00Z', to: '2025-03-02T20:40:00Z', size: { width: 1200, height: 700 } });
+    expect(s).toMatchObject({ market: 'BTC', tf: '1m', from: '2018-04-05T12:20:00Z', to: '2018-04-05T20:40:00Z', size: { width: 1200, height: 700 } });
     expect(s.bars).toMatchObject({ count: 500, first_t: from, last_t: to - 60 });
     expect(s.bars.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(s.price.low).toBe(Math.min(...month.l.subarray(FIRST, FIRST + 500)));
@@ -123,11 +124,11 @@ describe('plates', () => {
       { kind: 'zone', placed: 'in_view' },
     ]);
     const json = JSON.stringify(s);
-    for (const p of [93_010, 87_040, 88_035]) expect(json).not.toContain(String(p));
+    for (const p of [6_901, 6_688, 6_713]) expect(json).not.toContain(String(p));
     // The axis a near mark widens is not stated either: it would state the mark.
     expect(Object.keys(s.price)).toEqual(['low', 'high', 'decimals']);
     const svg = plateSvg(viewOf(traded));
-    for (const p of [93_010, 87_040, 88_035]) expect(svg).not.toContain(formatNumber(p, 2));
+    for (const p of [6_901, 6_688, 6_713]) expect(svg).not.toContain(formatNumber(p, 2));
     expect(pixelsOf(plate.png, THEME.level)).toBeGreaterThan(300);
     expect(pixelsOf(renderPlate({ ...traded, marks: [] }).png, THEME.level)).toBe(0);
   });
@@ -185,7 +186,8 @@ describe('plates', () => {
     const broken = rising(50);
     broken.c[10] = NaN;
     expect(refusal({ market: 'BTC', tf: '1m', from: broken.t[0]!, to: broken.t[49]! + 60, bars: broken })).toBe('not_finite');
-    expect(refusal({ ...traded, from: month.t[0]!, to: month.t[0]! + 2001 * 60 })).toBe('too_many_bars');
-    expect(refusal({ ...traded, marks: [{ kind: 'zone', price: 90_000 }] })).toBe('not_finite');
+    const day = Date.UTC(2018, 3, 5) / 1000; // 5 and 6 April 2018 traded in every minute
+    expect(refusal({ ...traded, from: day, to: day + 2001 * 60 })).toBe('too_many_bars');
+    expect(refusal({ ...traded, marks: [{ kind: 'zone', price: 6_800 }] })).toBe('not_finite');
   });
 });

@@ -1,7 +1,7 @@
 import pngjs from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { EMA_CROSS } from '../../test/fixtures/scripts.js';
-import { tapeFile } from '../../test/support/tape-file.js';
+import { barsIn, sampleFile } from '../../test/support/tape-file.js';
 import { compileDecider } from '../decider/compile.js';
 import { irOf } from '../decider/ir.js';
 import { rehearse } from '../stepper/rehearse.js';
@@ -11,14 +11,13 @@ import { renderRehearsalPlate, type RehearsalPlateInput } from './rehearsal.js';
 import { REHEARSAL_COLOURS, THEME } from './theme.js';
 
 // A day of real BTC 1m bars rehearsed with the 9/21 EMA cross (2 ATR stop, 2R target) and 300 null runs, drawn.
-const month = tapeFile('BTC-1m');
-const FROM = Date.UTC(2025, 2, 10) / 1000;
+// 6 April 2018, a day of the shipped Coinbase minutes where every minute traded, with the day before to warm up on.
+const month = sampleFile('BTC-1m');
+const FROM = Date.UTC(2018, 3, 6) / 1000;
 const TO = FROM + 86_400;
 const ir = irOf(EMA_CROSS);
 const seed = 'a'.repeat(64);
-const start = month.t.findIndex((t) => t >= FROM - 3600);
-const end = month.t.findIndex((t) => t >= TO);
-const bars = { length: end - start, t: month.t.slice(start, end), o: month.o.slice(start, end), h: month.h.slice(start, end), l: month.l.slice(start, end), c: month.c.slice(start, end), v: month.v.slice(start, end) };
+const bars = barsIn(month, FROM - 3600, TO);
 
 function rehearsed(): RehearsalPlateInput {
   let nullTotals: Float64Array = new Float64Array(0);
@@ -83,7 +82,7 @@ describe("a rehearsal's plate", () => {
     expect(state).toMatchObject({
       market: 'BTC',
       tf: '1m',
-      from: '2025-03-10T00:00:00Z',
+      from: '2018-04-06T00:00:00Z',
       size: { width: 1200, height: 700 },
       trades: { count: stats.n, long: stats.long, short: stats.short, wins: stats.wins, losses: stats.losses },
       equity: { final_r: stats.total_r, max_drawdown_r: stats.max_drawdown_r },

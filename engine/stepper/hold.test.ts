@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMA_CROSS, TRAILED_EMA_CROSS } from '../../test/fixtures/scripts.js';
-import { tapeFile } from '../../test/support/tape-file.js';
+import { sampleFile } from '../../test/support/tape-file.js';
 import { compileDecider } from '../decider/compile.js';
 import type { Decider } from '../decider/contract.js';
 import { irOf } from '../decider/ir.js';
@@ -16,8 +16,8 @@ import { randomNull } from './null.js';
 
 const CASES: [string, Script, string, boolean][] = [
   ['the EMA cross on BTC 1m (a fixed stop and target)', EMA_CROSS, 'BTC-1m', false],
-  ['the EMA cross in the cash session on NQ 1m', { ...EMA_CROSS, market: 'NQ', session: trialSession('NQ') }, 'NQ-1m', true],
-  ['the EMA cross, long only, round the clock on NQ 1m (a fixed stop and target)', { ...EMA_CROSS, market: 'NQ', side: 'long', entry: { triggers: [EMA_CROSS.entry.triggers[0]!] } }, 'NQ-1m', false],
+  ['the EMA cross in the cash session on ES 1m', { ...EMA_CROSS, market: 'ES', session: trialSession('ES') }, 'ES-1m', true],
+  ['the EMA cross, long only, round the clock on ES 1m (a fixed stop and target)', { ...EMA_CROSS, market: 'ES', side: 'long', entry: { triggers: [EMA_CROSS.entry.triggers[0]!] } }, 'ES-1m', false],
   ['the EMA cross with a breakeven, a trail and a 90-bar limit on BTC 1m', TRAILED_EMA_CROSS, 'BTC-1m', true],
   // A scheduled exit is met in decide, so a rule with one manages its trades (the held step has no deadline to test).
   ['the EMA cross with a 2-hour limit on BTC 1m', { ...EMA_CROSS, exit: { ...EMA_CROSS.exit, time: [{ kind: 'hours', n: 2 }] } }, 'BTC-1m', true],
@@ -25,7 +25,7 @@ const CASES: [string, Script, string, boolean][] = [
 
 describe('a decider that leaves open trades alone', () => {
   it.each(CASES)('%s: says whether it manages a trade, and is stepped to the same trades and null', (_, script, tape, manages) => {
-    const bars = tapeFile(tape);
+    const bars = sampleFile(tape);
     const ir = irOf(script);
     const seed = 'e'.repeat(64);
     const decider = compileDecider(ir, seed, 'test.v1');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMA_CROSS, TRAILED_EMA_CROSS } from '../../test/fixtures/scripts.js';
-import { tapeFile } from '../../test/support/tape-file.js';
+import { sampleFile } from '../../test/support/tape-file.js';
 import { compileDecider } from '../decider/compile.js';
 import { PHASE, type Decider, type DeciderSeries } from '../decider/contract.js';
 import { irOf, type DeciderIR } from '../decider/ir.js';
@@ -89,12 +89,12 @@ function plainNull(ir: DeciderIR, decider: Decider, series: DeciderSeries, m: Ma
 const CASES: [string, Script, string][] = [
   ['the EMA cross on BTC 1m', EMA_CROSS, 'BTC-1m'],
   ['the EMA cross with a breakeven, a trail and a 90-bar limit on BTC 1m', TRAILED_EMA_CROSS, 'BTC-1m'],
-  ['the EMA cross in the cash session on NQ 1m', { ...EMA_CROSS, market: 'NQ', session: trialSession('NQ') }, 'NQ-1m'],
+  ['the EMA cross in the cash session on ES 1m', { ...EMA_CROSS, market: 'ES', session: trialSession('ES') }, 'ES-1m'],
 ];
 
 describe('the random null, shared work against the plain walk', () => {
   it.each(CASES)('%s: the same report, byte for byte', (_, script, tape) => {
-    const bars = tapeFile(tape);
+    const bars = sampleFile(tape);
     const ir = irOf(script);
     const seed = 'f'.repeat(64);
     const decider = compileDecider(ir, seed, 'test.v1');

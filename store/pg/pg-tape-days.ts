@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import type { Timeframe } from '../../engine/markets.js';
-import type { DayChange, DayDoc, TapeDays } from '../tape-days.js';
+import type { Market, Timeframe } from '../../engine/markets.js';
+import { isTapeOf, summaryOf, type DayChange, type DayDoc, type DaySummary, type TapeDays } from '../tape-days.js';
 import { transact } from './transact.js';
 
 /**
@@ -11,6 +11,7 @@ import { transact } from './transact.js';
  */
 export class PgTapeDays implements TapeDays {
   private readonly cache = new Map<string, { version: number; doc: DayDoc }>();
+  private readonly summarized = new Map<string, { version: number; summary: DaySummary }>();
 
   constructor(private readonly pool: Pool) {}
 
@@ -53,6 +54,30 @@ export class PgTapeDays implements TapeDays {
   async list(market: string, tf: Timeframe): Promise<string[]> {
     const { rows } = await this.pool.query<{ day: string }>('SELECT day FROM deck_tape_days WHERE market = $1 AND tf = $2', [market, tf]);
     return rows.map((r) => r.day).sort();
+  }
+
+  async summaries(): Promise<DaySummary[]> {
+    const key = (r: { market: string; tf: string; day: string }) => `${r.market}|${r.tf}|${r.day}`;
+    const { rows } = await this.pool.query<{ market: string; tf: string; day: string; version: string }>(
+      'SELECT market, tf, day, version FROM deck_tape_days ORDER BY market, tf, day',
+    );
+    const kept = rows.filter((r) => isTapeOf(r.market, r.tf));
+    // Only the days written since this deck last summed them up are read whole.
+    const changed = kept.filter((r) => this.summarized.get(key(r))?.version !== Number(r.version));
+    if (changed.length > 0) {
+      const fresh = await this.pool.query<{ market: string; tf: string; day: string; version: string; doc: string }>(
+        `SELECT t.market, t.tf, t.day, t.version, t.doc FROM deck_tape_days t
+           JOIN unnest($1::text[], $2::text[], $3::text[]) AS k (market, tf, day) ON t.market = k.market AND t.tf = k.tf AND t.day = k.day`,
+        [changed.map((r) => r.market), changed.map((r) => r.tf), changed.map((r) => r.day)],
+      );
+      for (const r of fresh.rows) {
+        const summary = summaryOf(r.market as Market, r.tf as Timeframe, r.day, JSON.parse(r.doc) as DayDoc);
+        this.summarized.set(key(r), { version: Number(r.version), summary });
+      }
+    }
+    const now = new Set(kept.map(key));
+    for (const k of this.summarized.keys()) if (!now.has(k)) this.summarized.delete(k);
+    return kept.flatMap((r) => this.summarized.get(key(r))?.summary ?? []);
   }
 
   async holdsAny(): Promise<boolean> {

@@ -646,7 +646,7 @@ export interface paths {
         };
         /**
          * Catalogue
-         * @description What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape, and the plans. Needs no key.
+         * @description What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape and what it holds (tape.held), and the plans. Needs no key.
          */
         get: operations["catalogue"];
         put?: never;
@@ -866,7 +866,7 @@ export interface paths {
         };
         /**
          * Forecast envelope
-         * @description The forecast envelope of NQ, ES, YM, BTC, ETH or SOL at 5m or 1h as disclosed at t (unix seconds, default now): the newest envelope issued by t, so a replay scrubbing back never sees a later one. It states magnitude, never direction: a band symmetric about the last close over the next 24 bars and the odds of a 0.5, 1 and 2 ATR move (either way) within 6, 12 and 24 bars, with the calibration of the envelopes scored by t, per cell (each odds and the band): unmeasured under 30 effective outcomes, solid under ece 0.05, dashed under 0.10, else none; draw and label are the worst cell's. With history=1 and from: the compact issues of [from, t], at most 2000.
+         * @description The forecast envelope of NQ, ES, YM, BTC, ETH or SOL at 5m or 1h as disclosed at t (unix seconds, default now): the newest envelope issued by t, so a replay scrubbing back never sees a later one. It states magnitude, never direction: a band symmetric about the last close over the next 24 bars and the odds of a 0.5, 1 and 2 ATR move (either way) within 6, 12 and 24 bars, with the calibration of the envelopes scored by t, per cell (each odds and the band): unmeasured under 30 effective outcomes, solid under ece 0.05, dashed under 0.10, else none; draw and label are the worst cell's. With history and from: the compact issues of [from, t], at most 2000.
          */
         get: operations["forecast"];
         put?: never;
@@ -3294,6 +3294,32 @@ export interface operations {
                             price_usdc: number;
                             period_days: number | null;
                         }[];
+                        /** @description what the tape can serve */
+                        tape: {
+                            /** @description where bars the archive lacks are asked (venue, or ccxt:<exchange>); null: the archive is the only source */
+                            venue: string | null;
+                            /** @description per market and timeframe, what the archive keeps; 5m and 1h are also built from finer bars held */
+                            held: {
+                                /** @enum {string} */
+                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                /** @enum {string} */
+                                tf: "15s" | "1m" | "5m" | "1h";
+                                /** @description bars the archive keeps */
+                                bars: number;
+                                /** @description the stretches of history held: an expected bar absent inside one is known absent */
+                                windows: {
+                                    /** @description unix seconds */
+                                    from: number;
+                                    /** @description unix seconds, exclusive */
+                                    to: number;
+                                    /**
+                                     * @description who vouched for it: sample (shipped with the deck), import (npm run tape -- import) or venue
+                                     * @enum {string}
+                                     */
+                                    source: "sample" | "import" | "venue";
+                                }[];
+                            }[];
+                        };
                     };
                 };
             };
@@ -3967,7 +3993,7 @@ export interface operations {
     grants: {
         parameters: {
             query?: {
-                all?: boolean | ("0" | "1" | "true" | "false");
+                all?: boolean;
             };
             header?: never;
             path?: never;
@@ -4742,10 +4768,10 @@ export interface operations {
     tape: {
         parameters: {
             query: {
-                from: number | string;
-                to: number | string;
+                from: number;
+                to: number;
                 session?: string;
-                limit?: number | string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -4913,10 +4939,10 @@ export interface operations {
     forecast: {
         parameters: {
             query?: {
-                t?: number | string;
+                t?: number;
                 session?: string;
-                history?: boolean | ("0" | "1" | "true" | "false");
-                from?: number | string;
+                history?: boolean;
+                from?: number;
             };
             header?: never;
             path: {
@@ -6894,6 +6920,12 @@ export interface operations {
                                 message: string;
                             }[];
                         };
+                        /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
+                        warnings?: {
+                            /** @constant */
+                            code: "market_not_held";
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -7550,7 +7582,7 @@ export interface operations {
                      */
                     market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
-                    hours?: number | string;
+                    hours?: number;
                     /** @description a name for this trial, echoed */
                     name?: string;
                     /** @description who the trial is for, echoed */
@@ -7558,9 +7590,9 @@ export interface operations {
                     /** @description a replay session id: the bars are read fresh from the venue */
                     session?: string;
                     /** @description the first trade to show, counted from 0 */
-                    trades_from?: number | string;
+                    trades_from?: number;
                     /** @description at most this many trades from trades_from (over MCP 50 unless told); the same call from trades_page.next reads on, rehearsing the same envelope again */
-                    trades_limit?: number | string;
+                    trades_limit?: number;
                 };
             };
         };
@@ -8389,15 +8421,15 @@ export interface operations {
                      */
                     market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
-                    hours?: number | string;
+                    hours?: number;
                     /** @description the window's end, unix seconds, not in the future (floored to the bar); default: the newest bar the tape holds */
-                    to?: number | string;
+                    to?: number;
                     /** @description walk-forward folds to cut the window into */
-                    folds?: number | string;
+                    folds?: number;
                     /** @description the first trade to show, counted from 0 */
-                    trades_from?: number | string;
+                    trades_from?: number;
                     /** @description at most this many trades from trades_from (over MCP 50 unless told); the same call from trades_page.next reads on, rehearsing the same envelope again */
-                    trades_limit?: number | string;
+                    trades_limit?: number;
                     /** @description true: answer a sealed plate of the rehearsal too (price with entries and exits, equity in R, where the rule falls in the random null) */
                     plate?: boolean;
                 };
@@ -10566,11 +10598,11 @@ export interface operations {
                      */
                     market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @description rehearse: hours of tape counted back from the window's end (default 168) */
-                    hours?: number | string;
+                    hours?: number;
                     /** @description rehearse: the window's end, unix seconds (default: the newest bar the tape holds) */
-                    to?: number | string;
+                    to?: number;
                     /** @description rehearse: walk-forward folds to cut the window into (2 to 20) */
-                    folds?: number | string;
+                    folds?: number;
                     /** @description grade: your own grader key, as POST /studio/grade takes it; never kept */
                     grader_key?: string;
                 };
@@ -12810,6 +12842,12 @@ export interface operations {
                                     hint?: string;
                                 }[];
                             }[];
+                            /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
+                            warnings?: {
+                                /** @constant */
+                                code: "market_not_held";
+                                message: string;
+                            }[];
                         } | {
                             /** @constant */
                             ok: true;
@@ -13292,6 +13330,12 @@ export interface operations {
                                     message: string;
                                 }[];
                             };
+                            /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
+                            warnings?: {
+                                /** @constant */
+                                code: "market_not_held";
+                                message: string;
+                            }[];
                         } | {
                             /** @constant */
                             version: "rehearsal.v1";
@@ -15499,8 +15543,8 @@ export interface operations {
         parameters: {
             query?: {
                 kind?: string;
-                cursor?: number | string;
-                limit?: number | string;
+                cursor?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -15694,7 +15738,7 @@ export interface operations {
             header?: never;
             path: {
                 ledger: "meter" | "grades" | "scores" | "plan-claims" | "holder-links" | "mandates" | "series";
-                seq: number | string;
+                seq: number;
             };
             cookie?: never;
         };
@@ -16467,7 +16511,8 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         limits: {
-                            per_client_per_day: number;
+                            /** @description principals minted per client per UTC day; null: no per-client limit (a deck only its own machine reaches, DECK_PROFILE=local) */
+                            per_client_per_day: number | null;
                             everyone_per_day: number;
                         };
                         name_rule: string;
@@ -17097,8 +17142,8 @@ export interface operations {
                 model?: string;
                 run?: string;
                 status?: "working" | "filled" | "cancelled";
-                offset?: number | string;
-                limit?: number | string;
+                offset?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -17644,8 +17689,8 @@ export interface operations {
             query?: {
                 model?: string;
                 run?: string;
-                offset?: number | string;
-                limit?: number | string;
+                offset?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -18730,15 +18775,15 @@ export interface operations {
                     /** @enum {string} */
                     mode: "replay" | "live";
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
-                    hours?: number | string;
+                    hours?: number;
                     /** @description a replay window's end, unix seconds, not in the future (default: the newest bar the tape holds) */
-                    to?: number | string;
+                    to?: number;
                     /** @description how long decide() may take for one bar (default 2000) */
-                    timeout_ms?: number | string;
+                    timeout_ms?: number;
                     /** @description tries again after a timeout, a network failure or a 5xx (default 1) */
-                    retries?: number | string;
+                    retries?: number;
                     /** @description the most bars the run steps (a replay: its window; live: 10080) */
-                    budget_bars?: number | string;
+                    budget_bars?: number;
                 };
             };
         };
@@ -19449,8 +19494,8 @@ export interface operations {
     models: {
         parameters: {
             query?: {
-                offset?: number | string;
-                limit?: number | string;
+                offset?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -19563,8 +19608,8 @@ export interface operations {
         parameters: {
             query: {
                 model: string;
-                offset?: number | string;
-                limit?: number | string;
+                offset?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -19783,7 +19828,7 @@ export interface operations {
                         allow_short?: boolean;
                     };
                     /** @description how far back the model's orders are read (default 30) */
-                    since_days?: number | string;
+                    since_days?: number;
                 };
             };
         };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
-import { startVenue, tapeRows, type VenueFixture } from '../fixtures/venue.js';
+import { startVenue, sampleRows, type VenueFixture } from '../fixtures/venue.js';
 import { signedIn, spawnDeck, type SpawnedDeck } from '../support/deck.js';
 import type { Answer } from './verdict.js';
 
@@ -35,12 +35,12 @@ export interface FuzzTarget {
 }
 
 /**
- * A deck in its own process (from source, with the tsx loader), with a real venue behind it serving the shared tape, so
+ * A deck in its own process (from source, with the tsx loader), with a real venue behind it serving the shipped sample, so
  * fuzzed reads reach the tape, forecast and studio code rather than stopping at "not configured". The login
  * throttle is raised: the fuzzer sends bad bearers on purpose and must keep its own session usable.
  */
 export async function fuzzTarget(): Promise<FuzzTarget> {
-  const venue: VenueFixture = await startVenue({ 'BTC/1m': tapeRows('BTC-1m'), 'NQ/1m': tapeRows('NQ-1m') });
+  const venue: VenueFixture = await startVenue({ 'BTC/1m': sampleRows('BTC-1m'), 'ES/1m': sampleRows('ES-1m') });
   const dataDir = await mkdtemp(join(tmpdir(), 'deck-fuzz-'));
   const deck: SpawnedDeck = await spawnDeck({
     DECK_DATA: dataDir,

@@ -1,16 +1,15 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { findChromium } from './chromium.js';
+import type { TestContext } from 'vitest';
+import { findChromium, NO_CHROMIUM } from './chromium.js';
+import { skipBecause } from './skip.js';
 
 let browser: Promise<Browser> | null = null;
 
-/**
- * The system's browser (the one a person would use, never a downloaded one: findChromium), launched once per test
- * file. Without one every test using it fails saying how to get one: none is skipped.
- */
-function chromiumOnce(): Promise<Browser> {
+/** The system's browser (the one a person would use, never a downloaded one: findChromium), launched once per test file. */
+function chromiumOnce(executablePath: string): Promise<Browser> {
   browser ??= Promise.resolve().then(() =>
     chromium.launch({
-      executablePath: findChromium(),
+      executablePath,
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     }),
@@ -18,9 +17,14 @@ function chromiumOnce(): Promise<Browser> {
   return browser;
 }
 
-/** A fresh browser profile that may use the clipboard on `origin`, as a person allows it. */
-export async function person(origin: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await (await chromiumOnce()).newContext({ viewport: { width: 900, height: 900 } });
+/**
+ * A fresh browser profile that may use the clipboard on `origin`, as a person allows it. On a machine with no browser
+ * the test is skipped, saying how to get one.
+ */
+export async function person(ctx: TestContext, origin: string): Promise<{ context: BrowserContext; page: Page }> {
+  const executable = findChromium();
+  if (!executable) skipBecause(ctx, NO_CHROMIUM);
+  const context = await (await chromiumOnce(executable)).newContext({ viewport: { width: 900, height: 900 } });
   context.setDefaultTimeout(15_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   return { context, page: await context.newPage() };

@@ -20,12 +20,12 @@ export async function runCli(tool: 'tape' | 'forecast' | 'store', args: string[]
   }
 }
 
-/** Writes bars as a CSV file with the shared tape's header (t,o,h,l,c,v); answers its path. */
+/** Writes bars as a CSV file with the tape's header (t,o,h,l,c,v); answers its path. */
 export async function writeCsv(dir: string, name: string, rows: readonly BarTuple[]): Promise<string> {
   const path = join(dir, name);
   await writeFile(path, `${BARS_CSV_HEADER}\n${rows.map((r) => r.join(',')).join('\n')}\n`);
   return path;
 }
 
-/** The path of a file of the shared tape beside the repository (as tapeFile reads it). */
-export const sharedTape = (name: string): string => join(ROOT, '..', 'shared', 'tape', `${name}.csv`);
+/** The path of a file of the shipped sample (as sampleFile reads it), to import as an operator would. */
+export const samplePath = (name: string): string => join(ROOT, 'tape', 'sample', `${name}.csv`);

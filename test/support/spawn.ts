@@ -6,7 +6,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 export interface Spawned {
   url: string;
   child: ChildProcess;
-  /** What the process logged up to its `listening` line (the last 4 KiB of it). */
+  /** What the process logged up to its `listening` line (the last 16 KiB of it). */
   before: string;
   /** Resolves with the exit code (null when a signal ended it) once the process has exited. */
   exited: Promise<number | null>;
@@ -30,7 +30,7 @@ export async function spawnServer(script: string, env: Record<string, string | u
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not start: ${tail}`)), 30_000);
     child.stderr!.on('data', (chunk: Buffer) => {
-      tail = (tail + chunk.toString()).slice(-4096);
+      tail = (tail + chunk.toString()).slice(-16_384);
       const m = /"event":"listening","url":"([^"]+)"/.exec(tail);
       if (m) {
         clearTimeout(timer);

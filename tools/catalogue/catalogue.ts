@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
+import type { HeldTape } from '../../store/tape-archive.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { perDeck } from '../per-deck.js';
 import { TIERS } from '../../core/principal.js';
+import { HeldListing } from '../tape/lib/held.js';
 
 const answerOf = (ctx: Ctx) => ({
   ok: true as const,
@@ -15,13 +17,21 @@ const answerOf = (ctx: Ctx) => ({
 });
 
 /** What a deck offers and where it is reached are fixed when it starts. */
-const answer = perDeck(answerOf);
+const offered = perDeck(answerOf);
+
+type Answer = ReturnType<typeof answerOf> & { tape: { venue: string | null; held: readonly HeldTape[] } };
+
+/**
+ * The whole answer, one frozen value for each thing the archive holds (which it answers frozen, the same value until
+ * it changes), so the JSON of an answer whose tape has not changed is written once, as the fixed part's is.
+ */
+const answers = new WeakMap<object, { held: readonly HeldTape[]; answer: Readonly<Answer> }>();
 
 export const catalogue = defineTool({
   name: 'catalogue',
   title: 'Catalogue',
   description:
-    "What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape, and the plans. Needs no key.",
+    'What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape and what it holds (tape.held), and the plans. Needs no key.',
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
@@ -34,9 +44,22 @@ export const catalogue = defineTool({
     markets: z.array(z.enum(MARKETS)),
     timeframes: z.array(z.enum(TIMEFRAMES)),
     plans: z.array(z.object({ id: z.string(), tier: z.enum(TIERS), name: z.string(), price_usdc: z.number(), period_days: z.number().int().nullable() })),
+    tape: z
+      .object({
+        venue: z.string().nullable().describe('where bars the archive lacks are asked (venue, or ccxt:<exchange>); null: the archive is the only source'),
+        held: z.array(HeldListing).describe('per market and timeframe, what the archive keeps; 5m and 1h are also built from finer bars held'),
+      })
+      .describe('what the tape can serve'),
   }),
   rest: { method: 'GET', path: '/catalogue', tag: 'plans' },
   async run(ctx) {
-    return answer(ctx);
+    const fixed = offered(ctx);
+    const held = await ctx.store.archive.held();
+    let kept = answers.get(fixed);
+    if (kept?.held !== held) {
+      kept = { held, answer: Object.freeze({ ...fixed, tape: Object.freeze({ venue: ctx.upstreams.tape.venueSource, held }) }) };
+      answers.set(fixed, kept);
+    }
+    return kept.answer;
   },
 });

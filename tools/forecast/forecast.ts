@@ -66,7 +66,7 @@ export const forecast = defineTool({
   name: 'forecast',
   title: 'Forecast envelope',
   description:
-    `The forecast envelope of NQ, ES, YM, BTC, ETH or SOL at 5m or 1h as disclosed at t (unix seconds, default now): the newest envelope issued by t, so a replay scrubbing back never sees a later one. It states magnitude, never direction: a band symmetric about the last close over the next ${HORIZON} bars and the odds of a 0.5, 1 and 2 ATR move (either way) within 6, 12 and 24 bars, with the calibration of the envelopes scored by t, per cell (each odds and the band): unmeasured under 30 effective outcomes, solid under ece 0.05, dashed under 0.10, else none; draw and label are the worst cell's. With history=1 and from: the compact issues of [from, t], at most ${MAX_HISTORY}.`,
+    `The forecast envelope of NQ, ES, YM, BTC, ETH or SOL at 5m or 1h as disclosed at t (unix seconds, default now): the newest envelope issued by t, so a replay scrubbing back never sees a later one. It states magnitude, never direction: a band symmetric about the last close over the next ${HORIZON} bars and the odds of a 0.5, 1 and 2 ATR move (either way) within 6, 12 and 24 bars, with the calibration of the envelopes scored by t, per cell (each odds and the band): unmeasured under 30 effective outcomes, solid under ece 0.05, dashed under 0.10, else none; draw and label are the worst cell's. With history and from: the compact issues of [from, t], at most ${MAX_HISTORY}.`,
   input: z
     .object({
       market: z.enum(MARKETS),
@@ -74,7 +74,7 @@ export const forecast = defineTool({
       t: int.optional().describe('disclosure time, unix seconds (default now, never in the future)'),
       // The tape tool's rule for a replay session id, so the two never disagree.
       session: tape.input.shape.session!.describe('a replay session id: issues from the venue as it answers now, records nothing'),
-      history: flag.optional().describe('1: the compact issues of [from, t] instead of one envelope'),
+      history: flag.optional().describe('true: the compact issues of [from, t] instead of one envelope'),
       from: int.optional().describe('with history=1: the first issue time, unix seconds'),
     })
     .strict(),

@@ -12,7 +12,10 @@ export const joinInfo = defineTool({
   access: 'none',
   surface: 'rest',
   output: answer({
-    limits: z.object({ per_client_per_day: z.number().int(), everyone_per_day: z.number().int() }),
+    limits: z.object({
+      per_client_per_day: z.number().int().nullable().describe('principals minted per client per UTC day; null: no per-client limit (a deck only its own machine reaches, DECK_PROFILE=local)'),
+      everyone_per_day: z.number().int(),
+    }),
     name_rule: z.string(),
     wallet: z.string().describe('the wallet rule'),
     join_url: z.string(),

@@ -32,7 +32,7 @@ export const join = defineTool({
     const client = clientOf(ctx, ctx.caller);
     const { joinPerClient: perClient, joinPerDay: perDay } = ctx.config;
     const admit = (n: { total: number; client: number }) => {
-      if (n.client >= perClient) throw limitReached('join_limit', `at most ${perClient} principals a day from one client`, secondsToNextUtcDay(now));
+      if (perClient !== null && n.client >= perClient) throw limitReached('join_limit', `at most ${perClient} principals a day from one client`, secondsToNextUtcDay(now));
       if (n.total >= perDay) throw limitReached('join_limit', `at most ${perDay} principals a day for everyone`, secondsToNextUtcDay(now));
     };
     // The account's write is the join's commit, and counts it: a join refused by the door, or cut by a crash

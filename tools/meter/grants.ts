@@ -11,7 +11,7 @@ export const grants = defineTool({
   title: 'Grants',
   description:
     "Your grant (from the grants file under version control) and today's spend. all=1 lists every principal's grant and is house only. Read-only: granting is an operator's commit, never a call.",
-  input: z.object({ all: flag.optional().describe('1 or true: every grant (house only)') }).strict(),
+  input: z.object({ all: flag.optional().describe('true: every grant (house only)') }).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   output: z.union([

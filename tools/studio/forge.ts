@@ -10,6 +10,7 @@ import type { Tier } from '../../core/principal.js';
 import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './lib/cast.js';
 import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
 import { ForgeAnswer } from './lib/answers.js';
+import { tapeWarnings } from '../tape/lib/held.js';
 
 /** The largest forge request, in bytes of JSON. */
 export const FORGE_PAYLOAD_CAP = 256 * 1024;
@@ -27,6 +28,9 @@ export const SCRIPT_LISTED = {
   description:
     'a script block (script.v1: market, timeframe, session, side, entry, stop, exit): pass the script a forge answered, or an example from forge_onboard. Its full JSON Schema is the POST /forge body in the deck\'s OpenAPI document (GET /openapi.json); skill_read strategy-compile explains it.',
 };
+
+/** A tier's daily count of forges: on a local deck (DECK_PROFILE=local, one person on their own machine) the free tier has none. */
+const forgesPerDay = (ctx: SessionCtx, tier: Tier): number | null => (tier === 'free' && ctx.config.profile === 'local' ? null : FORGES_PER_DAY[tier]);
 
 const tierLimit = (tier: Tier, limit: number, now: number) =>
   limitReached('forge_limit', `the ${tier} tier casts ${limit} forges a day; they are cast already today`, secondsToNextUtcDay(now), { tier, per_day: limit });
@@ -89,7 +93,7 @@ async function cast(ctx: SessionCtx, input: ForgeAsk) {
   if (bytes > FORGE_PAYLOAD_CAP) throw new DeckError(413, 'too_large', `the forge request is ${bytes} bytes; the cap is ${FORGE_PAYLOAD_CAP}`, { cap_bytes: FORGE_PAYLOAD_CAP });
   const now = ctx.clock();
   const day = utcDay(now);
-  const limit = FORGES_PER_DAY[p.tier];
+  const limit = forgesPerDay(ctx, p.tier);
   if (limit !== null && ctx.store.forges.castsOn(p.id, day) >= limit) throw tierLimit(p.tier, limit, now);
   const what = await toForge(ctx, input);
   const { seed_hash, version, code, watermark, script, ir } = castOf(what.script, what.fieldOf);
@@ -105,5 +109,5 @@ async function cast(ctx: SessionCtx, input: ForgeAsk) {
   );
   await ctx.store.trials.note(p.id, script.market, script.timeframe, seed_hash);
   await recordSpend(ctx, 'forge');
-  return { ok: true, seed_hash, version, code, watermark, script, review: reviewed, scan: scanned };
+  return { ok: true, seed_hash, version, code, watermark, script, review: reviewed, scan: scanned, ...(await tapeWarnings(ctx, script.market, script.timeframe)) };
 }

@@ -131,6 +131,11 @@ export class Tape {
     return this.venue?.refusal(market) ?? null;
   }
 
+  /** Where bars the archive lacks are asked: the venue's source name, or null when there is none. */
+  get venueSource(): VenueSource | null {
+    return this.venue?.source ?? null;
+  }
+
   /** Whether a venue is configured that serves the market (its latest bars can be asked for). */
   asksVenue(market: Market): boolean {
     return this.venue !== null && this.refusal(market) === null;

@@ -12,6 +12,7 @@ import { RehearsalDigestSchema, StudioRecordSchema } from '../../../store/studio
 import { answer, keyed } from '../../schemas.js';
 import { IsoTime, Sha256Hex, UnixS } from '../../../core/schemas.js';
 import { TIERS } from '../../../core/principal.js';
+import { Warnings } from '../../tape/lib/held.js';
 
 // The studio's and the forge's answers, each field as the tool answers it. Engine records (the script, the
 // self-review, the scan, the reading, the rehearsal envelope) are the engine's own schemas.
@@ -31,6 +32,7 @@ export const ForgeAnswer = answer({
   script: ScriptSchema,
   review: ReviewSchema.describe('the self-review: nine named classes, each passed or flagged with its lines'),
   scan: ScanSchema.describe('every number, indicator, market, time and side in the code traced to the words or the script, or flagged as invented'),
+  warnings: Warnings,
 });
 
 export const ForgeReadAnswer = answer({
@@ -91,6 +93,7 @@ export const WorkflowReadAnswer = answer({
   clauses: z
     .array(ClauseAccountSchema)
     .describe('every clause of the words, in order: the parts it lands in, and its words that carry a meaning no part took, each with why and the words that would read'),
+  warnings: Warnings,
 });
 
 const TradesPageShown = z

@@ -2,7 +2,8 @@ import { barsFromRows, type Bars, type BarRow } from '../../../engine/bars.js';
 import { warmStart } from '../../../engine/calendar.js';
 import { TIMEFRAME_SECONDS, TIMEFRAMES, type Market, type Timeframe } from '../../../engine/markets.js';
 import type { Ctx } from '../../context.js';
-import { badInput, DeckError, notConfigured } from '../../../core/errors.js';
+import { badInput, DeckError } from '../../../core/errors.js';
+import { refuseNotHeld, refuseOutsideHeld } from '../../tape/lib/held.js';
 import { int } from '../../schemas.js';
 import { MAX_BARS, readCandles } from '../../tape/tape.js';
 
@@ -37,10 +38,13 @@ async function newestClose(ctx: Ctx, market: Market, tf: Timeframe): Promise<num
  * The end of a window, on the bar grid: `to` when given (not in the future), else the close of the newest bar the
  * tape holds for the market, so archived history can be rehearsed. With a venue configured that serves the market
  * it is first asked for its latest bars (the last hour, else the last four days), which the archive keeps; then the archive is read.
+ * A market the tape cannot serve at all (no bars held to read or build tf from, and no venue that serves it) is 422
+ * naming the market and what is held.
  */
 export async function windowEnd(ctx: Ctx, market: Market, tf: Timeframe, to: number | undefined): Promise<number> {
   const len = TIMEFRAME_SECONDS[tf];
   const now = Math.floor(ctx.clock() / 1000);
+  await refuseNotHeld(ctx, market, tf);
   if (to !== undefined) {
     if (to > now) throw badInput([{ field: 'to', message: 'the tape holds the past only: to must not be in the future' }]);
     return Math.floor(to / len) * len;
@@ -53,10 +57,7 @@ export async function windowEnd(ctx: Ctx, market: Market, tf: Timeframe, to: num
   }
   const close = await newestClose(ctx, market, tf);
   if (close === null) {
-    if (!ctx.config.tapeUrl) throw notConfigured('the venue tape', 'DECK_TAPE_URL (or import bars with npm run tape -- import)');
-    const refused = ctx.upstreams.tape.refusal(market);
-    if (refused) throw refused;
-    throw badInput([{ field: 'market', message: `the tape holds no ${tf} bars of ${market}, nor finer bars to build them from` }]);
+    throw ctx.upstreams.tape.refusal(market) ?? badInput([{ field: 'market', message: `the tape holds no ${tf} bars of ${market}, nor finer bars to build them from` }]);
   }
   return Math.floor(close / len) * len;
 }
@@ -82,7 +83,11 @@ export async function windowBars(
   const rows: BarRow[] = [];
   for (let a = start; a < w.to; a += MAX_BARS * len) {
     const b = Math.min(w.to, a + MAX_BARS * len);
-    const got = await readCandles(ctx, { market: w.market, tf: w.tf, from: a, to: b, ...(w.session ? { session: w.session } : {}) });
+    const got = await readCandles(ctx, { market: w.market, tf: w.tf, from: a, to: b, ...(w.session ? { session: w.session } : {}) }).catch(async (e: unknown) => {
+      // With no venue, a window the archive knows nothing of is a window the tape does not serve: say what it holds.
+      if (e instanceof DeckError && e.code === 'upstream_not_configured' && !ctx.upstreams.tape.venueSource) return refuseOutsideHeld(ctx, w.market, w.tf, { from, to: w.to });
+      throw e;
+    });
     rows.push(...(JSON.parse(got.bytes.toString('utf8')) as { candles: BarRow[] }).candles);
   }
   const trading = rows.filter((r) => r.t >= from).length;
