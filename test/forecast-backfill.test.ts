@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calibrate, issueAll, MIN_SCORED } from '../engine/forecast/index.js';
+import { calibrate, drawOf, issueAll, MIN_SCORED } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
 import { FileLedger } from '../store/file-ledger.js';
 import { tuplesFromBars } from '../engine/bars.js';
@@ -33,8 +33,15 @@ const T = DAY0 + 28 * 86_400 + 12 * 3600 + 7;
 const BAR = Math.floor(T / M5) * M5;
 const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 
-/** What the engine's own walk gives over the whole month: the counts and calibration the CLI must print. */
-const walk = issueAll(resample(month, 60, M5).bars, { market: 'BTC', tf: '5m' }, 0, Number.MAX_SAFE_INTEGER);
+/** The archived stretch a backfill walks: the month's first UTC day to the end of its last. */
+const STRETCH_END = Math.floor(month.t[month.length - 1]! / 86_400) * 86_400 + 86_400;
+/** What the engine's own walk gives over that stretch: the counts and calibration the CLI must print. */
+const walk = issueAll(resample(month, 60, M5).bars, { market: 'BTC', tf: '5m' }, 0, STRETCH_END);
+/** The calibration disclosed at T: measured on the envelopes scored by then, drawn as its worst cell. */
+const atT = calibrate(
+  walk.scores.filter((x) => x.scored_t <= T),
+  { bar: M5 },
+);
 
 let data: string;
 let cli: (args: string[]) => Promise<{ stdout: string; stderr: string }>;
@@ -67,7 +74,8 @@ describe('npm run forecast -- backfill', () => {
     const { n, ece, coverage } = walk.calibration;
     expect(stdout).toContain(`${walk.issues.length} envelopes issued walk-forward, ${walk.issues.length} new, 0 already there; ${walk.unissued} bars with none`);
     expect(stdout).toContain(`${walk.scores.length} newly scored`);
-    expect(stdout).toContain(`calibration: n ${n}, ece ${ece}, coverage ${coverage}: solid, calibrated`);
+    const drawn = drawOf(walk.calibration);
+    expect(stdout).toContain(`calibration: n ${n}, ece ${ece}, coverage ${coverage}: ${drawn.draw}, ${drawn.label}`);
     expect(walk.issues.length).toBeGreaterThan(8500);
   }, CLI_TIMEOUT);
 
@@ -95,13 +103,12 @@ describe('a deck on the backfilled ledger', () => {
     me = await signedIn(deck.url, 'calibrated');
   });
 
-  it('draws the envelope solid: its calibration is measured on the month', async () => {
+  it('draws the envelope as its calibration measured on the month by t says', async () => {
     const { status, body } = await forecast(`BTC/5m?t=${T}`);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ draw: 'solid', label: 'calibrated', age_bars: 0, served: { issued_now: false, recorded: true }, envelope: { issued_t: BAR } });
-    const known = walk.scores.filter((s) => s.scored_t <= T).length;
-    expect(body.envelope.calibration.n).toBe(known);
-    expect(body.envelope.calibration.ece).toBeLessThan(0.05);
+    expect(drawOf(atT).label).not.toBe('unmeasured');
+    expect(body).toMatchObject({ ...drawOf(atT), age_bars: 0, served: { issued_now: false, recorded: true }, envelope: { issued_t: BAR } });
+    expect(body.envelope.calibration).toEqual(atT);
   });
 
   it(`reads unmeasured until every cell rests on ${MIN_SCORED} effective outcomes by t, not ${MIN_SCORED} envelopes`, async () => {
@@ -129,7 +136,7 @@ describe('a deck on the backfilled ledger', () => {
 
   it('answers history in pages of at most 2000', async () => {
     const page = await forecast(`BTC/5m?t=${T}&history=1&from=0`);
-    expect(page.body).toMatchObject({ truncated: true, draw: 'solid' });
+    expect(page.body).toMatchObject({ truncated: true, draw: drawOf(atT).draw });
     expect(page.body.issues).toHaveLength(2000);
     expect(page.body.issues[0]).toEqual(walk.issues[0]);
     const last = page.body.issues[1999].issued_t;
@@ -138,18 +145,22 @@ describe('a deck on the backfilled ledger', () => {
   });
 
   it('with no newer bars to issue from, answers the newest envelope and its age', async () => {
-    const newest = walk.issues.at(-1)!.issued_t;
-    const later = newest + 3 * 86_400 + 40;
-    const { status, body } = await forecast(`BTC/5m?t=${later}`);
-    expect(status).toBe(200);
-    expect(body).toMatchObject({ envelope: { issued_t: newest }, served: { issued_now: false }, age_bars: 3 * 288 });
+    // The backfill walks issue times in [from, to): the envelope at the last bar's close, at the stretch's end, is
+    // the deck's to issue on demand, once; after it the deck has no newer bar to issue from.
+    expect(walk.issues.at(-1)!.issued_t).toBe(STRETCH_END - M5);
+    const later = STRETCH_END + 3 * 86_400 + 40;
+    const first = await forecast(`BTC/5m?t=${later}`);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ envelope: { issued_t: STRETCH_END }, served: { issued_now: true }, age_bars: 3 * 288 });
+    const again = await forecast(`BTC/5m?t=${later + M5}`);
+    expect(again.body).toMatchObject({ envelope: { issued_t: STRETCH_END }, served: { issued_now: false }, age_bars: 3 * 288 + 1 });
   });
 
   it('states the measured row in the lens', async () => {
     const { body } = await call(`${deck.url}/forecast/health`, { headers: me.bearer });
     const row = body.rows.find((r: { market: string; tf: string }) => r.market === 'BTC' && r.tf === '5m');
-    expect(row).toMatchObject({ n: walk.scores.length, ece: walk.calibration.ece, coverage: walk.calibration.coverage, draw: 'solid', label: 'calibrated' });
-    expect(row.newest_issued_t).toBe(walk.issues.at(-1)!.issued_t);
+    expect(row).toMatchObject({ n: walk.scores.length, ece: walk.calibration.ece, coverage: walk.calibration.coverage, ...drawOf(walk.calibration) });
+    expect(row.newest_issued_t).toBe(STRETCH_END);
   });
 
   it('holds the same envelope a deck issues on demand from the venue at that time', async () => {

@@ -169,8 +169,10 @@ describe('GET /forecast/{market}/{tf}', () => {
   });
 
   it('follows the CME calendar: over the weekend ES discloses Friday\'s last envelope, aged no bars', async () => {
-    const friday = Date.UTC(2013, 9, 11, 21) / 1000; // the close of the last bar before the weekend halt (CDT)
     const sunday = Date.UTC(2013, 9, 13, 21, 30) / 1000; // half an hour before the Globex open
+    // The close of the last 5m bar before the weekend halt, as the tape holds it (in 2013 Friday's close was 16:15 CDT).
+    const lastMinute = sampleRows('ES-1m').filter((r) => r[0] < sunday).at(-1)![0];
+    const friday = Math.floor(lastMinute / M5) * M5 + M5;
     const { status, body } = await forecast(`ES/5m?t=${sunday}`);
     expect(status).toBe(200);
     expect(body).toMatchObject({ age_bars: 0, envelope: { issued_t: friday, last_bar_t: friday - M5 } });
@@ -189,8 +191,9 @@ describe('GET /forecast/{market}/{tf}', () => {
   });
 
   it('answers 404 naming the reason when there is too little history before t', async () => {
-    const early = Date.UTC(2017, 8, 3, 3) / 1000; // three hours into the shipped ETH days
-    const { status, body } = await forecast(`ETH/5m?t=${early}`);
+    // Hourly bars built from the first day of the shipped ETH minutes: a pair no other test issues on.
+    const early = Date.UTC(2017, 8, 3, 20) / 1000;
+    const { status, body } = await forecast(`ETH/1h?t=${early}`);
     expect(status).toBe(404);
     expect(body).toMatchObject({ error: 'no_envelope', reason: 'warming_up' });
     expect(body.message).toMatch(/needs at least \d+ closed bars/);
@@ -239,7 +242,7 @@ describe('the forecast tools over MCP', () => {
 
 describe('a replay session', () => {
   it('issues from the venue as it answers now and records nothing', async () => {
-    const t = Date.UTC(2017, 8, 4, 10, 0, 5) / 1000; // before ETH_T: nothing issued yet
+    const t = ETH_T + 2 * H + 5; // after any envelope the ledger holds
     const bar = Math.floor(t / M5) * M5;
     venue.shift = 1000;
     try {
@@ -252,7 +255,7 @@ describe('a replay session', () => {
       venue.shift = 0;
     }
     const history = await forecast(`ETH/5m?t=${t}&history=1&from=0`);
-    expect(history.body.issues).toEqual([]);
+    expect(history.body.issues.map((i: { issued_t: number }) => i.issued_t)).not.toContain(bar);
   });
 });
 

@@ -400,14 +400,15 @@ describe('the transition table', () => {
 });
 
 describe('a deck without a tape', () => {
-  it('passes the rehearse tool\'s 503 through the rehearse move', async () => {
+  it('passes the rehearse tool\'s refusal through the rehearse move: 422, the tape holds no bars of the market and no venue serves it', async () => {
     const bare = await testDeck();
     try {
       const moveBare = moverOn(bare.url, await signedIn(bare.url, 'tapeless'));
       expect((await walk('main', TO_STATE().forged, moveBare)).record.state).toBe('forged');
       const res = await moveBare({ action: 'rehearse', to: TO });
-      expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ error: 'upstream_not_configured' });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ error: 'bad_input' });
+      expect(res.body.message).toMatch(/^market: the tape holds no 1m bars of BTC.*no venue is configured \(DECK_TAPE_URL\)/);
     } finally {
       await bare.stop();
     }

@@ -133,7 +133,10 @@ const extremeBefore = (x: Float64Array, n: number, sign: 1 | -1) => (i: number) 
 const utcDayOf = (t: number) => Math.floor(t / DAY);
 const cmeSummerDayOf = (t: number) => Math.floor((t + 2 * 3600) / DAY);
 
-/** The last complete trading day's high, low or close before each bar's own day (NaN on the first day). */
+/**
+ * The high, low or close of the trading day just before each bar's own day (the day before, or Friday before a
+ * Monday on the CME): NaN when the tape holds no bar of that day (the first day, or across a gap in the tape).
+ */
 function priorDay(bars: Bars, dayOf: (t: number) => number, field: 'high' | 'low' | 'close'): (i: number) => number {
   const days: { key: number; h: number; l: number; c: number }[] = [];
   for (let i = 0; i < bars.length; i++) {
@@ -146,9 +149,11 @@ function priorDay(bars: Bars, dayOf: (t: number) => number, field: 'high' | 'low
   }
   const byKey = new Map(days.map((d, k) => [d.key, k]));
   return (i) => {
-    const k = byKey.get(dayOf(bars.t[i]!))!;
-    const d = days[k - 1];
-    return !d ? NaN : field === 'high' ? d.h : field === 'low' ? d.l : d.c;
+    const key = dayOf(bars.t[i]!);
+    const d = days[byKey.get(key)! - 1];
+    // Day numbers count from Thursday 1970-01-01: a Monday's is 4 mod 7, and the CME day before it is Friday's.
+    const before = dayOf === cmeSummerDayOf && key % 7 === 4 ? key - 3 : key - 1;
+    return !d || d.key !== before ? NaN : field === 'high' ? d.h : field === 'low' ? d.l : d.c;
   };
 }
 
