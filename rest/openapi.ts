@@ -1,6 +1,7 @@
 import { SELLER_IDS } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from '../sellers/toolsets.js';
 import type { Tool } from '../tools/define.js';
+import type { Locks } from '../tools/plans/lib/locks.js';
 
 type Schema = Record<string, unknown>;
 
@@ -21,7 +22,7 @@ const SESSION = [{ deckSession: [] }, { deckKey: [] }];
 const securityOf = (access: Tool['access']) => (access === 'none' ? [] : access === 'session' ? SESSION : [{}, ...SESSION]);
 
 /** The statuses a tool's route can answer: implied by its binding and access, plus the ones it names. */
-function statusesOf(tool: Tool): number[] {
+function statusesOf(tool: Tool, locks: Locks): number[] {
   const rest = tool.rest!;
   const set = new Set<number>([tool.invalid, ...(rest.errors ?? [])]);
   // A path parameter can carry a bad percent-escape (400).
@@ -33,7 +34,8 @@ function statusesOf(tool: Tool): number[] {
   // A credential that does not verify is refused on every route that reads one, optional ones included, and counts
   // with the login throttle, which rests the address (429).
   if (tool.access !== 'none') for (const s of [401, 429]) set.add(s);
-  if (tool.tier) set.add(403);
+  // A tool the plans file locks on a tier answers upgrade_required (403) below it.
+  if (locks.has(tool.name)) set.add(403);
   return [...set].sort((a, b) => a - b);
 }
 
@@ -60,7 +62,7 @@ function answerSchema(tool: Tool, components: Record<string, Schema>): Schema {
   return { ...schema, properties, required: (schema.required as string[]).filter((k) => k !== 'session') };
 }
 
-function operationOf(tool: Tool, components: Record<string, Schema>) {
+function operationOf(tool: Tool, components: Record<string, Schema>, locks: Locks) {
   const rest = tool.rest!;
   const inputSchema = hoisted(tool.inputSchema, tool.name, components);
   const pathParams = [...rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
@@ -84,7 +86,7 @@ function operationOf(tool: Tool, components: Record<string, Schema>) {
     security: securityOf(tool.access),
     ...(parameters.length ? { parameters } : {}),
     ...body,
-    responses: Object.fromEntries([reply(rest.status ?? 200, answerSchema(tool, components)), ...statusesOf(tool).map((s) => reply(s, ERROR))]),
+    responses: Object.fromEntries([reply(rest.status ?? 200, answerSchema(tool, components)), ...statusesOf(tool, locks).map((s) => reply(s, ERROR))]),
     ...(tool.surface === 'both' ? { 'x-mcp-tool': tool.name } : {}),
   };
 }
@@ -201,14 +203,14 @@ function fixedPaths(): Record<string, Schema> {
   };
 }
 
-/** The OpenAPI 3.1.0 document, generated from the registry once at start. */
-export function openapiDocument(tools: readonly Tool[], base: string, version: string) {
+/** The OpenAPI 3.1.0 document, generated from the registry and the deck's tier locks once at start. */
+export function openapiDocument(tools: readonly Tool[], base: string, version: string, locks: Locks) {
   const paths: Record<string, Record<string, unknown>> = fixedPaths();
   const defs: Record<string, Schema> = {};
   for (const tool of tools) {
     if (!tool.rest) continue;
     const path = tool.rest.path.replace(/:(\w+)/g, '{$1}');
-    (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, defs);
+    (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, defs, locks);
   }
   return {
     openapi: '3.1.0',

@@ -1,13 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resample } from '../engine/resample.js';
 import { SIDECAR_LENS, startSidecar, type SidecarFixture, type SidecarMode } from './fixtures/sidecar.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { tapeFile } from './support/tape-file.js';
-
-/** The forecast opens on the plan tier: the principals of these tests hold plan grants. */
-const GRANTS = join(import.meta.dirname, 'fixtures', 'forecast-grants.json');
 
 const M5 = 300;
 const T = Date.UTC(2025, 2, 18, 9, 2, 41) / 1000;
@@ -31,7 +27,7 @@ async function askWith(mode: SidecarMode, path: string) {
 beforeAll(async () => {
   sidecar = await startSidecar({ 'BTC/5m': resample(tapeFile('BTC-1m'), 60, M5).bars });
   // The in-process forecaster is off: the sidecar alone answers.
-  deck = await testDeck({ DECK_FORECAST_URL: sidecar.url, DECK_FORECASTER: 'off', DECK_GRANTS: GRANTS });
+  deck = await testDeck({ DECK_FORECAST_URL: sidecar.url, DECK_FORECASTER: 'off' });
   me = await signedIn(deck.url, 'sidecar-user');
 });
 afterAll(async () => {
@@ -97,7 +93,7 @@ describe('the forecast through an HTTP sidecar', () => {
 
 describe('no forecaster at all', () => {
   it('answers 503 naming how to configure one', async () => {
-    const bare = await testDeck({ DECK_FORECASTER: 'off', DECK_GRANTS: GRANTS });
+    const bare = await testDeck({ DECK_FORECASTER: 'off' });
     try {
       const who = await signedIn(bare.url, 'nobody-forecasts');
       for (const path of [`/forecast/BTC/5m?t=${T}`, '/forecast/health']) {

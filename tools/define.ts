@@ -67,8 +67,6 @@ interface ToolSpecBase<I extends z.ZodObject, O> {
    * OpenAPI success response and the MCP outputSchema, and a deck run with DECK_CHECK_OUTPUT=1 holds every answer to it.
    */
   output: z.ZodType<O>;
-  /** The lowest tier that opens the tool; below it the call answers upgrade_required. */
-  tier?: Tier;
   guard?: GuardName;
   /** What the guard's queue is kept per besides the principal (one queue per series, say); the principal alone unless told. */
   guardKey?: (input: z.output<I>) => string;
@@ -116,7 +114,6 @@ export interface Tool<N extends string = string> {
   title: string;
   description: string;
   access: Access;
-  tier: Tier | null;
   surface: 'both' | 'rest';
   rest: RestBinding | null;
   /** The toolset /mcp lists it under (the OpenAPI tag of its route); null for a tool that never reaches MCP. */
@@ -136,7 +133,10 @@ export interface Tool<N extends string = string> {
   listedDescription: string;
   listedSchema: { type: 'object'; [key: string]: unknown };
   mcpDefaults: Record<string, unknown> | null;
-  /** Validates raw input, checks access and tier, then runs (inside its guard when it names one). */
+  /**
+   * Validates raw input, checks access and the tier lock the plans file puts on it (upgrade_required below the tier
+   * that opens it), then runs (inside its guard when it names one).
+   */
   call(ctx: Ctx, raw: unknown): Promise<unknown>;
 }
 
@@ -159,7 +159,6 @@ function withStandIns(schema: Tool['inputSchema'], standIns: Record<string, Reco
 }
 
 export function defineTool<I extends z.ZodObject, O, const N extends string>(spec: ToolSpec<I, O> & { name: N }): Tool<N> {
-  const tier = spec.tier ?? null;
   const inputSchema = z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'];
   const properties = inputSchema.properties as Record<string, unknown> | undefined;
   const defaults = spec.mcpDefaults ?? null;
@@ -180,7 +179,6 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
     title: spec.title,
     description: spec.description,
     access: spec.access,
-    tier,
     surface,
     rest: spec.rest ?? null,
     toolset,
@@ -196,6 +194,7 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
     mcpDefaults: defaults,
     async call(ctx, raw) {
       const run = admit(ctx);
+      const tier = ctx.offer.locks.get(spec.name);
       if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(ctx, spec.name, tier);
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) throw badInput(problemsOf(parsed.error), undefined, spec.invalid ?? 422);
