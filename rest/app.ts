@@ -12,6 +12,7 @@ import { treasuryOf } from '../tools/plans/lib/offered.js';
 import { REGISTRY } from '../tools/registry.js';
 import { restRoutes } from './adapter.js';
 import { errorHandler, notFound, pathDecodes } from './errors.js';
+import { doorRoutes } from './doors.js';
 import { oauthRoutes } from './oauth.js';
 import { openapiDocument } from './openapi.js';
 import { planeRoutes, watchRequests } from './plane.js';
@@ -51,6 +52,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
     res.type('html').set('cache-control', 'no-store').send(JOIN_PAGE);
   });
   restRoutes(app, s, REGISTRY);
+  doorRoutes(app, s);
   oauthRoutes(app, s);
   app.get('/cards', (_req, res) => void res.json({ ok: true, cards: SELLERS.map((x) => card(x.id)) }));
   app.get('/cards/:seller', (req, res) => {
