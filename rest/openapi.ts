@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { CardsSchema, SellerCardSchema } from '../cards/schema.js';
 import { SELLER_IDS } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from '../sellers/toolsets.js';
 import type { Tool } from '../tools/define.js';
@@ -24,7 +26,8 @@ const securityOf = (access: Tool['access']) => (access === 'none' ? [] : access 
 /** The statuses a tool's route can answer: implied by its binding and access, plus the ones it names. */
 function statusesOf(tool: Tool, locks: Locks): number[] {
   const rest = tool.rest!;
-  const set = new Set<number>([tool.invalid, ...(rest.errors ?? [])]);
+  // What its run refuses with (input, guard, the route's own, 500), then what the transport adds.
+  const set = new Set<number>(tool.statuses);
   // A path parameter can carry a bad percent-escape (400).
   if (rest.path.includes(':')) set.add(400);
   // A JSON body can fail to parse or decode (400), be over the body cap (413) or not be JSON at all (415).
@@ -36,6 +39,8 @@ function statusesOf(tool: Tool, locks: Locks): number[] {
   if (tool.access !== 'none') for (const s of [401, 429]) set.add(s);
   // A tool the plans file locks on a tier answers upgrade_required (403) below it.
   if (locks.has(tool.name)) set.add(403);
+  // A failure inside the deck (not a refusal) is 500 on any route.
+  set.add(500);
   return [...set].sort((a, b) => a - b);
 }
 
@@ -116,6 +121,47 @@ export const TAGS = [
   { name: 'cards', description: "How the deck is described: the seller cards (ERC-8004 registration files, also the coordination layer's cards) and this document." },
 ] as const;
 
+const schemaOf = (schema: z.ZodType): Schema => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'output' }) as Schema;
+  return rest;
+};
+const CARD = schemaOf(SellerCardSchema);
+const CARDS = schemaOf(CardsSchema);
+const LAST = { type: ['object', 'null'], properties: { outcome: { enum: ['ok', 'refused', 'unreachable'] }, status: { type: ['integer', 'null'] }, at: { type: 'string', format: 'date-time' }, ms: { type: 'integer' } }, required: ['outcome', 'status', 'at', 'ms'] };
+const READY = {
+  type: 'object',
+  required: ['ok', 'ready', 'store', 'upstreams'],
+  properties: {
+    ok: { type: 'boolean' },
+    ready: { type: 'boolean' },
+    store: { type: 'object', required: ['writable'], properties: { writable: { type: 'boolean' }, why: { type: 'string' } }, additionalProperties: false },
+    upstreams: {
+      type: 'array',
+      items: { type: 'object', required: ['upstream', 'variable', 'last'], properties: { upstream: { type: 'string' }, variable: { type: 'string' }, last: LAST }, additionalProperties: false },
+      description: "every configured upstream, the variable that configured it and its last answer since start (null: not asked yet)",
+    },
+  },
+  additionalProperties: false,
+};
+/** Every plate's JSON opens with how, of what and where it was drawn; each style adds the numbers it was drawn from. */
+const PLATE_JSON = {
+  type: 'object',
+  required: ['style', 'market', 'tf', 'from', 'to', 'size'],
+  properties: {
+    style: { type: 'string' },
+    market: { type: 'string' },
+    tf: { type: 'string' },
+    from: { type: 'string', format: 'date-time' },
+    to: { type: 'string', format: 'date-time' },
+    size: { type: 'object', required: ['width', 'height'], properties: { width: { type: 'integer' }, height: { type: 'integer' } } },
+    bars: { type: 'object', description: 'the drawn bars: count, first_t, last_t, digest (sha256 of their columns), last' },
+    price: { type: 'object', description: 'low, high, decimals' },
+    volume: { type: 'object' },
+    indicators: { type: 'array', items: { type: 'object' } },
+    marks: { type: 'array', items: { type: 'object', properties: { kind: { enum: ['level', 'zone'] }, placed: { type: 'string' } } } },
+  },
+};
+
 /** Routes that are not tools: the MCP endpoints, the cards and this document. */
 function fixedPaths(): Record<string, Schema> {
   const seller = { name: 'seller', in: 'path', required: true, schema: { type: 'string', enum: SELLER_IDS } };
@@ -151,9 +197,29 @@ function fixedPaths(): Record<string, Schema> {
   return {
     '/mcp': { get: mcpGet([]), post: mcpPost([]) },
     '/mcp/{seller}': { get: mcpGet([seller]), post: mcpPost([seller]) },
-    '/cards': { get: { tags: ['cards'], summary: 'Every seller card', security: [], responses: Object.fromEntries([reply(200)]) } },
+    '/cards': { get: { tags: ['cards'], summary: 'Every seller card', security: [], responses: Object.fromEntries([reply(200, CARDS), reply(500, ERROR)]) } },
     '/cards/{seller}': {
-      get: { tags: ['cards'], summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200), reply(404, ERROR)]) },
+      get: { tags: ['cards'], summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200, CARD), reply(404, ERROR), reply(500, ERROR)]) },
+    },
+    '/auth/x': {
+      get: {
+        tags: ['identity'],
+        summary: 'Sign in with X: a redirect to X\'s authorize URL (OAuth 2.0 with PKCE)',
+        description: 'Sets the state as an httpOnly cookie on /auth/x, so only this browser finishes the sign-in. 503 when the X door is not configured; 429 while the address rests under the login throttle.',
+        security: [],
+        responses: { '302': { description: "To X's authorize URL" }, ...Object.fromEntries([429, 500, 503].map((st) => reply(st, ERROR))) },
+      },
+    },
+    '/auth/x/callback': {
+      get: {
+        tags: ['identity'],
+        summary: 'Where X sends the person back: always a redirect to the join page',
+        description:
+          'Signed in (the deck_session cookie set): ?door=x. An X account linked to no principal: ?door=x&proof=<proof>, to join with (POST /join) or link (POST /me/doors). Refused: ?door=x&door_error=<code> (x_state_refused, x_declined, login_resting, upstream_refused, upstream_unreachable, upstream_silent, upstream_not_configured).',
+        security: [],
+        parameters: ['code', 'state', 'error'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+        responses: { '302': { description: 'To the join page' }, ...Object.fromEntries([reply(500, ERROR)]) },
+      },
     },
     '/openapi.json': { get: { tags: ['cards'], summary: 'This document', security: [], responses: Object.fromEntries([reply(200)]) } },
     '/metrics': {
@@ -185,7 +251,7 @@ function fixedPaths(): Record<string, Schema> {
         description:
           'Ready (200) when the data directory takes a write (a probe written whole, synced and renamed); 503 when it does not. upstreams lists every configured upstream by name with the variable that configured it and its last answer ({ outcome, status, at, ms }, or null when not asked since start); an upstream does not decide readiness, since every route that needs none still serves.',
         security: [],
-        responses: { ...Object.fromEntries([reply(200)]), '503': { description: 'The store did not take a write', ...json({ type: 'object' }) } },
+        responses: { ...Object.fromEntries([reply(200, READY)]), '503': { description: 'The store did not take a write', ...json(READY) } },
       },
     },
     '/plates/{file}': {
@@ -195,7 +261,7 @@ function fixedPaths(): Record<string, Schema> {
         security: [],
         parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}\\.(png|json)$' } }],
         responses: {
-          '200': { description: 'The PNG or the chart_state', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } }, 'application/json': { schema: { type: 'object' } } } },
+          '200': { description: 'The PNG or the chart_state', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } }, 'application/json': { schema: PLATE_JSON } } },
           ...Object.fromEntries([reply(404, ERROR)]),
         },
       },

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { spawnDeck, testDeck, type TestDeck } from './support/deck.js';
 import { SELLER_IDS } from './support/mcp.js';
+import { CardsSchema } from '../cards/schema.js';
 
 // The seller cards: one document read by two parties, the ERC-8004 identity registry (agentURI) and the
 // coordination layer. Checked against the spec's seller table and the ERC-8004 registration-v1 shape.
@@ -77,7 +78,10 @@ type Card = z.infer<typeof Registration> & z.infer<typeof LayerFields>;
 async function cardsOf(url: string): Promise<Card[]> {
   const res = await fetch(`${url}/cards`);
   expect(res.status).toBe(200);
-  const { cards } = (await res.json()) as { cards: unknown[] };
+  const body = await res.json();
+  // The schema the OpenAPI document states for GET /cards, strictly.
+  CardsSchema.parse(body);
+  const { cards } = body as { cards: unknown[] };
   for (const c of cards) {
     Registration.parse(c);
     LayerFields.parse(c);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { signedIn, type Ctx, type SessionCtx } from './context.js';
 import { badInput, DeckError, internalFailure, problemsOf, signInFirst } from '../core/errors.js';
-import type { GuardName } from './guards.js';
+import { guardStatus, type GuardName } from './guards.js';
 import { howToBuy } from './plans/lib/offered.js';
 import { opens, type Tier } from '../core/principal.js';
 import { heldTo, outlineOf, outputJsonSchema } from './output.js';
@@ -120,6 +120,12 @@ export interface Tool<N extends string = string> {
   toolset: string | null;
   /** The status of an input that fails its schema. */
   invalid: 400 | 422;
+  /**
+   * Every status its run can refuse with: its input's failure, its guard's refusal, the ones its route names
+   * (`rest.errors`) and 500. A test deck (DECK_CHECK_OUTPUT=1) holds each refusal to it, as it holds answers to the
+   * output schema; the OpenAPI document lists them with the ones the transport adds.
+   */
+  statuses: ReadonlySet<number>;
   input: z.ZodObject;
   output: z.ZodType;
   /** JSON Schema of the output (the answer's JSON body), made once: the OpenAPI success response. */
@@ -173,6 +179,9 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
   const surface = spec.surface ?? 'both';
   const toolset = spec.toolset ?? spec.rest?.tag ?? null;
   const admit = admitting(spec);
+  const statuses = new Set([spec.invalid ?? 422, ...(spec.rest?.errors ?? []), 500]);
+  const guarded = spec.guard ? guardStatus(spec.guard) : null;
+  if (guarded !== null) statuses.add(guarded);
   if (surface === 'both' && !toolset) throw new Error(`tool ${spec.name}: an MCP tool names its toolset (a tag on its route, or toolset)`);
   return {
     name: spec.name,
@@ -183,6 +192,7 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
     rest: spec.rest ?? null,
     toolset,
     invalid: spec.invalid ?? 422,
+    statuses,
     input: spec.input,
     output: spec.output,
     outputSchema,
@@ -205,7 +215,13 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
           ? ctx.guards.run(guard, spec.guardKey ? `${principal.id}|${spec.guardKey(parsed.data)}` : principal.id, () => run(parsed.data))
           : run(parsed.data);
       if (!ctx.config.checkOutput) return answer;
-      return heldTo(spec.output, await answer, (drift) => {
+      const answered = await answer.catch((e: unknown) => {
+        // A refusal its route does not state is a drift from the OpenAPI document, as an answer off its schema is.
+        if (!(e instanceof DeckError) || !spec.rest || statuses.has(e.status)) throw e;
+        ctx.log.error('status_drift', { tool: spec.name, status: e.status, code: e.code });
+        throw internalFailure();
+      });
+      return heldTo(spec.output, answered, (drift) => {
         ctx.log.error('output_drift', { tool: spec.name, field: drift.field, message: drift.message });
         return internalFailure();
       });
