@@ -336,7 +336,83 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": {
+                            /** @constant */
+                            ok: true;
+                            cards: {
+                                /** @constant */
+                                type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+                                name: string;
+                                description: string;
+                                /** @description a URI an ERC-721 reader can show */
+                                image: string;
+                                /** @description an MCP entry and, when the deck knows a wallet, an agentWallet entry */
+                                services: {
+                                    /** @description MCP, or agentWallet */
+                                    name: string;
+                                    /** @description the seller's MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
+                                    endpoint: string;
+                                    version: string;
+                                    /**
+                                     * @description agentWallet: where the wallet came from
+                                     * @enum {string}
+                                     */
+                                    from?: "cards.agent_wallet" | "cards.owner" | "treasury";
+                                }[];
+                                /** @constant */
+                                x402Support: false;
+                                active: boolean;
+                                registrations: {
+                                    agentId: number;
+                                    agentRegistry: string;
+                                }[];
+                                supportedTrust: string[];
+                                id: string;
+                                card_url: string;
+                                /** @description the agentWallet address; null when the deck knows none */
+                                address: string | null;
+                                owner: string | null;
+                                /** @constant */
+                                kind: "mcp";
+                                endpoint: string;
+                                skills: string[];
+                                tools: string[];
+                                tools_without_key: string[];
+                                price_usdc: {
+                                    unit: string;
+                                    min: number;
+                                    max: number;
+                                };
+                                price_basis: string;
+                                verify: string;
+                                classes: string[];
+                                proposed_classes: string[];
+                                access: {
+                                    /** @constant */
+                                    auth: "bearer";
+                                    join_url: string;
+                                    keyless: string[];
+                                };
+                                provider: {
+                                    name: string;
+                                    url: string;
+                                };
+                                erc8004: {
+                                    agentId: number | null;
+                                    tx: string | null;
+                                    block: number | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -374,11 +450,197 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": {
+                            /** @constant */
+                            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+                            name: string;
+                            description: string;
+                            /** @description a URI an ERC-721 reader can show */
+                            image: string;
+                            /** @description an MCP entry and, when the deck knows a wallet, an agentWallet entry */
+                            services: {
+                                /** @description MCP, or agentWallet */
+                                name: string;
+                                /** @description the seller's MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
+                                endpoint: string;
+                                version: string;
+                                /**
+                                 * @description agentWallet: where the wallet came from
+                                 * @enum {string}
+                                 */
+                                from?: "cards.agent_wallet" | "cards.owner" | "treasury";
+                            }[];
+                            /** @constant */
+                            x402Support: false;
+                            active: boolean;
+                            registrations: {
+                                agentId: number;
+                                agentRegistry: string;
+                            }[];
+                            supportedTrust: string[];
+                            id: string;
+                            card_url: string;
+                            /** @description the agentWallet address; null when the deck knows none */
+                            address: string | null;
+                            owner: string | null;
+                            /** @constant */
+                            kind: "mcp";
+                            endpoint: string;
+                            skills: string[];
+                            tools: string[];
+                            tools_without_key: string[];
+                            price_usdc: {
+                                unit: string;
+                                min: number;
+                                max: number;
+                            };
+                            price_basis: string;
+                            verify: string;
+                            classes: string[];
+                            proposed_classes: string[];
+                            access: {
+                                /** @constant */
+                                auth: "bearer";
+                                join_url: string;
+                                keyless: string[];
+                            };
+                            provider: {
+                                name: string;
+                                url: string;
+                            };
+                            erc8004: {
+                                agentId: number | null;
+                                tx: string | null;
+                                block: number | null;
+                            };
+                        };
                     };
                 };
                 /** @description No such item of yours */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/x": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign in with X: a redirect to X's authorize URL (OAuth 2.0 with PKCE)
+         * @description Sets the state as an httpOnly cookie on /auth/x, so only this browser finishes the sign-in. 503 when the X door is not configured; 429 while the address rests under the login throttle.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description To X's authorize URL */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A limit was reached (Retry-After says when to come back) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An upstream is not configured or cannot be reached */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/x/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where X sends the person back: always a redirect to the join page
+         * @description Signed in (the deck_session cookie set): ?door=x. An X account linked to no principal: ?door=x&proof=<proof>, to join with (POST /join) or link (POST /me/doors). Refused: ?door=x&door_error=<code> (x_state_refused, x_declined, login_resting, upstream_refused, upstream_unreachable, upstream_silent, upstream_not_configured).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    code?: string;
+                    state?: string;
+                    error?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description To the join page */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -567,7 +829,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": {
+                            ok: boolean;
+                            ready: boolean;
+                            store: {
+                                writable: boolean;
+                                why?: string;
+                            };
+                            /** @description every configured upstream, the variable that configured it and its last answer since start (null: not asked yet) */
+                            upstreams: {
+                                upstream: string;
+                                variable: string;
+                                last: {
+                                    /** @enum {unknown} */
+                                    outcome: "ok" | "refused" | "unreachable";
+                                    status: number | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    ms: number;
+                                } | null;
+                            }[];
+                        };
                     };
                 };
                 /** @description The store did not take a write */
@@ -576,7 +858,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": {
+                            ok: boolean;
+                            ready: boolean;
+                            store: {
+                                writable: boolean;
+                                why?: string;
+                            };
+                            /** @description every configured upstream, the variable that configured it and its last answer since start (null: not asked yet) */
+                            upstreams: {
+                                upstream: string;
+                                variable: string;
+                                last: {
+                                    /** @enum {unknown} */
+                                    outcome: "ok" | "refused" | "unreachable";
+                                    status: number | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    ms: number;
+                                } | null;
+                            }[];
+                        };
                     };
                 };
             };
@@ -615,7 +917,30 @@ export interface paths {
                     };
                     content: {
                         "image/png": string;
-                        "application/json": Record<string, never>;
+                        "application/json": {
+                            style: string;
+                            market: string;
+                            tf: string;
+                            /** Format: date-time */
+                            from: string;
+                            /** Format: date-time */
+                            to: string;
+                            size: {
+                                width: number;
+                                height: number;
+                            };
+                            /** @description the drawn bars: count, first_t, last_t, digest (sha256 of their columns), last */
+                            bars?: Record<string, never>;
+                            /** @description low, high, decimals */
+                            price?: Record<string, never>;
+                            volume?: Record<string, never>;
+                            indicators?: Record<string, never>[];
+                            marks?: {
+                                /** @enum {unknown} */
+                                kind?: "level" | "zone";
+                                placed?: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description No such item of yours */
@@ -736,7 +1061,7 @@ export interface paths {
         put?: never;
         /**
          * Record a spend
-         * @description Records one action's spend on your meter (bars for bar-priced actions) in the hash-chained meter ledger and answers the new balance. Never refuses for want of balance.
+         * @description Records one act's spend on your meter (bars for bar-priced actions) in the hash-chained meter ledger and answers the new balance. Never refuses: not for want of balance, and not for an act the price list does not name, which is recorded as an unpriced act costing nothing (recorded.priced false).
          */
         post: operations["meter_record"];
         delete?: never;
@@ -1208,13 +1533,13 @@ export interface paths {
         };
         /**
          * What a series may be
-         * @description The venues the coordination layer lists, by kind (the evidence its judge reads there: vault or external), the limits (epochs, epoch length, price by seller, markets, cover) and the quote body's JSON Schema. Nothing is created.
+         * @description The venues the coordination layer lists, by kind (the evidence its judge reads there: vault or external), the limits (epochs, epoch length, price by seller, markets, cover) and the quote body's JSON Schema. Nothing is created. The limits and the body are the deck's own: when the layer is not configured or does not answer, they are still served, with venues null and venues_unknown saying why (its status, error and message).
          */
         get: operations["series_terms"];
         put?: never;
         /**
          * Quote a series
-         * @description Quotes a standing hire: a series of epoch jobs under one mandate, one job per epoch. The venue decides the kind (external or vault) and the job class; the terms come from the coordination layer's pool quote. Answers { ok, quote, venue, per_epoch, seller_deposit_usdc, series_total_usdc (epochs x the per-epoch price), can_open, next }. Nothing is kept. A field failing its rule is 400 bad_input naming each field (an unknown venue lists the layer's venues; GET /v1/series/quote lists them with the limits); 422 no_lane when no pool serves the hire; 422 external_no_cover when the cover is over the seller's deposit on an external venue. A vault-kind quote answers, with can_open false and why. Open the series with series_open (POST /v1/series { quote }).
+         * @description Quotes a standing hire: a series of epoch jobs under one mandate, one job per epoch. The venue decides the kind (external or vault) and the job class; the terms come from the coordination layer's pool quote. Answers { ok, quote, venue, per_epoch, seller_deposit_usdc, series_total_usdc (epochs x the per-epoch price), can_open, next }. Nothing is kept. A field failing its rule is 400 bad_input naming each field; 422 no_lane for a venue the layer does not list (naming the ones it does; GET /v1/series/quote lists them with the limits) or when no pool serves the hire; 422 external_no_cover when the cover is over the seller's deposit on an external venue. A vault-kind quote answers, with can_open false and why. Open the series with series_open (POST /v1/series { quote }).
          */
         post: operations["series_quote"];
         delete?: never;
@@ -1509,7 +1834,7 @@ export interface paths {
         put?: never;
         /**
          * Join
-         * @description Mints a principal and its key at the identity door. The key is shown once, in this answer, and never again: the deck keeps only its digest. A person does this, in a browser at the join page or with curl; never a server or an agent.
+         * @description Mints a principal and its key at the identity door. The key is shown once, in this answer, and never again: the deck keeps only its digest. A person does this, in a browser at the join page or with curl; never a server or an agent. With the proof an email or X sign-in gave, the new principal is linked to that door (422 naming proof when it is not live; 409 door_taken when another principal took the door meanwhile).
          */
         post: operations["join"];
         delete?: never;
@@ -1593,6 +1918,74 @@ export interface paths {
          */
         post: operations["rotate_key"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in by email
+         * @description Sends a sign-in mail to the address: a six-digit code and a link, each good once for 15 minutes. Signed in through it, you are the principal the address is linked to; an address linked to none gives a proof to join with, or to link to the principal you are signed in as. The same mail goes either way. At most 5 mails an hour to one address and 20 from one client (429). 503 when the email door is not configured.
+         */
+        post: operations["email_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish signing in by email
+         * @description Spends a sign-in mail's link token ({ token }) or its address and code ({ email, code }). Linked to a principal: signed in as it, the deck_session cookie set as by POST /login. Linked to none: a proof (15 minutes) to join with (POST /join { name, proof }) or to link (POST /me/doors { proof }). A wrong, used or expired code or link is 401 and counts with the login throttle (429 while the address rests); five wrong codes end the sign-in.
+         */
+        post: operations["email_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/doors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your sign-in doors
+         * @description The email address (masked) and the X account linked to you: signing in through either is signing in as you. The key door is always yours.
+         */
+        get: operations["doors"];
+        put?: never;
+        /**
+         * Link a sign-in door
+         * @description Links the door a proof proved (an email address by its code or link, an X account by X sign-in) to you, so it signs in as you from then on. One address and one X account each: a newer one takes the place of the one before. 409 door_taken when it is linked to another principal; 422 naming proof when the proof is unknown, used or past its 15 minutes.
+         */
+        post: operations["door_link"];
+        /**
+         * Unlink a sign-in door
+         * @description Unlinks your email address or X account: it signs in as you no longer (sessions it opened stay until they end or you rotate your key). 404 when none is linked.
+         */
+        delete: operations["door_unlink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3033,6 +3426,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     plans: {
@@ -3144,6 +3546,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3313,6 +3724,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -3398,6 +3818,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3499,6 +3928,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     meter: {
@@ -3572,6 +4010,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     meter_record: {
@@ -3584,7 +4031,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description an action of the price list */
+                    /** @description an action of the price list; any other is recorded unpriced, at no cost */
                     action: string;
                     /** @description bars stepped over, for bar-priced actions */
                     bars?: number;
@@ -3622,6 +4069,8 @@ export interface operations {
                             units: number;
                             /** @description bars stepped over, for bar-priced actions */
                             bars: number | null;
+                            /** @description false: the price list does not name the act, recorded at no cost */
+                            priced: boolean;
                         };
                     };
                 };
@@ -3682,6 +4131,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3809,6 +4267,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     holder: {
@@ -3866,6 +4333,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3993,6 +4469,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4163,6 +4648,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -4240,6 +4734,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4381,6 +4884,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     mark_remove: {
@@ -4457,6 +4969,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4617,6 +5138,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -4761,15 +5291,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description No such item of yours */
             404: {
                 headers: {
@@ -4790,6 +5311,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4875,15 +5405,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description An input failed its rule (problems names each field) */
             422: {
                 headers: {
@@ -4895,6 +5416,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5018,6 +5548,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     forge_lanes: {
@@ -5099,6 +5638,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5483,6 +6031,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6424,6 +6981,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7748,6 +8314,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -7837,6 +8412,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8035,6 +8619,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9083,6 +9676,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11647,6 +12249,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     skill_read: {
@@ -11714,6 +12325,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11837,6 +12457,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -11875,7 +12504,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        /** @description the venues the layer lists, by kind */
+                        /** @description the venues the layer lists, by kind; null when they are unknown (venues_unknown says why) */
                         venues: {
                             vault: {
                                 venue: string;
@@ -11893,7 +12522,14 @@ export interface operations {
                                 checks: number[];
                                 evidence: string;
                             }[];
-                        };
+                        } | null;
+                        /** @description why the venues are unknown: the layer is not configured (503) or did not answer (502); null when they are known */
+                        venues_unknown: {
+                            status: 502 | 503;
+                            error: string;
+                            /** @description what went wrong, and how to configure the layer when it is not */
+                            message: string;
+                        } | null;
                         limits: {
                             epochs: {
                                 min: number;
@@ -11940,17 +12576,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream refused or answered nonsense */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is not configured or cannot be reached */
-            503: {
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12116,6 +12743,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12306,6 +12942,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12572,6 +13217,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -12800,6 +13454,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13061,6 +13724,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream is not configured or cannot be reached */
             503: {
                 headers: {
@@ -13298,6 +13970,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -13502,6 +14183,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13789,6 +14479,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     registry: {
@@ -13846,6 +14545,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13919,6 +14627,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     lab: {
@@ -13954,6 +14671,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14009,6 +14735,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     ledgers: {
@@ -14041,6 +14776,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14126,6 +14870,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14251,6 +15004,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -14309,6 +15071,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     join: {
@@ -14323,6 +15094,8 @@ export interface operations {
                 "application/json": {
                     name: string;
                     wallet?: string | null;
+                    /** @description a proof an email or X sign-in gave: the new principal is linked to that door */
+                    proof?: string;
                 };
             };
         };
@@ -14406,6 +15179,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14530,6 +15312,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -14589,6 +15380,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     auth_providers: {
@@ -14618,6 +15418,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14722,6 +15531,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -14733,6 +15551,532 @@ export interface operations {
             };
             /** @description An upstream is not configured or cannot be reached */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    email_send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @constant */
+                        sent: true;
+                        /** @description the address, masked */
+                        to: string;
+                        /**
+                         * Format: date-time
+                         * @description when the code and the link stop working
+                         */
+                        expires_at: string;
+                        next: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the size cap */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type or content-encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream refused or answered nonsense */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is not configured or cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    email_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the link's email_token (or email and code) */
+                    token?: string;
+                    /**
+                     * Format: email
+                     * @description the address the code was sent to
+                     */
+                    email?: string;
+                    /** @description the six-digit code of the mail */
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description true: signed in as the principal the door is linked to (the deck_session cookie is set) */
+                        signed_in: boolean;
+                        /** @enum {string} */
+                        door: "email" | "x";
+                        /** @description the door as the person sees it: the address masked, or @username */
+                        label: string;
+                        /** @description signed in: the principal */
+                        name?: string;
+                        agent_id?: string;
+                        /**
+                         * Format: date-time
+                         * @description when the session ends, or when the proof does
+                         */
+                        expires_at: string;
+                        /** @description linked to no principal yet: join with it (POST /join { name, proof }) or, signed in, link it (POST /me/doors { proof }); 15 minutes, once */
+                        proof?: string;
+                        next: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sign in with POST /login first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the size cap */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type or content-encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is not configured or cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    doors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        doors: {
+                            /** @enum {string} */
+                            door: "email" | "x";
+                            label: string;
+                            /** Format: date-time */
+                            linked_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Sign in with POST /login first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    door_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the proof the door answered */
+                    proof: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        doors: {
+                            /** @enum {string} */
+                            door: "email" | "x";
+                            label: string;
+                            /** Format: date-time */
+                            linked_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sign in with POST /login first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the size cap */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type or content-encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    door_unlink: {
+        parameters: {
+            query: {
+                door: "email" | "x";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        doors: {
+                            /** @enum {string} */
+                            door: "email" | "x";
+                            label: string;
+                            /** Format: date-time */
+                            linked_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Sign in with POST /login first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such item of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14800,6 +16144,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14905,6 +16258,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15053,6 +16415,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15271,6 +16642,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -15442,6 +16822,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -15574,6 +16963,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -15672,6 +17070,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15852,6 +17259,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16074,6 +17490,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     my_models: {
@@ -16156,6 +17581,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16327,6 +17761,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     my_model: {
@@ -16436,6 +17879,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     runs: {
@@ -16530,6 +17982,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16707,6 +18168,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -16843,6 +18313,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     run_stop: {
@@ -16970,6 +18449,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     typed_decision_schema: {
@@ -17007,6 +18495,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17249,6 +18746,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -17355,6 +18861,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17550,6 +19065,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17755,6 +19279,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
