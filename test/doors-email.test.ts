@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../config/env.js';
+import { redactor } from '../config/logger.js';
 import { signInOf, SmtpDouble } from './fixtures/smtp.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
@@ -184,5 +185,20 @@ describe('a deck without the email door', () => {
     expect(() => readConfig({ DECK_SMTP_URL: 'smtp://deck@127.0.0.1:2525' })).toThrow(/DECK_EMAIL_FROM/);
     expect(() => readConfig({ DECK_EMAIL_FROM: 'deck@deck.test' })).toThrow(/DECK_SMTP_URL/);
     expect(() => readConfig({ DECK_SMTP_URL: 'http://mail.example' })).toThrow(/DECK_SMTP_URL/);
+  });
+});
+
+describe('the doors\' secrets in the log', () => {
+  it('are redacted wherever they sit: the SMTP password (its own variable or the URL\'s), the X client secret, link tokens and proofs', () => {
+    const token = `dl_${'a'.repeat(43)}`;
+    const proof = `dp_${'b'.repeat(43)}`;
+    for (const env of [
+      { DECK_SMTP_URL: 'smtp://deck@127.0.0.1:2525', DECK_SMTP_PASSWORD: 'smtp-secret-for-tests' },
+      { DECK_SMTP_URL: 'smtp://deck:smtp-secret-for-tests@127.0.0.1:2525' },
+    ]) {
+      const redact = redactor(readConfig({ ...env, DECK_EMAIL_FROM: 'deck@deck.test', DECK_X_CLIENT_ID: 'id', DECK_X_CLIENT_SECRET: 'x-client-secret-for-tests' }));
+      const line = redact(JSON.stringify({ a: 'smtp-secret-for-tests', b: 'x-client-secret-for-tests', c: `/join?email_token=${token}`, d: proof }));
+      for (const secret of ['smtp-secret-for-tests', 'x-client-secret-for-tests', token, proof]) expect(line).not.toContain(secret);
+    }
   });
 });

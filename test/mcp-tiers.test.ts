@@ -76,13 +76,16 @@ describe('grants with all=true over MCP', () => {
   });
 });
 
+/** Every tool a caller's tools/list shows on a deck. */
+const listedAt = async (url: string, headers: Record<string, string>) => {
+  const client = await legacyClient(`${url}/mcp?toolsets=all`, headers);
+  const names = namesOf((await client.listTools()).tools);
+  await client.close();
+  return names;
+};
+
 describe('tools/list signed in, on the shipped plans file', () => {
-  const listed = async (headers: Record<string, string>) => {
-    const client = await legacyClient(`${deck.url}/mcp?toolsets=all`, headers);
-    const names = namesOf((await client.listTools()).tools);
-    await client.close();
-    return names;
-  };
+  const listed = (headers: Record<string, string>) => listedAt(deck.url, headers);
 
   it('shows the forecast tools to every session, as the contract has it, and leaves follow_quote out below the max tier', async () => {
     const free = await listed(bearer.free);
@@ -123,12 +126,7 @@ describe('tools/list signed in, on a plans file that sells the forecast on the p
   });
   afterAll(() => selling.stop());
 
-  const listed = async (headers: Record<string, string>) => {
-    const client = await legacyClient(`${selling.url}/mcp?toolsets=all`, headers);
-    const names = namesOf((await client.listTools()).tools);
-    await client.close();
-    return names;
-  };
+  const listed = (headers: Record<string, string>) => listedAt(selling.url, headers);
 
   it('leaves the forecast tools out below the plan tier, and lists them from it', async () => {
     const free = await listed(seller.free);
