@@ -45,7 +45,8 @@ function table(): string {
     'shipped configuration (a tool the plans file locks on a tier adds 403 `upgrade_required`). The contract\'s tables',
     'name most of them; the others are where the deck is right to answer them, and a client built from the document',
     'meets no other. `test/statuses.test.ts` writes this table from the document (`npm run snapshots`) and fails when',
-    'they differ, and a test deck answers a refusal its route does not list as a 500 with a `status_drift` log line.',
+    'they differ, a tool\'s own file is read for the statuses it throws, and a deck run with `DECK_CHECK_OUTPUT=1` logs a',
+    'refusal its route does not list as `status_drift`.',
     '',
     'What each refusal means: ' + Object.entries(REASON).map(([c, r]) => `${c} ${r}`).join('; ') + '. The error body is',
     '`{ ok: false, error, message, ...details }` (`problems` naming each field for 422 `bad_input`; `retry_after_s` for 429).',
@@ -84,7 +85,7 @@ describe('the statuses of every route', () => {
     expect([...new Set(missing)]).toEqual([]);
   });
 
-  it('hold a refusal its route does not list to a 500 and a status_drift line, on a deck that checks its answers', async () => {
+  it('log a refusal its route does not list as status_drift, on a deck that checks its answers', async () => {
     const lines: { event: string; fields?: Record<string, unknown> }[] = [];
     const log = { debug() {}, info() {}, error: (event: string, fields?: Record<string, unknown>) => void lines.push({ event, fields }) };
     const surprising = defineTool({
@@ -101,7 +102,7 @@ describe('the statuses of every route', () => {
       },
     });
     const ctx = { principal: null, offer: { locks: new Map() }, config: { checkOutput: true }, log };
-    await expect(surprising.call(ctx as never, {})).rejects.toMatchObject({ status: 500, code: 'internal' });
+    await expect(surprising.call(ctx as never, {})).rejects.toMatchObject({ status: 409, code: 'conflict' });
     expect(lines).toEqual([{ event: 'status_drift', fields: { tool: 'surprise', status: 409, code: 'conflict' } }]);
     expect([...surprising.statuses].sort()).toEqual([404, 422, 500]);
   });

@@ -122,8 +122,8 @@ export interface Tool<N extends string = string> {
   invalid: 400 | 422;
   /**
    * Every status its run can refuse with: its input's failure, its guard's refusal, the ones its route names
-   * (`rest.errors`) and 500. A test deck (DECK_CHECK_OUTPUT=1) holds each refusal to it, as it holds answers to the
-   * output schema; the OpenAPI document lists them with the ones the transport adds.
+   * (`rest.errors`) and 500. A deck run with DECK_CHECK_OUTPUT=1 logs a refusal outside it as status_drift; the
+   * OpenAPI document lists them with the ones the transport adds.
    */
   statuses: ReadonlySet<number>;
   input: z.ZodObject;
@@ -216,10 +216,9 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
           : run(parsed.data);
       if (!ctx.config.checkOutput) return answer;
       const answered = await answer.catch((e: unknown) => {
-        // A refusal its route does not state is a drift from the OpenAPI document, as an answer off its schema is.
-        if (!(e instanceof DeckError) || !spec.rest || statuses.has(e.status)) throw e;
-        ctx.log.error('status_drift', { tool: spec.name, status: e.status, code: e.code });
-        throw internalFailure();
+        // A refusal its route does not state is a drift from the OpenAPI document: logged, and answered as it is.
+        if (e instanceof DeckError && spec.rest && !statuses.has(e.status)) ctx.log.error('status_drift', { tool: spec.name, status: e.status, code: e.code });
+        throw e;
       });
       return heldTo(spec.output, answered, (drift) => {
         ctx.log.error('output_drift', { tool: spec.name, field: drift.field, message: drift.message });
