@@ -16,6 +16,7 @@ import { doorRoutes } from './doors.js';
 import { oauthRoutes } from './oauth.js';
 import { openapiDocument } from './openapi.js';
 import { planeRoutes, watchRequests } from './plane.js';
+import { statusFactsOf } from './statuses.js';
 
 const JOIN_PAGE = readFileSync(join(PROJECT_ROOT, 'rest', 'join-page.html'), 'utf8');
 
@@ -32,7 +33,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   if (wallet) s.log.info('agent_wallet', { address: wallet.address, chain_id: wallet.chainId, from: wallet.from });
   else s.log.info('agent_wallet_none', { message: 'the cards state no agentWallet: set agent_wallet or owner in the cards file (DECK_CARDS), or a treasury (DECK_TREASURY)' });
   const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls, s.offer.plans, wallet);
-  const openapi = JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version, s.offer.locks));
+  const openapi = JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version, statusFactsOf(s)));
 
   app.use(watchRequests(s, REGISTRY));
   if (s.config.log === 'debug') {

@@ -3,7 +3,7 @@ import { CardsSchema, SellerCardSchema } from '../cards/schema.js';
 import { SELLER_IDS } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from '../sellers/toolsets.js';
 import type { Tool } from '../tools/define.js';
-import type { Locks } from '../tools/plans/lib/locks.js';
+import { credentialStatuses, routeStatuses, type StatusFacts } from './statuses.js';
 
 type Schema = Record<string, unknown>;
 
@@ -22,27 +22,6 @@ const reply = (status: number, schema: Schema = { type: 'object' }) => [String(s
 
 const SESSION = [{ deckSession: [] }, { deckKey: [] }];
 const securityOf = (access: Tool['access']) => (access === 'none' ? [] : access === 'session' ? SESSION : [{}, ...SESSION]);
-
-/** The statuses a tool's route can answer: implied by its binding and access, plus the ones it names. */
-function statusesOf(tool: Tool, locks: Locks): number[] {
-  const rest = tool.rest!;
-  // What its run refuses with (input, guard, the route's own, 500), then what the transport adds.
-  const set = new Set<number>(tool.statuses);
-  // A path parameter can carry a bad percent-escape (400).
-  if (rest.path.includes(':')) set.add(400);
-  // A JSON body can fail to parse or decode (400), be over the body cap (413) or not be JSON at all (415).
-  if (rest.method === 'POST' && rest.body !== 'none') for (const s of [400, 413, 415]) set.add(s);
-  // A write on the cookie from a page of a foreign Origin is refused (403).
-  if (rest.method !== 'GET') set.add(403);
-  // A credential that does not verify is refused on every route that reads one, optional ones included, and counts
-  // with the login throttle, which rests the address (429).
-  if (tool.access !== 'none') for (const s of [401, 429]) set.add(s);
-  // A tool the plans file locks on a tier answers upgrade_required (403) below it.
-  if (locks.has(tool.name)) set.add(403);
-  // A failure inside the deck (not a refusal) is 500 on any route.
-  set.add(500);
-  return [...set].sort((a, b) => a - b);
-}
 
 /**
  * A schema with its $defs (a recursive schema's definitions) moved into components.schemas as <prefix>.<name>:
@@ -67,7 +46,7 @@ function answerSchema(tool: Tool, components: Record<string, Schema>): Schema {
   return { ...schema, properties, required: (schema.required as string[]).filter((k) => k !== 'session') };
 }
 
-function operationOf(tool: Tool, components: Record<string, Schema>, locks: Locks) {
+function operationOf(tool: Tool, components: Record<string, Schema>, facts: StatusFacts) {
   const rest = tool.rest!;
   const inputSchema = hoisted(tool.inputSchema, tool.name, components);
   const pathParams = [...rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
@@ -91,7 +70,7 @@ function operationOf(tool: Tool, components: Record<string, Schema>, locks: Lock
     security: securityOf(tool.access),
     ...(parameters.length ? { parameters } : {}),
     ...body,
-    responses: Object.fromEntries([reply(rest.status ?? 200, answerSchema(tool, components)), ...statusesOf(tool, locks).map((s) => reply(s, ERROR))]),
+    responses: Object.fromEntries([reply(rest.status ?? 200, answerSchema(tool, components)), ...routeStatuses(tool, facts).map((s) => reply(s, ERROR))]),
     ...(tool.surface === 'both' ? { 'x-mcp-tool': tool.name } : {}),
   };
 }
@@ -163,7 +142,9 @@ const PLATE_JSON = {
 };
 
 /** Routes that are not tools: the MCP endpoints, the cards and this document. */
-function fixedPaths(): Record<string, Schema> {
+function fixedPaths(facts: StatusFacts): Record<string, Schema> {
+  // What the routes that read the caller's credential (the MCP endpoints, /auth/x, /metrics) add on this deck.
+  const credential = credentialStatuses(facts);
   const seller = { name: 'seller', in: 'path', required: true, schema: { type: 'string', enum: SELLER_IDS } };
   const toolsets = {
     name: 'toolsets',
@@ -185,6 +166,7 @@ function fixedPaths(): Record<string, Schema> {
       ['202', { description: REASONS[202] }],
       ...[400, 401, 403, 413, 415, 429].map((status) => reply(status, RPC)),
       ...(params.length ? [reply(404, ERROR)] : []),
+      ...[...credential, 500].map((status) => reply(status, ERROR)),
     ]),
   });
   const mcpGet = (params: Schema[]) => ({
@@ -199,7 +181,7 @@ function fixedPaths(): Record<string, Schema> {
     '/mcp/{seller}': { get: mcpGet([seller]), post: mcpPost([seller]) },
     '/cards': { get: { tags: ['cards'], summary: 'Every seller card', security: [], responses: Object.fromEntries([reply(200, CARDS), reply(500, ERROR)]) } },
     '/cards/{seller}': {
-      get: { tags: ['cards'], summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200, CARD), reply(404, ERROR), reply(500, ERROR)]) },
+      get: { tags: ['cards'], summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200, CARD), ...[400, 404, 500].map((st) => reply(st, ERROR))]) },
     },
     '/auth/x': {
       get: {
@@ -207,7 +189,7 @@ function fixedPaths(): Record<string, Schema> {
         summary: 'Sign in with X: a redirect to X\'s authorize URL (OAuth 2.0 with PKCE)',
         description: 'Sets the state as an httpOnly cookie on /auth/x, so only this browser finishes the sign-in. 503 when the X door is not configured; 429 while the address rests under the login throttle.',
         security: [],
-        responses: { '302': { description: "To X's authorize URL" }, ...Object.fromEntries([429, 500, 503].map((st) => reply(st, ERROR))) },
+        responses: { '302': { description: "To X's authorize URL" }, ...Object.fromEntries([...new Set([429, 500, 503, ...credential])].map((st) => reply(st, ERROR))) },
       },
     },
     '/auth/x/callback': {
@@ -232,7 +214,7 @@ function fixedPaths(): Record<string, Schema> {
         security: [{}, { metricsToken: [] }, ...SESSION],
         responses: {
           '200': { description: 'The metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
-          ...Object.fromEntries([401, 403, 429].map((s) => reply(s, ERROR))),
+          ...Object.fromEntries([401, 403, 429, ...credential, 500].map((s) => reply(s, ERROR))),
         },
       },
     },
@@ -262,21 +244,24 @@ function fixedPaths(): Record<string, Schema> {
         parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}\\.(png|json)$' } }],
         responses: {
           '200': { description: 'The PNG or the chart_state', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } }, 'application/json': { schema: PLATE_JSON } } },
-          ...Object.fromEntries([reply(404, ERROR)]),
+          ...Object.fromEntries([400, 404, 500].map((st) => reply(st, ERROR))),
         },
       },
     },
   };
 }
 
-/** The OpenAPI 3.1.0 document, generated from the registry and the deck's tier locks once at start. */
-export function openapiDocument(tools: readonly Tool[], base: string, version: string, locks: Locks) {
-  const paths: Record<string, Record<string, unknown>> = fixedPaths();
+/**
+ * The OpenAPI 3.1.0 document, generated once at start from the registry and what the deck's configuration adds to its
+ * routes' statuses (its tier locks, a remote identity door).
+ */
+export function openapiDocument(tools: readonly Tool[], base: string, version: string, facts: StatusFacts) {
+  const paths: Record<string, Record<string, unknown>> = fixedPaths(facts);
   const defs: Record<string, Schema> = {};
   for (const tool of tools) {
     if (!tool.rest) continue;
     const path = tool.rest.path.replace(/:(\w+)/g, '{$1}');
-    (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, defs, locks);
+    (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, defs, facts);
   }
   return {
     openapi: '3.1.0',

@@ -96,7 +96,7 @@ describe('GET /openapi.json', () => {
     for (const [path, methods] of Object.entries(fixed)) {
       expect(Object.keys(doc.paths[path] ?? {}).sort()).toEqual(methods);
     }
-    expect(Object.keys(doc.paths['/mcp']!.post!.responses).sort()).toEqual(['200', '202', '400', '401', '403', '413', '415', '429']);
+    expect(Object.keys(doc.paths['/mcp']!.post!.responses).sort()).toEqual(['200', '202', '400', '401', '403', '413', '415', '429', '500']);
     expect(Object.keys(doc.paths['/mcp/{seller}']!.post!.responses)).toContain('404');
   });
 

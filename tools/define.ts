@@ -122,8 +122,8 @@ export interface Tool<N extends string = string> {
   invalid: 400 | 422;
   /**
    * Every status its run can refuse with: its input's failure, its guard's refusal, the ones its route names
-   * (`rest.errors`) and 500. A deck run with DECK_CHECK_OUTPUT=1 logs a refusal outside it as status_drift; the
-   * OpenAPI document lists them with the ones the transport adds.
+   * (`rest.errors`) and 500. The OpenAPI document lists them with the ones the transport adds, and a deck run with
+   * DECK_CHECK_OUTPUT=1 holds its route's refusals to that list (rest/statuses.ts).
    */
   statuses: ReadonlySet<number>;
   input: z.ZodObject;
@@ -215,12 +215,7 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
           ? ctx.guards.run(guard, spec.guardKey ? `${principal.id}|${spec.guardKey(parsed.data)}` : principal.id, () => run(parsed.data))
           : run(parsed.data);
       if (!ctx.config.checkOutput) return answer;
-      const answered = await answer.catch((e: unknown) => {
-        // A refusal its route does not state is a drift from the OpenAPI document: logged, and answered as it is.
-        if (e instanceof DeckError && spec.rest && !statuses.has(e.status)) ctx.log.error('status_drift', { tool: spec.name, status: e.status, code: e.code });
-        throw e;
-      });
-      return heldTo(spec.output, answered, (drift) => {
+      return heldTo(spec.output, await answer, (drift) => {
         ctx.log.error('output_drift', { tool: spec.name, field: drift.field, message: drift.message });
         return internalFailure();
       });

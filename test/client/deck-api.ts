@@ -138,6 +138,15 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -303,6 +312,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": Record<string, never>;
+                    };
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -514,6 +532,15 @@ export interface paths {
                                 block: number | null;
                             };
                         };
+                    };
+                };
+                /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such item of yours */
@@ -750,6 +777,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -943,8 +979,26 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such item of yours */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14629,6 +14683,24 @@ export interface operations {
             };
             /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream refused or answered nonsense */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is not configured or cannot be reached */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
