@@ -17,6 +17,8 @@ import { LoginThrottle, noLoginWindows, type LoginWindowsDoc } from './tools/ide
 import { makeLogger } from './config/logger.js';
 import { openOAuthDoor } from './tools/oauth/lib/door.js';
 import { Plane } from './tools/plane/lib/metrics.js';
+import { locksOf } from './tools/plans/lib/locks.js';
+import { REGISTRY } from './tools/registry.js';
 import { seedSample } from './upstream/tape/sample.js';
 import { openUpstreams } from './upstream/upstreams.js';
 
@@ -69,6 +71,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     rail: await Rail.open(store, clock),
     offer: {
       plans,
+      locks: locksOf(plans, REGISTRY),
       grants: loadGrants(config.files.grants),
       sellers: SELLERS.map((s) => ({
         id: s.id,

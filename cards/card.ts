@@ -2,6 +2,7 @@ import type { CardsFile, PlansFile } from '../config/files.js';
 import { SELLER_ENDPOINTS } from '../sellers/endpoints.js';
 import { priceOf, type Seller } from '../config/sellers.js';
 import { badge } from './image.js';
+import type { AgentWallet } from './wallet.js';
 
 export const ERC8004_TYPE = 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1';
 export const MCP_PROTOCOL_ON_CARDS = '2025-06-18';
@@ -16,6 +17,7 @@ export function sellerCard(
   chain: { chainId: number | null; registry: string | null },
   urls: { base: string; join: string },
   plans: PlansFile,
+  wallet: AgentWallet | null,
 ) {
   const endpoint = SELLER_ENDPOINTS.get(seller.id)!;
   const entry = cards.sellers[seller.id] ?? { agent_id: null, tx: null, block: null };
@@ -23,7 +25,6 @@ export function sellerCard(
   const chainId = chain.chainId ?? cards.erc8004.chain_id;
   const registry = chain.registry ?? cards.erc8004.registry;
   const agentId = entry.agent_id;
-  const wallet = cards.agent_wallet;
   const keyless = endpoint.tools.filter((t) => t.access !== 'session').map((t) => t.name);
   return {
     type: ERC8004_TYPE,
@@ -32,9 +33,9 @@ export function sellerCard(
     image: cards.image ?? badge(seller.id),
     services: [
       { name: 'MCP', endpoint: mcpUrl, version: MCP_PROTOCOL_ON_CARDS },
-      // The wallet in CAIP-10 form. Until the cards file names one there is no wallet to state, and
-      // ERC-8004 wants every endpoint to be a string, so the entry waits for it.
-      ...(wallet && chainId !== null ? [{ name: 'agentWallet', endpoint: `eip155:${chainId}:${wallet}`, version: 'v1' }] : []),
+      // The wallet in CAIP-10 form, saying where it came from (agentWalletOf). With no wallet anywhere there is none to
+      // state, and ERC-8004 wants every endpoint to be a string, so the entry waits for one.
+      ...(wallet ? [{ name: 'agentWallet', endpoint: `eip155:${wallet.chainId}:${wallet.address}`, version: 'v1', from: wallet.from }] : []),
     ],
     x402Support: false,
     active: true,
@@ -42,7 +43,7 @@ export function sellerCard(
     supportedTrust: ['reputation'],
     id: seller.id,
     card_url: `${urls.base}/cards/${seller.id}`,
-    address: wallet,
+    address: wallet?.address ?? null,
     owner: cards.owner,
     kind: 'mcp',
     endpoint: mcpUrl,

@@ -92,6 +92,17 @@ const EnvSchema = z
     DECK_TREASURY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
     DECK_DOOR_URL: url.optional(),
     DECK_DOOR_TOKEN: z.string().optional(),
+    DECK_SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/\S+$/, 'an SMTP URL: smtp://user@host:587 (STARTTLS when offered) or smtps://user@host:465 (TLS)')
+      .optional(),
+    DECK_SMTP_PASSWORD: z.string().min(1).optional(),
+    DECK_EMAIL_FROM: z.string().regex(/^[^\s@<>]+@[^\s@<>]+$|^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/, 'an address, or a name and <address>').optional(),
+    DECK_X_CLIENT_ID: z.string().min(1).optional(),
+    DECK_X_CLIENT_SECRET: z.string().min(1).optional(),
+    DECK_X_AUTHORIZE_URL: url.default('https://x.com/i/oauth2/authorize'),
+    DECK_X_TOKEN_URL: url.default('https://api.x.com/2/oauth2/token'),
+    DECK_X_API_URL: url.default('https://api.x.com'),
     DECK_TAPE_URL: tapeUrl.optional(),
     DECK_CCXT_API_URL: url.optional(),
     DECK_SAMPLE_TAPE: z.enum(['on', 'off']).default('on'),
@@ -170,6 +181,13 @@ export interface Config {
   files: { grants: string; plans: string; cards: string; register: string };
   treasury: string | null;
   door: { url: string; token: string | null } | null;
+  /**
+   * The email door: sign-in codes and links sent over SMTP (the password, from DECK_SMTP_PASSWORD or the URL, is a
+   * secret: never logged). null: not configured, nothing is ever sent.
+   */
+  email: { smtpUrl: string; password: string | null; from: string } | null;
+  /** The X door: OAuth 2.0 with PKCE at X's endpoints (the secret, for a confidential client, is never logged). */
+  x: { clientId: string; clientSecret: string | null; authorizeUrl: string; tokenUrl: string; apiUrl: string } | null;
   tapeUrl: string | null;
   /**
    * DECK_TAPE_URL=ccxt:<exchange>: the exchange's keyless public OHLCV through ccxt, and where its API is asked
@@ -216,6 +234,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`bad configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  // A door half configured would send nothing and say nothing: it fails start-up naming what is missing.
+  const half = [
+    e.DECK_SMTP_URL && !e.DECK_EMAIL_FROM && 'DECK_EMAIL_FROM: the sender of sign-in mails, needed with DECK_SMTP_URL',
+    !e.DECK_SMTP_URL && e.DECK_EMAIL_FROM && 'DECK_SMTP_URL: the SMTP server sign-in mails go through, needed with DECK_EMAIL_FROM',
+    !e.DECK_X_CLIENT_ID && e.DECK_X_CLIENT_SECRET && 'DECK_X_CLIENT_ID: the X app\'s client id, needed with DECK_X_CLIENT_SECRET',
+  ].filter((x): x is string => typeof x === 'string');
+  if (half.length) throw new Error(`bad configuration:\n  ${half.join('\n  ')}`);
   const exchange = CCXT_TAPE.exec(e.DECK_TAPE_URL ?? '')?.[1];
   return {
     port: e.PORT,
@@ -236,6 +261,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     files: { grants: e.DECK_GRANTS, plans: e.DECK_PLANS, cards: e.DECK_CARDS, register: e.DECK_REGISTER },
     treasury: e.DECK_TREASURY ?? null,
     door: e.DECK_DOOR_URL ? { url: e.DECK_DOOR_URL, token: e.DECK_DOOR_TOKEN ?? null } : null,
+    email: e.DECK_SMTP_URL && e.DECK_EMAIL_FROM ? { smtpUrl: e.DECK_SMTP_URL, password: e.DECK_SMTP_PASSWORD ?? null, from: e.DECK_EMAIL_FROM } : null,
+    x: e.DECK_X_CLIENT_ID
+      ? { clientId: e.DECK_X_CLIENT_ID, clientSecret: e.DECK_X_CLIENT_SECRET ?? null, authorizeUrl: e.DECK_X_AUTHORIZE_URL, tokenUrl: e.DECK_X_TOKEN_URL, apiUrl: e.DECK_X_API_URL }
+      : null,
     tapeUrl: e.DECK_TAPE_URL ?? null,
     ccxt: exchange ? { exchange, apiUrl: e.DECK_CCXT_API_URL ?? null } : null,
     sampleTape: e.DECK_SAMPLE_TAPE === 'on',

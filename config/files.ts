@@ -44,7 +44,17 @@ const PlansFile = z.object({
   holder: z.object({ allowance_per_nft: z.number().int().nonnegative(), max_nfts: z.number().int().positive() }).nullable().default(null),
   /** The house's spot chain (one of chains) and its spot administrators, who alone sign mandates the house runs. */
   spot: z.object({ chain: chainId, administrators: z.array(Address) }).nullable().default(null),
-}).refine((f) => !f.spot || f.chains.some((c) => c.id === f.spot!.chain), { path: ['spot', 'chain'], message: 'must be one of chains[].id' });
+  /**
+   * The tools each tier opens beyond the tiers below it (tier locks, by tool name): a tool no tier names opens to every
+   * session. The names are held to the registry at start.
+   */
+  tier_tools: z.partialRecord(z.enum(TIERS), z.array(z.string().min(1))).default({}),
+})
+  .refine((f) => !f.spot || f.chains.some((c) => c.id === f.spot!.chain), { path: ['spot', 'chain'], message: 'must be one of chains[].id' })
+  .refine((f) => new Set(Object.values(f.tier_tools).flat()).size === Object.values(f.tier_tools).flat().length, {
+    path: ['tier_tools'],
+    message: 'a tool is locked on one tier at most',
+  });
 export type PlansFile = z.infer<typeof PlansFile>;
 
 export const Grant = z.object({

@@ -11,6 +11,7 @@ import { sendJson } from './json-answer.js';
 import { jsonBody } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 import { textInput } from './query-input.js';
+import { heldToStatuses, statusFactsOf } from './statuses.js';
 
 /** The largest JSON body a REST route reads unless its binding says otherwise. */
 const MAX_BODY = 1024 * 1024;
@@ -81,11 +82,12 @@ function applyCookie(cookie: 'set' | 'clear', result: unknown, secure: boolean, 
 export function restRoutes(router: Router, s: Services, tools: readonly Tool[]): void {
   const ownPages = ownPagesOnly(s);
   const httpsBase = s.urls.base.startsWith('https:');
+  const facts = statusFactsOf(s);
   for (const tool of tools) {
     const rest = tool.rest;
     if (!rest) continue;
     const guarded = tool.access !== 'none';
-    const handler = async (req: Request, res: Response) => {
+    const answer = async (req: Request, res: Response) => {
       const { ctx, refused, restingS } = await contextOf(s, req, guarded);
       if (restingS > 0) throw resting(restingS);
       if (refused && guarded) {
@@ -102,6 +104,7 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
       else if (result instanceof WithImage) sendJson(req, res, jsonOf(result.body));
       else sendJson(req, res, jsonOf(rest.cookie ? applyCookie(rest.cookie, result, req.secure || httpsBase, res) : result));
     };
+    const handler = s.config.checkOutput ? heldToStatuses(tool, facts, s.log, answer) : answer;
     if (rest.method === 'GET') router.get(rest.path, handler);
     else if (rest.method === 'DELETE') router.delete(rest.path, ownPages, handler);
     else if (rest.body === 'none') router.post(rest.path, ownPages, handler);

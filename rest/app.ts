@@ -2,17 +2,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { sellerCard } from '../cards/card.js';
+import { agentWalletOf } from '../cards/wallet.js';
 import type { CardsFile } from '../config/files.js';
 import { PROJECT_ROOT } from '../config/root.js';
 import { mcpRoutes } from './mcp-routes.js';
 import { sellerById, SELLER_IDS, SELLERS } from '../config/sellers.js';
 import type { Services } from '../tools/context.js';
+import { treasuryOf } from '../tools/plans/lib/offered.js';
 import { REGISTRY } from '../tools/registry.js';
 import { restRoutes } from './adapter.js';
 import { errorHandler, notFound, pathDecodes } from './errors.js';
+import { doorRoutes } from './doors.js';
 import { oauthRoutes } from './oauth.js';
 import { openapiDocument } from './openapi.js';
 import { planeRoutes, watchRequests } from './plane.js';
+import { statusFactsOf } from './statuses.js';
 
 const JOIN_PAGE = readFileSync(join(PROJECT_ROOT, 'rest', 'join-page.html'), 'utf8');
 
@@ -25,8 +29,11 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   // Who the client is behind a proxy: off by default, so a forged X-Forwarded-For is ignored (DECK_TRUST_PROXY).
   app.set('trust proxy', s.config.trustProxy);
 
-  const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls, s.offer.plans);
-  const openapi = JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version));
+  const wallet = agentWalletOf(cards, s.config.erc8004.chainId, treasuryOf(s), s.offer.plans);
+  if (wallet) s.log.info('agent_wallet', { address: wallet.address, chain_id: wallet.chainId, from: wallet.from });
+  else s.log.info('agent_wallet_none', { message: 'the cards state no agentWallet: set agent_wallet or owner in the cards file (DECK_CARDS), or a treasury (DECK_TREASURY)' });
+  const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls, s.offer.plans, wallet);
+  const openapi = JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version, statusFactsOf(s)));
 
   app.use(watchRequests(s, REGISTRY));
   if (s.config.log === 'debug') {
@@ -46,6 +53,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
     res.type('html').set('cache-control', 'no-store').send(JOIN_PAGE);
   });
   restRoutes(app, s, REGISTRY);
+  doorRoutes(app, s);
   oauthRoutes(app, s);
   app.get('/cards', (_req, res) => void res.json({ ok: true, cards: SELLERS.map((x) => card(x.id)) }));
   app.get('/cards/:seller', (req, res) => {

@@ -7,7 +7,7 @@ import { sendJson } from './json-answer.js';
 import { jsonBody } from './json-body.js';
 import { originAllowed, ownOrigin } from './origin.js';
 import { MAX_BATCH_MESSAGES, MIB, runBatch, tooManyMessages } from '../sellers/batch.js';
-import { DECK_ENDPOINT, SELLER_ENDPOINTS, type McpEndpoint } from '../sellers/endpoints.js';
+import { DECK_ENDPOINT, lockedBy, SELLER_ENDPOINTS, type McpEndpoint } from '../sellers/endpoints.js';
 import {
   checkMessage,
   idOf,
@@ -59,18 +59,22 @@ const MCP_PATHS = ['/mcp', '/mcp/:seller'];
  * answers: a router of their own and a handler per step would each be one more dispatch through express per request.
  */
 export function mcpRoutes(app: Router, s: Services, version: string): void {
+  // The endpoints as this deck serves them: tools/list follows its plans file's tier locks.
+  const deckEndpoint = lockedBy(DECK_ENDPOINT, s.offer.locks);
+  const sellerEndpoints = new Map([...SELLER_ENDPOINTS].map(([id, e]) => [id, lockedBy(e, s.offer.locks)]));
+  const endpoints = [deckEndpoint, ...sellerEndpoints.values()];
   const servers = new Map<McpEndpoint, LegacyServer>();
-  for (const e of [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]) servers.set(e, legacyServer(e, version));
+  for (const e of endpoints) servers.set(e, legacyServer(e, version));
   const modernAnswer = modernBridge(s.urls.base, version);
   // What a 401 from each endpoint says beside its -32001 (RFC 9728): where its Protected Resource Metadata is.
-  const challenge = new Map([DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()].map((e) => [e, challenges(s.urls.base, s.oauth.resources.find((r) => r.path === e.path)!)]));
+  const challenge = new Map(endpoints.map((e) => [e, challenges(s.urls.base, s.oauth.resources.find((r) => r.path === e.path)!)]));
   // Browser Origins allowed here: DECK_ORIGINS, or the deck's own when it is not set.
   const origins = s.config.origins ?? [ownOrigin(s)];
 
   const endpointOf = (req: Request, res: Response): McpEndpoint | null => {
     const seller = req.params.seller;
-    if (seller === undefined) return DECK_ENDPOINT;
-    const e = SELLER_ENDPOINTS.get(String(seller));
+    if (seller === undefined) return deckEndpoint;
+    const e = sellerEndpoints.get(String(seller));
     if (!e) res.status(404).json({ ok: false, error: 'unknown_seller', message: `no seller ${String(seller)}`, sellers: SELLER_IDS });
     return e ?? null;
   };
@@ -123,7 +127,7 @@ export function mcpRoutes(app: Router, s: Services, version: string): void {
       listed_toolsets: [...e.toolsets.keys()].filter((n) => toolsets.has(n)),
       toolsets_rule: TOOLSETS_RULE,
       // Tools a tier locks: tools/list shows them only to callers whose tier opens them.
-      tier_locked: Object.fromEntries(e.tools.filter((t) => t.tier).map((t) => [t.name, t.tier])),
+      tier_locked: Object.fromEntries(e.tools.filter((t) => e.locks.has(t.name)).map((t) => [t.name, e.locks.get(t.name)])),
     });
   };
 

@@ -1,6 +1,9 @@
+import { z } from 'zod';
+import { CardsSchema, SellerCardSchema } from '../cards/schema.js';
 import { SELLER_IDS } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from '../sellers/toolsets.js';
 import type { Tool } from '../tools/define.js';
+import { credentialStatuses, routeStatuses, type StatusFacts } from './statuses.js';
 
 type Schema = Record<string, unknown>;
 
@@ -19,23 +22,6 @@ const reply = (status: number, schema: Schema = { type: 'object' }) => [String(s
 
 const SESSION = [{ deckSession: [] }, { deckKey: [] }];
 const securityOf = (access: Tool['access']) => (access === 'none' ? [] : access === 'session' ? SESSION : [{}, ...SESSION]);
-
-/** The statuses a tool's route can answer: implied by its binding and access, plus the ones it names. */
-function statusesOf(tool: Tool): number[] {
-  const rest = tool.rest!;
-  const set = new Set<number>([tool.invalid, ...(rest.errors ?? [])]);
-  // A path parameter can carry a bad percent-escape (400).
-  if (rest.path.includes(':')) set.add(400);
-  // A JSON body can fail to parse or decode (400), be over the body cap (413) or not be JSON at all (415).
-  if (rest.method === 'POST' && rest.body !== 'none') for (const s of [400, 413, 415]) set.add(s);
-  // A write on the cookie from a page of a foreign Origin is refused (403).
-  if (rest.method !== 'GET') set.add(403);
-  // A credential that does not verify is refused on every route that reads one, optional ones included, and counts
-  // with the login throttle, which rests the address (429).
-  if (tool.access !== 'none') for (const s of [401, 429]) set.add(s);
-  if (tool.tier) set.add(403);
-  return [...set].sort((a, b) => a - b);
-}
 
 /**
  * A schema with its $defs (a recursive schema's definitions) moved into components.schemas as <prefix>.<name>:
@@ -60,7 +46,7 @@ function answerSchema(tool: Tool, components: Record<string, Schema>): Schema {
   return { ...schema, properties, required: (schema.required as string[]).filter((k) => k !== 'session') };
 }
 
-function operationOf(tool: Tool, components: Record<string, Schema>) {
+function operationOf(tool: Tool, components: Record<string, Schema>, facts: StatusFacts) {
   const rest = tool.rest!;
   const inputSchema = hoisted(tool.inputSchema, tool.name, components);
   const pathParams = [...rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
@@ -84,7 +70,7 @@ function operationOf(tool: Tool, components: Record<string, Schema>) {
     security: securityOf(tool.access),
     ...(parameters.length ? { parameters } : {}),
     ...body,
-    responses: Object.fromEntries([reply(rest.status ?? 200, answerSchema(tool, components)), ...statusesOf(tool).map((s) => reply(s, ERROR))]),
+    responses: Object.fromEntries([reply(rest.status ?? 200, answerSchema(tool, components)), ...routeStatuses(tool, facts).map((s) => reply(s, ERROR))]),
     ...(tool.surface === 'both' ? { 'x-mcp-tool': tool.name } : {}),
   };
 }
@@ -114,8 +100,51 @@ export const TAGS = [
   { name: 'cards', description: "How the deck is described: the seller cards (ERC-8004 registration files, also the coordination layer's cards) and this document." },
 ] as const;
 
+const schemaOf = (schema: z.ZodType): Schema => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'output' }) as Schema;
+  return rest;
+};
+const CARD = schemaOf(SellerCardSchema);
+const CARDS = schemaOf(CardsSchema);
+const LAST = { type: ['object', 'null'], properties: { outcome: { enum: ['ok', 'refused', 'unreachable'] }, status: { type: ['integer', 'null'] }, at: { type: 'string', format: 'date-time' }, ms: { type: 'integer' } }, required: ['outcome', 'status', 'at', 'ms'] };
+const READY = {
+  type: 'object',
+  required: ['ok', 'ready', 'store', 'upstreams'],
+  properties: {
+    ok: { type: 'boolean' },
+    ready: { type: 'boolean' },
+    store: { type: 'object', required: ['writable'], properties: { writable: { type: 'boolean' }, why: { type: 'string' } }, additionalProperties: false },
+    upstreams: {
+      type: 'array',
+      items: { type: 'object', required: ['upstream', 'variable', 'last'], properties: { upstream: { type: 'string' }, variable: { type: 'string' }, last: LAST }, additionalProperties: false },
+      description: "every configured upstream, the variable that configured it and its last answer since start (null: not asked yet)",
+    },
+  },
+  additionalProperties: false,
+};
+/** Every plate's JSON opens with how, of what and where it was drawn; each style adds the numbers it was drawn from. */
+const PLATE_JSON = {
+  type: 'object',
+  required: ['style', 'market', 'tf', 'from', 'to', 'size'],
+  properties: {
+    style: { type: 'string' },
+    market: { type: 'string' },
+    tf: { type: 'string' },
+    from: { type: 'string', format: 'date-time' },
+    to: { type: 'string', format: 'date-time' },
+    size: { type: 'object', required: ['width', 'height'], properties: { width: { type: 'integer' }, height: { type: 'integer' } } },
+    bars: { type: 'object', description: 'the drawn bars: count, first_t, last_t, digest (sha256 of their columns), last' },
+    price: { type: 'object', description: 'low, high, decimals' },
+    volume: { type: 'object' },
+    indicators: { type: 'array', items: { type: 'object' } },
+    marks: { type: 'array', items: { type: 'object', properties: { kind: { enum: ['level', 'zone'] }, placed: { type: 'string' } } } },
+  },
+};
+
 /** Routes that are not tools: the MCP endpoints, the cards and this document. */
-function fixedPaths(): Record<string, Schema> {
+function fixedPaths(facts: StatusFacts): Record<string, Schema> {
+  // What the routes that read the caller's credential (the MCP endpoints, /auth/x, /metrics) add on this deck.
+  const credential = credentialStatuses(facts);
   const seller = { name: 'seller', in: 'path', required: true, schema: { type: 'string', enum: SELLER_IDS } };
   const toolsets = {
     name: 'toolsets',
@@ -137,6 +166,7 @@ function fixedPaths(): Record<string, Schema> {
       ['202', { description: REASONS[202] }],
       ...[400, 401, 403, 413, 415, 429].map((status) => reply(status, RPC)),
       ...(params.length ? [reply(404, ERROR)] : []),
+      ...[...credential, 500].map((status) => reply(status, ERROR)),
     ]),
   });
   const mcpGet = (params: Schema[]) => ({
@@ -149,9 +179,29 @@ function fixedPaths(): Record<string, Schema> {
   return {
     '/mcp': { get: mcpGet([]), post: mcpPost([]) },
     '/mcp/{seller}': { get: mcpGet([seller]), post: mcpPost([seller]) },
-    '/cards': { get: { tags: ['cards'], summary: 'Every seller card', security: [], responses: Object.fromEntries([reply(200)]) } },
+    '/cards': { get: { tags: ['cards'], summary: 'Every seller card', security: [], responses: Object.fromEntries([reply(200, CARDS), reply(500, ERROR)]) } },
     '/cards/{seller}': {
-      get: { tags: ['cards'], summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200), reply(404, ERROR)]) },
+      get: { tags: ['cards'], summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200, CARD), ...[400, 404, 500].map((st) => reply(st, ERROR))]) },
+    },
+    '/auth/x': {
+      get: {
+        tags: ['identity'],
+        summary: 'Sign in with X: a redirect to X\'s authorize URL (OAuth 2.0 with PKCE)',
+        description: 'Sets the state as an httpOnly cookie on /auth/x, so only this browser finishes the sign-in. 503 when the X door is not configured; 429 while the address rests under the login throttle.',
+        security: [],
+        responses: { '302': { description: "To X's authorize URL" }, ...Object.fromEntries([...new Set([429, 500, 503, ...credential])].map((st) => reply(st, ERROR))) },
+      },
+    },
+    '/auth/x/callback': {
+      get: {
+        tags: ['identity'],
+        summary: 'Where X sends the person back: always a redirect to the join page',
+        description:
+          'Signed in (the deck_session cookie set): ?door=x. An X account linked to no principal: ?door=x&proof=<proof>, to join with (POST /join) or link (POST /me/doors). Refused: ?door=x&door_error=<code> (x_state_refused, x_declined, login_resting, upstream_refused, upstream_unreachable, upstream_silent, upstream_not_configured).',
+        security: [],
+        parameters: ['code', 'state', 'error'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+        responses: { '302': { description: 'To the join page' }, ...Object.fromEntries([reply(500, ERROR)]) },
+      },
     },
     '/openapi.json': { get: { tags: ['cards'], summary: 'This document', security: [], responses: Object.fromEntries([reply(200)]) } },
     '/metrics': {
@@ -164,7 +214,7 @@ function fixedPaths(): Record<string, Schema> {
         security: [{}, { metricsToken: [] }, ...SESSION],
         responses: {
           '200': { description: 'The metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
-          ...Object.fromEntries([401, 403, 429].map((s) => reply(s, ERROR))),
+          ...Object.fromEntries([401, 403, 429, ...credential, 500].map((s) => reply(s, ERROR))),
         },
       },
     },
@@ -183,7 +233,7 @@ function fixedPaths(): Record<string, Schema> {
         description:
           'Ready (200) when the data directory takes a write (a probe written whole, synced and renamed); 503 when it does not. upstreams lists every configured upstream by name with the variable that configured it and its last answer ({ outcome, status, at, ms }, or null when not asked since start); an upstream does not decide readiness, since every route that needs none still serves.',
         security: [],
-        responses: { ...Object.fromEntries([reply(200)]), '503': { description: 'The store did not take a write', ...json({ type: 'object' }) } },
+        responses: { ...Object.fromEntries([reply(200, READY)]), '503': { description: 'The store did not take a write', ...json(READY) } },
       },
     },
     '/plates/{file}': {
@@ -193,22 +243,25 @@ function fixedPaths(): Record<string, Schema> {
         security: [],
         parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}\\.(png|json)$' } }],
         responses: {
-          '200': { description: 'The PNG or the chart_state', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } }, 'application/json': { schema: { type: 'object' } } } },
-          ...Object.fromEntries([reply(404, ERROR)]),
+          '200': { description: 'The PNG or the chart_state', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } }, 'application/json': { schema: PLATE_JSON } } },
+          ...Object.fromEntries([400, 404, 500].map((st) => reply(st, ERROR))),
         },
       },
     },
   };
 }
 
-/** The OpenAPI 3.1.0 document, generated from the registry once at start. */
-export function openapiDocument(tools: readonly Tool[], base: string, version: string) {
-  const paths: Record<string, Record<string, unknown>> = fixedPaths();
+/**
+ * The OpenAPI 3.1.0 document, generated once at start from the registry and what the deck's configuration adds to its
+ * routes' statuses (its tier locks, a remote identity door).
+ */
+export function openapiDocument(tools: readonly Tool[], base: string, version: string, facts: StatusFacts) {
+  const paths: Record<string, Record<string, unknown>> = fixedPaths(facts);
   const defs: Record<string, Schema> = {};
   for (const tool of tools) {
     if (!tool.rest) continue;
     const path = tool.rest.path.replace(/:(\w+)/g, '{$1}');
-    (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, defs);
+    (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, defs, facts);
   }
   return {
     openapi: '3.1.0',

@@ -1,5 +1,6 @@
 import type { Tool, ToolAnnotations } from '../tools/define.js';
 import { opens, TIERS, type Principal, type Tier } from '../core/principal.js';
+import type { Locks } from '../tools/plans/lib/locks.js';
 import { MCP_TOOLS, type ToolName } from '../tools/registry.js';
 import { HOUSE_TOOLS, SELLERS, type Seller } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from './toolsets.js';
@@ -27,31 +28,38 @@ export interface McpEndpoint {
   toolsets: ReadonlyMap<string, readonly string[]>;
   /** The toolsets a bare URL lists. */
   defaults: readonly string[];
+  /** The tier locks its listings follow (the plans file's tier_tools): the lowest tier that opens each locked tool. */
+  locks: Locks;
   /** tools/list per tier (and for anonymous callers), computed once: a tool locked above the tier is left out. */
   listings: ReadonlyMap<Tier | 'anonymous', readonly ToolListing[]>;
 }
 
-const listing = (t: Tool): ToolListing => ({
+const NO_LOCKS: Locks = new Map();
+
+const listing = (t: Tool, locks: Locks): ToolListing => ({
   name: t.name,
   title: t.title,
   description: t.listedDescription,
   inputSchema: t.listedSchema,
   outputSchema: t.listedOutputSchema,
   annotations: { title: t.title, ...t.annotations },
-  _meta: { 'deck/access': t.access, 'deck/tier': t.tier },
+  _meta: { 'deck/access': t.access, 'deck/tier': locks.get(t.name) ?? null },
 });
 
 /**
- * Builds an endpoint over a set of tools, with its tools/list per tier computed once. A bare URL lists the default
- * toolsets (every toolset unless told).
+ * Builds an endpoint over a set of tools, with its tools/list per tier computed once under the deck's tier locks (none
+ * unless told). A bare URL lists the default toolsets (every toolset unless told).
  */
-export function endpoint(id: string, name: string, path: string, tools: readonly Tool[], defaults?: readonly string[]): McpEndpoint {
-  const all = tools.map(listing);
+export function endpoint(id: string, name: string, path: string, tools: readonly Tool[], defaults?: readonly string[], locks: Locks = NO_LOCKS): McpEndpoint {
+  const all = tools.map((t) => listing(t, locks));
   const listings = new Map<Tier | 'anonymous', ToolListing[]>([['anonymous', all.filter((l) => !l._meta['deck/tier'])]]);
   for (const tier of TIERS) listings.set(tier, all.filter((l) => !l._meta['deck/tier'] || opens(tier, l._meta['deck/tier'])));
   const toolsets = toolsetsOf(tools);
-  return { id, name, path, tools, byName: new Map(tools.map((t) => [t.name, t])), listings, toolsets, defaults: defaults ?? [...toolsets.keys()] };
+  return { id, name, path, tools, byName: new Map(tools.map((t) => [t.name, t])), locks, listings, toolsets, defaults: defaults ?? [...toolsets.keys()] };
 }
+
+/** The same endpoint as a deck serves it: its listings follow that deck's tier locks. */
+export const lockedBy = (e: McpEndpoint, locks: Locks): McpEndpoint => endpoint(e.id, e.name, e.path, e.tools, e.defaults, locks);
 
 /** A seller as its endpoint serves it: every tool it names is one the registry holds (a misspelled name fails the typecheck). */
 export type ServedSeller = Seller<ToolName>;
@@ -62,6 +70,7 @@ const sellerTools = (seller: ServedSeller): Tool[] => {
   return MCP_TOOLS.filter((t) => names.some((name) => name === t.name));
 };
 
+/** The endpoints as described (their tools and toolsets); a deck serves them lockedBy its plans file's tier locks. */
 export const DECK_ENDPOINT = endpoint('deck', 'the deck', '/mcp', MCP_TOOLS, DEFAULT_TOOLSETS);
 
 export const SELLER_ENDPOINTS: ReadonlyMap<string, McpEndpoint> = new Map(

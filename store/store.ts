@@ -3,6 +3,7 @@ import { Accounts, type AccountsDoc } from './accounts.js';
 import type { Backend } from './backend.js';
 import { BookStore, type FillRecord, type OrderEvent } from './book.js';
 import { BookCaps, type BookCapsDoc } from './book-caps.js';
+import { Doors, type DoorsDoc } from './doors.js';
 import { Forecasts } from './forecasts.js';
 import { Forges, type ForgesDoc } from './forges.js';
 import { Grades } from './grades.js';
@@ -59,6 +60,8 @@ export interface Store {
   salt: string;
   accounts: Accounts;
   sessions: Sessions;
+  /** The email and X doors: links to principals, sign-ins waiting and proofs (secrets only as digests). */
+  doors: Doors;
   marks: Owned<Mark>;
   attachments: Owned<Attachment>;
   images: ImageFiles;
@@ -103,6 +106,7 @@ export async function openStore(backend: Backend): Promise<Store> {
     salt: secret.data.salt,
     accounts: new Accounts(await backend.doc<AccountsDoc>('accounts', Accounts.empty)),
     sessions: new Sessions(await backend.doc<SessionsDoc>('sessions', Sessions.empty)),
+    doors: new Doors(await backend.doc<DoorsDoc>('doors', Doors.empty)),
     marks: new Owned<Mark>(await backend.doc<OwnedDoc<Mark>>('marks', Owned.empty<Mark>)),
     attachments: new Owned<Attachment>(await backend.doc<OwnedDoc<Attachment>>('attachments', Owned.empty<Attachment>)),
     images: new ImageFiles(backend.blobs('images')),

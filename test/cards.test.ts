@@ -1,10 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { testDeck, type TestDeck } from './support/deck.js';
+import { spawnDeck, testDeck, type TestDeck } from './support/deck.js';
 import { SELLER_IDS } from './support/mcp.js';
+import { CardsSchema } from '../cards/schema.js';
 
 // The seller cards: one document read by two parties, the ERC-8004 identity registry (agentURI) and the
 // coordination layer. Checked against the spec's seller table and the ERC-8004 registration-v1 shape.
@@ -77,7 +78,10 @@ type Card = z.infer<typeof Registration> & z.infer<typeof LayerFields>;
 async function cardsOf(url: string): Promise<Card[]> {
   const res = await fetch(`${url}/cards`);
   expect(res.status).toBe(200);
-  const { cards } = (await res.json()) as { cards: unknown[] };
+  const body = await res.json();
+  // The schema the OpenAPI document states for GET /cards, strictly.
+  CardsSchema.parse(body);
+  const { cards } = body as { cards: unknown[] };
   for (const c of cards) {
     Registration.parse(c);
     LayerFields.parse(c);
@@ -126,7 +130,7 @@ describe('the cards of a deck on its defaults', () => {
     // Only tools the table names, and always the three every seller carries.
     for (const tool of card.tools) expect(row.tools as readonly string[]).toContain(tool);
     expect(card.tools).toEqual(expect.arrayContaining(['catalogue', 'plans', 'account']));
-    // Without a wallet in the cards file there is none to state.
+    // Without a wallet in the cards file and without a treasury there is none to state.
     expect(card.address).toBeNull();
     expect(card.services.map((s) => s.name)).not.toContain('agentWallet');
   });
@@ -178,7 +182,7 @@ describe('the cards of a deck registered on ERC-8004', () => {
     for (const card of await cardsOf(deck.url)) {
       expect(card.registrations).toEqual([{ agentId: AGENT_IDS[card.id], agentRegistry: `eip155:${CHAIN_ID}:${REGISTRY}` }]);
       expect(card.erc8004).toEqual({ agentId: AGENT_IDS[card.id], tx: `0x${'ab'.repeat(32)}`, block: 100 + SELLER_IDS.indexOf(card.id) });
-      expect(card.services).toContainEqual({ name: 'agentWallet', endpoint: `eip155:${CHAIN_ID}:${WALLET}`, version: 'v1' });
+      expect(card.services).toContainEqual({ name: 'agentWallet', endpoint: `eip155:${CHAIN_ID}:${WALLET}`, version: 'v1', from: 'cards.agent_wallet' });
       expect(card).toMatchObject({
         address: WALLET,
         owner: OWNER,
@@ -188,4 +192,53 @@ describe('the cards of a deck registered on ERC-8004', () => {
       });
     }
   });
+});
+
+describe('the agentWallet a deck derives', () => {
+  const TREASURY = '0x4444444444444444444444444444444444444444';
+  const OWNER = '0x2222222222222222222222222222222222222222';
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'deck-wallet-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const walletOf = (card: Card) => card.services.find((s) => s.name === 'agentWallet');
+
+  it('states the treasury on the chain plans are paid on when the cards file names no wallet, saying so', async () => {
+    const deck = await testDeck({ DECK_TREASURY: TREASURY });
+    try {
+      for (const card of await cardsOf(deck.url)) {
+        expect(walletOf(card)).toEqual({ name: 'agentWallet', endpoint: `eip155:8453:${TREASURY}`, version: 'v1', from: 'treasury' });
+        expect(card.address).toBe(TREASURY);
+      }
+    } finally {
+      await deck.stop();
+    }
+  });
+
+  it("states the cards file's owner before the treasury when it names no agent_wallet", async () => {
+    const file = join(dir, 'owner.json');
+    const cards = JSON.parse(await readFile(new URL('../config/cards.json', import.meta.url), 'utf8'));
+    await writeFile(file, JSON.stringify({ ...cards, owner: OWNER }));
+    const deck = await testDeck({ DECK_CARDS: file, DECK_TREASURY: TREASURY });
+    try {
+      for (const card of await cardsOf(deck.url)) expect(walletOf(card)).toMatchObject({ endpoint: `eip155:8453:${OWNER}`, from: 'cards.owner' });
+    } finally {
+      await deck.stop();
+    }
+  });
+
+  it('logs at start where the wallet came from, or that there is none and how to state one', async () => {
+    const none = await spawnDeck({ DECK_DATA: join(dir, 'none') });
+    const treasury = await spawnDeck({ DECK_DATA: join(dir, 'treasury'), DECK_TREASURY: TREASURY });
+    try {
+      expect(none.before).toContain('"event":"agent_wallet_none"');
+      expect(none.before).toContain('DECK_TREASURY');
+      expect(treasury.before).toMatch(new RegExp(`"event":"agent_wallet","address":"${TREASURY}","chain_id":8453,"from":"treasury"`));
+    } finally {
+      await none.stop();
+      await treasury.stop();
+    }
+  }, 120_000);
 });

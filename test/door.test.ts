@@ -108,6 +108,25 @@ describe('a deck whose identity door is a remote HTTP door (DECK_DOOR_URL)', () 
   });
 });
 
+describe('a key presented on any route', () => {
+  it('is read at the door: a door that refuses or answers nonsense is 502 there, as the document of this deck lists', async () => {
+    const s = await signedIn(deck.url, 'presenting');
+    const doc = await (await fetch(`${deck.url}/openapi.json`)).json();
+    for (const mode of ['refuse', 'garbage'] as const) {
+      door.mode = mode;
+      // A route whose own run never asks the door, one that needs a session and one that needs none.
+      for (const [path, method] of [['/me', 'get'], ['/catalogue', 'get']] as const) {
+        const res = await call(`${deck.url}${path}`, { headers: asBearer(s.key) });
+        expect([mode, path, res.status]).toEqual([mode, path, 502]);
+        expect(res.body).toMatchObject({ error: 'upstream_refused', upstream: 'identity door' });
+        expect(Object.keys(doc.paths[path][method].responses)).toEqual(expect.arrayContaining(['502', '503']));
+      }
+      // A session is the deck's own: the door is not asked.
+      expect((await call(`${deck.url}/me`, { headers: s.bearer })).status).toBe(200);
+    }
+  });
+});
+
 describe('a door that cannot be reached', () => {
   it('answers 503 to join, login and rotation with nothing recorded; the name and the count stay free', async () => {
     const far = await doorServer('deck_live_');
@@ -123,8 +142,9 @@ describe('a door that cannot be reached', () => {
       expect((await call(`${lone.url}/login`, { body: { key: s.key } })).status).toBe(503);
       expect((await call(`${lone.url}/me/key`, { body: { confirm: 'rotate' }, headers: s.bearer })).status).toBe(503);
       expect(await recorded(lone.dataDir)).toEqual(['early']);
-      // A session is the deck's own: it keeps working while the door is away.
+      // A session is the deck's own: it keeps working while the door is away. A key is the door's to read: 503.
       expect((await call(`${lone.url}/me`, { headers: s.bearer })).status).toBe(200);
+      expect((await call(`${lone.url}/me`, { headers: asBearer(s.key) })).body).toMatchObject({ error: 'upstream_unreachable', upstream: 'identity door' });
 
       await far.reopen();
       // The name was never taken, and three failed joins used none of the day's two: 'early' and 'later' fit.

@@ -14,9 +14,6 @@ import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { stitchedMonth } from './support/tape-file.js';
 
-/** The forecast opens on the plan tier: the principals of these tests hold plan grants. */
-const GRANTS = join(import.meta.dirname, 'fixtures', 'forecast-grants.json');
-
 const run = promisify(execFile);
 /** Each command runs in a process of its own, transpiled on start: a loaded machine takes a while. */
 const CLI_TIMEOUT = 120_000;
@@ -99,7 +96,7 @@ describe('npm run forecast -- backfill', () => {
 
 describe('a deck on the backfilled ledger', () => {
   beforeAll(async () => {
-    deck = await testDeck({ DECK_DATA: data, DECK_GRANTS: GRANTS });
+    deck = await testDeck({ DECK_DATA: data });
     me = await signedIn(deck.url, 'calibrated');
   });
 
@@ -165,7 +162,7 @@ describe('a deck on the backfilled ledger', () => {
 
   it('holds the same envelope a deck issues on demand from the venue at that time', async () => {
     const venue = await startVenue({ 'BTC/1m': tuplesFromBars(month) });
-    const live = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: GRANTS });
+    const live = await testDeck({ DECK_TAPE_URL: venue.url });
     try {
       const who = await signedIn(live.url, 'on-demand');
       const issued = await call(`${live.url}/forecast/BTC/5m?t=${T}`, { headers: who.bearer });

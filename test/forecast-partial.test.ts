@@ -45,7 +45,7 @@ describe('the forecaster on an archive that ends inside a bar', () => {
   beforeAll(async () => {
     data = await mkdtemp(join(tmpdir(), 'deck-partial-'));
     expect((await runCli('tape', ['import', await writeCsv(data, 'morning.csv', morning), '--market', 'BTC', '--tf', '1m'], data)).code).toBe(0);
-    deck = await testDeck({ DECK_DATA: data, DECK_GRANTS: join(import.meta.dirname, 'fixtures', 'forecast-grants.json') });
+    deck = await testDeck({ DECK_DATA: data });
     me = await signedIn(deck.url, 'forecaster');
   });
   afterAll(async () => {
@@ -116,7 +116,7 @@ describe('a backfill over a ledger holding an envelope issued from a bar that ha
   });
 
   it('a deck on that ledger discloses the replacement', async () => {
-    const deck = await testDeck({ DECK_DATA: data, DECK_GRANTS: join(import.meta.dirname, 'fixtures', 'forecast-grants.json') });
+    const deck = await testDeck({ DECK_DATA: data });
     try {
       const who = await signedIn(deck.url, 'reader');
       const { status, body } = await call(`${deck.url}/forecast/BTC/5m?t=${BAR_1230 + M5 + 30}`, { headers: who.bearer });

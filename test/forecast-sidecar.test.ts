@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calibrate } from '../engine/forecast/index.js';
 import { resample } from '../engine/resample.js';
@@ -6,9 +5,6 @@ import { SIDECAR_LENS, startSidecar, type SidecarFixture, type SidecarMode } fro
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { sampleFile } from './support/tape-file.js';
-
-/** The forecast opens on the plan tier: the principals of these tests hold plan grants. */
-const GRANTS = join(import.meta.dirname, 'fixtures', 'forecast-grants.json');
 
 const M5 = 300;
 /** 6 April 2018, 09:02:41 UTC: the last of the shipped BTC days, every earlier one behind it. */
@@ -33,7 +29,7 @@ async function askWith(mode: SidecarMode, path: string) {
 beforeAll(async () => {
   sidecar = await startSidecar({ 'BTC/5m': resample(sampleFile('BTC-1m'), 60, M5).bars });
   // The in-process forecaster is off: the sidecar alone answers.
-  deck = await testDeck({ DECK_FORECAST_URL: sidecar.url, DECK_FORECASTER: 'off', DECK_GRANTS: GRANTS });
+  deck = await testDeck({ DECK_FORECAST_URL: sidecar.url, DECK_FORECASTER: 'off' });
   me = await signedIn(deck.url, 'sidecar-user');
 });
 afterAll(async () => {
@@ -99,7 +95,7 @@ describe('the forecast through an HTTP sidecar', () => {
 
 describe('no forecaster at all', () => {
   it('answers 503 naming how to configure one', async () => {
-    const bare = await testDeck({ DECK_FORECASTER: 'off', DECK_GRANTS: GRANTS });
+    const bare = await testDeck({ DECK_FORECASTER: 'off' });
     try {
       const who = await signedIn(bare.url, 'nobody-forecasts');
       for (const path of [`/forecast/BTC/5m?t=${T}`, '/forecast/health']) {

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calibrate, issueEnvelope, MODEL_REV, type Envelope } from '../engine/forecast/index.js';
 import { barsFromTuples, tuplesFromBars } from '../engine/bars.js';
@@ -10,9 +9,6 @@ import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient, refusalIn } from './support/mcp.js';
 import { sampleFile, stitchedMonth } from './support/tape-file.js';
-
-/** The forecast opens on the plan tier: the principals of these tests hold plan grants. */
-const GRANTS = join(import.meta.dirname, 'fixtures', 'forecast-grants.json');
 
 const M5 = 300;
 const H = 3600;
@@ -52,7 +48,7 @@ const forecast = (path: string, headers = me.bearer) => call(`${deck.url}/foreca
 
 beforeAll(async () => {
   venue = await startVenue({ 'BTC/1m': month, 'BTC/1h': sampleRows('BTC-1h'), 'ETH/1m': sampleRows('ETH-1m'), 'ES/1m': sampleRows('ES-1m') });
-  deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: GRANTS });
+  deck = await testDeck({ DECK_TAPE_URL: venue.url });
   me = await signedIn(deck.url, 'forecaster');
 });
 afterAll(async () => {
@@ -99,7 +95,7 @@ describe('GET /forecast/{market}/{tf}', () => {
 
   it('has no look-ahead: a deck whose venue rewrote every bar after t issues the same envelope at t', async () => {
     const rewritten = await startVenue({ 'BTC/1m': futureRewritten(T) });
-    const other = await testDeck({ DECK_TAPE_URL: rewritten.url, DECK_GRANTS: GRANTS });
+    const other = await testDeck({ DECK_TAPE_URL: rewritten.url });
     try {
       const who = await signedIn(other.url, 'replayer');
       const there = await call(`${other.url}/forecast/BTC/5m?t=${T}`, { headers: who.bearer });

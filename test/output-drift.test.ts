@@ -32,6 +32,7 @@ function ctxOf(check: boolean) {
   const ctx = {
     principal: null,
     config: { checkOutput: check },
+    offer: { locks: new Map() },
     log: { debug() {}, info() {}, error: (event: string, fields?: Record<string, unknown>) => logged.push({ event, fields }) },
   } as unknown as Ctx;
   return { ctx, logged };

@@ -46,6 +46,8 @@ const on = chainDeck(async (local) => {
   return plansFile((p) => {
     onlyChain(p, localChain(tokenAddress, local.rpc));
     p.treasury = treasury;
+    // This operator sells the forecast on the plan tier (the shipped file opens it to every session).
+    p.tier_tools = { plan: ['forecast', 'forecast_health'], max: ['follow_quote'] };
   });
 });
 

@@ -93,11 +93,23 @@ describe('the meter', () => {
     expect(after.body.balance).toBe(-21);
   });
 
+  it('never refuses an act the price list does not name: it records it unpriced, at no cost, and answers the balance', async () => {
+    const before = (await call(`${deck.url}/meter`, { headers: free.bearer })).body;
+    const unknown = await call(`${deck.url}/meter`, { body: { action: 'levitate' }, headers: free.bearer });
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toMatchObject({ ok: true, recorded: { action: 'levitate', units: 0, bars: null, priced: false }, spent: before.spent, balance: before.balance });
+    const priced = await call(`${deck.url}/meter`, { body: { action: 'forge' }, headers: free.bearer });
+    expect(priced.body.recorded).toMatchObject({ action: 'forge', priced: true });
+    const ledger = await FileLedger.open<Spend>(deck.dataDir, 'meter');
+    expect(ledger.verify()).toBeNull();
+    expect(ledger.all.filter((e) => e.entry.action === 'levitate').map((e) => e.entry.units)).toEqual([0]);
+  });
+
   it('names the field of a bad spend, and records nothing for it', async () => {
     const before = (await call(`${deck.url}/meter`, { headers: free.bearer })).body.spent;
-    const unknown = await call(`${deck.url}/meter`, { body: { action: 'levitate' }, headers: free.bearer });
-    expect(unknown.status).toBe(422);
-    expect(unknown.body.problems[0].field).toBe('action');
+    const shapeless = await call(`${deck.url}/meter`, { body: { action: 'two words' }, headers: free.bearer });
+    expect(shapeless.status).toBe(422);
+    expect(shapeless.body.problems[0].field).toBe('action');
     const fractional = await call(`${deck.url}/meter`, { body: { action: 'tape', bars: 1.5 }, headers: free.bearer });
     expect(fractional.status).toBe(422);
     expect(fractional.body.problems[0].field).toBe('bars');
@@ -127,7 +139,8 @@ describe('the meter', () => {
       const me = await signedIn(unpriced.url, 'free-painter');
       expect((await call(`${unpriced.url}/studio/image`, { body: { data: GIF_1PX }, headers: me.bearer })).status).toBe(200);
       expect((await call(`${unpriced.url}/meter`, { headers: me.bearer })).body.spent).toBe(0);
-      expect((await call(`${unpriced.url}/meter`, { body: { action: 'image' }, headers: me.bearer })).status).toBe(422);
+      const told = await call(`${unpriced.url}/meter`, { body: { action: 'image' }, headers: me.bearer });
+      expect(told.body).toMatchObject({ recorded: { action: 'image', units: 0, priced: false }, spent: 0 });
     } finally {
       await unpriced.stop();
       await rm(dir, { recursive: true, force: true });

@@ -1,16 +1,21 @@
-import { readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tuplesFromBars } from '../engine/bars.js';
 import { REGISTRY } from '../tools/registry.js';
 import { except, FAITHFUL, startGrader, type GraderFixture } from './fixtures/grader.js';
 import { startVenue, sampleRows, type VenueFixture } from './fixtures/venue.js';
+import { movableClock } from './support/clock.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { grantsFile, legacyClient, refusalIn } from './support/mcp.js';
 import { answered, callAnswered, everyAct } from './support/answers.js';
+import { sampleFile } from './support/tape-file.js';
 
 // The deck's records over real HTTP and MCP: a principal's history with the ledger entry proving each act (and
-// another's entries 404), the registry, the ladder (empty with no model; test/copy.test.ts ranks real ones), the concluded lab by
-// digest only, and the roadmap generated from the registry and the README so it cannot drift.
+// another's entries 404), the registry, the ladder (empty with no model; test/copy.test.ts ranks real ones; its refusals
+// when the tape fails), the concluded lab by digest only, and the roadmap generated from the registry and the README so
+// it cannot drift.
 
 /** The end of 5 April 2018, a day the shipped BTC minutes hold whole. */
 const TO = Date.UTC(2018, 3, 6) / 1000;
@@ -228,5 +233,55 @@ describe('the registry, the ladder and the roadmap', () => {
       expect((got.structuredContent as { ok: boolean }).ok).toBe(true);
     }
     await client.close();
+  });
+});
+
+describe('the ladder over a tape that fails', () => {
+  it('brings each live book up to now from the venue first: 502 when the venue answers nonsense, 503 with no venue', async () => {
+    const btc = tuplesFromBars(sampleFile('BTC-1m'));
+    const clock = movableClock(btc[100]![0] + 70);
+    const tape = await startVenue({ 'BTC/1m': btc });
+    tape.clock = clock;
+    const dataDir = await mkdtemp(join(tmpdir(), 'deck-ladder-'));
+    const env = { DECK_DATA: dataDir, DECK_AGENT_LOOPBACK: '1' };
+    let live: TestDeck | null = await testDeck({ ...env, DECK_TAPE_URL: tape.url }, clock);
+    try {
+      const op = await signedIn(live.url, 'ladder_op');
+      expect((await callAnswered(`${live.url}/agent/models`, { body: { name: 'resting', decide_url: 'http://127.0.0.1:9/decide', market: 'BTC' }, headers: op.bearer })).status).toBe(201);
+      // A limit far under the market: it rests, working, on the model's live book.
+      const price = Math.floor(btc[100]![4] / 2);
+      const placed = await callAnswered(`${live.url}/book/orders`, { body: { model: 'resting', market: 'BTC', side: 'buy', size: 0.01, type: 'limit', price }, headers: op.bearer });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+      clock.advance(180);
+      const up = await callAnswered(`${live.url}/records/ladder`);
+      expect(up.status).toBe(200);
+      expect(up.body.unranked).toMatchObject([{ model: 'ladder_op/resting', trades: 0 }]);
+
+      tape.mode = 'garbage';
+      clock.advance(180);
+      const nonsense = await callAnswered(`${live.url}/records/ladder`);
+      expect(nonsense.status).toBe(502);
+      expect(nonsense.body).toMatchObject({ ok: false, error: 'upstream_refused' });
+      await live.stop();
+      live = null;
+
+      // The same books on a deck with no venue: the order still works, and no tape can say what it met.
+      const bare = await testDeck(env, clock);
+      try {
+        clock.advance(180);
+        const none = await callAnswered(`${bare.url}/records/ladder`);
+        expect(none.status).toBe(503);
+        expect(none.body).toMatchObject({ ok: false, error: 'upstream_not_configured' });
+        expect(none.body.message).toMatch(/DECK_TAPE_URL/);
+        const doc = await (await fetch(`${bare.url}/openapi.json`)).json();
+        expect(Object.keys(doc.paths['/records/ladder'].get.responses)).toEqual(expect.arrayContaining(['502', '503']));
+      } finally {
+        await bare.stop();
+      }
+    } finally {
+      await live?.stop();
+      await tape.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -18,7 +18,6 @@ import { legacyClient, refusalIn } from './support/mcp.js';
 // rehearse; a deck with a venue, a deck told DECK_SAMPLE_TAPE=off and an archive that already keeps bars are never
 // seeded.
 
-const GRANTS = join(import.meta.dirname, 'fixtures', 'forecast-grants.json');
 /** Monday 2013-10-07 13:30Z, the cash open, inside the sample (2013-10-06 22:00Z to 2013-10-11 21:15Z). */
 const OPEN = Date.UTC(2013, 9, 7, 13, 30) / 1000;
 const H = 3600;
@@ -91,7 +90,7 @@ describe('a deck with no venue, seeded from the sample', () => {
   let deck: TestDeck;
   let me: Awaited<ReturnType<typeof signedIn>>;
   beforeAll(async () => {
-    deck = await testDeck({ DECK_SAMPLE_TAPE: 'on', DECK_GRANTS: GRANTS });
+    deck = await testDeck({ DECK_SAMPLE_TAPE: 'on' });
     me = await signedIn(deck.url, 'forecaster');
   });
   afterAll(() => deck.stop());

@@ -38,6 +38,7 @@ describe('GET /v1/series/quote', () => {
     // The body's schema is the one series_quote validates with (and lists to agents).
     expect(res.body.body).toEqual(toolByName.get('series_quote')!.inputSchema);
     expect(res.body.body.required).toEqual(['agent', 'venue', 'epochs', 'price_usdc', 'caps', 'cover']);
+    expect(res.body.venues_unknown).toBeNull();
     expect(rig.layer.requests.map((r) => [r.route, r.authorization])).toEqual([['venues', `Bearer ${LAYER_KEY}`]]);
   });
 });
@@ -113,10 +114,12 @@ describe('POST /v1/series/quote', () => {
     expect(twice.body.problems).toEqual([{ field: 'caps.markets', message: 'each market once' }]);
   });
 
-  it('is 400 for a venue the layer does not list (naming the ones it does) and for a vault on an external venue', async () => {
+  it('is 422 no_lane for a venue the layer does not list (naming the ones it does), and 400 for a vault on an external venue', async () => {
     const res = await quote(hireBody({ venue: 'nowhere' }));
-    expect(res.status).toBe(400);
-    expect(res.body.problems).toEqual([{ field: 'venue', message: 'not a venue the layer lists (acct-external, vault-devnet)' }]);
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ ok: false, error: 'no_lane', field: 'venue', venues: ['acct-external', 'vault-devnet'] });
+    expect(res.body.message).toContain('nowhere');
+    expect(rig.layer.requests.filter((r) => r.route === 'quote')).toEqual([]);
     const vault = await quote(hireBody({ vault: `0x${'ab'.repeat(20)}` }));
     expect(vault.status).toBe(400);
     expect(vault.body.problems[0].field).toBe('vault');
@@ -163,6 +166,14 @@ describe('POST /v1/series/quote', () => {
     expect(rig.layer.requests.filter((r) => r.route === 'venues')).toHaveLength(3);
   });
 
+  it('asks the pool quote, a POST, once: a stalled layer answers 502 after one deadline, not three', async () => {
+    rig.layer.fail.quote = 'slow';
+    const res = await quote(hireBody());
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ error: 'upstream_silent', upstream: 'coordination layer' });
+    expect(rig.layer.requests.filter((r) => r.route === 'quote')).toHaveLength(1);
+  });
+
   it('answers 502 for an answer that is not JSON, one of the wrong shape, and a dropped connection', async () => {
     for (const failure of ['garbage', 'nonsense', 'drop'] as const) {
       rig.layer.fail.quote = failure;
@@ -172,12 +183,16 @@ describe('POST /v1/series/quote', () => {
     }
   });
 
-  it('answers 502 when the layer is down', async () => {
+  it('answers a quote 502 when the layer is down, and the terms with the venues unknown', async () => {
     await rig.layer.close();
     try {
-      const res = await callAnswered(url);
+      const res = await quote(hireBody());
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({ error: 'upstream_silent', upstream: 'coordination layer' });
+      const terms = await callAnswered(url);
+      expect(terms.status).toBe(200);
+      expect(terms.body).toMatchObject({ ok: true, venues: null, venues_unknown: { status: 502, error: 'upstream_silent' } });
+      expect(terms.body.limits.epochs).toEqual({ min: 1, max: 90 });
     } finally {
       await rig.layer.start();
     }
@@ -185,16 +200,22 @@ describe('POST /v1/series/quote', () => {
 });
 
 describe('a deck whose layer is not configured', () => {
-  it('answers 503 naming DECK_COORD_URL, and DECK_COORD_KEY when only the key is missing', async () => {
+  it('answers a quote 503 naming DECK_COORD_URL, and DECK_COORD_KEY when only the key is missing; the terms with the venues unknown', async () => {
     const none = await testDeck();
     const keyless = await testDeck({ DECK_COORD_URL: rig.layer.url });
     try {
       for (const [deck, variable] of [[none, 'DECK_COORD_URL'], [keyless, 'DECK_COORD_KEY']] as const) {
-        for (const res of [await callAnswered(`${deck.url}/v1/series/quote`), await callAnswered(`${deck.url}/v1/series/quote`, { body: hireBody() })]) {
-          expect(res.status).toBe(503);
-          expect(res.body).toMatchObject({ ok: false, error: 'upstream_not_configured', upstream: 'coordination layer' });
-          expect(res.body.message).toContain(variable);
-        }
+        const res = await callAnswered(`${deck.url}/v1/series/quote`, { body: hireBody() });
+        expect(res.status).toBe(503);
+        expect(res.body).toMatchObject({ ok: false, error: 'upstream_not_configured', upstream: 'coordination layer' });
+        expect(res.body.message).toContain(variable);
+        // The limits and the body are the deck's own: served whole, the venues marked unknown with the same reason.
+        const terms = await callAnswered(`${deck.url}/v1/series/quote`);
+        expect(terms.status).toBe(200);
+        expect(terms.body).toMatchObject({ ok: true, venues: null, venues_unknown: { status: 503, error: 'upstream_not_configured' } });
+        expect(terms.body.venues_unknown.message).toContain(variable);
+        expect(terms.body.body).toEqual(toolByName.get('series_quote')!.inputSchema);
+        expect(terms.body.limits.markets).toEqual(['NQ', 'ES', 'YM', 'BTC', 'ETH', 'SOL']);
       }
       expect(rig.layer.requests).toEqual([]);
     } finally {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { signedIn, type Ctx, type SessionCtx } from './context.js';
 import { badInput, DeckError, internalFailure, problemsOf, signInFirst } from '../core/errors.js';
-import type { GuardName } from './guards.js';
+import { guardStatus, type GuardName } from './guards.js';
 import { howToBuy } from './plans/lib/offered.js';
 import { opens, type Tier } from '../core/principal.js';
 import { heldTo, outlineOf, outputJsonSchema } from './output.js';
@@ -67,8 +67,6 @@ interface ToolSpecBase<I extends z.ZodObject, O> {
    * OpenAPI success response and the MCP outputSchema, and a deck run with DECK_CHECK_OUTPUT=1 holds every answer to it.
    */
   output: z.ZodType<O>;
-  /** The lowest tier that opens the tool; below it the call answers upgrade_required. */
-  tier?: Tier;
   guard?: GuardName;
   /** What the guard's queue is kept per besides the principal (one queue per series, say); the principal alone unless told. */
   guardKey?: (input: z.output<I>) => string;
@@ -116,13 +114,18 @@ export interface Tool<N extends string = string> {
   title: string;
   description: string;
   access: Access;
-  tier: Tier | null;
   surface: 'both' | 'rest';
   rest: RestBinding | null;
   /** The toolset /mcp lists it under (the OpenAPI tag of its route); null for a tool that never reaches MCP. */
   toolset: string | null;
   /** The status of an input that fails its schema. */
   invalid: 400 | 422;
+  /**
+   * Every status its run can refuse with: its input's failure, its guard's refusal, the ones its route names
+   * (`rest.errors`) and 500. The OpenAPI document lists them with the ones the transport adds, and a deck run with
+   * DECK_CHECK_OUTPUT=1 holds its route's refusals to that list (rest/statuses.ts).
+   */
+  statuses: ReadonlySet<number>;
   input: z.ZodObject;
   output: z.ZodType;
   /** JSON Schema of the output (the answer's JSON body), made once: the OpenAPI success response. */
@@ -136,7 +139,10 @@ export interface Tool<N extends string = string> {
   listedDescription: string;
   listedSchema: { type: 'object'; [key: string]: unknown };
   mcpDefaults: Record<string, unknown> | null;
-  /** Validates raw input, checks access and tier, then runs (inside its guard when it names one). */
+  /**
+   * Validates raw input, checks access and the tier lock the plans file puts on it (upgrade_required below the tier
+   * that opens it), then runs (inside its guard when it names one).
+   */
   call(ctx: Ctx, raw: unknown): Promise<unknown>;
 }
 
@@ -159,7 +165,6 @@ function withStandIns(schema: Tool['inputSchema'], standIns: Record<string, Reco
 }
 
 export function defineTool<I extends z.ZodObject, O, const N extends string>(spec: ToolSpec<I, O> & { name: N }): Tool<N> {
-  const tier = spec.tier ?? null;
   const inputSchema = z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'];
   const properties = inputSchema.properties as Record<string, unknown> | undefined;
   const defaults = spec.mcpDefaults ?? null;
@@ -174,17 +179,20 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
   const surface = spec.surface ?? 'both';
   const toolset = spec.toolset ?? spec.rest?.tag ?? null;
   const admit = admitting(spec);
+  const statuses = new Set([spec.invalid ?? 422, ...(spec.rest?.errors ?? []), 500]);
+  const guarded = spec.guard ? guardStatus(spec.guard) : null;
+  if (guarded !== null) statuses.add(guarded);
   if (surface === 'both' && !toolset) throw new Error(`tool ${spec.name}: an MCP tool names its toolset (a tag on its route, or toolset)`);
   return {
     name: spec.name,
     title: spec.title,
     description: spec.description,
     access: spec.access,
-    tier,
     surface,
     rest: spec.rest ?? null,
     toolset,
     invalid: spec.invalid ?? 422,
+    statuses,
     input: spec.input,
     output: spec.output,
     outputSchema,
@@ -196,6 +204,7 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
     mcpDefaults: defaults,
     async call(ctx, raw) {
       const run = admit(ctx);
+      const tier = ctx.offer.locks.get(spec.name);
       if (tier && !(ctx.principal && opens(ctx.principal.tier, tier))) throw upgradeRequired(ctx, spec.name, tier);
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) throw badInput(problemsOf(parsed.error), undefined, spec.invalid ?? 422);

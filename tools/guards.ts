@@ -24,6 +24,12 @@ export const GUARDS = {
 } as const satisfies Record<string, GuardRule>;
 export type GuardName = keyof typeof GUARDS;
 
+/** The status a guard refuses with: 429 busy unless told; none for a guard that queues. */
+export const guardStatus = (name: GuardName): number | null => {
+  const { refusal, status } = GUARDS[name] as GuardRule;
+  return refusal === null ? null : (status ?? 429);
+};
+
 /** A guarded call ends on its own soon; the caller is told to try again after this many seconds. */
 const GUARD_RETRY_S = 1;
 

@@ -1,4 +1,5 @@
 import type { Grant, PlansFile } from '../config/files.js';
+import type { Locks } from './plans/lib/locks.js';
 
 /** A seller as the catalogue lists it: where to reach it and what it serves. */
 export interface SellerListing {
@@ -13,6 +14,8 @@ export interface SellerListing {
 /** What the deck offers, read from configuration under version control and the registry at start. */
 export interface Offer {
   plans: PlansFile;
+  /** The tier locks of the plans file: the lowest tier that opens each locked tool. */
+  locks: Locks;
   grants: readonly Grant[];
   sellers: readonly SellerListing[];
 }

@@ -21,6 +21,9 @@ import type { Tool } from './define.js';
 import { forecast } from './forecast/forecast.js';
 import { forecastHealth } from './forecast/forecast-health.js';
 import { authProviders } from './identity/auth-providers.js';
+import { doorLink, doors, doorUnlink } from './doors/doors.js';
+import { emailSend } from './doors/email-send.js';
+import { emailVerify } from './doors/email-verify.js';
 import { join } from './identity/join.js';
 import { joinInfo } from './identity/join-info.js';
 import { login } from './identity/login.js';
@@ -136,6 +139,11 @@ const TOOLS = [
   logout,
   authProviders,
   rotateKey,
+  emailSend,
+  emailVerify,
+  doors,
+  doorLink,
+  doorUnlink,
   oauthRequest,
   oauthConsent,
   // The book, the agent rail, the typed-decision lane and the copy seller's tools.

@@ -9,12 +9,14 @@ import { openForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
 import { HttpDoor } from './identity/http-door.js';
+import { Mailer } from './mail/mailer.js';
 import { ModelReader } from './reader/model-reader.js';
 import { Tape } from './tape/tape.js';
 import { CcxtTape } from './tape/ccxt.js';
 import { VenueTape, type TapeVenue } from './tape/venue.js';
 import { PaperVenue } from './venue/paper.js';
 import type { Venue } from './venue/venue.js';
+import { XDoor } from './x/x-door.js';
 
 /** Every outside party the deck talks to. Unconfigured ones are absent; their routes answer 503. */
 export interface Upstreams {
@@ -33,6 +35,10 @@ export interface Upstreams {
   chat: ChatLane | null;
   /** Where the deck's book sends its orders: the embedded paper venue, which fills from the tape. */
   venue: Venue;
+  /** The email door's SMTP server; null when not configured (nothing is ever sent). */
+  mail: Mailer | null;
+  /** The X door's OAuth 2.0 endpoints; null when not configured. */
+  x: XDoor | null;
 }
 
 /** Runs work in the house's turn for joins (the join guard's), as a join itself runs. */
@@ -42,7 +48,7 @@ export async function openUpstreams(config: Config, store: Store, clock: () => n
   const door = config.door ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix) : await embeddedDoor(config, store, clock, log, joinTurn);
   const tape = new Tape(store.archive, await venueTape(config, log), clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
-  return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord), chat: config.chat ? new ChatLane(config.chat) : null, venue: new PaperVenue(store.book, tape, clock) };
+  return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord), chat: config.chat ? new ChatLane(config.chat) : null, venue: new PaperVenue(store.book, tape, clock), mail: config.email ? new Mailer(config.email) : null, x: config.x ? new XDoor(config.x) : null };
 }
 
 /** The venue's open tape over HTTP, or a crypto exchange through ccxt (loaded only then), or none. */

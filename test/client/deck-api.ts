@@ -138,6 +138,15 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -305,6 +314,15 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -336,7 +354,83 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": {
+                            /** @constant */
+                            ok: true;
+                            cards: {
+                                /** @constant */
+                                type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+                                name: string;
+                                description: string;
+                                /** @description a URI an ERC-721 reader can show */
+                                image: string;
+                                /** @description an MCP entry and, when the deck knows a wallet, an agentWallet entry */
+                                services: {
+                                    /** @description MCP, or agentWallet */
+                                    name: string;
+                                    /** @description the seller's MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
+                                    endpoint: string;
+                                    version: string;
+                                    /**
+                                     * @description agentWallet: where the wallet came from
+                                     * @enum {string}
+                                     */
+                                    from?: "cards.agent_wallet" | "cards.owner" | "treasury";
+                                }[];
+                                /** @constant */
+                                x402Support: false;
+                                active: boolean;
+                                registrations: {
+                                    agentId: number;
+                                    agentRegistry: string;
+                                }[];
+                                supportedTrust: string[];
+                                id: string;
+                                card_url: string;
+                                /** @description the agentWallet address; null when the deck knows none */
+                                address: string | null;
+                                owner: string | null;
+                                /** @constant */
+                                kind: "mcp";
+                                endpoint: string;
+                                skills: string[];
+                                tools: string[];
+                                tools_without_key: string[];
+                                price_usdc: {
+                                    unit: string;
+                                    min: number;
+                                    max: number;
+                                };
+                                price_basis: string;
+                                verify: string;
+                                classes: string[];
+                                proposed_classes: string[];
+                                access: {
+                                    /** @constant */
+                                    auth: "bearer";
+                                    join_url: string;
+                                    keyless: string[];
+                                };
+                                provider: {
+                                    name: string;
+                                    url: string;
+                                };
+                                erc8004: {
+                                    agentId: number | null;
+                                    tx: string | null;
+                                    block: number | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -374,11 +468,206 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": {
+                            /** @constant */
+                            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+                            name: string;
+                            description: string;
+                            /** @description a URI an ERC-721 reader can show */
+                            image: string;
+                            /** @description an MCP entry and, when the deck knows a wallet, an agentWallet entry */
+                            services: {
+                                /** @description MCP, or agentWallet */
+                                name: string;
+                                /** @description the seller's MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
+                                endpoint: string;
+                                version: string;
+                                /**
+                                 * @description agentWallet: where the wallet came from
+                                 * @enum {string}
+                                 */
+                                from?: "cards.agent_wallet" | "cards.owner" | "treasury";
+                            }[];
+                            /** @constant */
+                            x402Support: false;
+                            active: boolean;
+                            registrations: {
+                                agentId: number;
+                                agentRegistry: string;
+                            }[];
+                            supportedTrust: string[];
+                            id: string;
+                            card_url: string;
+                            /** @description the agentWallet address; null when the deck knows none */
+                            address: string | null;
+                            owner: string | null;
+                            /** @constant */
+                            kind: "mcp";
+                            endpoint: string;
+                            skills: string[];
+                            tools: string[];
+                            tools_without_key: string[];
+                            price_usdc: {
+                                unit: string;
+                                min: number;
+                                max: number;
+                            };
+                            price_basis: string;
+                            verify: string;
+                            classes: string[];
+                            proposed_classes: string[];
+                            access: {
+                                /** @constant */
+                                auth: "bearer";
+                                join_url: string;
+                                keyless: string[];
+                            };
+                            provider: {
+                                name: string;
+                                url: string;
+                            };
+                            erc8004: {
+                                agentId: number | null;
+                                tx: string | null;
+                                block: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such item of yours */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/x": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign in with X: a redirect to X's authorize URL (OAuth 2.0 with PKCE)
+         * @description Sets the state as an httpOnly cookie on /auth/x, so only this browser finishes the sign-in. 503 when the X door is not configured; 429 while the address rests under the login throttle.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description To X's authorize URL */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A limit was reached (Retry-After says when to come back) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An upstream is not configured or cannot be reached */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/x/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where X sends the person back: always a redirect to the join page
+         * @description Signed in (the deck_session cookie set): ?door=x. An X account linked to no principal: ?door=x&proof=<proof>, to join with (POST /join) or link (POST /me/doors). Refused: ?door=x&door_error=<code> (x_state_refused, x_declined, login_resting, upstream_refused, upstream_unreachable, upstream_silent, upstream_not_configured).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    code?: string;
+                    state?: string;
+                    error?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description To the join page */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -488,6 +777,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -567,7 +865,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": {
+                            ok: boolean;
+                            ready: boolean;
+                            store: {
+                                writable: boolean;
+                                why?: string;
+                            };
+                            /** @description every configured upstream, the variable that configured it and its last answer since start (null: not asked yet) */
+                            upstreams: {
+                                upstream: string;
+                                variable: string;
+                                last: {
+                                    /** @enum {unknown} */
+                                    outcome: "ok" | "refused" | "unreachable";
+                                    status: number | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    ms: number;
+                                } | null;
+                            }[];
+                        };
                     };
                 };
                 /** @description The store did not take a write */
@@ -576,7 +894,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": {
+                            ok: boolean;
+                            ready: boolean;
+                            store: {
+                                writable: boolean;
+                                why?: string;
+                            };
+                            /** @description every configured upstream, the variable that configured it and its last answer since start (null: not asked yet) */
+                            upstreams: {
+                                upstream: string;
+                                variable: string;
+                                last: {
+                                    /** @enum {unknown} */
+                                    outcome: "ok" | "refused" | "unreachable";
+                                    status: number | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    ms: number;
+                                } | null;
+                            }[];
+                        };
                     };
                 };
             };
@@ -615,11 +953,52 @@ export interface paths {
                     };
                     content: {
                         "image/png": string;
-                        "application/json": Record<string, never>;
+                        "application/json": {
+                            style: string;
+                            market: string;
+                            tf: string;
+                            /** Format: date-time */
+                            from: string;
+                            /** Format: date-time */
+                            to: string;
+                            size: {
+                                width: number;
+                                height: number;
+                            };
+                            /** @description the drawn bars: count, first_t, last_t, digest (sha256 of their columns), last */
+                            bars?: Record<string, never>;
+                            /** @description low, high, decimals */
+                            price?: Record<string, never>;
+                            volume?: Record<string, never>;
+                            indicators?: Record<string, never>[];
+                            marks?: {
+                                /** @enum {unknown} */
+                                kind?: "level" | "zone";
+                                placed?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such item of yours */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -736,7 +1115,7 @@ export interface paths {
         put?: never;
         /**
          * Record a spend
-         * @description Records one action's spend on your meter (bars for bar-priced actions) in the hash-chained meter ledger and answers the new balance. Never refuses for want of balance.
+         * @description Records one act's spend on your meter (bars for bar-priced actions) in the hash-chained meter ledger and answers the new balance. Never refuses: not for want of balance, and not for an act the price list does not name, which is recorded as an unpriced act costing nothing (recorded.priced false).
          */
         post: operations["meter_record"];
         delete?: never;
@@ -1208,13 +1587,13 @@ export interface paths {
         };
         /**
          * What a series may be
-         * @description The venues the coordination layer lists, by kind (the evidence its judge reads there: vault or external), the limits (epochs, epoch length, price by seller, markets, cover) and the quote body's JSON Schema. Nothing is created.
+         * @description The venues the coordination layer lists, by kind (the evidence its judge reads there: vault or external), the limits (epochs, epoch length, price by seller, markets, cover) and the quote body's JSON Schema. Nothing is created. The limits and the body are the deck's own: when the layer is not configured or does not answer, they are still served, with venues null and venues_unknown saying why (its status, error and message).
          */
         get: operations["series_terms"];
         put?: never;
         /**
          * Quote a series
-         * @description Quotes a standing hire: a series of epoch jobs under one mandate, one job per epoch. The venue decides the kind (external or vault) and the job class; the terms come from the coordination layer's pool quote. Answers { ok, quote, venue, per_epoch, seller_deposit_usdc, series_total_usdc (epochs x the per-epoch price), can_open, next }. Nothing is kept. A field failing its rule is 400 bad_input naming each field (an unknown venue lists the layer's venues; GET /v1/series/quote lists them with the limits); 422 no_lane when no pool serves the hire; 422 external_no_cover when the cover is over the seller's deposit on an external venue. A vault-kind quote answers, with can_open false and why. Open the series with series_open (POST /v1/series { quote }).
+         * @description Quotes a standing hire: a series of epoch jobs under one mandate, one job per epoch. The venue decides the kind (external or vault) and the job class; the terms come from the coordination layer's pool quote. Answers { ok, quote, venue, per_epoch, seller_deposit_usdc, series_total_usdc (epochs x the per-epoch price), can_open, next }. Nothing is kept. A field failing its rule is 400 bad_input naming each field; 422 no_lane for a venue the layer does not list (naming the ones it does; GET /v1/series/quote lists them with the limits) or when no pool serves the hire; 422 external_no_cover when the cover is over the seller's deposit on an external venue. A vault-kind quote answers, with can_open false and why. Open the series with series_open (POST /v1/series { quote }).
          */
         post: operations["series_quote"];
         delete?: never;
@@ -1509,7 +1888,7 @@ export interface paths {
         put?: never;
         /**
          * Join
-         * @description Mints a principal and its key at the identity door. The key is shown once, in this answer, and never again: the deck keeps only its digest. A person does this, in a browser at the join page or with curl; never a server or an agent.
+         * @description Mints a principal and its key at the identity door. The key is shown once, in this answer, and never again: the deck keeps only its digest. A person does this, in a browser at the join page or with curl; never a server or an agent. With the proof an email or X sign-in gave, the new principal is linked to that door (422 naming proof when it is not live; 409 door_taken when another principal took the door meanwhile).
          */
         post: operations["join"];
         delete?: never;
@@ -1593,6 +1972,74 @@ export interface paths {
          */
         post: operations["rotate_key"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in by email
+         * @description Sends a sign-in mail to the address: a six-digit code and a link, each good once for 15 minutes. Signed in through it, you are the principal the address is linked to; an address linked to none gives a proof to join with, or to link to the principal you are signed in as. The same mail goes either way. At most 5 mails an hour to one address and 20 from one client (429). 503 when the email door is not configured.
+         */
+        post: operations["email_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish signing in by email
+         * @description Spends a sign-in mail's link token ({ token }) or its address and code ({ email, code }). Linked to a principal: signed in as it, the deck_session cookie set as by POST /login. Linked to none: a proof (15 minutes) to join with (POST /join { name, proof }) or to link (POST /me/doors { proof }). A wrong, used or expired code or link is 401 and counts with the login throttle (429 while the address rests); five wrong codes end the sign-in.
+         */
+        post: operations["email_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/doors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your sign-in doors
+         * @description The email address (masked) and the X account linked to you: signing in through either is signing in as you. The key door is always yours.
+         */
+        get: operations["doors"];
+        put?: never;
+        /**
+         * Link a sign-in door
+         * @description Links the door a proof proved (an email address by its code or link, an X account by X sign-in) to you, so it signs in as you from then on. One address and one X account each: a newer one takes the place of the one before. 409 door_taken when it is linked to another principal; 422 naming proof when the proof is unknown, used or past its 15 minutes.
+         */
+        post: operations["door_link"];
+        /**
+         * Unlink a sign-in door
+         * @description Unlinks your email address or X account: it signs in as you no longer (sessions it opened stay until they end or you rotate your key). 404 when none is linked.
+         */
+        delete: operations["door_unlink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3332,6 +3779,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     plans: {
@@ -3443,6 +3899,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3612,6 +4077,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -3697,6 +4171,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3798,6 +4281,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     meter: {
@@ -3871,6 +4363,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     meter_record: {
@@ -3883,7 +4384,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description an action of the price list */
+                    /** @description an action of the price list; any other is recorded unpriced, at no cost */
                     action: string;
                     /** @description bars stepped over, for bar-priced actions */
                     bars?: number;
@@ -3921,6 +4422,8 @@ export interface operations {
                             units: number;
                             /** @description bars stepped over, for bar-priced actions */
                             bars: number | null;
+                            /** @description false: the price list does not name the act, recorded at no cost */
+                            priced: boolean;
                         };
                     };
                 };
@@ -3981,6 +4484,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4108,6 +4620,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     holder: {
@@ -4165,6 +4686,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4292,6 +4822,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4462,6 +5001,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -4539,6 +5087,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4680,6 +5237,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     mark_remove: {
@@ -4756,6 +5322,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4909,6 +5484,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5105,15 +5689,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description No such item of yours */
             404: {
                 headers: {
@@ -5134,6 +5709,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5264,15 +5848,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description An input failed its rule (problems names each field) */
             422: {
                 headers: {
@@ -5284,6 +5859,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5407,6 +5991,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     forge_lanes: {
@@ -5488,6 +6081,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5977,6 +6579,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7134,6 +7745,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9010,6 +9630,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -9099,6 +9728,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9297,6 +9935,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10562,6 +11209,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13868,6 +14524,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     skill_read: {
@@ -13935,6 +14600,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14058,6 +14732,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -14096,7 +14779,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        /** @description the venues the layer lists, by kind */
+                        /** @description the venues the layer lists, by kind; null when they are unknown (venues_unknown says why) */
                         venues: {
                             vault: {
                                 venue: string;
@@ -14114,7 +14797,14 @@ export interface operations {
                                 checks: number[];
                                 evidence: string;
                             }[];
-                        };
+                        } | null;
+                        /** @description why the venues are unknown: the layer is not configured (503) or did not answer (502); null when they are known */
+                        venues_unknown: {
+                            status: 502 | 503;
+                            error: string;
+                            /** @description what went wrong, and how to configure the layer when it is not */
+                            message: string;
+                        } | null;
                         limits: {
                             epochs: {
                                 min: number;
@@ -14161,17 +14851,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upstream refused or answered nonsense */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An upstream is not configured or cannot be reached */
-            503: {
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14337,6 +15018,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14527,6 +15217,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14793,6 +15492,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -15021,6 +15729,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15282,6 +15999,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream is not configured or cannot be reached */
             503: {
                 headers: {
@@ -15519,6 +16245,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -15723,6 +16458,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16010,6 +16754,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     registry: {
@@ -16067,6 +16820,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16140,6 +16902,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream refused or answered nonsense */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is not configured or cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     lab: {
@@ -16175,6 +16964,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16230,6 +17028,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     ledgers: {
@@ -16262,6 +17069,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16347,6 +17163,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16472,6 +17297,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -16531,6 +17365,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     join: {
@@ -16545,6 +17388,8 @@ export interface operations {
                 "application/json": {
                     name: string;
                     wallet?: string | null;
+                    /** @description a proof an email or X sign-in gave: the new principal is linked to that door */
+                    proof?: string;
                 };
             };
         };
@@ -16628,6 +17473,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16752,6 +17606,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -16811,6 +17674,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     auth_providers: {
@@ -16840,6 +17712,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16944,6 +17825,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -16955,6 +17845,532 @@ export interface operations {
             };
             /** @description An upstream is not configured or cannot be reached */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    email_send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @constant */
+                        sent: true;
+                        /** @description the address, masked */
+                        to: string;
+                        /**
+                         * Format: date-time
+                         * @description when the code and the link stop working
+                         */
+                        expires_at: string;
+                        next: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the size cap */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type or content-encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream refused or answered nonsense */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is not configured or cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    email_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the link's email_token (or email and code) */
+                    token?: string;
+                    /**
+                     * Format: email
+                     * @description the address the code was sent to
+                     */
+                    email?: string;
+                    /** @description the six-digit code of the mail */
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description true: signed in as the principal the door is linked to (the deck_session cookie is set) */
+                        signed_in: boolean;
+                        /** @enum {string} */
+                        door: "email" | "x";
+                        /** @description the door as the person sees it: the address masked, or @username */
+                        label: string;
+                        /** @description signed in: the principal */
+                        name?: string;
+                        agent_id?: string;
+                        /**
+                         * Format: date-time
+                         * @description when the session ends, or when the proof does
+                         */
+                        expires_at: string;
+                        /** @description linked to no principal yet: join with it (POST /join { name, proof }) or, signed in, link it (POST /me/doors { proof }); 15 minutes, once */
+                        proof?: string;
+                        next: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sign in with POST /login first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the size cap */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type or content-encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is not configured or cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    doors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        doors: {
+                            /** @enum {string} */
+                            door: "email" | "x";
+                            label: string;
+                            /** Format: date-time */
+                            linked_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Sign in with POST /login first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    door_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the proof the door answered */
+                    proof: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        doors: {
+                            /** @enum {string} */
+                            door: "email" | "x";
+                            label: string;
+                            /** Format: date-time */
+                            linked_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sign in with POST /login first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the size cap */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type or content-encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    door_unlink: {
+        parameters: {
+            query: {
+                door: "email" | "x";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        doors: {
+                            /** @enum {string} */
+                            door: "email" | "x";
+                            label: string;
+                            /** Format: date-time */
+                            linked_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Sign in with POST /login first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such item of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17022,6 +18438,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17127,6 +18552,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17275,6 +18709,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17493,6 +18936,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -17664,6 +19116,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -17796,6 +19257,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -17894,6 +19364,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18074,6 +19553,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18296,6 +19784,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     my_models: {
@@ -18378,6 +19875,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18549,6 +20055,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     my_model: {
@@ -18658,6 +20173,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     runs: {
@@ -18752,6 +20276,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18929,6 +20462,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -19065,6 +20607,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     run_stop: {
@@ -19192,6 +20743,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     typed_decision_schema: {
@@ -19229,6 +20789,15 @@ export interface operations {
             };
             /** @description An input failed its rule (problems names each field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19471,6 +21040,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An upstream refused or answered nonsense */
             502: {
                 headers: {
@@ -19577,6 +21155,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19772,6 +21359,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19977,6 +21573,15 @@ export interface operations {
             };
             /** @description A limit was reached (Retry-After says when to come back) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

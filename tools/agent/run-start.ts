@@ -32,7 +32,7 @@ export const runStart = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   output: RunAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/agent/runs', status: 202, errors: [404, 409, 502, 503], tag: 'agent' },
+  rest: { method: 'POST', path: '/agent/runs', status: 202, errors: [404, 409, 429, 502, 503], tag: 'agent' },
   async run(ctx, input) {
     const model = myModel(ctx, input.model);
     const common = { mode: input.mode, timeout_ms: input.timeout_ms ?? 2000, retries: input.retries ?? 1 };

@@ -27,7 +27,6 @@ export const followQuoteTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: FollowQuoteAnswer,
   access: 'session',
-  tier: 'max',
   rest: { method: 'POST', path: '/copy/follow-quote', errors: [404, 502, 503], tag: 'book' },
   async run(ctx, input) {
     if ((input.size === undefined) === (input.notional === undefined)) {

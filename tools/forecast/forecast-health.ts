@@ -16,7 +16,6 @@ export const forecastHealth = defineTool({
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
-  tier: 'plan',
   output: LensSchema.extend({ ok: z.literal(true), horizon: z.number().int().describe('bars ahead the band spans'), rows: z.array(LensRow) }),
   rest: { method: 'GET', path: '/forecast/health', errors: [502, 503], tag: 'forecast' },
   async run(ctx) {

@@ -79,9 +79,8 @@ export const forecast = defineTool({
     })
     .strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  // Open to every session, as the contract has it; an operator who sells it locks it on a tier (tier_tools, plans file).
   access: 'session',
-  // The envelope is what the plans sell beyond the free tier's studio, candles and marks.
-  tier: 'plan',
   output: z.union([
     answer({
       envelope: EnvelopeSchema.safeExtend({ calibration: Calibration.describe('measured on the envelopes scored by t') }).describe('envelope.v1: the newest envelope issued by t'),

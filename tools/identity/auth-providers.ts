@@ -12,8 +12,8 @@ export const authProviders = defineTool({
   surface: 'rest',
   output: answer({ email: z.boolean(), x: z.boolean(), key: z.literal(true) }),
   rest: { method: 'GET', path: '/auth/providers', tag: 'identity' },
-  // Email and X doors are not built: they read false until they are.
-  async run() {
-    return { ok: true, email: false, x: false, key: true };
+  // Each door beside the key is open when it is configured (the SMTP server and sender; the X app).
+  async run(ctx) {
+    return { ok: true, email: ctx.config.email !== null, x: ctx.config.x !== null, key: true };
   },
 });

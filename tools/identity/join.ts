@@ -4,6 +4,7 @@ import { HOUSE_WIDE } from '../../store/backend.js';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
+import { linkProof, proofOf } from '../doors/lib/link.js';
 import { clientOf } from './lib/client.js';
 import { Name, Wallet } from './lib/name-rule.js';
 import { answer } from '../schemas.js';
@@ -12,8 +13,14 @@ export const join = defineTool({
   name: 'join',
   title: 'Join',
   description:
-    'Mints a principal and its key at the identity door. The key is shown once, in this answer, and never again: the deck keeps only its digest. A person does this, in a browser at the join page or with curl; never a server or an agent.',
-  input: z.object({ name: Name, wallet: Wallet.nullable().optional() }).strict(),
+    'Mints a principal and its key at the identity door. The key is shown once, in this answer, and never again: the deck keeps only its digest. A person does this, in a browser at the join page or with curl; never a server or an agent. With the proof an email or X sign-in gave, the new principal is linked to that door (422 naming proof when it is not live; 409 door_taken when another principal took the door meanwhile).',
+  input: z
+    .object({
+      name: Name,
+      wallet: Wallet.nullable().optional(),
+      proof: z.string().min(1).max(200).optional().describe('a proof an email or X sign-in gave: the new principal is linked to that door'),
+    })
+    .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: 'none',
   surface: 'rest',
@@ -24,8 +31,9 @@ export const join = defineTool({
     next: z.string().describe('how to sign in'),
   }),
   rest: { method: 'POST', path: '/join', status: 201, errors: [409, 429, 502, 503], tag: 'identity' },
-  async run(ctx, { name, wallet }) {
+  async run(ctx, { name, wallet, proof }) {
     if (ctx.config.reservedNames.has(name)) throw badInput([{ field: 'name', message: 'reserved for the house' }]);
+    if (proof !== undefined) proofOf(ctx, proof);
     if (ctx.store.accounts.byName(name)) throw new DeckError(409, 'name_taken', `the name ${name} is taken`, { field: 'name' });
     const now = ctx.clock();
     const day = utcDay(now);
@@ -44,6 +52,9 @@ export const join = defineTool({
       if (ctx.store.accounts.byName(name)) throw new DeckError(409, 'name_taken', `the name ${name} is taken`, { field: 'name' });
       admit(ctx.store.accounts.joinsOn(day, client));
       const { principal, key } = await ctx.upstreams.door.mint({ name, wallet: wallet ?? null });
+      // The door's link is written before the account's commit: a join cut between the two leaves a link to no account,
+      // which counts for nothing and is taken over by the next link of that door.
+      if (proof !== undefined) await linkProof(ctx, proof, principal.id);
       const account = await ctx.store.accounts.join(
         { id: principal.id, name: principal.name, agent_id: `agent_${randomBytes(8).toString('hex')}`, wallet: principal.wallet, key_gen: 1, created_at: ctx.clock() },
         day,

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { digest } from '../../upstream/identity/keys.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { clientOf } from './lib/client.js';
-import { newSessionToken } from './lib/credentials.js';
+import { openSession } from './lib/session.js';
 import { resting } from './lib/login-throttle.js';
 import { answer } from '../schemas.js';
 
@@ -35,10 +34,8 @@ export const login = defineTool({
       throw new DeckError(401, 'key_refused', 'the key was refused (unknown, rotated or revoked)');
     }
     await ctx.login.cleared(client);
-    const token = newSessionToken();
-    const expires_at = now + ctx.config.sessionHours * 3_600_000;
-    await ctx.store.sessions.add(digest(token), { principal_id: account.id, key_gen: account.key_gen, expires_at }, now);
+    const session = await openSession(ctx, account);
     ctx.log.info('login', { name: account.name });
-    return { ok: true, name: account.name, agent_id: account.agent_id, expires_at: new Date(expires_at).toISOString(), session: { token, expires_at } };
+    return { ok: true, name: account.name, agent_id: account.agent_id, expires_at: new Date(session.expires_at).toISOString(), session };
   },
 });

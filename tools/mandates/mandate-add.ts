@@ -21,7 +21,7 @@ export const mandateAdd = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   output: MandateAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/me/mandates', maxBody: MANDATE_MAX_BYTES, errors: [502, 503], tag: 'plans' },
+  rest: { method: 'POST', path: '/me/mandates', maxBody: MANDATE_MAX_BYTES, errors: [413, 502, 503], tag: 'plans' },
   async run(ctx, { typed_data: td }) {
     const p = ctx.principal;
     // The REST body cap says the same for HTTP; this holds it over MCP too.

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { meterOf } from '../plans/lib/standing.js';
-import { priceEntry } from './lib/prices.js';
 import { MeterView } from '../plans/lib/standing-schema.js';
 import { Recorded, spendEntry } from './lib/spend.js';
 
@@ -9,19 +8,26 @@ export const meterRecord = defineTool({
   name: 'meter_record',
   title: 'Record a spend',
   description:
-    "Records one action's spend on your meter (bars for bar-priced actions) in the hash-chained meter ledger and answers the new balance. Never refuses for want of balance.",
+    "Records one act's spend on your meter (bars for bar-priced actions) in the hash-chained meter ledger and answers the new balance. Never refuses: not for want of balance, and not for an act the price list does not name, which is recorded as an unpriced act costing nothing (recorded.priced false).",
   input: z
     .object({
-      action: z.string().min(1).describe('an action of the price list'),
+      action: z
+        .string()
+        .min(1)
+        .max(64, 'at most 64 characters')
+        .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits, _ . : and - only')
+        .describe('an action of the price list; any other is recorded unpriced, at no cost'),
       bars: z.number().int().nonnegative().max(100_000_000).optional().describe('bars stepped over, for bar-priced actions'),
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'session',
-  output: MeterView.extend({ ok: z.literal(true), recorded: Recorded }),
+  output: MeterView.extend({ ok: z.literal(true), recorded: Recorded.extend({ priced: z.boolean().describe('false: the price list does not name the act, recorded at no cost') }) }),
   rest: { method: 'POST', path: '/meter', tag: 'plans' },
   async run(ctx, { action, bars }) {
-    const recorded = await spendEntry(ctx, priceEntry(ctx.offer.plans, action), bars);
-    return { ok: true, recorded, ...meterOf(ctx, ctx.principal) };
+    // The meter reports and never turns a caller away: an act the price list does not name is kept, unpriced.
+    const entry = ctx.offer.plans.prices.find((p) => p.action === action);
+    const recorded = await spendEntry(ctx, entry ?? { action, units: 0, what: 'an act the price list does not name' }, bars);
+    return { ok: true, recorded: { ...recorded, priced: entry !== undefined }, ...meterOf(ctx, ctx.principal) };
   },
 });

@@ -30,7 +30,7 @@ export const ladder = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   output: LadderAnswer,
   access: 'none',
-  rest: { method: 'GET', path: '/records/ladder', tag: 'records' },
+  rest: { method: 'GET', path: '/records/ladder', errors: [502, 503], tag: 'records' },
   async run(ctx) {
     return { ok: true, ...ladderOf(await pairedCloses(ctx)) };
   },

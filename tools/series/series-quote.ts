@@ -9,7 +9,7 @@ export const seriesQuote = defineTool({
   description:
     'Quotes a standing hire: a series of epoch jobs under one mandate, one job per epoch. The venue decides the kind (external or vault) and the job class; the terms come from the coordination layer\'s pool quote. ' +
     'Answers { ok, quote, venue, per_epoch, seller_deposit_usdc, series_total_usdc (epochs x the per-epoch price), can_open, next }. Nothing is kept. ' +
-    'A field failing its rule is 400 bad_input naming each field (an unknown venue lists the layer\'s venues; GET /v1/series/quote lists them with the limits); 422 no_lane when no pool serves the hire; 422 external_no_cover when the cover is over the seller\'s deposit on an external venue. ' +
+    'A field failing its rule is 400 bad_input naming each field; 422 no_lane for a venue the layer does not list (naming the ones it does; GET /v1/series/quote lists them with the limits) or when no pool serves the hire; 422 external_no_cover when the cover is over the seller\'s deposit on an external venue. ' +
     'A vault-kind quote answers, with can_open false and why. Open the series with series_open (POST /v1/series { quote }).',
   input: QuoteBody,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

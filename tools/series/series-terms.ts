@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MARKETS } from '../../engine/markets.js';
 import { SERIES_LIMITS, VENUE_KINDS, type VenueKind } from '../../engine/series/index.js';
 import type { Venue } from '../../upstream/coord/wire.js';
+import { DeckError } from '../../core/errors.js';
 import { defineTool } from '../define.js';
 import { pricesBySeller, QuoteBody } from './lib/quote-body.js';
 import { TermsAnswer } from './lib/answers.js';
@@ -13,20 +14,26 @@ export const seriesTerms = defineTool({
   name: 'series_terms',
   title: 'What a series may be',
   description:
-    'The venues the coordination layer lists, by kind (the evidence its judge reads there: vault or external), the limits (epochs, epoch length, price by seller, markets, cover) and the quote body\'s JSON Schema. Nothing is created.',
+    'The venues the coordination layer lists, by kind (the evidence its judge reads there: vault or external), the limits (epochs, epoch length, price by seller, markets, cover) and the quote body\'s JSON Schema. Nothing is created. ' +
+    "The limits and the body are the deck's own: when the layer is not configured or does not answer, they are still served, with venues null and venues_unknown saying why (its status, error and message).",
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   output: TermsAnswer,
   access: 'none',
   // Agents read the body's schema from series_quote in tools/list, and the venues from its refusals.
   surface: 'rest',
-  rest: { method: 'GET', path: '/v1/series/quote', errors: [502, 503], tag: 'series' },
+  rest: { method: 'GET', path: '/v1/series/quote', tag: 'series' },
   async run(ctx) {
-    const venues = await ctx.upstreams.coord.venues();
+    // Only the venues are the layer's: without it they are unknown, not the whole answer.
+    const venues = await ctx.upstreams.coord.venues().catch((e: unknown) => {
+      if (e instanceof DeckError && (e.status === 502 || e.status === 503)) return e;
+      throw e;
+    });
     const { epochs, epoch_s, span_s, usdc_decimals } = SERIES_LIMITS;
     return {
       ok: true as const,
-      venues: Object.fromEntries(VENUE_KINDS.map((kind) => [kind, venues.filter((v) => v.kind === kind)])) as Record<VenueKind, Venue[]>,
+      venues: venues instanceof DeckError ? null : (Object.fromEntries(VENUE_KINDS.map((kind) => [kind, venues.filter((v) => v.kind === kind)])) as Record<VenueKind, Venue[]>),
+      venues_unknown: venues instanceof DeckError ? { status: venues.status as 502 | 503, error: venues.code, message: venues.message } : null,
       limits: {
         epochs,
         epoch_s,

@@ -49,7 +49,7 @@ export const rehearseTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   output: RehearseAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 500, 502, 503], tag: 'studio' },
+  rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 429, 500, 502, 503], tag: 'studio' },
   async run(ctx, input) {
     const { answer, digest, png } = await rehearseForge(ctx, input);
     const paged = pagedTrades(answer, input);

@@ -99,7 +99,7 @@ export const score = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   output: ScoreAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/studio/score', errors: [402, 404, 409, 502, 503], tag: 'studio' },
+  rest: { method: 'POST', path: '/studio/score', errors: [400, 402, 404, 409, 413, 502, 503], tag: 'studio' },
   async run(ctx, input) {
     if (!input.stage) {
       throw new DeckError(400, 'bad_input', 'stage: required, parts or rehearsed', { problems: [{ field: 'stage', message: 'required: parts or rehearsed' }] });

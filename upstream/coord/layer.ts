@@ -21,7 +21,7 @@ interface Call<S extends z.ZodType> {
   path: string;
   body?: unknown;
   answer: S;
-  /** Only reads are tried again. */
+  /** Only idempotent reads (GET) are tried again; a POST is tried once. */
   read: boolean;
   /** A refusal the deck names itself (a 4xx answered otherwise than 502). */
   refusal?: (status: number, body: unknown) => DeckError | null;
@@ -42,14 +42,17 @@ export class CoordLayer {
     return this.call({ method: 'GET', path: '/v1/venues', answer: VenuesAnswer, read: true }).then((a) => a.venues);
   }
 
-  /** The pool's terms; nothing is kept by the layer, so it is read like a GET. 404 no_lane is the deck's 422 no_lane. */
+  /**
+   * The pool's terms. A POST: tried once, within one deadline, as the wire retries idempotent reads only (a stalled
+   * layer answers 502 after one timeout, not three). 404 no_lane is the deck's 422 no_lane.
+   */
   poolQuote(request: PoolQuoteRequest): Promise<z.infer<typeof PoolQuoteAnswer>> {
     return this.call({
       method: 'POST',
       path: '/v1/pool/quote',
       body: request,
       answer: PoolQuoteAnswer,
-      read: true,
+      read: false,
       refusal: (status, body) =>
         status === 404 && (body as { error?: unknown } | null)?.error === 'no_lane'
           ? new DeckError(422, 'no_lane', `no pool serves ${request.class} at ${request.venue} for the ${request.seller.seller} seller`, { layer: body })

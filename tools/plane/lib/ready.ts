@@ -12,6 +12,8 @@ function configured(c: Config): { upstream: string; variable: string }[] {
     c.reader && { upstream: 'model_reader', variable: 'DECK_READER_URL' },
     c.forecastUrl && { upstream: 'forecast_sidecar', variable: 'DECK_FORECAST_URL' },
     c.chat && { upstream: 'chat_lane', variable: 'DECK_CHAT_URL' },
+    c.email && { upstream: 'mail_server', variable: 'DECK_SMTP_URL' },
+    c.x && { upstream: 'x', variable: 'DECK_X_CLIENT_ID' },
   ].filter((x): x is { upstream: string; variable: string } => Boolean(x));
 }
 

@@ -105,7 +105,11 @@ const Moved = z.strictObject({ row: z.enum(ROW_IDS).nullable(), from: State.null
 const Next = z.string().describe('the move that follows, in words');
 
 export const TermsAnswer = answer({
-  venues: keyed(VENUE_KINDS, z.array(VenueListed)).describe('the venues the layer lists, by kind'),
+  venues: keyed(VENUE_KINDS, z.array(VenueListed)).nullable().describe('the venues the layer lists, by kind; null when they are unknown (venues_unknown says why)'),
+  venues_unknown: z
+    .strictObject({ status: z.union([z.literal(502), z.literal(503)]), error: z.string(), message: z.string().describe('what went wrong, and how to configure the layer when it is not') })
+    .nullable()
+    .describe('why the venues are unknown: the layer is not configured (503) or did not answer (502); null when they are known'),
   limits: z.strictObject({
     epochs: z.strictObject({ min: z.number().int(), max: z.number().int() }),
     epoch_s: z.strictObject({ min: z.number().int(), max: z.number().int(), default: z.number().int() }),

@@ -11,9 +11,9 @@ export interface Quoted {
 }
 
 /**
- * Quotes a series with the layer: the venue's kind and class from its venues, the terms from its pool quote. A venue it
- * does not list, or a vault given for an external venue, is bad input (`at` says the status and where the body sits);
- * 422 no_lane when no pool serves it; 422 external_no_cover when the cover is over the seller's deposit on an external
+ * Quotes a series with the layer: the venue's kind and class from its venues, the terms from its pool quote. A vault
+ * given for an external venue is bad input (`at` says the status and where the body sits); 422 no_lane for a venue the
+ * layer does not list, or when no pool serves it; 422 external_no_cover when the cover is over the seller's deposit on an external
  * venue. Nothing is kept, here or at the layer.
  */
 export async function quoteSeries(ctx: Ctx, q: Quote, at: { status: 400 | 422; prefix: string }): Promise<Quoted> {
@@ -23,7 +23,11 @@ export async function quoteSeries(ctx: Ctx, q: Quote, at: { status: 400 | 422; p
   const layer = ctx.upstreams.coord;
   const venues = await layer.venues();
   const venue = venues.find((v) => v.venue === q.venue);
-  if (!venue) throw badInput([{ field: `${at.prefix}venue`, message: `not a venue the layer lists (${venues.map((v) => v.venue).join(', ') || 'none'})` }], undefined, at.status);
+  // A venue the layer does not list is a hire no lane serves: the contract's 422 no_lane, naming the ones it lists.
+  if (!venue) {
+    const listed = venues.map((v) => v.venue);
+    throw new DeckError(422, 'no_lane', `no lane serves venue ${q.venue}: the layer lists ${listed.join(', ') || 'none'}`, { field: `${at.prefix}venue`, venues: listed });
+  }
   if (q.vault && venue.kind !== 'vault') throw badInput([{ field: `${at.prefix}vault`, message: `${q.venue} is of ${venue.kind} kind: only a vault-kind venue takes a vault` }], undefined, at.status);
   const { per_epoch, seller_deposit_usdc } = await layer.poolQuote({
     class: venue.class,

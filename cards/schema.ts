@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+
+/** A seller card as GET /cards/{seller} answers it: an ERC-8004 registration file carrying the layer's fields. */
+export const SellerCardSchema = z.strictObject({
+  type: z.literal('https://eips.ethereum.org/EIPS/eip-8004#registration-v1'),
+  name: z.string(),
+  description: z.string(),
+  image: z.string().describe('a URI an ERC-721 reader can show'),
+  services: z
+    .array(
+      z.strictObject({
+        name: z.string().describe('MCP, or agentWallet'),
+        endpoint: z.string().describe("the seller's MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>)"),
+        version: z.string(),
+        from: z.enum(['cards.agent_wallet', 'cards.owner', 'treasury']).optional().describe('agentWallet: where the wallet came from'),
+      }),
+    )
+    .describe('an MCP entry and, when the deck knows a wallet, an agentWallet entry'),
+  x402Support: z.literal(false),
+  active: z.boolean(),
+  registrations: z.array(z.strictObject({ agentId: z.number().int(), agentRegistry: z.string() })),
+  supportedTrust: z.array(z.string()),
+  id: z.string(),
+  card_url: z.string(),
+  address: Address.nullable().describe('the agentWallet address; null when the deck knows none'),
+  owner: Address.nullable(),
+  kind: z.literal('mcp'),
+  endpoint: z.string(),
+  skills: z.array(z.string()),
+  tools: z.array(z.string()),
+  tools_without_key: z.array(z.string()),
+  price_usdc: z.strictObject({ unit: z.string(), min: z.number(), max: z.number() }),
+  price_basis: z.string(),
+  verify: z.string(),
+  classes: z.array(z.string()),
+  proposed_classes: z.array(z.string()),
+  access: z.strictObject({ auth: z.literal('bearer'), join_url: z.string(), keyless: z.array(z.string()) }),
+  provider: z.strictObject({ name: z.string(), url: z.string() }),
+  erc8004: z.strictObject({ agentId: z.number().int().nullable(), tx: z.string().nullable(), block: z.number().int().nullable() }),
+});
+
+/** GET /cards. */
+export const CardsSchema = z.strictObject({ ok: z.literal(true), cards: z.array(SellerCardSchema) });
