@@ -12,7 +12,7 @@ const tool = (name: string, tier?: Tier) =>
   defineTool({ name, title: name, description: name, input: z.object({}), annotations: READS, access: 'session', toolset: 'test', output: z.object({ ok: z.literal(true) }), ...(tier ? { tier } : {}), run: async () => ({ ok: true as const }) });
 
 const e = endpoint('test', 'test', '/mcp/test', [tool('open'), tool('planned', 'plan'), tool('maxed', 'max'), tool('housed', 'house')]);
-const as = (tier: Tier): Principal => ({ id: 'p', name: 'p', agent_id: 'a', wallet: null, tier, via: 'session' });
+const as = (tier: Tier): Principal => ({ id: 'p', name: 'p', agent_id: 'a', wallet: null, wallet_status: null, tier, via: 'session' });
 const names = (p: Principal | null) => listingFor(e, p).map((l) => l.name);
 
 describe('tools/list shows what the caller tier opens', () => {

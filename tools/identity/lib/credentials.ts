@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { walletStatusOf, type Account } from '../../../store/accounts.js';
 import { digest } from '../../../upstream/identity/keys.js';
 import type { Caller, Services } from '../../context.js';
 import { tierOf } from '../../plans/lib/standing.js';
@@ -61,10 +62,6 @@ export async function admitCredential(s: Services, caller: Caller, credential: s
   return { refused: true };
 }
 
-function toPrincipal(
-  s: Services,
-  a: { id: string; name: string; agent_id: string; wallet: string | null },
-  via: Principal['via'],
-): Principal {
-  return { id: a.id, name: a.name, agent_id: a.agent_id, wallet: a.wallet, tier: tierOf(s, a), via };
+function toPrincipal(s: Services, a: Account, via: Principal['via']): Principal {
+  return { id: a.id, name: a.name, agent_id: a.agent_id, wallet: a.wallet, wallet_status: walletStatusOf(a), tier: tierOf(s, a), via };
 }
