@@ -20,8 +20,13 @@ export interface Account {
   wallet: string | null;
   /** Absent until a wallet is proven (so every account written before proofs existed reads as unproven). */
   wallet_proof?: WalletProof;
-  /** Bumped on key rotation: sessions minted under an older generation stop at once. */
+  /** Bumped on key rotation: sessions minted under an older generation stop at once, but `kept_session`. */
   key_gen: number;
+  /**
+   * The digest of the session that asked for the last rotation, which the rotation keeps: when its answer (the only
+   * place the new key is) is lost, rotating again from it mends that. Absent when the key itself asked.
+   */
+  kept_session?: string;
   created_at: number;
 }
 
@@ -82,11 +87,14 @@ export class Accounts {
     });
   }
 
-  bumpKeyGen(id: string): Promise<number> {
+  /** A rotation's commit: the next key generation, keeping the session that asked for it (its digest), if one did. */
+  bumpKeyGen(id: string, keptSession: string | null): Promise<number> {
     return this.file.update((d) => {
       const a = d.accounts[id];
       if (!a) throw new Error(`no account ${id}`);
       a.key_gen += 1;
+      if (keptSession) a.kept_session = keptSession;
+      else delete a.kept_session;
       return a.key_gen;
     });
   }

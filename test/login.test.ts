@@ -369,7 +369,7 @@ describe('POST /me/key', () => {
     expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${s.key}` } })).status).toBe(200);
   });
 
-  it('shows a new key once; the old key and every session made before stop at once; the new key signs in', async () => {
+  it('shows a new key once; the old key and every other session made before stop at once; the new key signs in', async () => {
     const s = await signedIn(deck.url, 'rotor');
     const before = sessionCookie((await login(s.key)).headers).value;
     const bystander = await signedIn(deck.url, 'bystander');
@@ -381,11 +381,13 @@ describe('POST /me/key', () => {
     expect(fresh).toMatch(/^deck_live_/);
     expect(fresh).not.toBe(s.key);
 
-    for (const stale of [s.key, s.session, before]) {
+    for (const stale of [s.key, before]) {
       expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${stale}` } })).status).toBe(401);
       expect((await rpc(`${deck.url}/mcp`, accountCall, { authorization: `Bearer ${stale}` })).status).toBe(401);
     }
     expect((await login(s.key)).status).toBe(401);
+    // The session that asked stays signed in.
+    expect((await call(`${deck.url}/me`, { headers: s.bearer })).body.principal.name).toBe('rotor');
 
     const again = await login(fresh);
     expect(again.status).toBe(200);
@@ -393,5 +395,32 @@ describe('POST /me/key', () => {
     const next = sessionCookie(again.headers).value;
     expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${next}` } })).body.principal.name).toBe('rotor');
     expect((await call(`${deck.url}/me`, { headers: bystander.bearer })).status).toBe(200);
+  });
+
+  it('keeps the session that rotated, so a lost answer is mended by rotating again from it; a rotation from another session ends it', async () => {
+    const s = await signedIn(deck.url, 'lost-answer');
+    const second = sessionCookie((await login(s.key)).headers).value;
+    // The answer with the first new key never arrives: the person has only the session that asked.
+    expect((await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: s.bearer })).status).toBe(200);
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${second}` } })).status).toBe(401);
+    const mended = await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: s.bearer });
+    expect(mended.status).toBe(200);
+    const fresh = mended.body.api_key as string;
+    expect((await login(fresh)).status).toBe(200);
+    expect((await call(`${deck.url}/me`, { headers: s.bearer })).status).toBe(200);
+
+    // A rotation asked from another session keeps that one and ends this one; one asked with the key keeps none.
+    const other = sessionCookie((await login(fresh)).headers).value;
+    const third = await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: { authorization: `Bearer ${other}` } });
+    expect((await call(`${deck.url}/me`, { headers: s.bearer })).status).toBe(401);
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${other}` } })).status).toBe(200);
+    const byKey = await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: { authorization: `Bearer ${third.body.api_key}` } });
+    expect(byKey.status).toBe(200);
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${other}` } })).status).toBe(401);
+    // Signing the kept session out ends it like any other.
+    const last = sessionCookie((await login(byKey.body.api_key)).headers).value;
+    expect((await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: { authorization: `Bearer ${last}` } })).status).toBe(200);
+    await call(`${deck.url}/logout`, { method: 'POST', headers: { authorization: `Bearer ${last}` } });
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${last}` } })).status).toBe(401);
   });
 });

@@ -35,11 +35,12 @@ export async function principalFrom(s: Services, credential: string, at: Audienc
     const account = found ? s.store.accounts.byId(found.id) : null;
     return account ? toPrincipal(s, account, 'key') : null;
   }
-  const session = s.store.sessions.get(digest(credential));
+  const hash = digest(credential);
+  const session = s.store.sessions.get(hash);
   if (!session || session.expires_at <= s.clock() || !reaches(session.resource, at)) return null;
   const account = s.store.accounts.byId(session.principal_id);
-  // A rotated key ends every session minted under the old one.
-  if (!account || account.key_gen !== session.key_gen) return null;
+  // A rotated key ends every session minted under the old one, but the one that asked for the rotation.
+  if (!account || (account.key_gen !== session.key_gen && account.kept_session !== hash)) return null;
   return toPrincipal(s, account, 'session');
 }
 
