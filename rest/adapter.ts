@@ -96,6 +96,6 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
     if (rest.method === 'GET') router.get(rest.path, handler);
     else if (rest.method === 'DELETE') router.delete(rest.path, ownPages, handler);
     else if (rest.body === 'none') router.post(rest.path, ownPages, handler);
-    else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody ?? MAX_BODY), handler);
+    else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody ?? MAX_BODY, tool.bounds), handler);
   }
 }

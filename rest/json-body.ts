@@ -1,4 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express';
+import { JsonShape, type Excess, type JsonBounds } from '../core/json-bounds.js';
 
 /**
  * A JSON body reader: express.json (body-parser) with `strict: false`, whose answers it keeps exactly (an empty body
@@ -8,10 +9,20 @@ import express, { type Request, type RequestHandler } from 'express';
  * on it about as much as on the rest of a small request (a charset parse, a decoder, a stream reader and its
  * listeners, per request); everything else goes to body-parser itself. test/json-body.test.ts holds the two side by
  * side. A content-type that is not a media type (`application/json; charset`) is refused first as
- * content-type.malformed (400), whoever would have read the body.
+ * content-type.malformed (400), whoever would have read the body. Either way the text is held to the route's `bounds`
+ * before it is parsed: a body beyond them fails as entity.too.complex (413) and nothing walks it.
  */
-export function jsonBody(limit: number): RequestHandler {
-  const full = express.json({ type: () => true, limit, strict: false });
+export function jsonBody(limit: number, bounds: JsonBounds): RequestHandler {
+  const full = express.json({
+    type: () => true,
+    limit,
+    strict: false,
+    // Called with the decoded body before body-parser parses it: what it throws is the reading's failure.
+    verify: (_req, _res, buf) => {
+      const excess = new JsonShape(bounds).read(buf);
+      if (excess) throw tooComplex(excess.message, bounds);
+    },
+  });
   return (req, res, next) => {
     const type = req.headers['content-type'];
     const utf8Json = type === undefined || UTF8_JSON.test(type);
@@ -24,11 +35,15 @@ export function jsonBody(limit: number): RequestHandler {
     req.body = undefined;
     const chunks: Buffer[] = [];
     let received = 0;
+    // Read as it arrives: once the body passes its bounds, the rest is counted and let go, never kept or decoded.
+    const shape = new JsonShape(bounds);
+    let excess: Excess | null = null;
     const done = (error: Error | null) => {
       req.removeListener('data', onData);
       req.removeListener('end', onEnd);
       req.removeListener('close', onClose);
       if (error) return next(error);
+      if (excess) return next(tooComplex(excess.message, bounds));
       let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)).toString('utf8');
       // body-parser's UTF-8 decoder drops a byte order mark.
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -41,7 +56,10 @@ export function jsonBody(limit: number): RequestHandler {
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      chunks.push(chunk);
+      if (excess) return;
+      excess = shape.read(chunk);
+      if (excess) chunks.length = 0;
+      else chunks.push(chunk);
     };
     const onEnd = () => done(received === length ? null : failure(400, 'request.size.invalid', 'the body does not match its content-length'));
     // Closed before its end: the client went away (aborted, or its connection failed).
@@ -94,6 +112,10 @@ function plainLength(req: Request, limit: number): number | null {
 }
 
 /** A reading failure as body-parser's errors carry it: the status and the type the deck's refusals are chosen by. */
-function failure(status: number, type: string, message: string): Error {
-  return Object.assign(new Error(message), { status, statusCode: status, type, expose: true });
+function failure(status: number, type: string, message: string, details: Record<string, unknown> = {}): Error {
+  return Object.assign(new Error(message), { status, statusCode: status, type, expose: true, details });
 }
+
+/** A body beyond its route's bounds: 413, saying which bound and what they all are. */
+const tooComplex = (why: string, bounds: JsonBounds): Error =>
+  failure(413, 'entity.too.complex', `the body holds more than this route reads: ${why}`, { bounds: { ...bounds } });

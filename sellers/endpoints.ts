@@ -3,6 +3,8 @@ import { opens, TIERS, type Principal, type Tier } from '../core/principal.js';
 import { MCP_TOOLS, type ToolName } from '../tools/registry.js';
 import { HOUSE_TOOLS, SELLERS, type Seller } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from './toolsets.js';
+import type { ArgumentBounds } from './json-rpc.js';
+import { TOOL_INPUT_BOUNDS } from '../core/json-bounds.js';
 
 /** A tool as tools/list shows it, built once. */
 export interface ToolListing {
@@ -29,6 +31,8 @@ export interface McpEndpoint {
   defaults: readonly string[];
   /** tools/list per tier (and for anonymous callers), computed once: a tool locked above the tier is left out. */
   listings: ReadonlyMap<Tier | 'anonymous', readonly ToolListing[]>;
+  /** What a tools/call's arguments may hold: its tool's bounds (a name it does not serve: a tool input's). */
+  argumentBounds: ArgumentBounds;
 }
 
 const listing = (t: Tool): ToolListing => ({
@@ -50,7 +54,9 @@ export function endpoint(id: string, name: string, path: string, tools: readonly
   const listings = new Map<Tier | 'anonymous', ToolListing[]>([['anonymous', all.filter((l) => !l._meta['deck/tier'])]]);
   for (const tier of TIERS) listings.set(tier, all.filter((l) => !l._meta['deck/tier'] || opens(tier, l._meta['deck/tier'])));
   const toolsets = toolsetsOf(tools);
-  return { id, name, path, tools, byName: new Map(tools.map((t) => [t.name, t])), listings, toolsets, defaults: defaults ?? [...toolsets.keys()] };
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const argumentBounds: ArgumentBounds = (tool) => (typeof tool === 'string' && byName.get(tool)?.bounds) || TOOL_INPUT_BOUNDS;
+  return { id, name, path, tools, byName, listings, toolsets, defaults: defaults ?? [...toolsets.keys()], argumentBounds };
 }
 
 /** A seller as its endpoint serves it: every tool it names is one the registry holds (a misspelled name fails the typecheck). */

@@ -148,7 +148,7 @@ describe.each([DECK_ENDPOINT, SELLER_ENDPOINTS.get('candles')!])('the deck and t
       const sdk = await sdkServer(e, ctx);
       let compared = 0;
       const compare = async (m: unknown) => {
-        const checked = checkMessage(m, LEGACY_REQUESTS);
+        const checked = checkMessage(m, LEGACY_REQUESTS, e.argumentBounds);
         if (!checked.ok) return;
         const [mine, theirs] = [await ours.dispatch(checked.message, ctx, new Set(e.defaults)), await sdk.answer(checked.message)];
         expect(mine && replyJson(mine), `${who}: ${JSON.stringify(m).slice(0, 300)}`).toBe(theirs && JSON.stringify(theirs));
@@ -162,13 +162,16 @@ describe.each([DECK_ENDPOINT, SELLER_ENDPOINTS.get('candles')!])('the deck and t
   }, 120_000);
 });
 
+/** Bounds no message of these properties passes: the SDK's schema alone decides. */
+const UNBOUNDED = { depth: Infinity, entries: Infinity, string: Infinity };
+
 describe('checkMessage', () => {
   it("takes as a JSON-RPC message exactly what the SDK's JSONRPCMessageSchema takes, parsed the same", () => {
     const any = fc.oneof(message, oddValue, fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), result: oddValue, error: oddValue, method: oddString }, { requiredKeys: [] }));
     fc.assert(
       fc.property(any, (m) => {
         const sdk = JSONRPCMessageSchema.safeParse(m);
-        const ours = checkMessage(m, new Map());
+        const ours = checkMessage(m, new Map(), () => UNBOUNDED);
         expect(ours.ok).toBe(sdk.success);
         if (ours.ok) expect(JSON.stringify(ours.message)).toBe(JSON.stringify(sdk.data));
       }),

@@ -28,6 +28,12 @@ export const SCRIPT_LISTED = {
     'a script block (script.v1: market, timeframe, session, side, entry, stop, exit): pass the script a forge answered, or an example from forge_onboard. Its full JSON Schema is the POST /forge body in the deck\'s OpenAPI document (GET /openapi.json); skill_read strategy-compile explains it.',
 };
 
+/**
+ * What a body carrying a script block may hold: its expressions nest (the schema is recursive) and a script of the
+ * trial's 64 KiB holds thousands of entries; the rules the reader's corpus forges nest 11 deep with at most 3,000.
+ */
+export const SCRIPT_BOUNDS = { depth: 32, entries: 16_384 };
+
 const tierLimit = (tier: Tier, limit: number, now: number) =>
   limitReached('forge_limit', `the ${tier} tier casts ${limit} forges a day; they are cast already today`, secondsToNextUtcDay(now), { tier, per_day: limit });
 
@@ -67,7 +73,7 @@ export const forge = defineTool({
   output: ForgeAnswer,
   listed: { properties: { script: SCRIPT_LISTED } },
   access: 'session',
-  rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [402, 413, 429, 500, 502, 503], tag: 'forge' },
+  rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, bounds: SCRIPT_BOUNDS, errors: [402, 413, 429, 500, 502, 503], tag: 'forge' },
   run: (ctx, input) => forgeRule(ctx, input),
 });
 
