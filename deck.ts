@@ -79,7 +79,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
         tools: SELLER_ENDPOINTS.get(s.id)!.tools.map((t) => t.name),
       })),
     },
-    oauth: openOAuthDoor(base, [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]),
+    oauth: openOAuthDoor(base, [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()], upstreams.named),
     clock,
     log,
   };

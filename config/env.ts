@@ -113,7 +113,9 @@ const EnvSchema = z.object({
   DECK_ERC8004_CHAIN_ID: z.coerce.number().int().positive().optional(),
   DECK_ERC8004_REGISTRY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
   DECK_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
-  DECK_AGENT_LOOPBACK: z.enum(['0', '1']).default('0'),
+  DECK_LOOPBACK_TARGETS: z.enum(['0', '1']).default('0'),
+  // Renamed when it came to cover every URL a person names: a deck still given it says so rather than refusing its models.
+  DECK_AGENT_LOOPBACK: z.never({ error: 'renamed DECK_LOOPBACK_TARGETS (it now covers every URL a person names)' }).optional(),
   DECK_AGENT_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
   DECK_CHECK_OUTPUT: z.enum(['0', '1']).default('0'),
 });
@@ -174,8 +176,13 @@ export interface Config {
   forecaster: Env['DECK_FORECASTER'];
   erc8004: { chainId: number | null; registry: string | null };
   log: Env['DECK_LOG'];
-  /** The agent rail: whether decide() may be a plain-HTTP loopback address (tests only), and how often live runs look for new bars. */
-  agent: { loopback: boolean; pollMs: number };
+  /**
+   * Whether the URLs people name (a model's decide(), an OAuth client's metadata document) may reach this machine's
+   * loopback, over plain HTTP too: off unless an operator says so (DECK_LOOPBACK_TARGETS=1). Nothing else inner, ever.
+   */
+  loopbackTargets: boolean;
+  /** The agent rail: how often live runs look for new bars. */
+  agent: { pollMs: number };
   /** Every answer is held to its tool's output schema: one that drifts is a 500 and a logged output_drift (tests run so). */
   checkOutput: boolean;
 }
@@ -223,7 +230,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     forecaster: e.DECK_FORECASTER,
     erc8004: { chainId: e.DECK_ERC8004_CHAIN_ID ?? null, registry: e.DECK_ERC8004_REGISTRY ?? null },
     log: e.DECK_LOG,
-    agent: { loopback: e.DECK_AGENT_LOOPBACK === '1', pollMs: e.DECK_AGENT_POLL_MS },
+    loopbackTargets: e.DECK_LOOPBACK_TARGETS === '1',
+    agent: { pollMs: e.DECK_AGENT_POLL_MS },
     checkOutput: e.DECK_CHECK_OUTPUT === '1',
   };
 }

@@ -10,6 +10,7 @@ import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
 import { HttpDoor } from './identity/http-door.js';
 import { ModelReader } from './reader/model-reader.js';
+import { NamedTargets } from './named-targets.js';
 import { Tape } from './tape/tape.js';
 import { CcxtTape } from './tape/ccxt.js';
 import { VenueTape, type TapeVenue } from './tape/venue.js';
@@ -33,6 +34,8 @@ export interface Upstreams {
   chat: ChatLane | null;
   /** Where the deck's book sends its orders: the embedded paper venue, which fills from the tape. */
   venue: Venue;
+  /** How the deck reaches a URL a person named (a model's decide(), an OAuth client's metadata document). */
+  named: NamedTargets;
 }
 
 /** Runs work in the house's turn for joins (the join guard's), as a join itself runs. */
@@ -42,7 +45,17 @@ export async function openUpstreams(config: Config, store: Store, clock: () => n
   const door = config.door ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix) : await embeddedDoor(config, store, clock, log, joinTurn);
   const tape = new Tape(store.archive, await venueTape(config, log), clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
-  return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord), chat: config.chat ? new ChatLane(config.chat) : null, venue: new PaperVenue(store.book, tape, clock) };
+  return {
+    door,
+    tape,
+    forecaster: openForecaster(config, tape),
+    reader,
+    chains: new Chains(chains, config.chainRpc),
+    coord: new CoordLayer(config.coord),
+    chat: config.chat ? new ChatLane(config.chat) : null,
+    venue: new PaperVenue(store.book, tape, clock),
+    named: new NamedTargets(config.loopbackTargets),
+  };
 }
 
 /** The venue's open tape over HTTP, or a crypto exchange through ccxt (loaded only then), or none. */

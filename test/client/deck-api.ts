@@ -1589,7 +1589,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate your key
-         * @description Replaces your key. The previous key and every session signed in with it stop at this instant. The body must be { "confirm": "rotate" }. The new key is shown once.
+         * @description Replaces your key. The previous key and every other session signed in with it stop at this instant; the session that asks stays signed in, so an answer lost on the way is mended by rotating again from it. The body must be { "confirm": "rotate" }. The new key is shown once.
          */
         post: operations["rotate_key"];
         delete?: never;
@@ -16388,7 +16388,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description https URL of your decide() endpoint */
+                    /** @description https URL of your decide() endpoint, at a public address */
                     decide_url: string;
                     /** @enum {string} */
                     market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";

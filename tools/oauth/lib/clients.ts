@@ -82,7 +82,7 @@ export async function registerClient(s: Services, raw: unknown): Promise<OAuthCl
 }
 
 /** A client id that is a metadata document's URL: https, a path, no fragment, no credentials. */
-function metadataUrl(id: string): URL | null {
+export function metadataUrl(id: string): URL | null {
   if (!id.startsWith('https://')) return null;
   try {
     const u = new URL(id);
@@ -121,7 +121,7 @@ export async function clientFor(s: Services, id: string): Promise<OAuthClientInf
   if (cached) return cached;
   let doc: unknown;
   try {
-    doc = await s.oauth.fetcher.fetch(url);
+    doc = await s.oauth.fetcher.fetch(url, s.oauth.askers.signal(id));
   } catch (error) {
     if (error instanceof ClientMetadataUnavailable) throw new InvalidClientError(`the client metadata document at ${id}: ${error.message}`);
     throw error;
