@@ -132,11 +132,12 @@ beforeAll(async () => {
   deck = await testDeck();
   const { session } = await signedIn(deck.url, 'parity_agent');
   const caller = { address: '127.0.0.1', secure: false };
+  const ended = () => new AbortController().signal;
   // A fixed clock: the two lines answer the same call a moment apart.
   const s = { ...deck.services, clock: () => Date.UTC(2025, 5, 1) };
   contexts = [
-    ['anonymous', { ...s, principal: null, credential: null, caller }],
-    ['signed in', { ...s, principal: await principalFrom(s, session, 'any'), credential: { kind: 'session', value: session }, caller }],
+    ['anonymous', { ...s, principal: null, credential: null, caller, ended }],
+    ['signed in', { ...s, principal: await principalFrom(s, session, 'any'), credential: { kind: 'session', value: session }, caller, ended }],
   ];
 });
 afterAll(() => deck.stop());

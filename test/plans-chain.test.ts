@@ -345,6 +345,20 @@ describe('POST /plans when the chain cannot be read', () => {
     await silent.close();
   });
 
+  it('is 503 with nothing recorded when the RPC feeds its answer a byte a second: 5 s is for the whole exchange', async () => {
+    const drip = await rpcServer('drip');
+    const { d, who, done } = await deckAt(drip.url);
+    const started = Date.now();
+    const r = await call(`${d.url}/plans`, { body: { chain: CAIP2, tx_hash: TX }, headers: who.bearer });
+    expect(r.status).toBe(503);
+    expect(r.body.message).toContain('no answer in 5 s');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
+    expect(Date.now() - started).toBeLessThan(8000);
+    await nothingRecorded(d, who.bearer);
+    await done();
+    await drip.close();
+  });
+
   it('is 502 carrying the RPC\'s answer when it answers with an error', async () => {
     const refusing = await rpcServer('refuse');
     const { d, who, done } = await deckAt(refusing.url);
