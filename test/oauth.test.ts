@@ -124,7 +124,7 @@ describe('the SDK client signs a person in through the onboarding page, in a bro
     expect(provider.client?.client_id).toBeTruthy();
     expect(provider.authorizationUrl!.searchParams.get('resource')).toBe(`${deck.url}/mcp/candles`);
 
-    const { context, page } = await person(new URL(deck.url).origin);
+    const { context, page, violations } = await person(new URL(deck.url).origin);
     try {
       await page.goto(provider.authorizationUrl!.href);
       await page.getByRole('heading', { name: /Pat's agent asks to act as you/ }).waitFor();
@@ -144,6 +144,8 @@ describe('the SDK client signs a person in through the onboarding page, in a bro
       const q = await returned;
       expect(q.get('state')).toBeTruthy();
       expect(q.get('iss')).toBe(deck.url);
+      // The consent ran whole under the page's Content-Security-Policy.
+      expect(violations).toEqual([]);
 
       await transport.finishAuth(q.get('code')!);
       const account = await client.callTool({ name: 'account', arguments: {} });
@@ -166,7 +168,7 @@ describe('the SDK client signs a person in through the onboarding page, in a bro
     const client = await registered('Denied app');
     const { challenge } = pkce();
     const sent = await authorize(client, challenge, `${deck.url}/mcp`, 'deny-state');
-    const { context, page } = await person(new URL(deck.url).origin);
+    const { context, page, violations } = await person(new URL(deck.url).origin);
     try {
       await page.goto(sent.location);
       await page.getByRole('heading', { name: /Denied app asks to act as you/ }).waitFor();
@@ -179,6 +181,7 @@ describe('the SDK client signs a person in through the onboarding page, in a bro
       expect(q.get('error')).toBe('access_denied');
       expect(q.get('state')).toBe('deny-state');
       expect(q.get('code')).toBeNull();
+      expect(violations).toEqual([]);
     } finally {
       await context.close();
     }

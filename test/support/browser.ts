@@ -18,12 +18,18 @@ function chromiumOnce(): Promise<Browser> {
   return browser;
 }
 
-/** A fresh browser profile that may use the clipboard on `origin`, as a person allows it. */
-export async function person(origin: string): Promise<{ context: BrowserContext; page: Page }> {
+/**
+ * A fresh browser profile that may use the clipboard on `origin`, as a person allows it, and what its page reported
+ * breaking a Content-Security-Policy (the browser says so on the console): a page of the deck's breaks none.
+ */
+export async function person(origin: string): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
   const context = await (await chromiumOnce()).newContext({ viewport: { width: 900, height: 900 } });
   context.setDefaultTimeout(15_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  return { context, page: await context.newPage() };
+  const page = await context.newPage();
+  const violations: string[] = [];
+  page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && violations.push(m.text())));
+  return { context, page, violations };
 }
 
 /** Closes the browser, if it was launched. */
