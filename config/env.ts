@@ -80,6 +80,7 @@ const EnvSchema = z.object({
   DECK_LOGIN_REFUSALS: count.default(10),
   DECK_LOGIN_WINDOW_S: count.default(300),
   DECK_SESSION_HOURS: z.coerce.number().positive().default(12),
+  DECK_OAUTH_CLIENTS: z.coerce.number().int().min(1).default(10_000),
   DECK_RESERVED_NAMES: list.optional(),
   DECK_GRANTS: kept('config/grants.json'),
   DECK_PLANS: kept('config/plans.json'),
@@ -145,6 +146,8 @@ export interface Config {
   loginRefusals: number;
   loginWindowS: number;
   sessionHours: number;
+  /** OAuth client registrations kept at most (dynamic registration, RFC 7591). */
+  oauthClients: number;
   reservedNames: ReadonlySet<string>;
   files: { grants: string; plans: string; cards: string; register: string };
   treasury: string | null;
@@ -211,6 +214,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRefusals: e.DECK_LOGIN_REFUSALS,
     loginWindowS: e.DECK_LOGIN_WINDOW_S,
     sessionHours: e.DECK_SESSION_HOURS,
+    oauthClients: e.DECK_OAUTH_CLIENTS,
     reservedNames: new Set(e.DECK_RESERVED_NAMES ?? HOUSE_NAMES),
     files: { grants: e.DECK_GRANTS, plans: e.DECK_PLANS, cards: e.DECK_CARDS, register: e.DECK_REGISTER },
     treasury: e.DECK_TREASURY ?? null,
