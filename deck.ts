@@ -42,7 +42,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const plans = loadPlans(config.files.plans);
   const guards = new Guards(store.backend);
   const upstreams = await openUpstreams(config, store, clock, plans.chains, log, (work) => guards.run('join', HOUSE_WIDE, work));
-  const { server, serve } = deckServer();
+  const { server, serve } = deckServer(config.http);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
   const base = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

@@ -114,11 +114,18 @@ const EnvSchema = z.object({
   DECK_ERC8004_CHAIN_ID: z.coerce.number().int().positive().optional(),
   DECK_ERC8004_REGISTRY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
   DECK_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  DECK_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1000),
+  DECK_HEADERS_TIMEOUT_S: z.coerce.number().positive().max(600).default(20),
+  DECK_REQUEST_TIMEOUT_S: z.coerce.number().positive().max(3600).default(60),
+  DECK_KEEPALIVE_TIMEOUT_S: z.coerce.number().positive().max(3600).default(65),
   DECK_LOOPBACK_TARGETS: z.enum(['0', '1']).default('0'),
   // Renamed when it came to cover every URL a person names: a deck still given it says so rather than refusing its models.
   DECK_AGENT_LOOPBACK: z.never({ error: 'renamed DECK_LOOPBACK_TARGETS (it now covers every URL a person names)' }).optional(),
   DECK_AGENT_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
   DECK_CHECK_OUTPUT: z.enum(['0', '1']).default('0'),
+}).refine((e) => e.DECK_HEADERS_TIMEOUT_S <= e.DECK_REQUEST_TIMEOUT_S, {
+  path: ['DECK_HEADERS_TIMEOUT_S'],
+  message: 'at most DECK_REQUEST_TIMEOUT_S (the headers are part of the request)',
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -127,6 +134,18 @@ const HOUSE_NAMES = [
   'house', 'deck', 'admin', 'administrator', 'root', 'system', 'operator', 'support', 'staff', 'official',
   'studio', 'candles', 'copy', 'mcp', 'api', 'join', 'login', 'logout', 'me', 'null', 'undefined',
 ];
+
+/** How many connections the HTTP server holds, and how long it waits on each (milliseconds). */
+export interface HttpLimits {
+  /** Connections held at once; one more is closed as it opens. */
+  maxConnections: number;
+  /** From a connection's start (or the end of its last answer) to the end of its request's headers. */
+  headersTimeoutMs: number;
+  /** From a request's start to the end of its body. */
+  requestTimeoutMs: number;
+  /** An idle connection between requests. */
+  keepAliveTimeoutMs: number;
+}
 
 export interface Config {
   port: number;
@@ -179,6 +198,8 @@ export interface Config {
   forecaster: Env['DECK_FORECASTER'];
   erc8004: { chainId: number | null; registry: string | null };
   log: Env['DECK_LOG'];
+  /** The HTTP server's bounds on its connections (rest/http-server.ts). */
+  http: HttpLimits;
   /**
    * Whether the URLs people name (a model's decide(), an OAuth client's metadata document) may reach this machine's
    * loopback, over plain HTTP too: off unless an operator says so (DECK_LOOPBACK_TARGETS=1). Nothing else inner, ever.
@@ -234,6 +255,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     forecaster: e.DECK_FORECASTER,
     erc8004: { chainId: e.DECK_ERC8004_CHAIN_ID ?? null, registry: e.DECK_ERC8004_REGISTRY ?? null },
     log: e.DECK_LOG,
+    http: {
+      maxConnections: e.DECK_MAX_CONNECTIONS,
+      headersTimeoutMs: e.DECK_HEADERS_TIMEOUT_S * 1000,
+      requestTimeoutMs: e.DECK_REQUEST_TIMEOUT_S * 1000,
+      keepAliveTimeoutMs: e.DECK_KEEPALIVE_TIMEOUT_S * 1000,
+    },
     loopbackTargets: e.DECK_LOOPBACK_TARGETS === '1',
     agent: { pollMs: e.DECK_AGENT_POLL_MS },
     checkOutput: e.DECK_CHECK_OUTPUT === '1',
