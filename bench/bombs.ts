@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
-import { spawnServer, type Child } from './child.js';
+import { ROOT, spawnServer, type Child } from './child.js';
 import { loadPerCore } from './machine.js';
 import { num, ratios, spread, verdict, type Row, type Trial } from './report.js';
 import { spreadOf } from './spread.js';
@@ -12,7 +14,8 @@ import { spreadOf } from './spread.js';
 // send bombs as fast as the deck answers them, against the same client's ping while nothing else runs (the baseline),
 // in interleaved rounds on one deck as npm start runs it. The bombs: a tools/call whose arguments hold 300,000 keys
 // (3.5 MB), a body of 300,000 keys, arrays nested 1,500,000 deep (3 MB), and POST /join with 80,000 keys (0.9 MB).
-// `npx tsx bench/bombs.ts` runs it alone (after `npm run build`).
+// The bombers run in a process of their own (this file, given `bombers <url>`), so their sending never delays the
+// ping's own timing. `npx tsx bench/bombs.ts` runs it alone (after `npm run build`).
 
 const ROUNDS = 5;
 const ROUND_MS = 4_000;
@@ -63,7 +66,7 @@ async function probe(url: string, ms: number): Promise<number[]> {
 /** What the bombs were answered: how many, with which statuses, and the largest answer. */
 interface Answered {
   count: number;
-  statuses: Set<number | string>;
+  statuses: (number | string)[];
   largest: number;
 }
 
@@ -75,17 +78,40 @@ async function bomber(url: string, bomb: (typeof BOMBS)[number], stop: () => boo
       try {
         const res = await request(`${url}${bomb.path}`, { dispatcher, method: 'POST', headers: MCP_HEADERS, body: bomb.body });
         const bytes = (await res.body.arrayBuffer()).byteLength;
-        seen.statuses.add(res.statusCode);
+        if (!seen.statuses.includes(res.statusCode)) seen.statuses.push(res.statusCode);
         seen.largest = Math.max(seen.largest, bytes);
       } catch (error) {
         // A bomb the deck cut short is answered too (its connection closed): count how.
-        seen.statuses.add((error as { code?: string }).code ?? 'failed');
+        const how = (error as { code?: string }).code ?? 'failed';
+        if (!seen.statuses.includes(how)) seen.statuses.push(how);
       }
       seen.count++;
     }
   } finally {
     await dispatcher.close();
   }
+}
+
+/** The bombers' process: bombs until its stdin closes, then prints what they were answered. */
+async function bombers(url: string): Promise<void> {
+  let stopped = false;
+  process.stdin.resume();
+  process.stdin.on('end', () => void (stopped = true));
+  const seen: Answered = { count: 0, statuses: [], largest: 0 };
+  await Promise.all(Array.from({ length: BOMBERS }, (_, i) => bomber(url, BOMBS[i % BOMBS.length]!, () => stopped, seen)));
+  process.stdout.write(JSON.stringify(seen));
+}
+
+/** Starts the bombers in their own process; answers the call that stops them and reads what they saw. */
+function startBombers(url: string): () => Promise<Answered> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'bombs.ts'), 'bombers', url], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => void (out += c.toString()));
+  return async () => {
+    child.stdin.end();
+    await once(child, 'exit');
+    return JSON.parse(out) as Answered;
+  };
 }
 
 export async function bombsPiece(built: string, scratch: string, started: Child[]): Promise<Row[]> {
@@ -96,23 +122,24 @@ export async function bombsPiece(built: string, scratch: string, started: Child[
     const rest: Trial[] = [];
     const bombed: Trial[] = [];
     const ratio: number[] = [];
-    const seen: Answered = { count: 0, statuses: new Set(), largest: 0 };
+    const seen: Answered = { count: 0, statuses: [], largest: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       const quiet = p99(await probe(deck.url, ROUND_MS));
       const loadBefore = loadPerCore();
-      let stopped = false;
-      const bombers = Array.from({ length: BOMBERS }, (_, i) => bomber(deck.url, BOMBS[i % BOMBS.length]!, () => stopped, seen));
+      const stop = startBombers(deck.url);
       await sleep(WARM_MS);
       const loud = p99(await probe(deck.url, ROUND_MS));
-      stopped = true;
-      await Promise.all(bombers);
+      const saw = await stop();
+      seen.count += saw.count;
+      for (const s of saw.statuses) if (!seen.statuses.includes(s)) seen.statuses.push(s);
+      seen.largest = Math.max(seen.largest, saw.largest);
       const load = Math.max(loadBefore, loadPerCore());
       rest.push({ value: quiet, load });
       bombed.push({ value: loud, load });
       ratio.push(loud / quiet);
       process.stderr.write(`  round ${round + 1}: ping p99 ${quiet.toFixed(1)} ms at rest, ${loud.toFixed(1)} ms under bombs\n`);
     }
-    const answered = `${seen.count.toLocaleString('en-US')} bombs answered in all (${[...seen.statuses].sort().join(', ')}; the largest answer ${num(seen.largest / 1024, 1)} KiB)`;
+    const answered = `${seen.count.toLocaleString('en-US')} bombs answered in all (${seen.statuses.join(', ')}; the largest answer ${num(seen.largest / 1024, 1)} KiB)`;
     return [
       {
         measure: `another client's MCP ping, p99, at rest (the baseline): one ping at a time, ${PROBE_GAP_MS} ms apart, ${ROUND_MS / 1000} s a round`,
@@ -135,7 +162,9 @@ export async function bombsPiece(built: string, scratch: string, started: Child[
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv[2] === 'bombers') {
+  await bombers(process.argv[3]!);
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const scratch = await mkdtemp(join(tmpdir(), 'deck-bench-'));
   const started: Child[] = [];
   try {
