@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { excessOfValue, JsonShape, type JsonBounds } from '../core/json-bounds.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
@@ -99,6 +100,36 @@ describe('a REST body beyond its route\'s bounds', () => {
       tooLarge(r.body);
       expect(r.body.message).toContain(said);
       expect(JSON.stringify(r.body).length).toBeLessThan(400);
+    }
+  });
+
+  it('is answered as soon as its bounds are passed, its connection closing: the rest is never read, and the connection goes', async () => {
+    // A bomb within the route's size cap (the bounds refuse it after its first bytes) and one whose stated length is past
+    // the cap (refused before any): each sends 640 KiB of its body and stops, never ending it. The deck, reading none of
+    // the rest, drops the connection a grace after its answer instead of waiting for the body's end.
+    const keys = Buffer.from(manyKeys(200_000));
+    for (const stated of [900_000, 5_000_000]) {
+      const socket = connect(Number(new URL(deck.url).port), '127.0.0.1');
+      let answer = '';
+      let sent = 0;
+      const answered = new Promise<number>((resolve) => socket.on('data', (d: Buffer) => void ((answer += d.toString()), resolve(sent))));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.on('error', () => {});
+      socket.write(`POST /join HTTP/1.1\r\nHost: deck\r\nContent-Type: application/json\r\nContent-Length: ${stated}\r\n\r\n`);
+      const send = async () => {
+        for (let at = 0; at < 640 * 1024 && !socket.destroyed; at += 64 * 1024) {
+          socket.write(keys.subarray(at, at + 64 * 1024));
+          sent = at + 64 * 1024;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      const sending = send();
+      expect(await answered, String(stated)).toBeLessThanOrEqual(128 * 1024);
+      expect(answer, String(stated)).toMatch(/^HTTP\/1.1 413 [^]*\r\nConnection: close\r\n/i);
+      await sending;
+      const cut = await Promise.race([closed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 3_000))]);
+      socket.destroy();
+      expect(cut, String(stated)).toBe('closed');
     }
   });
 
