@@ -44,7 +44,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const plans = loadPlans(config.files.plans);
   const guards = new Guards(store.backend);
   const upstreams = await openUpstreams(config, store, clock, plans.chains, log, (work) => guards.run('join', HOUSE_WIDE, work));
-  const { server, serve } = deckServer();
+  const { server, serve } = deckServer(config.http);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
   const base = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -82,7 +82,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
         tools: SELLER_ENDPOINTS.get(s.id)!.tools.map((t) => t.name),
       })),
     },
-    oauth: openOAuthDoor(base, [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()]),
+    oauth: openOAuthDoor(base, [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()], upstreams.named),
     clock,
     log,
   };

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BARE_LIST_PATH, readAnswers } from './answers.js';
 import { deckServer } from '../rest/http-server.js';
+import { readConfig } from '../config/env.js';
 import { listening } from './child.js';
 
 // Baseline: bare express routes answering the deck's JSON, configured as the deck's app is (no etag, no
@@ -27,7 +28,7 @@ app.get('/me', (_req, res) => void res.json(me));
 // The sealed window as the deck sends a seal: its bytes as they are, typed JSON; query and bearer are not read.
 app.get('/timetravel/candles/BTC/1m', (_req, res) => void res.type('application/json').send(tape));
 
-const born = process.env.BENCH_BORN === '1' ? deckServer() : null;
+const born = process.env.BENCH_BORN === '1' ? deckServer(readConfig({}).http) : null;
 born?.serve(app);
 const server = (born ? born.server : createServer(app)).listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1', () => {
   const { address, port } = server.address() as AddressInfo;

@@ -51,7 +51,7 @@ export async function benchReplay(): Promise<BenchRow[]> {
   const { from: FROM, to: TO, bars: BARS } = benchWeek();
   await new TapeArchive(new FileTapeDays(scratch)).import('BTC', '1m', tuplesFromBars(month));
   const decide = await spawnServer('bench/decide-server.ts', {});
-  const deck = await startDeck(readConfig({ PORT: '0', HOST: '127.0.0.1', DECK_LOG: 'silent', DECK_DATA: scratch, DECK_AGENT_LOOPBACK: '1' }));
+  const deck = await startDeck(readConfig({ PORT: '0', HOST: '127.0.0.1', DECK_LOG: 'silent', DECK_DATA: scratch, DECK_LOOPBACK_TARGETS: '1' }));
   try {
     const op = await signedIn(deck.url, 'bench_rail');
     const post = (path: string, body: unknown) =>

@@ -9,6 +9,7 @@ import type { BenchRow } from './indicators.js';
 import { DISTURBED_PER_CORE, loadLine, machineLine } from './machine.js';
 import { MEMORY_METHOD, memoryPiece } from './memory.js';
 import { rehearseHttpPiece } from './rehearse-http.js';
+import { BOMBS_METHOD, bombsPiece } from './bombs.js';
 import { table, type Row } from './report.js';
 import { mcpPiece, METHOD, restPiece, ROUND_SECONDS, ROUNDS, startServers, tapePiece, WARM_SECONDS, weekPath } from './servers.js';
 import { startPiece } from './start.js';
@@ -19,7 +20,7 @@ import { startPiece } from './start.js';
 // bench/RESULTS.md. Every figure is given as the spread of its rounds, with the machine and its load, and a goal is
 // met only when every round meets it: a round on a disturbed machine (load above 1.5 per core) still counts.
 
-const PIECES = ['mcp', 'rest', 'tape', 'start', 'memory', 'rehearse', 'engine'] as const;
+const PIECES = ['mcp', 'rest', 'tape', 'start', 'memory', 'rehearse', 'bombs', 'engine'] as const;
 type Piece = (typeof PIECES)[number];
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -51,7 +52,7 @@ function verdicts(rows: readonly Row[], engine: readonly BenchRow[]): string[] {
 
 /** How the run measures, as RESULTS.md states it (the tape's lines name the bars the run read). */
 const methodLines = () => [
-  '- `npm run bench` (bench/run.ts), in this order: the build, the servers (MCP, REST, the tape), start, memory, the rehearsal over HTTP, then the engine benchmarks, so that no server runs while they do. `npx tsx bench/run.ts <piece> ...` runs only the pieces named (mcp, rest, tape, start, memory, rehearse, engine) and prints their tables.',
+  '- `npm run bench` (bench/run.ts), in this order: the build, the servers (MCP, REST, the tape), start, memory, the rehearsal over HTTP, JSON bombs, then the engine benchmarks, so that no server runs while they do. `npx tsx bench/run.ts <piece> ...` runs only the pieces named (mcp, rest, tape, start, memory, rehearse, bombs, engine) and prints their tables.',
   `- The deck is built and run as \`npm start\` does (\`npm run build\`, then \`node dist/main.js\`); the baselines run from source with the tsx loader. Every server runs in its own process; autocannon loads it from the bench process, one server at a time: a ${WARM_SECONDS} s warm-up each, then ${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s per server and request, with ${METHOD.connections} connections (${METHOD.tapeConnections} for the tape).`,
   '- Every server goal is a ratio of server CPU per answered request, user and system, every thread, read from the kernel\'s scheduler statistics (/proc/<pid>/task/*/schedstat), between the deck and a baseline in the same round: so it measures work done, not how much of the machine the server was given. Requests/s and latency are shown beside it. A figure is the min / median / max of its rounds; a ratio\'s rounds are each round\'s ratio.',
   `- A round is disturbed when the one-minute load average is above ${DISTURBED_PER_CORE} per core before or after it (other work then shares the cores). A goal is met only when every round meets it, disturbed rounds included; the verdict says how many rounds met it and how many ran disturbed. The machine line gives the load at the start and the end of the run.`,
@@ -62,6 +63,7 @@ const methodLines = () => [
   '- Start: the deck on fresh data, from spawn until GET /plans answers 200; the CPU is what the process had spent by then. The goal\'s row runs `node dist/main.js` as `npm start` does after its build (the build is not timed).',
   `- Memory: VmRSS of a fresh server after ${MEMORY_METHOD.first} requests and after ${MEMORY_METHOD.then.toLocaleString('en-US')} more (MCP tools/call, MCP tools/list and GET /plans in turn, ${MEMORY_METHOD.connections} connections); the growth between them, the deck against a bare express app taking the same requests, a fresh pair in each of ${MEMORY_METHOD.rounds} rounds. Both run with their inspector open (node --inspect on a loopback port), and each reading is taken half a second after its load and just after a full collection forced through the inspector (HeapProfiler.collectGarbage), the same way for the deck and the bare app: a reading then says what the server holds, not when its collector last ran. The live heap left by the same collections is shown beside it. The goal holds the deck's median growth to the bare app's median and its worst round to the bare app's worst; each round's own ratio is shown too.`,
   '- The rehearsal over HTTP: the built deck on the BTC archive, no venue; a house principal forges the onboarded EMA cross and POSTs /studio/rehearse for 744 hours ending at the tape\'s last close. The first rehearsal seals the windows and is not timed; each timed one is request to last byte, and must answer the same bytes.',
+  `- JSON bombs: the built deck on fresh data; another client pings /mcp (JSON-RPC ping, one at a time, ${BOMBS_METHOD.gapMs} ms apart, on a connection of its own) for ${BOMBS_METHOD.roundMs / 1000} s with nothing else running (the baseline), then for ${BOMBS_METHOD.roundMs / 1000} s while ${BOMBS_METHOD.bombers} anonymous clients each send a bomb again as soon as it is answered (${BOMBS_METHOD.bombs}), after ${BOMBS_METHOD.warmMs / 1000} s of them; ${BOMBS_METHOD.rounds} such rounds. A figure is the round's p99; the ratio is each round's p99 under bombs over its p99 at rest, and the goal holds every round's p99 under bombs.`,
   `- Engine: ${ENGINE_BENCHES.map((n) => `bench/${n}.ts`).join(', ')}, each in a fresh node process of its own (bench/engine.ts), one after the other, with no server running. Each row names what it measured and states its own goal, if it has one; a ratio there is the peer's time over the deck's (the indicators against trading-signals, in the same process). The forecast's ece rows come from the same walk as FORECAST.md; \`npx tsx bench/forecast.ts\` rewrites that report, \`npm run bench\` does not.`,
 ];
 
@@ -99,6 +101,10 @@ async function main() {
     if (pieces.has('rehearse')) {
       log('POST /studio/rehearse over HTTP');
       rows.push(...(await rehearseHttpPiece(built, scratch, started)));
+    }
+    if (pieces.has('bombs')) {
+      log("another client's ping while JSON bombs run");
+      rows.push(...(await bombsPiece(built, scratch, started)));
     }
     if (pieces.has('engine')) {
       for (const name of ENGINE_BENCHES) {

@@ -84,6 +84,7 @@ const EnvSchema = z
     DECK_LOGIN_REFUSALS: count.default(10),
     DECK_LOGIN_WINDOW_S: count.default(300),
     DECK_SESSION_HOURS: z.coerce.number().positive().default(12),
+    DECK_OAUTH_CLIENTS: z.coerce.number().int().min(1).default(10_000),
     DECK_RESERVED_NAMES: list.optional(),
     DECK_GRANTS: kept('config/grants.json'),
     DECK_PLANS: kept('config/plans.json'),
@@ -128,10 +129,20 @@ const EnvSchema = z
     DECK_ERC8004_CHAIN_ID: z.coerce.number().int().positive().optional(),
     DECK_ERC8004_REGISTRY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
     DECK_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
-    DECK_AGENT_LOOPBACK: z.enum(['0', '1']).default('0'),
+    DECK_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1000),
+    DECK_HEADERS_TIMEOUT_S: z.coerce.number().positive().max(600).default(20),
+    DECK_REQUEST_TIMEOUT_S: z.coerce.number().positive().max(3600).default(60),
+    DECK_KEEPALIVE_TIMEOUT_S: z.coerce.number().positive().max(3600).default(65),
+    DECK_LOOPBACK_TARGETS: z.enum(['0', '1']).default('0'),
+    // Renamed when it came to cover every URL a person names: a deck still given it says so rather than refusing its models.
+    DECK_AGENT_LOOPBACK: z.never({ error: 'renamed DECK_LOOPBACK_TARGETS (it now covers every URL a person names)' }).optional(),
     DECK_AGENT_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
     DECK_CHECK_OUTPUT: z.enum(['0', '1']).default('0'),
     DECK_PROFILE: z.enum(['standard', 'local']).default('standard'),
+  })
+  .refine((e) => e.DECK_HEADERS_TIMEOUT_S <= e.DECK_REQUEST_TIMEOUT_S, {
+    path: ['DECK_HEADERS_TIMEOUT_S'],
+    message: 'at most DECK_REQUEST_TIMEOUT_S (the headers are part of the request)',
   })
   .superRefine((e, ctx) => {
     // The local profile lifts limits that keep strangers from minting principals and forges: it stands only for a
@@ -158,6 +169,18 @@ const HOUSE_NAMES = [
   'studio', 'candles', 'copy', 'mcp', 'api', 'join', 'login', 'logout', 'me', 'null', 'undefined',
 ];
 
+/** How many connections the HTTP server holds, and how long it waits on each (milliseconds). */
+export interface HttpLimits {
+  /** Connections held at once; one more is closed as it opens. */
+  maxConnections: number;
+  /** From a connection's start (or the end of its last answer) to the end of its request's headers. */
+  headersTimeoutMs: number;
+  /** From a request's start to the end of its body. */
+  requestTimeoutMs: number;
+  /** An idle connection between requests. */
+  keepAliveTimeoutMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -177,6 +200,8 @@ export interface Config {
   loginRefusals: number;
   loginWindowS: number;
   sessionHours: number;
+  /** OAuth client registrations kept at most (dynamic registration, RFC 7591). */
+  oauthClients: number;
   reservedNames: ReadonlySet<string>;
   files: { grants: string; plans: string; cards: string; register: string };
   treasury: string | null;
@@ -215,8 +240,15 @@ export interface Config {
   forecaster: Env['DECK_FORECASTER'];
   erc8004: { chainId: number | null; registry: string | null };
   log: Env['DECK_LOG'];
-  /** The agent rail: whether decide() may be a plain-HTTP loopback address (tests only), and how often live runs look for new bars. */
-  agent: { loopback: boolean; pollMs: number };
+  /** The HTTP server's bounds on its connections (rest/http-server.ts). */
+  http: HttpLimits;
+  /**
+   * Whether the URLs people name (a model's decide(), an OAuth client's metadata document) may reach this machine's
+   * loopback, over plain HTTP too: off unless an operator says so (DECK_LOOPBACK_TARGETS=1). Nothing else inner, ever.
+   */
+  loopbackTargets: boolean;
+  /** The agent rail: how often live runs look for new bars. */
+  agent: { pollMs: number };
   /** Every answer is held to its tool's output schema: one that drifts is a 500 and a logged output_drift (tests run so). */
   checkOutput: boolean;
   /**
@@ -257,6 +289,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRefusals: e.DECK_LOGIN_REFUSALS,
     loginWindowS: e.DECK_LOGIN_WINDOW_S,
     sessionHours: e.DECK_SESSION_HOURS,
+    oauthClients: e.DECK_OAUTH_CLIENTS,
     reservedNames: new Set(e.DECK_RESERVED_NAMES ?? HOUSE_NAMES),
     files: { grants: e.DECK_GRANTS, plans: e.DECK_PLANS, cards: e.DECK_CARDS, register: e.DECK_REGISTER },
     treasury: e.DECK_TREASURY ?? null,
@@ -280,7 +313,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     forecaster: e.DECK_FORECASTER,
     erc8004: { chainId: e.DECK_ERC8004_CHAIN_ID ?? null, registry: e.DECK_ERC8004_REGISTRY ?? null },
     log: e.DECK_LOG,
-    agent: { loopback: e.DECK_AGENT_LOOPBACK === '1', pollMs: e.DECK_AGENT_POLL_MS },
+    http: {
+      maxConnections: e.DECK_MAX_CONNECTIONS,
+      headersTimeoutMs: e.DECK_HEADERS_TIMEOUT_S * 1000,
+      requestTimeoutMs: e.DECK_REQUEST_TIMEOUT_S * 1000,
+      keepAliveTimeoutMs: e.DECK_KEEPALIVE_TIMEOUT_S * 1000,
+    },
+    loopbackTargets: e.DECK_LOOPBACK_TARGETS === '1',
+    agent: { pollMs: e.DECK_AGENT_POLL_MS },
     checkOutput: e.DECK_CHECK_OUTPUT === '1',
     profile: e.DECK_PROFILE,
   };

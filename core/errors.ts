@@ -27,11 +27,39 @@ export class DeckError extends Error {
   }
 }
 
-export const badInput = (problems: Problem[], message?: string, status = 422): DeckError =>
-  new DeckError(status, 'bad_input', message ?? problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems });
+/**
+ * How many problems a refusal lists: the first few, with how many there were in all (`problems_total`) when there
+ * were more. A body may hold a thousand wrong fields; the answer names enough to act on, never all of them.
+ */
+export const PROBLEMS_SHOWN = 10;
+/** How many unknown keys one problem names before it says how many more there were. */
+const KEYS_NAMED = 5;
+
+/** The first few of some problems (or messages), and the words for how many more there were. */
+export function firstFew<T>(all: readonly T[]): { shown: T[]; more: string } {
+  const shown = all.slice(0, PROBLEMS_SHOWN);
+  return { shown, more: all.length > shown.length ? `; and ${(all.length - shown.length).toLocaleString('en-US')} more` : '' };
+}
+
+/** Unknown keys as a problem names them: the first few, quoted, and how many more. */
+export const namedKeys = (keys: readonly string[]): string =>
+  keys.slice(0, KEYS_NAMED).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}...` : k)).join(', ') +
+  (keys.length > KEYS_NAMED ? ` and ${(keys.length - KEYS_NAMED).toLocaleString('en-US')} more` : '');
+
+export const badInput = (problems: Problem[], message?: string, status = 422): DeckError => {
+  const { shown, more } = firstFew(problems);
+  return new DeckError(status, 'bad_input', message ?? `${shown.map((p) => `${p.field}: ${p.message}`).join('; ')}${more}`, {
+    problems: shown,
+    ...(more ? { problems_total: problems.length } : {}),
+  });
+};
 
 export const problemsOf = (error: z.ZodError): Problem[] =>
-  error.issues.map((i) => ({ field: i.path.length ? i.path.join('.') : '(body)', message: i.message }));
+  error.issues.map((i) => ({
+    field: i.path.length ? i.path.join('.') : '(body)',
+    // zod lists every unknown key in its message; a body may hold thousands.
+    message: i.code === 'unrecognized_keys' && i.keys.length > KEYS_NAMED ? `Unrecognized keys: ${namedKeys(i.keys)}` : i.message,
+  }));
 
 /**
  * A failure inside the deck (a file that could not be written, a bug): what failed, and where, is for the operator's

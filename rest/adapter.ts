@@ -89,11 +89,10 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
     const guarded = tool.access !== 'none';
     const answer = async (req: Request, res: Response) => {
       const { ctx, refused, restingS } = await contextOf(s, req, guarded);
-      if (restingS > 0) throw resting(restingS);
-      if (refused && guarded) {
+      if (restingS > 0 || (refused && guarded)) {
         // A dead session in a browser (rotated, signed out elsewhere) is cleared, so it stops counting as a refusal.
         if (byCookie(req)) res.clearCookie(SESSION_COOKIE, { path: '/' });
-        throw signInFirst();
+        throw restingS > 0 ? resting(restingS) : signInFirst();
       }
       const result = await tool.call(ctx, inputOf(tool, req));
       if (result instanceof EventStream) return sendEvents(res, result, s.log);
@@ -108,6 +107,6 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
     if (rest.method === 'GET') router.get(rest.path, handler);
     else if (rest.method === 'DELETE') router.delete(rest.path, ownPages, handler);
     else if (rest.body === 'none') router.post(rest.path, ownPages, handler);
-    else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody ?? MAX_BODY), handler);
+    else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody ?? MAX_BODY, tool.bounds), handler);
   }
 }

@@ -15,10 +15,12 @@ import { errorHandler, notFound, pathDecodes } from './errors.js';
 import { doorRoutes } from './doors.js';
 import { oauthRoutes } from './oauth.js';
 import { openapiDocument } from './openapi.js';
+import { pageHeaders } from './page-headers.js';
 import { planeRoutes, watchRequests } from './plane.js';
 import { statusFactsOf } from './statuses.js';
 
 const JOIN_PAGE = readFileSync(join(PROJECT_ROOT, 'rest', 'join-page.html'), 'utf8');
+const JOIN_PAGE_HEADERS = pageHeaders(JOIN_PAGE);
 
 /** The deck over HTTP: the MCP endpoints, the OAuth door, the generated REST routes, the cards, OpenAPI and the join page. */
 export async function httpApp(s: Services, cards: CardsFile, version: string): Promise<Express> {
@@ -50,7 +52,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.
   app.get('/join', (req, res, next) => {
     if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
-    res.type('html').set('cache-control', 'no-store').send(JOIN_PAGE);
+    res.type('html').set(JOIN_PAGE_HEADERS).send(JOIN_PAGE);
   });
   restRoutes(app, s, REGISTRY);
   doorRoutes(app, s);

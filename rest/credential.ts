@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { callContext, type Caller, type Ctx, type Services } from '../tools/context.js';
 import { admitCredential, principalFrom, SESSION_COOKIE, type Audience } from '../tools/identity/lib/credentials.js';
 import type { Principal } from '../core/principal.js';
+import { endOf } from './request-end.js';
 
 /** An Authorization header of the Bearer scheme (any case) and what follows the scheme's spaces. */
 const BEARER = /^bearer\s+([^]*)$/i;
@@ -69,5 +70,5 @@ export async function contextOf(s: Services, req: Request, guarded: boolean, at:
     if ('restingS' in admitted) restingS = admitted.restingS;
   } else if (value) principal = await principalFrom(s, value, 'any');
   const credential = principal && value ? { kind: principal.via, value } : null;
-  return { ctx: callContext(s, principal, credential, caller), refused: value !== null && principal === null && restingS === 0, restingS };
+  return { ctx: callContext(s, principal, credential, caller, endOf(req.res!)), refused: value !== null && principal === null && restingS === 0, restingS };
 }

@@ -15,6 +15,8 @@ export function bodyFailure(err: unknown, req: Request): DeckError | null {
       return new DeckError(400, 'not_json', 'the body is not JSON');
     case 'entity.too.large':
       return new DeckError(413, 'too_large', 'the body is over the size cap');
+    case 'entity.too.complex':
+      return new DeckError(413, 'too_large', (err as Error).message, (err as { details: Record<string, unknown> }).details);
     case 'encoding.unsupported':
       return new DeckError(415, 'unsupported_encoding', `content-encoding ${encodingOf(req)} is not read here: send identity, gzip, deflate or br`, {
         field: 'content-encoding',

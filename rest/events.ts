@@ -8,7 +8,8 @@ const frame = (event: string, data: unknown): string => `event: ${event}\ndata: 
 /**
  * Sends an answer as server-sent events: each event as it is made, then `done` carrying the whole answer; a refusal or
  * failure after the stream began is an `error` event with the refusal's body (a failure of the deck's own says only
- * that it failed, and is logged). A caller that goes away stops the work behind the stream.
+ * that it failed, and is logged). A caller that goes away ends the events (the work behind them stops with the
+ * request: the tool's ctx.ended()).
  */
 export async function sendEvents(res: Response, stream: EventStream, log: Logger): Promise<void> {
   res.status(200).set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
@@ -17,7 +18,6 @@ export async function sendEvents(res: Response, stream: EventStream, log: Logger
   res.once('close', () => {
     if (res.writableFinished) return;
     gone = true;
-    stream.cancel();
     void stream.events.return({}).catch(() => {});
   });
   try {

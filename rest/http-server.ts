@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, ServerResponse, type Server, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
+import type { HttpLimits } from '../config/env.js';
 
 /** Node's request and response constructors, as functions a constructor of our own can call on its `this`. */
 const initRequest = IncomingMessage as unknown as (this: IncomingMessage, socket: Socket) => void;
@@ -20,7 +21,7 @@ export interface DeckServer {
  * about 22 µs: `npm run bench`). Built with app.request and app.response as their prototypes, they are already what
  * express makes of them, and its setPrototypeOf changes nothing. Everything else is express's as it was.
  */
-export function deckServer(): DeckServer {
+export function deckServer(limits: HttpLimits): DeckServer {
   function DeckRequest(this: IncomingMessage, socket: Socket): void {
     initRequest.call(this, socket);
   }
@@ -30,8 +31,20 @@ export function deckServer(): DeckServer {
   // Node's own until the app is there (a request then finds no listener, as before the app is served).
   DeckRequest.prototype = IncomingMessage.prototype;
   DeckResponse.prototype = ServerResponse.prototype;
-  const options = { IncomingMessage: DeckRequest, ServerResponse: DeckResponse } as unknown as ServerOptions;
+  // How often Node looks for connections past their timeouts (one that never sends a byte too: its headers never
+  // end), often enough that one is cut close to its time.
+  const checking = Math.max(100, Math.min(5_000, limits.headersTimeoutMs / 4));
+  const options = {
+    IncomingMessage: DeckRequest,
+    ServerResponse: DeckResponse,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: checking,
+  } as unknown as ServerOptions;
   const server = createServer(options);
+  // Past it a connection is closed as it opens (Node's 'drop'): the deck never reaches its open-file limit.
+  server.maxConnections = limits.maxConnections;
   return {
     server,
     serve(app) {

@@ -1,4 +1,5 @@
-import express, { type Request, type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { JsonShape, type Excess, type JsonBounds } from '../core/json-bounds.js';
 
 /**
  * A JSON body reader: express.json (body-parser) with `strict: false`, whose answers it keeps exactly (an empty body
@@ -8,27 +9,48 @@ import express, { type Request, type RequestHandler } from 'express';
  * on it about as much as on the rest of a small request (a charset parse, a decoder, a stream reader and its
  * listeners, per request); everything else goes to body-parser itself. test/json-body.test.ts holds the two side by
  * side. A content-type that is not a media type (`application/json; charset`) is refused first as
- * content-type.malformed (400), whoever would have read the body.
+ * content-type.malformed (400), whoever would have read the body. Either way the text is held to the route's `bounds`
+ * before it is parsed: a body beyond them fails as entity.too.complex (413) and nothing walks it.
  */
-export function jsonBody(limit: number): RequestHandler {
-  const full = express.json({ type: () => true, limit, strict: false });
-  return (req, res, next) => {
+export function jsonBody(limit: number, bounds: JsonBounds): RequestHandler {
+  const full = express.json({
+    type: () => true,
+    limit,
+    strict: false,
+    // Called with the decoded body before body-parser parses it: what it throws is the reading's failure.
+    verify: (_req, _res, buf) => {
+      const excess = new JsonShape(bounds).read(buf);
+      if (excess) throw tooComplex(excess.message, bounds);
+    },
+  });
+  return (req, res, onward) => {
+    // A refusal answered before the body's end lets the rest go only so far (bounded, whichever reader refused it).
+    const next = (error?: unknown) => {
+      if (error && !req.complete) letGoOf(req, res);
+      onward(error);
+    };
     const type = req.headers['content-type'];
     const utf8Json = type === undefined || UTF8_JSON.test(type);
     // A malformed type is the client's mistake, refused before any parser reads it (some throw on it without a status).
     if (!utf8Json && type && !wellFormedType(type)) {
       return next(failure(400, 'content-type.malformed', 'the content-type is not a media type'));
     }
+    // A length stated past the limit is refused now; body-parser would read it all first, however long.
+    if (statedOver(req, limit)) return next(failure(413, 'entity.too.large', 'request entity too large'));
     const length = utf8Json ? plainLength(req, limit) : null;
     if (length === null) return full(req, res, next);
     req.body = undefined;
     const chunks: Buffer[] = [];
     let received = 0;
+    // Read as it arrives: once the body passes its bounds, the rest is counted and let go, never kept or decoded.
+    const shape = new JsonShape(bounds);
+    let excess: Excess | null = null;
     const done = (error: Error | null) => {
       req.removeListener('data', onData);
       req.removeListener('end', onEnd);
       req.removeListener('close', onClose);
       if (error) return next(error);
+      if (excess) return next(tooComplex(excess.message, bounds));
       let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)).toString('utf8');
       // body-parser's UTF-8 decoder drops a byte order mark.
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -41,7 +63,11 @@ export function jsonBody(limit: number): RequestHandler {
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      chunks.push(chunk);
+      excess = shape.read(chunk);
+      if (!excess) return void chunks.push(chunk);
+      // Past its bounds: refused now, not at the body's end.
+      chunks.length = 0;
+      done(null);
     };
     const onEnd = () => done(received === length ? null : failure(400, 'request.size.invalid', 'the body does not match its content-length'));
     // Closed before its end: the client went away (aborted, or its connection failed).
@@ -50,6 +76,26 @@ export function jsonBody(limit: number): RequestHandler {
     req.on('end', onEnd);
     req.on('close', onClose);
   };
+}
+
+/** How long a refused body's client has, once its answer is out, to read it before its connection is dropped. */
+const GRACE_MS = 2_000;
+
+/**
+ * A body refused before its end: the rest of it is never read. The answer closes the connection (Connection: close);
+ * the body is marked as being read (else Node reads all of it, however long, once the answer is out) and reading
+ * stops, so what the client still sends waits in the network's buffers and its sending stalls once they are full.
+ * Node would drop the connection as soon as the answer is out, which, with bytes unread, is a reset that a client
+ * still sending takes instead of the answer: it is dropped after a grace instead, in which a client that fits its
+ * body into the buffers (as a small one does) reads its answer. So a bomb costs the deck its first bytes, never its
+ * size or its shape.
+ */
+function letGoOf(req: Request, res: Response): void {
+  res.setHeader('connection', 'close');
+  req.read(0);
+  req.pause();
+  const socket = req.socket;
+  socket.destroySoon = () => void setTimeout(() => socket.destroy(), GRACE_MS).unref();
 }
 
 /** Content types whose charset is UTF-8 or unstated (body-parser reads an unstated one as UTF-8). */
@@ -79,6 +125,19 @@ function wellFormedType(type: string): boolean {
 }
 
 /**
+ * Whether body-parser would refuse a body as entity.too.large from its stated length alone: identity-encoded (an
+ * encoded one's limit is on what it decodes to), in a charset body-parser reads (none stated, or utf-*: another is
+ * its 415 first), its content-length past the limit.
+ */
+function statedOver(req: Request, limit: number): boolean {
+  const stated = req.headers['content-length'];
+  if (stated === undefined || !/^\d{1,16}$/.test(stated) || Number(stated) <= limit) return false;
+  const encoding = req.headers['content-encoding'];
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.headers['content-type'] ?? '')?.[1];
+  return (encoding === undefined || encoding.toLowerCase() === 'identity') && (charset === undefined || charset.toLowerCase().startsWith('utf-'));
+}
+
+/**
  * The length of a body (typed JSON in UTF-8 or untyped) the direct reader takes: a request still being read,
  * identity-encoded, not chunked, with a content-length within the limit. null: body-parser reads it.
  */
@@ -94,6 +153,10 @@ function plainLength(req: Request, limit: number): number | null {
 }
 
 /** A reading failure as body-parser's errors carry it: the status and the type the deck's refusals are chosen by. */
-function failure(status: number, type: string, message: string): Error {
-  return Object.assign(new Error(message), { status, statusCode: status, type, expose: true });
+function failure(status: number, type: string, message: string, details: Record<string, unknown> = {}): Error {
+  return Object.assign(new Error(message), { status, statusCode: status, type, expose: true, details });
 }
+
+/** A body beyond its route's bounds: 413, saying which bound and what they all are. */
+const tooComplex = (why: string, bounds: JsonBounds): Error =>
+  failure(413, 'entity.too.complex', `the body holds more than this route reads: ${why}`, { bounds: { ...bounds } });

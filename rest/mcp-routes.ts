@@ -26,11 +26,22 @@ import { modernBridge, PROTOCOL_META } from '../sellers/modern-bridge.js';
 import { SELLER_IDS } from '../config/sellers.js';
 import { chooseToolsets } from '../sellers/toolsets.js';
 import { challenges } from '../tools/oauth/lib/resources.js';
+import type { JsonBounds } from '../core/json-bounds.js';
 
 /** The client's address rests under the login throttle (HTTP 429 with Retry-After; error.data.retry_after_s). */
 const RESTING = -32005;
 /** The largest body the MCP endpoints read. */
 const MAX_BODY_BYTES = 4 * MIB;
+/**
+ * What an MCP body may hold, checked before it is parsed: the deepest tool input inside a batch's envelope (the batch,
+ * a message, its params, the arguments), the most entries a tool input holds and room for a full batch's envelopes,
+ * and a string as long as the body.
+ */
+const MCP_BOUNDS: JsonBounds = {
+  depth: Math.max(...DECK_ENDPOINT.tools.map((t) => t.bounds.depth)) + 4,
+  entries: Math.max(...DECK_ENDPOINT.tools.map((t) => t.bounds.entries)) + 8 * MAX_BATCH_MESSAGES,
+  string: MAX_BODY_BYTES,
+};
 
 /** The first protocol of the era whose requests carry their own envelope in _meta. */
 const MODERN_PROTOCOL = '2026-07-28';
@@ -165,7 +176,7 @@ export function mcpRoutes(app: Router, s: Services, version: string): void {
     const server = servers.get(e)!;
     if (!batch) {
       // A lone message that is not JSON-RPC is a bad request; one whose params are malformed is answered as a call.
-      const checked = checkMessage(body, modern ? TOOL_REQUESTS : LEGACY_REQUESTS);
+      const checked = checkMessage(body, modern ? TOOL_REQUESTS : LEGACY_REQUESTS, e.argumentBounds);
       if (!checked.ok) {
         res.status(checked.refusal.error.code === INVALID_REQUEST ? 400 : 200).json(checked.refusal);
         return;
@@ -186,7 +197,7 @@ export function mcpRoutes(app: Router, s: Services, version: string): void {
     // A batch answers each call in its place (HTTP 200); one that needed a key adds the header for OAuth clients.
     let needsKey = false;
     const replies = await runBatch(messages, async (m) => {
-      const checked = checkMessage(m, LEGACY_REQUESTS);
+      const checked = checkMessage(m, LEGACY_REQUESTS, e.argumentBounds);
       const reply = checked.ok ? await server.dispatch(checked.message, ctx, toolsets) : checked.refusal;
       if (reply && keyRequired(reply)) needsKey = true;
       return reply;
@@ -203,11 +214,11 @@ export function mcpRoutes(app: Router, s: Services, version: string): void {
     const failure = bodyFailure(err, req);
     if (!failure) return next(err);
     const code = failure.status === 400 && failure.code !== 'bad_content_type' ? PARSE_ERROR : INVALID_REQUEST;
-    const message = failure.status === 413 ? `the body is over the MCP endpoints' cap of ${MAX_BODY_BYTES / MIB} MiB` : failure.message;
+    const message = failure.status === 413 && failure.details.bounds === undefined ? `the body is over the MCP endpoints' cap of ${MAX_BODY_BYTES / MIB} MiB` : failure.message;
     res.status(failure.status).json(rpcError(null, code, code === PARSE_ERROR ? `Parse error: ${message}` : message));
   };
 
-  const json = jsonBody(MAX_BODY_BYTES);
+  const json = jsonBody(MAX_BODY_BYTES, MCP_BOUNDS);
   const post: RequestHandler = (req, res, next) => {
     if (!admitted(req, res)) return;
     json(req, res, (err?: unknown) => (err ? parseFailure(err, req, res, next) : void handle(req, res).catch(next)));

@@ -6,10 +6,10 @@ import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handler
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
 import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { REQUEST_TTL_MS } from '../tools/oauth/lib/authorizations.js';
-import { clientFor, registerClient } from '../tools/oauth/lib/clients.js';
+import { clientFor, metadataUrl, registerClient } from '../tools/oauth/lib/clients.js';
 import { resourceMetadata, resourceNamed } from '../tools/oauth/lib/resources.js';
 import { challengeOf, exchangeCode, refresh, revoke, verifyAccess } from '../tools/oauth/lib/tokens.js';
 
@@ -87,6 +87,14 @@ export function oauthRoutes(app: Router, s: Services): void {
       app.use(path, (_req, _res, next) => void s.store.backend.catchUp().then(() => next(), next));
     }
   }
+  // Who asks for a client known by its metadata document, so its fetch ends when they all have. The form is read here
+  // (the handlers' own reader then finds it read): the client id is in it, or in the query.
+  const asking: RequestHandler = (req, res, next) => {
+    const id: unknown = req.method === 'POST' ? (req.body as { client_id?: unknown } | undefined)?.client_id : req.query.client_id;
+    if (typeof id === 'string' && metadataUrl(id)) res.once('close', s.oauth.askers.asking(id));
+    next();
+  };
+  for (const path of [OAUTH_PATHS.authorize, OAUTH_PATHS.token, OAUTH_PATHS.revoke]) app.use(path, express.urlencoded({ extended: false }), asking);
   app.use(OAUTH_PATHS.authorize, authorizationHandler({ provider, rateLimit }));
   app.use(OAUTH_PATHS.token, tokenHandler({ provider, rateLimit }));
   app.use(OAUTH_PATHS.register, clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit }));

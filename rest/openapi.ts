@@ -79,7 +79,7 @@ const RPC = { type: 'object', description: 'A JSON-RPC 2.0 message, or an array 
 
 /** The document's sections: every operation is listed under one of these (a test holds every route to it). */
 export const TAGS = [
-  { name: 'identity', description: 'Onboarding and sessions: a key minted once, by the person, at POST /join, exchanged at POST /login for a 12-hour session; key rotation.' },
+  { name: 'identity', description: 'Onboarding and sessions: a key minted once, by the person, at POST /join, exchanged at POST /login for a 12-hour session; key rotation; a wallet proven by its own signature.' },
   { name: 'plans', description: "The plan catalogue, the caller's account and grant, and the meter, which reports and never turns a caller away." },
   { name: 'studio', description: "The studio gates over a trader's own rule: read into seven parts, forge, rehearse over the real tape, grade its fidelity; and the eight-state machine that walks them." },
   { name: 'forge', description: 'The forge and the trial stepper: words or a script block into a watermarked state machine; its reading lanes and the onboarded register.' },

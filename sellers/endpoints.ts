@@ -4,6 +4,8 @@ import type { Locks } from '../tools/plans/lib/locks.js';
 import { MCP_TOOLS, type ToolName } from '../tools/registry.js';
 import { HOUSE_TOOLS, SELLERS, type Seller } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from './toolsets.js';
+import type { ArgumentBounds } from './json-rpc.js';
+import { TOOL_INPUT_BOUNDS } from '../core/json-bounds.js';
 
 /** A tool as tools/list shows it, built once. */
 export interface ToolListing {
@@ -32,6 +34,8 @@ export interface McpEndpoint {
   locks: Locks;
   /** tools/list per tier (and for anonymous callers), computed once: a tool locked above the tier is left out. */
   listings: ReadonlyMap<Tier | 'anonymous', readonly ToolListing[]>;
+  /** What a tools/call's arguments may hold: its tool's bounds (a name it does not serve: a tool input's). */
+  argumentBounds: ArgumentBounds;
 }
 
 const NO_LOCKS: Locks = new Map();
@@ -55,7 +59,9 @@ export function endpoint(id: string, name: string, path: string, tools: readonly
   const listings = new Map<Tier | 'anonymous', ToolListing[]>([['anonymous', all.filter((l) => !l._meta['deck/tier'])]]);
   for (const tier of TIERS) listings.set(tier, all.filter((l) => !l._meta['deck/tier'] || opens(tier, l._meta['deck/tier'])));
   const toolsets = toolsetsOf(tools);
-  return { id, name, path, tools, byName: new Map(tools.map((t) => [t.name, t])), locks, listings, toolsets, defaults: defaults ?? [...toolsets.keys()] };
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const argumentBounds: ArgumentBounds = (tool) => (typeof tool === 'string' && byName.get(tool)?.bounds) || TOOL_INPUT_BOUNDS;
+  return { id, name, path, tools, byName, locks, listings, toolsets, defaults: defaults ?? [...toolsets.keys()], argumentBounds };
 }
 
 /** The same endpoint as a deck serves it: its listings follow that deck's tier locks. */

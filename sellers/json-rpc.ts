@@ -14,6 +14,8 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { firstFew, namedKeys } from '../core/errors.js';
+import { excessOfValue, type JsonBounds } from '../core/json-bounds.js';
 
 // What a message to the MCP endpoints must be before either SDK line sees it, and the words for what it is not.
 
@@ -78,7 +80,7 @@ const inWords: z.core.$ZodErrorMap = (issue) => {
     case 'invalid_value':
       return `expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, got ${what(issue.input)}`;
     case 'unrecognized_keys':
-      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${namedKeys(issue.keys)}`;
     case 'invalid_union': {
       // A value none of a few plain types took (a request id, a progress token): name the types.
       const kinds = issue.errors.map((branch) => (branch.length === 1 && branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0 ? branch[0]!.expected : null));
@@ -94,7 +96,8 @@ const inWords: z.core.$ZodErrorMap = (issue) => {
 function problemsIn(schema: z.ZodType, value: unknown): string | null {
   const parsed = schema.safeParse(value, { error: inWords });
   if (parsed.success) return null;
-  return parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  const { shown, more } = firstFew(parsed.error.issues);
+  return shown.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ') + more;
 }
 
 /**
@@ -138,11 +141,29 @@ export const LEGACY_REQUESTS: ReadonlyMap<string, z.ZodType> = new Map([...TOOL_
 /** A message checked before an SDK line sees it: a JSON-RPC message, or the answer refusing it. */
 export type Checked = { ok: true; message: JSONRPCMessage } | { ok: false; refusal: RpcErrorAnswer };
 
+/** What a tool's arguments may hold, by the tool's name (a name the endpoint does not serve: a tool input's). */
+export type ArgumentBounds = (tool: unknown) => JsonBounds;
+
+/**
+ * A tools/call whose arguments hold more than its tool reads, refused before any schema walks them (the body was read
+ * under the endpoint's bounds, wide enough for its largest tool): -32602 naming params.arguments.
+ */
+function argumentsBeyond(m: object, bounds: ArgumentBounds): string | null {
+  const { method, params } = m as { method?: unknown; params?: unknown };
+  if (method !== 'tools/call' || !isObject(params) || !('arguments' in params)) return null;
+  const { name, arguments: args } = params as { name?: unknown; arguments: unknown };
+  const excess = excessOfValue(args, bounds(name));
+  return excess && `params.arguments: ${excess.message}, more than ${typeof name === 'string' ? name.slice(0, 64) : 'a tool'} reads`;
+}
+
 /**
  * Checks one message: not JSON-RPC 2.0 is -32600, a request of a served method whose params fail the method's
- * schema is -32602 (an SDK would answer -32603 with the schema's raw report); each names the field.
+ * schema is -32602 (an SDK would answer -32603 with the schema's raw report); each names the field. A tool's
+ * arguments are held to its bounds first.
  */
-export function checkMessage(m: unknown, requests: ReadonlyMap<string, z.ZodType>): Checked {
+export function checkMessage(m: unknown, requests: ReadonlyMap<string, z.ZodType>, bounds: ArgumentBounds): Checked {
+  const beyond = isObject(m) ? argumentsBeyond(m, bounds) : null;
+  if (beyond) return { ok: false, refusal: rpcError(idOf(m), INVALID_PARAMS, beyond) };
   const parsed = isObject(m) ? kindOf(m).safeParse(m) : null;
   if (!parsed?.success) return { ok: false, refusal: rpcError(idOf(m), INVALID_REQUEST, whyNotJsonRpc(m)) };
   const message = parsed.data as JSONRPCMessage;

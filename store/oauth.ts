@@ -12,7 +12,22 @@ export interface RegisteredClient {
   grant_types: string[];
   response_types: string[];
   token_endpoint_auth_method: 'none';
+  /** When a grant was last made under it (ms); absent: never used. */
+  used_at?: number;
 }
+
+/** How many registrations are kept, and for how long one no grant names is. */
+export interface Keeping {
+  /** Registrations kept at most. */
+  most: number;
+  /** A registration never used is dropped this long after it was made. */
+  unusedMs: number;
+  /** One used, that no grant names any more, this long after its last use. */
+  idleMs: number;
+}
+
+/** Until when a registration is kept when no grant names it. */
+const keptUntil = (c: RegisteredClient, k: Keeping): number => (c.used_at !== undefined ? c.used_at + k.idleMs : c.client_id_issued_at * 1000 + k.unusedMs);
 
 /**
  * What a person consented to: one client acting as one principal on one resource (an MCP endpoint's path, or "/"
@@ -44,8 +59,11 @@ export class OAuthBook {
 
   static empty = (): OAuthDoc => ({ clients: {}, grants: {} });
 
-  client(id: string): RegisteredClient | null {
-    return this.file.data.clients[id] ?? null;
+  /** A registered client, unless it is no longer kept at `now` (a sweep at the next registration drops it). */
+  client(id: string, now: number, k: Keeping): RegisteredClient | null {
+    const c = this.file.data.clients[id];
+    if (!c) return null;
+    return keptUntil(c, k) > now || Object.values(this.file.data.grants).some((g) => g.client_id === id) ? c : null;
   }
 
   grant(id: string): Grant | null {
@@ -60,21 +78,34 @@ export class OAuthBook {
     return id && grant ? { id, grant, spent: grant.refresh !== digest } : null;
   }
 
-  /** Registers a client, dropping registrations older than `staleBefore` that no grant names. */
-  register(client: RegisteredClient, staleBefore: number): Promise<RegisteredClient> {
+  /**
+   * Registers a client. Registrations no grant names are dropped once past their time (`k`); at the most kept, the
+   * one no grant names that is soonest to go gives way (never used first); a registration a grant names never does.
+   * 'full': every registration kept is named by a grant, and nothing was registered.
+   */
+  register(client: RegisteredClient, now: number, k: Keeping): Promise<RegisteredClient | 'full'> {
     return this.file.update((d) => {
       const named = new Set(Object.values(d.grants).map((g) => g.client_id));
-      for (const [id, c] of Object.entries(d.clients)) if (c.client_id_issued_at * 1000 < staleBefore && !named.has(id)) delete d.clients[id];
+      const unnamed = Object.values(d.clients).filter((c) => !named.has(c.client_id));
+      for (const c of unnamed) if (keptUntil(c, k) <= now) delete d.clients[c.client_id];
+      const room = Object.keys(d.clients).length - k.most + 1;
+      if (room > 0) {
+        const going = unnamed.filter((c) => d.clients[c.client_id]).sort((a, b) => Number(a.used_at !== undefined) - Number(b.used_at !== undefined) || keptUntil(a, k) - keptUntil(b, k));
+        if (going.length < room) return 'full';
+        for (const c of going.slice(0, room)) delete d.clients[c.client_id];
+      }
       d.clients[client.client_id] = client;
       return client;
     });
   }
 
-  /** Records a grant, dropping the ones whose refresh token has expired. */
+  /** Records a grant, dropping the ones whose refresh token has expired; its client, when registered, was used now. */
   addGrant(id: string, grant: Grant, now: number): Promise<void> {
     return this.change((d) => {
       for (const [gid, g] of Object.entries(d.grants)) if (g.refresh_expires_at <= now) delete d.grants[gid];
       d.grants[id] = grant;
+      const client = d.clients[grant.client_id];
+      if (client) client.used_at = now;
     });
   }
 

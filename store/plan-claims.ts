@@ -16,8 +16,11 @@ export interface PlanClaim {
   /** What the payer sent the treasury, in whole tokens (a decimal string: no float ever rounds it). */
   amount: string;
   payer: string;
-  /** How the payer is bound to the principal: the wallet it joined with, or the payer's signature. */
-  proof: 'joined_wallet' | 'payer_signature';
+  /**
+   * How the payer is bound to the principal: its proven wallet, or the payer's signature. joined_wallet: a claim
+   * recorded before wallets were proven, bound by the wallet named at join (the ledger keeps it as it was).
+   */
+  proof: 'proven_wallet' | 'payer_signature' | 'joined_wallet';
   block: number;
   block_time: string;
   period: { start: string; end: string };

@@ -50,7 +50,7 @@ beforeAll(async () => {
   clock = movableClock(NOW);
   venue = await startVenue({ 'BTC/1m': btc });
   venue.clock = clock;
-  deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_AGENT_LOOPBACK: '1', DECK_AGENT_POLL_MS: '20' }, clock);
+  deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_LOOPBACK_TARGETS: '1', DECK_AGENT_POLL_MS: '20' }, clock);
   op = await signedIn(deck.url, 'rail_op');
 });
 afterAll(async () => {
@@ -62,33 +62,53 @@ afterAll(async () => {
 describe('registering a model', () => {
   it('takes a decide() URL, a market and a timeframe; a name is the principal\'s once', async () => {
     await model('plain', () => hold());
-    const again = await post('/agent/models', { name: 'plain', decide_url: 'https://models.example/decide', market: 'BTC' });
+    const again = await post('/agent/models', { name: 'plain', decide_url: 'https://93.184.215.14/decide', market: 'BTC' });
     expect(again.status).toBe(409);
     const mine = await get('/agent/models/plain');
     expect(mine.body.model).toMatchObject({ name: 'plain', id: 'rail_op/plain', market: 'BTC', timeframe: '1m', synthetic: false, refused: { total: 0, fields: {} } });
     expect((await get('/agent/models')).body.models).toContainEqual(mine.body.model);
   });
 
-  it('refuses a decide() that is not https, carries credentials, or (outside tests) is this machine', async () => {
+  it('refuses a decide() that is not https, carries credentials, or is not a public address, in every form, in one set of words', async () => {
     const refused = async (url: string, on = deck, who = op) => {
       const r = await callAnswered(`${on.url}/agent/models`, { body: { name: 'nope', decide_url: url, market: 'BTC' }, headers: who.bearer });
       expect(r.status, url).toBe(422);
       expect(r.body.problems.map((p: { field: string }) => p.field)).toEqual(['decide_url']);
+      return r.body.problems[0].message as string;
     };
-    await refused('http://models.example/decide');
+    expect(await refused('http://93.184.215.14/decide')).toBe('decide() must be an https URL');
     await refused('https://user:pw@models.example/decide');
     await refused('not a url');
+    const oneWords = (url: string) => `${new URL(url).hostname} is not a public address the deck may reach (a name must resolve, and only to public addresses)`;
+    // Inner addresses other than loopback are refused even where loopback is allowed (DECK_LOOPBACK_TARGETS=1).
+    const inner = [
+      'https://10.0.0.1/d', 'https://172.16.5.4/d', 'https://192.168.1.1/d', 'https://100.64.0.1/d', 'https://169.254.169.254/latest/meta-data',
+      'https://0.0.0.0/d', 'https://[::]/d', 'https://224.0.0.1/d', 'https://[fc00::1]/d', 'https://[fd12:3456::1]/d', 'https://[fe80::1]/d',
+      'https://[fec0::1]/d', 'https://[::ffff:10.0.0.1]/d', 'https://[::ffff:169.254.169.254]/d', 'https://[::10.0.0.1]/d',
+      'https://[64:ff9b::a9fe:a9fe]/d', 'https://[2002:a9fe:a9fe::1]/d', 'https://[2001:db8::1]/d', 'https://nothing.invalid/d',
+    ];
+    for (const url of inner) expect(await refused(url), url).toBe(oneWords(url));
     const strict = await testDeck();
     try {
       const who = await signedIn(strict.url, 'rail_strict');
-      for (const url of ['http://127.0.0.1:9/decide', 'https://localhost/decide', 'https://[::1]/decide', 'https://127.8.0.1/decide']) await refused(url, strict, who);
+      const loopback = [
+        'http://127.0.0.1:9/decide', `http://127.0.0.1:${new URL(deck.url).port}/decide`, 'https://localhost/decide', 'https://[::1]/decide',
+        'https://127.8.0.1/decide', 'https://127.1/decide', 'https://2130706433/decide', 'https://0x7f000001/decide', 'https://0177.0.0.1/decide',
+        'https://[0:0:0:0:0:0:0:1]/decide', 'https://[::ffff:127.0.0.1]/decide', 'https://[::ffff:7f00:1]/decide', 'https://[::127.0.0.1]/decide',
+      ];
+      for (const url of [...loopback, ...inner]) expect(await refused(url, strict, who), url).toBe(oneWords(url));
+      // A public address is taken (its host is not asked anything at registration).
+      for (const [i, url] of ['https://93.184.215.14/decide', 'https://[2606:4700:4700::1111]/decide'].entries()) {
+        const r = await callAnswered(`${strict.url}/agent/models`, { body: { name: `public${i}`, decide_url: url, market: 'BTC' }, headers: who.bearer });
+        expect(r.status, url).toBe(201);
+      }
     } finally {
       await strict.stop();
     }
   });
 
   it('lets only the house register a synthetic book actor', async () => {
-    const r = await post('/agent/models', { name: 'actor', decide_url: 'https://models.example/decide', market: 'BTC', synthetic: true });
+    const r = await post('/agent/models', { name: 'actor', decide_url: 'https://93.184.215.14/decide', market: 'BTC', synthetic: true });
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({ error: 'house_only', field: 'synthetic' });
   });

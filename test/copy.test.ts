@@ -57,7 +57,7 @@ beforeAll(async () => {
     { name: 'copy_house', tier: 'house' },
     { name: 'copy_max', tier: 'max' },
   ]);
-  deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: grants, DECK_AGENT_LOOPBACK: '1' }, clock);
+  deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_GRANTS: grants, DECK_LOOPBACK_TARGETS: '1' }, clock);
   decideFx = await startDecide(everyNBars(5, 3, 0.01, 300));
   op = await signedIn(deck.url, 'copy_op');
   house = await signedIn(deck.url, 'copy_house');

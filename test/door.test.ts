@@ -61,14 +61,17 @@ describe('a deck whose identity door is a remote HTTP door (DECK_DOOR_URL)', () 
     expect(await recorded(deck.dataDir)).not.toContain('elsewhere');
   });
 
-  it('rotates through the door: the new key signs in, the old key and the old session are refused', async () => {
+  it('rotates through the door: the new key signs in, the old key and the other sessions are refused, the rotating one stays', async () => {
     const s = await signedIn(deck.url, 'turner');
+    const other = await call(`${deck.url}/login`, { body: { key: s.key } });
+    const otherSession = { authorization: `Bearer ${/deck_session=([^;]+)/.exec(other.headers.get('set-cookie') ?? '')![1]}` };
     const res = await rotate(s.bearer);
     expect(res.status).toBe(200);
     expect(door.seen.at(-1)!.path).toMatch(/^\/principals\/[^/]+\/key$/);
     expect(res.body.api_key).toMatch(/^deck_live_/);
     expect((await call(`${deck.url}/me`, { headers: asBearer(s.key) })).status).toBe(401);
-    expect((await call(`${deck.url}/me`, { headers: s.bearer })).status).toBe(401);
+    expect((await call(`${deck.url}/me`, { headers: otherSession })).status).toBe(401);
+    expect((await call(`${deck.url}/me`, { headers: s.bearer })).status).toBe(200);
     expect((await call(`${deck.url}/login`, { body: { key: res.body.api_key } })).status).toBe(200);
   });
 

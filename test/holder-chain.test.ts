@@ -65,6 +65,13 @@ describe('GET and POST /plans/holder', () => {
     expect((await call(`${on.deck.url}/plans/holder`)).status).toBe(401);
   });
 
+  it('gives a wallet named at join no standing: only the holder\'s signature of the day\'s message links it', async () => {
+    const named = await signedIn(on.deck.url, 'named-holder', holder.address);
+    const standing = (await call(`${on.deck.url}/plans/holder`, { headers: named.bearer })).body.holder;
+    expect(standing).toMatchObject({ wallet: null, nfts: 0, allowance: 0 });
+    expect((await call(`${on.deck.url}/meter`, { headers: named.bearer })).body).toMatchObject({ holder: 0, allowance: 100 });
+  });
+
   it('links a holder for today: its NFTs add allowance_per_nft each to the meter, spent first', async () => {
     const alice = await principal('alice');
     const { status, body } = await link(alice, holder);

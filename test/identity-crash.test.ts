@@ -36,7 +36,8 @@ const spawned = async (env: Record<string, string>) => {
   return deck;
 };
 
-type Keeper = Awaited<ReturnType<typeof signedIn>>;
+/** A keeper signed in twice: `session` (its bearer) asks for its rotations, `other` is a session made beside it. */
+type Keeper = Awaited<ReturnType<typeof signedIn>> & { other: string };
 const asBearer = (credential: string) => ({ authorization: `Bearer ${credential}` });
 const joinAs = (url: string, name: string) => call(`${url}/join`, { body: { name } });
 const loginWith = (url: string, key: string) => call(`${url}/login`, { body: { key } });
@@ -61,7 +62,11 @@ async function prepared(env: Record<string, string>): Promise<Door> {
   const base = await tempDir();
   const deck = await spawned({ ...env, DECK_DATA: base });
   const keepers: Record<string, Keeper> = {};
-  for (const name of KEEPERS) keepers[name] = await signedIn(deck.url, name);
+  for (const name of KEEPERS) {
+    const first = await signedIn(deck.url, name);
+    const again = await fetch(`${deck.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: first.key }) });
+    keepers[name] = { ...first, other: /deck_session=([^;]+)/.exec(again.headers.get('set-cookie') ?? '')![1]! };
+  }
   await deck.stop();
   return { env, base, keepers };
 }
@@ -130,19 +135,25 @@ describe('a join or a rotation cut by SIGKILL, with the embedded door', () => {
     expect((await accountNamed(dir, 'keeper_rotate_door'))!.key_gen).toBe(1);
     expect((await loginWith(url, keeper.key)).status).toBe(200);
     expect((await me(url, keeper.session)).status).toBe(200);
+    expect((await me(url, keeper.other)).status).toBe(200);
     expect((await me(url, keeper.key)).status).toBe(200);
     await inStep(dir);
   });
 
-  it('a rotation cut after the account counted the new key took whole: the old key and the sessions made before stop', { timeout: 60_000 }, async () => {
+  it('a rotation cut after the account counted the new key took whole: the old key and the other sessions stop; rotating again from the one that asked mends the lost answer', { timeout: 60_000 }, async () => {
     const keeper = door.keepers.keeper_rotate_commit!;
     const { dir, url } = await cutShort(door, 'accounts', (u) => rotateWith(u, keeper));
     expect((await accountNamed(dir, 'keeper_rotate_commit'))!.key_gen).toBe(2);
     expect((await loginWith(url, keeper.key)).status).toBe(401);
-    expect((await me(url, keeper.session)).status).toBe(401);
+    expect((await me(url, keeper.other)).status).toBe(401);
     // Every other keeper is untouched.
     expect((await loginWith(url, door.keepers.keeper_join_door!.key)).status).toBe(200);
     await inStep(dir);
+    // The answer, the only place the new key was, died with the deck: the session that asked still holds.
+    expect((await me(url, keeper.session)).status).toBe(200);
+    const again = await call(`${url}/me/key`, { body: { confirm: 'rotate' }, headers: keeper.bearer });
+    expect(again.status).toBe(200);
+    expect((await loginWith(url, again.body.api_key)).status).toBe(200);
   });
 });
 
@@ -190,14 +201,17 @@ describe('a join or a rotation cut by SIGKILL, with a remote door (DECK_DOOR_URL
     const again = await call(`${url}/me/key`, { body: { confirm: 'rotate' }, headers: keeper.bearer });
     expect(again.status).toBe(200);
     expect((await loginWith(url, again.body.api_key)).status).toBe(200);
-    expect((await me(url, keeper.session)).status).toBe(401);
+    // The rotation that took keeps the session that asked for it, and ends the other.
+    expect((await me(url, keeper.session)).status).toBe(200);
+    expect((await me(url, keeper.other)).status).toBe(401);
   });
 
-  it('a rotation cut after the account counted the new key took whole', { timeout: 60_000 }, async () => {
+  it('a rotation cut after the account counted the new key took whole: the other sessions stop, the one that asked holds', { timeout: 60_000 }, async () => {
     const keeper = door.keepers.keeper_rotate_commit!;
     const { dir, url } = await cutShort(door, 'accounts', (u) => rotateWith(u, keeper));
     expect((await accountNamed(dir, 'keeper_rotate_commit'))!.key_gen).toBe(2);
     expect((await loginWith(url, keeper.key)).status).toBe(401);
-    expect((await me(url, keeper.session)).status).toBe(401);
+    expect((await me(url, keeper.other)).status).toBe(401);
+    expect((await me(url, keeper.session)).status).toBe(200);
   });
 });

@@ -22,7 +22,7 @@ const person = (ctx: TestContext) => browserPerson(ctx, new URL(joinUrl).origin)
 
 describe('the onboarding page at {join_url}', () => {
   it('joins, shows the key once with its warning, copies it, signs in and welcomes; a reload never shows the key again', async (ctx) => {
-    const { context, page } = await person(ctx);
+    const { context, page, violations } = await person(ctx);
     try {
       await page.goto(joinUrl);
       // The rule the page states is the one GET /join serves.
@@ -65,6 +65,8 @@ describe('the onboarding page at {join_url}', () => {
       await page.getByText(/Signed in here as/).filter({ hasText: 'pat-01' }).waitFor();
       expect(await page.content()).not.toContain(key);
       expect(await page.getByRole('textbox', { name: /Your key/ }).isVisible()).toBe(false);
+      // All of it ran under the page's Content-Security-Policy, breaking none of it.
+      expect(violations).toEqual([]);
     } finally {
       await context.close();
     }
@@ -90,6 +92,41 @@ describe('the onboarding page at {join_url}', () => {
       expect(await page.getByRole('textbox', { name: /Your key/ }).isVisible()).toBe(false);
       // Refused, so nothing was minted: the name is still free.
       expect((await call(`${deck.url}/join`, { body: { name: 'fresh-name' } })).status).toBe(201);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('is sent with a policy that runs only its own script and style, talks only to the deck and is framed by no page', async (ctx) => {
+    const res = await fetch(joinUrl, { headers: { accept: 'text/html' } });
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp.split('; ')).toEqual([
+      "default-src 'none'",
+      expect.stringMatching(/^script-src 'sha256-[A-Za-z0-9+/]{43}='$/),
+      expect.stringMatching(/^style-src 'sha256-[A-Za-z0-9+/]{43}='$/),
+      "connect-src 'self'",
+      "img-src 'self'",
+      "form-action 'self'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ]);
+    expect(Object.fromEntries(['x-frame-options', 'x-content-type-options', 'referrer-policy', 'cache-control'].map((h) => [h, res.headers.get(h)]))).toEqual({
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
+    // Another site's page that frames it (a consent page under a decoy, to be clicked blind) gets nothing.
+    const consent = `${joinUrl}?authorization=any`;
+    for (const url of [joinUrl, consent]) expect((await fetch(url, { headers: { accept: 'text/html' } })).headers.get('content-security-policy')).toBe(csp);
+    const { context, page, violations } = await person(ctx);
+    try {
+      await page.setContent(`<iframe id="decoy" src="${consent}" width="600" height="400"></iframe>`);
+      await page.waitForTimeout(1_000);
+      const framed = page.frames().find((f) => f !== page.mainFrame())!;
+      expect(await framed.locator('#join-form').count()).toBe(0);
+      expect(violations.join('\n')).toMatch(/frame-ancestors 'none'/);
     } finally {
       await context.close();
     }

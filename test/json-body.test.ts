@@ -12,11 +12,14 @@ import { oddValue } from './fuzz/values.js';
 // chosen by) is body-parser's. A malformed content-type it refuses itself.
 
 const LIMIT = 2_000;
+/** Bounds no body within the limit can pass, so the deck's reader is compared with body-parser alone. */
+const UNBOUNDED = { depth: LIMIT, entries: LIMIT, string: LIMIT };
+const BOUNDS = { depth: 3, entries: 5, string: 10 };
 
 let server: Server;
 let base: string;
 /** The failures each reader reported, by route: a client that went away never reads its answer. */
-const reported: Record<string, unknown[]> = { '/deck': [], '/body-parser': [] };
+const reported: Record<string, unknown[]> = { '/deck': [], '/body-parser': [], '/bounded': [] };
 
 beforeAll(async () => {
   const app = express();
@@ -25,7 +28,8 @@ beforeAll(async () => {
     reported[req.path]!.push({ type: err.type ?? null, status: err.status ?? null });
     res.json({ failed: { type: err.type ?? null, status: err.status ?? null } });
   };
-  app.post('/deck', jsonBody(LIMIT), answer, failed);
+  app.post('/deck', jsonBody(LIMIT, UNBOUNDED), answer, failed);
+  app.post('/bounded', jsonBody(LIMIT, BOUNDS), answer, failed);
   app.post('/body-parser', express.json({ type: () => true, limit: LIMIT, strict: false }), answer, failed);
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -120,6 +124,23 @@ describe('jsonBody', () => {
         for (const chunked of [false, true]) {
           const s: Sent = { type, encoding, chunked, bytes: Buffer.from('{"a":1}') };
           expect(await post('/deck', s), JSON.stringify({ type, encoding, chunked })).toEqual({ failed: { type: 'content-type.malformed', status: 400 } });
+        }
+      }
+    }
+  });
+
+  it('refuses a body beyond its bounds as entity.too.complex (413) before parsing it, however it is sent', async () => {
+    const beyond = ['[[[[1]]]]', '{"a":{"b":{"c":{}}}}', '{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}', '[1,2,3,4,5,6]', '[[],[],[],[],[],[1]]', '{"a":"01234567890"}', '{"01234567890":1}', '"a\\"bcdefghijk"'];
+    const within = ['[[[1]]]', '{"a":1,"b":2,"c":3,"d":4,"e":5}', '[1,2,3,4,5]', '[[],[],[]]', '{"a":"0123456789"}', '"a\\\\"', '{"a":"\\"}"}', ' [ ] ', ''];
+    for (const encoding of ['none', 'gzip'] as const) {
+      for (const chunked of [false, true]) {
+        for (const t of beyond) {
+          const s: Sent = { type: 'application/json', encoding, chunked, bytes: Buffer.from(t) };
+          expect(await post('/bounded', s), JSON.stringify({ t, encoding, chunked })).toEqual({ failed: { type: 'entity.too.complex', status: 413 } });
+        }
+        for (const t of within) {
+          const s: Sent = { type: 'application/json', encoding, chunked, bytes: Buffer.from(t) };
+          expect(await post('/bounded', s), JSON.stringify({ t, encoding, chunked })).toEqual({ body: t.trim() ? JSON.parse(t) : {} });
         }
       }
     }

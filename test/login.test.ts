@@ -212,7 +212,7 @@ describe('refused bearers and cookies count with the login throttle', () => {
     }
   }
 
-  it('rests an address after refused bearers on REST: 429 with Retry-After, login included, even for a right key', () =>
+  it('rests an address after refused bearers on REST: 429 with Retry-After for what does not verify, and the login door for every key', () =>
     throttled(['127.0.0.21', '127.0.0.22'], async (url, [guesser, other]) => {
       const s = await signedIn(url, 'guessed');
       for (let i = 0; i < 3; i++) expect((await guesser!.call(`${url}/me`, undefined, guess(i))).status).toBe(401);
@@ -222,9 +222,10 @@ describe('refused bearers and cookies count with the login throttle', () => {
       expect(body.error).toBe('login_resting');
       expect(body.retry_after_s).toBeGreaterThan(250);
       expect(rested.headers['retry-after']).toBe(String(body.retry_after_s));
-      // While it rests nothing it presents is checked, a right session and a right key included (no oracle) ...
-      expect((await guesser!.call(`${url}/me`, undefined, s.bearer)).status).toBe(429);
+      // While it rests the login door refuses every key, a right one included ...
       expect((await guesser!.call(`${url}/login`, { key: s.key })).status).toBe(429);
+      // ... and guesses stay refused ...
+      expect((await guesser!.call(`${url}/me`, undefined, guess(4))).status).toBe(429);
       // ... and what needs no credential is still served.
       expect((await guesser!.call(`${url}/catalogue`)).status).toBe(200);
       // Another address is not touched.
@@ -252,7 +253,7 @@ describe('refused bearers and cookies count with the login throttle', () => {
       const answer = rested.body as { error: { data: { retry_after_s: number } } };
       expect(answer).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32005, message: expect.stringMatching(/refused keys/) } });
       expect(rested.headers['retry-after']).toBe(String(answer.error.data.retry_after_s));
-      const batch = await guesser!.call(`${url}/mcp`, [list(1), { jsonrpc: '2.0', method: 'notifications/initialized' }, list(2)], { ...ACCEPT, authorization: `Bearer ${key}` });
+      const batch = await guesser!.call(`${url}/mcp`, [list(1), { jsonrpc: '2.0', method: 'notifications/initialized' }, list(2)], { ...ACCEPT, ...guess(10) });
       expect(batch.status).toBe(429);
       expect((batch.body as RpcError[]).map((x) => [x.id, x.error.code])).toEqual([
         [1, -32005],
@@ -282,7 +283,40 @@ describe('refused bearers and cookies count with the login throttle', () => {
         expect((await guesser!.call(`${url}/me`, undefined, s.bearer)).status).toBe(200);
       }
       expect((await guesser!.call(`${url}/me`, undefined, guess(2))).status).toBe(401);
-      expect((await guesser!.call(`${url}/me`, undefined, s.bearer)).status).toBe(429);
+      expect((await guesser!.call(`${url}/me`, undefined, guess(3))).status).toBe(429);
+    }));
+
+  it('never refuses a credential that verifies: a resting address still serves a key and a session on REST, MCP and the OAuth consent', () =>
+    throttled(['127.0.0.27'], async (url, [shared]) => {
+      // One address serving many people (a hosted MCP client): one of them presents a stale token until it rests.
+      const s = await signedIn(url, 'behind-the-host');
+      for (let i = 0; i < 4; i++) await shared!.call(`${url}/me`, undefined, guess(i));
+      expect((await shared!.call(`${url}/me`, undefined, guess(5))).status).toBe(429);
+
+      // REST, with the session and with the key.
+      for (const bearer of [s.bearer, { authorization: `Bearer ${s.key}` }, { cookie: `deck_session=${s.session}` }]) {
+        const me = await shared!.call(`${url}/me`, undefined, bearer);
+        expect(me.status, JSON.stringify(bearer)).toBe(200);
+        expect((me.body as { principal: { name: string } }).principal.name).toBe('behind-the-host');
+      }
+      // MCP, a gated tool with the session and with the key.
+      const account = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'account', arguments: {} } };
+      for (const bearer of [s.bearer, { authorization: `Bearer ${s.key}` }]) {
+        const answered = await shared!.call(`${url}/mcp`, account, { ...ACCEPT, ...bearer });
+        expect(answered.status).toBe(200);
+        expect((answered.body as { result: { structuredContent: { principal: { name: string } } } }).result.structuredContent.principal.name).toBe('behind-the-host');
+      }
+      // The OAuth consent, from the page's session cookie.
+      const app = await call(`${url}/oauth/register`, { body: { client_name: 'hosted', redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none' } });
+      const q = new URLSearchParams({ response_type: 'code', client_id: app.body.client_id, redirect_uri: 'http://127.0.0.1:9/callback', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', state: 's', resource: `${url}/mcp` });
+      const sent = await fetch(`${url}/oauth/authorize?${q}`, { redirect: 'manual' });
+      const request = new URL(sent.headers.get('location')!).searchParams.get('authorization');
+      const consented = await shared!.call(`${url}/oauth/consent`, { request, allow: true }, { cookie: `deck_session=${s.session}` });
+      expect(consented.status).toBe(200);
+      expect(new URL((consented.body as { redirect: string }).redirect).searchParams.get('code')).toBeTruthy();
+      // A guess is still refused, and the count is not cleared by what verified.
+      expect((await shared!.call(`${url}/me`, undefined, guess(6))).status).toBe(429);
+      expect((await shared!.call(`${url}/login`, { key: s.key })).status).toBe(429);
     }));
 });
 
@@ -335,7 +369,7 @@ describe('POST /me/key', () => {
     expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${s.key}` } })).status).toBe(200);
   });
 
-  it('shows a new key once; the old key and every session made before stop at once; the new key signs in', async () => {
+  it('shows a new key once; the old key and every other session made before stop at once; the new key signs in', async () => {
     const s = await signedIn(deck.url, 'rotor');
     const before = sessionCookie((await login(s.key)).headers).value;
     const bystander = await signedIn(deck.url, 'bystander');
@@ -347,11 +381,13 @@ describe('POST /me/key', () => {
     expect(fresh).toMatch(/^deck_live_/);
     expect(fresh).not.toBe(s.key);
 
-    for (const stale of [s.key, s.session, before]) {
+    for (const stale of [s.key, before]) {
       expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${stale}` } })).status).toBe(401);
       expect((await rpc(`${deck.url}/mcp`, accountCall, { authorization: `Bearer ${stale}` })).status).toBe(401);
     }
     expect((await login(s.key)).status).toBe(401);
+    // The session that asked stays signed in.
+    expect((await call(`${deck.url}/me`, { headers: s.bearer })).body.principal.name).toBe('rotor');
 
     const again = await login(fresh);
     expect(again.status).toBe(200);
@@ -359,5 +395,32 @@ describe('POST /me/key', () => {
     const next = sessionCookie(again.headers).value;
     expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${next}` } })).body.principal.name).toBe('rotor');
     expect((await call(`${deck.url}/me`, { headers: bystander.bearer })).status).toBe(200);
+  });
+
+  it('keeps the session that rotated, so a lost answer is mended by rotating again from it; a rotation from another session ends it', async () => {
+    const s = await signedIn(deck.url, 'lost-answer');
+    const second = sessionCookie((await login(s.key)).headers).value;
+    // The answer with the first new key never arrives: the person has only the session that asked.
+    expect((await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: s.bearer })).status).toBe(200);
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${second}` } })).status).toBe(401);
+    const mended = await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: s.bearer });
+    expect(mended.status).toBe(200);
+    const fresh = mended.body.api_key as string;
+    expect((await login(fresh)).status).toBe(200);
+    expect((await call(`${deck.url}/me`, { headers: s.bearer })).status).toBe(200);
+
+    // A rotation asked from another session keeps that one and ends this one; one asked with the key keeps none.
+    const other = sessionCookie((await login(fresh)).headers).value;
+    const third = await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: { authorization: `Bearer ${other}` } });
+    expect((await call(`${deck.url}/me`, { headers: s.bearer })).status).toBe(401);
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${other}` } })).status).toBe(200);
+    const byKey = await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: { authorization: `Bearer ${third.body.api_key}` } });
+    expect(byKey.status).toBe(200);
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${other}` } })).status).toBe(401);
+    // Signing the kept session out ends it like any other.
+    const last = sessionCookie((await login(byKey.body.api_key)).headers).value;
+    expect((await call(`${deck.url}/me/key`, { body: { confirm: 'rotate' }, headers: { authorization: `Bearer ${last}` } })).status).toBe(200);
+    await call(`${deck.url}/logout`, { method: 'POST', headers: { authorization: `Bearer ${last}` } });
+    expect((await call(`${deck.url}/me`, { headers: { authorization: `Bearer ${last}` } })).status).toBe(401);
   });
 });

@@ -69,12 +69,13 @@ describe.each(PATHS.map((path, i) => [path, i] as const))('batches on %s', (path
     expect(venueAsked()).toBe(asked);
   });
 
-  it('refuses an anonymous batch of 75,000 tools/list (3.8 MB, under the body cap) with 413, and goes on serving', async () => {
+  it('refuses an anonymous batch of 75,000 tools/list (3.8 MB, under the body cap) with 413 before parsing it, and goes on serving', async () => {
     const body = JSON.stringify(Array.from({ length: 75_000 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })));
     expect(body.length).toBeLessThan(4 * 1024 * 1024);
     const a = await rpc(at(), body);
     expect(a.status).toBe(413);
-    expect((a.body as RpcError).error).toEqual({ code: -32600, message: 'a batch holds at most 100 messages; this one holds 75000: send them in several requests' });
+    // It holds more entries than the endpoint reads (the largest tool input and a full batch's envelopes).
+    expect((a.body as RpcError).error).toEqual({ code: -32600, message: 'the body holds more than this route reads: it holds more than 17,184 keys and array items' });
     expect((await rpc(at(), ping(1))).body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
 

@@ -132,11 +132,12 @@ beforeAll(async () => {
   deck = await testDeck();
   const { session } = await signedIn(deck.url, 'parity_agent');
   const caller = { address: '127.0.0.1', secure: false };
+  const ended = () => new AbortController().signal;
   // A fixed clock: the two lines answer the same call a moment apart.
   const s = { ...deck.services, clock: () => Date.UTC(2025, 5, 1) };
   contexts = [
-    ['anonymous', { ...s, principal: null, credential: null, caller }],
-    ['signed in', { ...s, principal: await principalFrom(s, session, 'any'), credential: { kind: 'session', value: session }, caller }],
+    ['anonymous', { ...s, principal: null, credential: null, caller, ended }],
+    ['signed in', { ...s, principal: await principalFrom(s, session, 'any'), credential: { kind: 'session', value: session }, caller, ended }],
   ];
 });
 afterAll(() => deck.stop());
@@ -148,7 +149,7 @@ describe.each([DECK_ENDPOINT, SELLER_ENDPOINTS.get('candles')!])('the deck and t
       const sdk = await sdkServer(e, ctx);
       let compared = 0;
       const compare = async (m: unknown) => {
-        const checked = checkMessage(m, LEGACY_REQUESTS);
+        const checked = checkMessage(m, LEGACY_REQUESTS, e.argumentBounds);
         if (!checked.ok) return;
         const [mine, theirs] = [await ours.dispatch(checked.message, ctx, new Set(e.defaults)), await sdk.answer(checked.message)];
         expect(mine && replyJson(mine), `${who}: ${JSON.stringify(m).slice(0, 300)}`).toBe(theirs && JSON.stringify(theirs));
@@ -162,13 +163,16 @@ describe.each([DECK_ENDPOINT, SELLER_ENDPOINTS.get('candles')!])('the deck and t
   }, 120_000);
 });
 
+/** Bounds no message of these properties passes: the SDK's schema alone decides. */
+const UNBOUNDED = { depth: Infinity, entries: Infinity, string: Infinity };
+
 describe('checkMessage', () => {
   it("takes as a JSON-RPC message exactly what the SDK's JSONRPCMessageSchema takes, parsed the same", () => {
     const any = fc.oneof(message, oddValue, fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), result: oddValue, error: oddValue, method: oddString }, { requiredKeys: [] }));
     fc.assert(
       fc.property(any, (m) => {
         const sdk = JSONRPCMessageSchema.safeParse(m);
-        const ours = checkMessage(m, new Map());
+        const ours = checkMessage(m, new Map(), () => UNBOUNDED);
         expect(ours.ok).toBe(sdk.success);
         if (ours.ok) expect(JSON.stringify(ours.message)).toBe(JSON.stringify(sdk.data));
       }),

@@ -13,7 +13,8 @@ import { call } from './support/http.js';
 import { callbackServer, MemoryProvider, pkce } from './support/oauth.js';
 
 // Client ID Metadata Documents: an app's client id is the https URL of its own metadata, which the deck fetches. The
-// app's host is a local https server with a certificate made for this run, which the deck trusts (NODE_EXTRA_CA_CERTS).
+// app's host is a local https server with a certificate made for this run, which the deck trusts (NODE_EXTRA_CA_CERTS);
+// it is on loopback, so the deck that fetches from it runs with DECK_LOOPBACK_TARGETS=1, and a deck without it refuses.
 
 let dir: string;
 let host: Server;
@@ -22,6 +23,8 @@ let deck: SpawnedDeck;
 let app: Awaited<ReturnType<typeof callbackServer>>;
 /** The documents the app's host serves, by path. */
 const documents = new Map<string, unknown>();
+/** When each answer that drips its body (a byte every 2 s) was cut off, by path. */
+const dripsEnded = new Map<string, number>();
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'deck-cimd-'));
@@ -31,6 +34,17 @@ beforeAll(async () => {
     '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
   ], { stdio: 'ignore' });
   host = createServer({ key: await readFile(join(dir, 'key.pem')), cert: await readFile(join(dir, 'cert.pem')) }, (req, res) => {
+    if (req.url?.startsWith('/drip')) {
+      // Headers at once, then one byte of the document every 2 s: a deadline between bytes never comes.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 2000);
+      res.on('close', () => {
+        clearInterval(timer);
+        dripsEnded.set(req.url!, Date.now());
+      });
+      return;
+    }
+    if (req.url === '/redirect.json') return void res.writeHead(302, { location: `${hostUrl}/oauth/client.json` }).end();
     const doc = documents.get(req.url ?? '');
     if (doc === undefined) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/json' }).end(typeof doc === 'string' ? doc : JSON.stringify(doc));
@@ -38,7 +52,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
   hostUrl = `https://127.0.0.1:${(host.address() as AddressInfo).port}`;
   app = await callbackServer();
-  deck = await spawnDeck({ DECK_DATA: join(dir, 'data'), NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem'), DECK_JOIN_PER_CLIENT: '100' });
+  deck = await spawnDeck({ DECK_DATA: join(dir, 'data'), NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem'), DECK_JOIN_PER_CLIENT: '100', DECK_LOOPBACK_TARGETS: '1' });
 });
 afterAll(async () => {
   await deck?.stop();
@@ -105,19 +119,67 @@ describe('a client known by its metadata document', () => {
   });
 });
 
-describe('a deck on a public address', () => {
+describe('what the fetch is held to', () => {
+  it('follows no redirect', async () => {
+    const r = await authorize(deck.url, `${hostUrl}/redirect.json`);
+    expect(r.status).toBe(400);
+    expect(r.body!.error_description).toMatch(/answered HTTP 302 \(redirects are not followed\)/);
+  });
+
+  it('cuts an answer that drips its body at the deadline for the whole exchange, 5 s', async () => {
+    const started = Date.now();
+    const r = await authorize(deck.url, `${hostUrl}/drip-slow.json`);
+    const took = Date.now() - started;
+    expect(r.status).toBe(400);
+    expect(r.body!.error_description).toMatch(/did not arrive whole within 5 s/);
+    expect(took).toBeGreaterThanOrEqual(4_500);
+    expect(took).toBeLessThan(9_000);
+  }, 20_000);
+
+  it('cancels the fetch when the request that asked for it ends', async () => {
+    const u = new URL(`${deck.url}/oauth/authorize`);
+    const q = { response_type: 'code', client_id: `${hostUrl}/drip-left.json`, redirect_uri: app.url, code_challenge: pkce().challenge, code_challenge_method: 'S256', resource: `${deck.url}/mcp` };
+    for (const [k, v] of Object.entries(q)) u.searchParams.set(k, v);
+    const leaving = new AbortController();
+    const asked = fetch(u, { redirect: 'manual', signal: leaving.signal }).catch(() => null);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const left = Date.now();
+    leaving.abort();
+    await asked;
+    for (let i = 0; i < 100 && !dripsEnded.has('/drip-left.json'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    // Cut when the asker left, long before the 5 s deadline would have cut it.
+    expect(dripsEnded.get('/drip-left.json')! - left).toBeLessThan(2_000);
+  }, 20_000);
+});
+
+describe('where a metadata document is never fetched from', () => {
   let pub: TestDeck;
   beforeAll(async () => {
-    pub = await testDeck({ DECK_PUBLIC_URL: 'https://deck.example' });
+    pub = await testDeck({ NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') });
   });
   afterAll(() => pub.stop());
 
-  it('never fetches a client metadata document from a loopback or private address', async () => {
+  const refusal = (id: string) =>
+    `the client metadata document at ${id}: it could not be fetched: ${new URL(id).hostname} is not a public address the deck may reach (a name must resolve, and only to public addresses)`;
+  const port = () => new URL(hostUrl).port;
+
+  it('a loopback address, in any form, on a deck with the default DECK_LOOPBACK_TARGETS (0): one refusal for all', async () => {
     documents.set('/inner.json', metadata('/inner.json'));
-    const local = `http://127.0.0.1:${(pub.server.address() as AddressInfo).port}`;
-    const r = await authorize(local, `${hostUrl}/inner.json`);
-    expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ error: 'invalid_client' });
-    expect(r.body!.error_description).toMatch(/not a public address/);
+    for (const id of [`${hostUrl}/inner.json`, `https://localhost:${port()}/inner.json`, `https://[::ffff:127.0.0.1]:${port()}/inner.json`, `https://127.1:${port()}/inner.json`, 'https://127.0.0.1:9/closed.json']) {
+      const r = await authorize(pub.url, id);
+      expect(r.status, id).toBe(400);
+      expect(r.body, id).toMatchObject({ error: 'invalid_client' });
+      expect(r.body!.error_description, id).toBe(refusal(id));
+    }
+  });
+
+  it('a private, link-local or unique-local address, even on a deck that may reach loopback', async () => {
+    for (const id of ['https://10.0.0.1/client.json', 'https://169.254.169.254/latest/meta-data/client.json', 'https://[fd00::1]/client.json', 'https://[::ffff:192.168.0.1]/client.json', 'https://100.64.0.1/client.json']) {
+      for (const on of [pub.url, deck.url]) {
+        const r = await authorize(on, id);
+        expect(r.status, id).toBe(400);
+        expect(r.body!.error_description, id).toBe(refusal(id));
+      }
+    }
   });
 });

@@ -7,6 +7,7 @@ import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { rpc } from './support/mcp.js';
 import { callbackServer, form, MemoryProvider, pkce } from './support/oauth.js';
+import { movableClock } from './support/clock.js';
 
 // The OAuth door of the MCP authorization spec: the deck is the authorization server and the resource server of
 // its MCP endpoints. An app signs a person in through the onboarding page and gets a deck session of that principal,
@@ -29,15 +30,15 @@ const ACCOUNT = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: '
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A client registered by dynamic registration, redirecting to the app's listener. */
-async function registered(name = 'test app'): Promise<string> {
-  const r = await call(`${deck.url}/oauth/register`, { body: { client_name: name, redirect_uris: [app.url], token_endpoint_auth_method: 'none' } });
+async function registered(name = 'test app', base = deck.url): Promise<string> {
+  const r = await call(`${base}/oauth/register`, { body: { client_name: name, redirect_uris: [app.url], token_endpoint_auth_method: 'none' } });
   expect(r.status).toBe(201);
   return r.body.client_id as string;
 }
 
 /** Sends the browser-less person to the authorization endpoint: the id of the request waiting for consent. */
-async function authorize(clientId: string, challenge: string, resource: string | null, state = 'st'): Promise<{ status: number; location: string }> {
-  const u = new URL(`${deck.url}/oauth/authorize`);
+async function authorize(clientId: string, challenge: string, resource: string | null, state = 'st', base = deck.url): Promise<{ status: number; location: string }> {
+  const u = new URL(`${base}/oauth/authorize`);
   const q = { response_type: 'code', client_id: clientId, redirect_uri: app.url, code_challenge: challenge, code_challenge_method: 'S256', state, ...(resource ? { resource } : {}) };
   for (const [k, v] of Object.entries(q)) u.searchParams.set(k, v);
   const res = await fetch(u, { redirect: 'manual' });
@@ -45,25 +46,25 @@ async function authorize(clientId: string, challenge: string, resource: string |
 }
 
 /** The person's consent over HTTP, as the page posts it: the redirect's query. */
-async function consent(requestId: string, session: string, allow = true): Promise<URLSearchParams> {
-  const r = await call(`${deck.url}/oauth/consent`, { body: { request: requestId, allow }, headers: { cookie: `deck_session=${session}` } });
+async function consent(requestId: string, session: string, allow = true, base = deck.url): Promise<URLSearchParams> {
+  const r = await call(`${base}/oauth/consent`, { body: { request: requestId, allow }, headers: { cookie: `deck_session=${session}` } });
   expect(r.status).toBe(200);
   return new URL(r.body.redirect as string).searchParams;
 }
 
 /** The whole flow without a browser: a code for `resource`, consented by the person whose session is given. */
-async function codeFor(session: string, resource: string, clientId?: string) {
-  const client = clientId ?? (await registered());
+async function codeFor(session: string, resource: string, clientId?: string, base = deck.url) {
+  const client = clientId ?? (await registered(undefined, base));
   const { verifier, challenge } = pkce();
-  const sent = await authorize(client, challenge, resource);
+  const sent = await authorize(client, challenge, resource, 'st', base);
   expect(sent.status).toBe(302);
   const id = new URL(sent.location).searchParams.get('authorization')!;
-  const back = await consent(id, session);
+  const back = await consent(id, session, true, base);
   return { client, verifier, code: back.get('code')! };
 }
 
-const exchange = (client: string, code: string, verifier: string, extra: Record<string, string> = {}) =>
-  form(`${deck.url}/oauth/token`, { grant_type: 'authorization_code', client_id: client, code, code_verifier: verifier, redirect_uri: app.url, ...extra });
+const exchange = (client: string, code: string, verifier: string, extra: Record<string, string> = {}, base = deck.url) =>
+  form(`${base}/oauth/token`, { grant_type: 'authorization_code', client_id: client, code, code_verifier: verifier, redirect_uri: app.url, ...extra });
 
 async function tokensFor(session: string, resource: string) {
   const { client, code, verifier } = await codeFor(session, resource);
@@ -124,7 +125,7 @@ describe('the SDK client signs a person in through the onboarding page, in a bro
     expect(provider.client?.client_id).toBeTruthy();
     expect(provider.authorizationUrl!.searchParams.get('resource')).toBe(`${deck.url}/mcp/candles`);
 
-    const { context, page } = await person(ctx, new URL(deck.url).origin);
+    const { context, page, violations } = await person(ctx, new URL(deck.url).origin);
     try {
       await page.goto(provider.authorizationUrl!.href);
       await page.getByRole('heading', { name: /Pat's agent asks to act as you/ }).waitFor();
@@ -144,6 +145,8 @@ describe('the SDK client signs a person in through the onboarding page, in a bro
       const q = await returned;
       expect(q.get('state')).toBeTruthy();
       expect(q.get('iss')).toBe(deck.url);
+      // The consent ran whole under the page's Content-Security-Policy.
+      expect(violations).toEqual([]);
 
       await transport.finishAuth(q.get('code')!);
       const account = await client.callTool({ name: 'account', arguments: {} });
@@ -166,7 +169,7 @@ describe('the SDK client signs a person in through the onboarding page, in a bro
     const client = await registered('Denied app');
     const { challenge } = pkce();
     const sent = await authorize(client, challenge, `${deck.url}/mcp`, 'deny-state');
-    const { context, page } = await person(ctx, new URL(deck.url).origin);
+    const { context, page, violations } = await person(ctx, new URL(deck.url).origin);
     try {
       await page.goto(sent.location);
       await page.getByRole('heading', { name: /Denied app asks to act as you/ }).waitFor();
@@ -179,6 +182,7 @@ describe('the SDK client signs a person in through the onboarding page, in a bro
       expect(q.get('error')).toBe('access_denied');
       expect(q.get('state')).toBe('deny-state');
       expect(q.get('code')).toBeNull();
+      expect(violations).toEqual([]);
     } finally {
       await context.close();
     }
@@ -313,5 +317,58 @@ describe('an expired token', () => {
     const renewed = await form(`${short.url}/oauth/token`, { grant_type: 'refresh_token', client_id: client, refresh_token: t.body.refresh_token as string });
     expect(renewed.status).toBe(200);
     expect((await rpc(`${short.url}/mcp`, ACCOUNT, bearer(renewed.body.access_token as string))).status).toBe(200);
+  });
+});
+
+describe('how many client registrations are kept, and how long', () => {
+  const NOW = Date.UTC(2025, 5, 1) / 1000;
+  const clock = movableClock(NOW);
+  let kept: TestDeck;
+  beforeAll(async () => {
+    kept = await testDeck({ DECK_OAUTH_CLIENTS: '3' }, clock);
+  });
+  afterAll(() => kept.stop());
+
+  /** Whether the deck still knows a client: its authorization request is taken (302), or refused as invalid_client. */
+  const known = async (client: string) => {
+    const sent = await authorize(client, pkce().challenge, `${kept.url}/mcp`, 'st', kept.url);
+    return sent.status === 302;
+  };
+  /** A grant for `client`, consented by a person signed in now. */
+  const granted = async (client: string, who: string) => {
+    const { session } = await signedIn(kept.url, who);
+    const { code, verifier } = await codeFor(session, `${kept.url}/mcp`, client, kept.url);
+    expect((await exchange(client, code, verifier, {}, kept.url)).status).toBe(200);
+  };
+
+  it('drops a registration never used a day after it was made; one a grant names stays', async () => {
+    const unused = await registered('never used', kept.url);
+    const used = await registered('used', kept.url);
+    await granted(used, 'keeper-one');
+    clock.advance(24 * 3600 - 60);
+    expect(await known(unused)).toBe(true);
+    clock.advance(120);
+    expect(await known(unused)).toBe(false);
+    const refused = await fetch(`${kept.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: unused, redirect_uri: app.url, code_challenge: pkce().challenge, code_challenge_method: 'S256', resource: `${kept.url}/mcp` })}`, { redirect: 'manual' });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_client' });
+    expect(await known(used)).toBe(true);
+  });
+
+  it('keeps DECK_OAUTH_CLIENTS at most: the one soonest to go gives way, never one a grant names; with every one named, a new one is refused', async () => {
+    // Kept now: "used" (named by a grant). Two more fill the deck.
+    const first = await registered('first', kept.url);
+    clock.advance(60);
+    const second = await registered('second', kept.url);
+    clock.advance(60);
+    const third = await registered('third', kept.url);
+    expect(await known(first)).toBe(false);
+    expect([await known(second), await known(third)]).toEqual([true, true]);
+    await granted(second, 'keeper-two');
+    await granted(third, 'keeper-three');
+    const r = await call(`${kept.url}/oauth/register`, { body: { client_name: 'one too many', redirect_uris: [app.url] } });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: 'temporarily_unavailable', error_description: 'the deck keeps 3 client registrations and every one is in use; try again later' });
+    expect([await known(second), await known(third)]).toEqual([true, true]);
   });
 });

@@ -7,7 +7,7 @@ import { FileLedger } from '../store/file-ledger.js';
 import { closedPort, RPC_REFUSAL, rpcServer } from './fixtures/rpc.js';
 import { CAIP2, onlyChain, plansFile } from './support/chain.js';
 import { chainDeck } from './support/chain-deck.js';
-import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { proveWallet, signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient, namesOf, refusalIn } from './support/mcp.js';
 import { everyAct } from './support/answers.js';
@@ -66,6 +66,13 @@ const paid = async (from: HDNodeWallet, amount: string, o: Parameters<typeof pay
   return hash;
 };
 
+/** A principal signed in whose wallet is `wallet`, proven by its signature. */
+const provenAs = async (name: string, wallet: HDNodeWallet) => {
+  const who = await signedIn(on.deck.url, name);
+  await proveWallet(on.deck.url, who.bearer, wallet);
+  return who;
+};
+
 const claim = (bearer: Record<string, string>, body: Record<string, unknown>) => call(`${on.deck.url}/plans`, { body: { chain: CAIP2, ...body }, headers: bearer });
 const blockTimeOf = async (hash: string) => {
   const receipt = (await on.chain.provider.getTransactionReceipt(hash))!;
@@ -74,7 +81,7 @@ const blockTimeOf = async (hash: string) => {
 
 describe('POST /plans with a confirmed payment', () => {
   it('claims plan-29 for 30 days from the block time, and the tier, tools/list and meter follow at once', async () => {
-    const alice = await signedIn(on.deck.url, 'alice', payer.address);
+    const alice = await provenAs('alice', payer);
     const mcp = await legacyClient(`${on.deck.url}/mcp`, alice.bearer);
     expect(namesOf((await mcp.listTools()).tools)).not.toContain('forecast');
     expect((await mcp.callTool({ name: 'meter', arguments: {} })).structuredContent).toMatchObject({ allowance: 100 });
@@ -92,7 +99,7 @@ describe('POST /plans with a confirmed payment', () => {
         tier: 'plan',
         amount: '29.0',
         payer: payer.address,
-        proof: 'joined_wallet',
+        proof: 'proven_wallet',
         block_time: new Date(at).toISOString(),
         period: { start: new Date(at).toISOString(), end: new Date(at + 30 * DAY).toISOString() },
       },
@@ -114,7 +121,7 @@ describe('POST /plans with a confirmed payment', () => {
   });
 
   it('buys the dearest plan the amount covers: 99 USDC is premium-99, the max tier', async () => {
-    const alice = await signedIn(on.deck.url, 'alice', payer.address);
+    const alice = await provenAs('alice', payer);
     const { status, body } = await claim(alice.bearer, { tx_hash: await paid(payer, '150') });
     expect(status).toBe(200);
     expect(body.claim).toMatchObject({ plan: 'premium-99', tier: 'max', amount: '150.0' });
@@ -122,7 +129,7 @@ describe('POST /plans with a confirmed payment', () => {
   });
 
   it('stacks a second payment after the period still running', async () => {
-    const alice = await signedIn(on.deck.url, 'alice', payer.address);
+    const alice = await provenAs('alice', payer);
     const first = (await claim(alice.bearer, { tx_hash: await paid(payer, '29') })).body.claim;
     const second = (await claim(alice.bearer, { tx_hash: await paid(payer, '29') })).body;
     expect(second.claim.period).toEqual({ start: first.period.end, end: new Date(Date.parse(first.period.end) + 30 * DAY).toISOString() });
@@ -130,7 +137,7 @@ describe('POST /plans with a confirmed payment', () => {
   });
 
   it('answers the same principal asking again with the same record, and refuses anyone else', async () => {
-    const alice = await signedIn(on.deck.url, 'alice', payer.address);
+    const alice = await provenAs('alice', payer);
     const bob = await signedIn(on.deck.url, 'bob');
     const hash = await paid(payer, '29');
     const once = await claim(alice.bearer, { tx_hash: hash });
@@ -168,7 +175,7 @@ describe('POST /plans with a confirmed payment', () => {
   });
 
   it('keeps every claim in a hash-chained ledger that a restarted deck reads back', async () => {
-    const alice = await signedIn(on.deck.url, 'alice', payer.address);
+    const alice = await provenAs('alice', payer);
     await claim(alice.bearer, { tx_hash: await paid(payer, '29') });
     await claim(alice.bearer, { tx_hash: await paid(payer, '99') });
     const ledger = await FileLedger.open(on.deck.dataDir, 'plan-claims');
@@ -184,10 +191,40 @@ describe('POST /plans with a confirmed payment', () => {
   });
 });
 
+describe('a wallet named at join proves nothing', () => {
+  it('refuses a claim of another\'s payment by one who joined naming the payer\'s address, and the payer claims it', async () => {
+    // The victim pays for the max tier; the attacker joins naming the victim's address and claims the transfer.
+    const hash = await paid(payer, '99');
+    const thief = await signedIn(on.deck.url, 'thief', payer.address);
+    const theft = await claim(thief.bearer, { tx_hash: hash });
+    expect(theft.status).toBe(422);
+    expect(theft.body).toMatchObject({ ok: false, error: 'payer_unproven', payer: payer.address });
+    const me = (await call(`${on.deck.url}/me`, { headers: thief.bearer })).body;
+    expect(me.principal).toMatchObject({ wallet: payer.address, wallet_status: 'unproven', tier: 'free' });
+    // Nor can the thief prove the address: only the wallet's own signature does.
+    const challenge = (await call(`${on.deck.url}/me/wallet`, { headers: thief.bearer })).body.challenge;
+    const forged = await call(`${on.deck.url}/me/wallet`, {
+      body: { wallet_hex: payer.address, nonce: challenge.nonce, signature_hex: await stranger.signMessage(challenge.message) },
+      headers: thief.bearer,
+    });
+    expect(forged.status).toBe(422);
+    expect(forged.body).toMatchObject({ error: 'wallet_unproven' });
+    expect((await claim(thief.bearer, { tx_hash: hash })).body).toMatchObject({ error: 'payer_unproven' });
+
+    // The payer, proving its wallet, claims its own payment.
+    const victim = await signedIn(on.deck.url, 'victim');
+    await proveWallet(on.deck.url, victim.bearer, payer);
+    const own = await claim(victim.bearer, { tx_hash: hash });
+    expect(own.status).toBe(200);
+    expect(own.body.claim).toMatchObject({ plan: 'premium-99', tier: 'max', payer: payer.address, proof: 'proven_wallet' });
+    expect((await call(`${on.deck.url}/plans`, { headers: thief.bearer })).body.mine.plan).toBe('free');
+  });
+});
+
 describe('POST /plans refusals (422, nothing recorded)', () => {
   let alice: Awaited<ReturnType<typeof signedIn>>;
   beforeEach(async () => {
-    alice = await signedIn(on.deck.url, 'alice', payer.address);
+    alice = await provenAs('alice', payer);
   });
   const refused = async (body: Record<string, unknown>, error: string) => {
     const r = await claim(alice.bearer, body);
@@ -297,17 +334,21 @@ describe('POST /plans when the chain cannot be read', () => {
     await done();
   });
 
-  it('is 503 with nothing recorded when the RPC does not answer in 5 s', async () => {
-    const silent = await rpcServer('silent');
-    const { d, who, done } = await deckAt(silent.url);
+  it.each([
+    ['does not answer in 5 s', 'silent'],
+    ['feeds its answer a byte a second: 5 s is for the whole exchange', 'drip'],
+  ] as const)('is 503 with nothing recorded when the RPC %s', async (_, mode) => {
+    const rpc = await rpcServer(mode);
+    const { d, who, done } = await deckAt(rpc.url);
     const started = Date.now();
     const r = await call(`${d.url}/plans`, { body: { chain: CAIP2, tx_hash: TX }, headers: who.bearer });
     expect(r.status).toBe(503);
     expect(r.body.message).toContain('no answer in 5 s');
     expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
+    expect(Date.now() - started).toBeLessThan(8000);
     await nothingRecorded(d, who.bearer);
     await done();
-    await silent.close();
+    await rpc.close();
   });
 
   it('is 502 carrying the RPC\'s answer when it answers with an error', async () => {

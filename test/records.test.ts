@@ -243,7 +243,7 @@ describe('the ladder over a tape that fails', () => {
     const tape = await startVenue({ 'BTC/1m': btc });
     tape.clock = clock;
     const dataDir = await mkdtemp(join(tmpdir(), 'deck-ladder-'));
-    const env = { DECK_DATA: dataDir, DECK_AGENT_LOOPBACK: '1' };
+    const env = { DECK_DATA: dataDir, DECK_LOOPBACK_TARGETS: '1' };
     let live: TestDeck | null = await testDeck({ ...env, DECK_TAPE_URL: tape.url }, clock);
     try {
       const op = await signedIn(live.url, 'ladder_op');

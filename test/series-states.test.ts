@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { Interface } from 'ethers';
+import { Interface, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriesMarkdown } from '../engine/series/index.js';
 import { FileLedger } from '../store/file-ledger.js';
 import type { SeriesLedgerEntry } from '../store/series.js';
 import { LAYER_KEY } from './fixtures/layer.js';
-import { signedIn } from './support/deck.js';
+import { proveWallet, signedIn } from './support/deck.js';
 import { callAnswered } from './support/answers.js';
 import { call } from './support/http.js';
 import { HOUR, hireBody, seriesRig, type SeriesRig } from './support/series.js';
@@ -97,6 +97,20 @@ describe('the series state table, row by row', () => {
     expect(sent.every((r) => r.authorization === `Bearer ${LAYER_KEY}`)).toBe(true);
     // The epoch keeps its handshake and plan.
     expect(opened.series.epochs[0]).toMatchObject({ state: 'open', handshake_id: opened.handshake_id, unsigned: opened.unsigned, job: { description: call_.args.description } });
+  });
+
+  it('R02: the opener the layer records carries a wallet only once it is proven: one named at join goes as null', async () => {
+    const w = Wallet.createRandom();
+    const named = await signedIn(rig.url, 'named-opener', w.address);
+    const first = await rig.open(hireBody(), undefined, named);
+    const unproven = await rig.epochs(first.id, named);
+    expect(unproven.status, JSON.stringify(unproven.body)).toBe(201);
+    expect(rig.layer.handshakes.get(unproven.body.handshake_id)!.opener.wallet).toBeNull();
+
+    await proveWallet(rig.url, named.bearer, w);
+    const second = await rig.open(hireBody(), undefined, named);
+    const proven = await rig.epochs(second.id, named);
+    expect(rig.layer.handshakes.get(proven.body.handshake_id)!.opener.wallet).toBe(w.address);
   });
 
   it('R03: epochs from EPOCH_ENDED opens the epoch whose window holds the clock', async () => {

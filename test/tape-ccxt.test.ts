@@ -142,6 +142,22 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
     expect(await last()).toMatchObject({ outcome: 'unreachable', status: null });
   });
 
+  it('answers 502 at 10 s when the exchange feeds its answer a byte a second: the deadline is for the whole exchange', async () => {
+    const from = Date.UTC(2025, 2, 1) / 1000;
+    on.exchange.drip = true;
+    const started = Date.now();
+    try {
+      const { status, body } = await on.candles(`BTC/1m?from=${from}&to=${from + H}`);
+      expect(status).toBe(502);
+      expect(body).toMatchObject({ ok: false, error: 'upstream_silent', upstream: 'ccxt:binance' });
+      expect(body.message).toContain('no whole answer within 10 s');
+    } finally {
+      on.exchange.drip = false;
+    }
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
+    expect(Date.now() - started).toBeLessThan(14_000);
+  }, 20_000);
+
   it('answers 502 naming the exchange when it answers a bar that is not a candle, and keeps nothing of it', async () => {
     const from = DEC17 + 14 * H;
     on.exchange.tamper = ([t, o, h, l, c, v]) => [t, o, l, h, c, v];

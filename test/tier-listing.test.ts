@@ -16,7 +16,7 @@ const tools = [tool('open'), tool('planned'), tool('maxed'), tool('housed')];
 // The tier locks as a plans file states them (tier_tools), held to these tools.
 const locks = locksOf({ tier_tools: { plan: ['planned'], max: ['maxed'], house: ['housed'] } }, tools);
 const e = endpoint('test', 'test', '/mcp/test', tools, undefined, locks);
-const as = (tier: Tier): Principal => ({ id: 'p', name: 'p', agent_id: 'a', wallet: null, tier, via: 'session' });
+const as = (tier: Tier): Principal => ({ id: 'p', name: 'p', agent_id: 'a', wallet: null, wallet_status: null, tier, via: 'session' });
 const names = (p: Principal | null) => listingFor(e, p).map((l) => l.name);
 
 describe('tools/list shows what the caller tier opens', () => {

@@ -34,7 +34,7 @@ beforeAll(async () => {
   deck = await testDeck({ DECK_TAPE_URL: venue.url }, clock);
   op = await signedIn(deck.url, 'typed_op');
   for (const [name, caps] of [['typed_m', {}], ['typed_capped', { max_order_size: 0.05 }]] as const) {
-    const r = await callAnswered(`${deck.url}/agent/models`, { body: { name, decide_url: 'https://models.example/decide', market: 'BTC', caps }, headers: op.bearer });
+    const r = await callAnswered(`${deck.url}/agent/models`, { body: { name, decide_url: 'https://93.184.215.14/decide', market: 'BTC', caps }, headers: op.bearer });
     expect(r.status).toBe(201);
   }
 });

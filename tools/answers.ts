@@ -26,11 +26,7 @@ export interface StreamEvent {
  * caller went away) runs the generator's cleanup.
  */
 export class EventStream {
-  constructor(
-    readonly events: AsyncGenerator<StreamEvent, Record<string, unknown>>,
-    /** Stops the work behind the events at once (the caller went away), so nothing waits for words nobody reads. */
-    readonly cancel: () => void = () => {},
-  ) {}
+  constructor(readonly events: AsyncGenerator<StreamEvent, Record<string, unknown>>) {}
 
   /** Reads every event and answers the whole. */
   async whole(): Promise<Record<string, unknown>> {

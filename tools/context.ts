@@ -47,6 +47,11 @@ export interface Ctx extends Services {
   /** The credential this call came with, when it verified (logout ends exactly this session). */
   credential: { kind: 'session' | 'key'; value: string } | null;
   caller: Caller;
+  /**
+   * Aborts once the request this call answers has ended (answered, or its client gone): what the deck asks upstream on
+   * that request's behalf alone stops with it. Made on first use, so a call that asks nothing pays nothing for it.
+   */
+  ended(): AbortSignal;
 }
 
 /** The context of a call a tool admits only signed in (access 'session'): the principal is there. */
@@ -61,7 +66,7 @@ export const signedIn = (ctx: Ctx): ctx is SessionCtx => ctx.principal !== null;
  * literal that starts by spreading another and adds fields after it (`{ ...s, principal }`) copies the descriptors
  * into a new shape every time (a few microseconds a call), where naming each field builds one shape once.
  */
-export const callContext = (s: Services, principal: Principal | null, credential: Ctx['credential'], caller: Caller): Ctx => ({
+export const callContext = (s: Services, principal: Principal | null, credential: Ctx['credential'], caller: Caller, ended: () => AbortSignal): Ctx => ({
   config: s.config,
   urls: s.urls,
   store: s.store,
@@ -78,4 +83,5 @@ export const callContext = (s: Services, principal: Principal | null, credential
   principal,
   credential,
   caller,
+  ended,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { signedIn, type Ctx, type SessionCtx } from './context.js';
 import { badInput, DeckError, internalFailure, problemsOf, signInFirst } from '../core/errors.js';
+import { TOOL_INPUT_BOUNDS, type JsonBounds } from '../core/json-bounds.js';
 import { guardStatus, type GuardName } from './guards.js';
 import { howToBuy } from './plans/lib/offered.js';
 import { opens, type Tier } from '../core/principal.js';
@@ -25,6 +26,12 @@ export interface RestBinding {
   body?: 'json' | 'none';
   /** The largest JSON body the route reads, in bytes (1 MiB unless told); over it is 413. */
   maxBody?: number;
+  /**
+   * What the body may hold, checked on its text before it is parsed (413 beyond it): a tool's input is small
+   * (TOOL_INPUT_BOUNDS), and a route says where it takes more. A string may be as long as maxBody where the route
+   * names one (the payload itself may be one string: a forge's words, an image).
+   */
+  bounds?: Partial<JsonBounds>;
   /** The result carries a session to set as the deck_session cookie, or the call ends the session. */
   cookie?: 'set' | 'clear';
   /** The OpenAPI tag the route is listed under (the spec's tags: skills, book, records, plane, chat, agent, typed, ...). */
@@ -126,6 +133,8 @@ export interface Tool<N extends string = string> {
    * DECK_CHECK_OUTPUT=1 holds its route's refusals to that list (rest/statuses.ts).
    */
   statuses: ReadonlySet<number>;
+  /** What its input may hold, as JSON (its route's bounds). */
+  bounds: JsonBounds;
   input: z.ZodObject;
   output: z.ZodType;
   /** JSON Schema of the output (the answer's JSON body), made once: the OpenAPI success response. */
@@ -182,6 +191,7 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
   const statuses = new Set([spec.invalid ?? 422, ...(spec.rest?.errors ?? []), 500]);
   const guarded = spec.guard ? guardStatus(spec.guard) : null;
   if (guarded !== null) statuses.add(guarded);
+  const bounds: JsonBounds = { ...TOOL_INPUT_BOUNDS, ...(spec.rest?.maxBody ? { string: spec.rest.maxBody } : {}), ...spec.rest?.bounds };
   if (surface === 'both' && !toolset) throw new Error(`tool ${spec.name}: an MCP tool names its toolset (a tag on its route, or toolset)`);
   return {
     name: spec.name,
@@ -193,6 +203,7 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
     toolset,
     invalid: spec.invalid ?? 422,
     statuses,
+    bounds,
     input: spec.input,
     output: spec.output,
     outputSchema,

@@ -105,7 +105,7 @@ export function heldTo<T>(output: z.ZodType, answer: T, drifted: (d: Drift) => E
       if (drift) throw drifted(drift);
       return whole;
     }
-    return new EventStream(checked(), answer.cancel) as T;
+    return new EventStream(checked()) as T;
   }
   const drift = driftOf(output, bodyOf(answer));
   if (drift) throw drifted(drift);

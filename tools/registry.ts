@@ -41,6 +41,8 @@ import { planClaim } from './plans/plan-claim.js';
 import { holderLink } from './plans/holder-link.js';
 import { holderState } from './plans/holder.js';
 import { plans } from './plans/plans.js';
+import { wallet } from './identity/wallet.js';
+import { walletProve } from './identity/wallet-prove.js';
 import { epochOpen } from './series/epoch-open.js';
 import { seriesList } from './series/series-list.js';
 import { seriesOpen } from './series/series-open.js';
@@ -144,6 +146,8 @@ const TOOLS = [
   doors,
   doorLink,
   doorUnlink,
+  wallet,
+  walletProve,
   oauthRequest,
   oauthConsent,
   // The book, the agent rail, the typed-decision lane and the copy seller's tools.

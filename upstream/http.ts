@@ -10,15 +10,20 @@ export interface JsonAnswer {
 }
 
 /**
- * One JSON call to an upstream with undici: bounded time, no retries (callers that may retry say so).
- * A network failure or timeout is 503 naming the upstream; what the upstream answered is returned as is.
+ * One JSON call to an upstream with undici: one deadline for the whole exchange, from asking to the answer's last byte
+ * (an upstream that drips its answer is cut at the deadline, not at a deadline between bytes), no retries (callers
+ * that may retry say so). `ended` (the end of the request it is asked for) cancels it: given only where nobody else
+ * needs its answer. A network failure, the deadline or the end is 503 naming the upstream; what the upstream
+ * answered is returned as is.
  */
 export async function callJson(
   upstream: string,
   url: string,
-  init: { method: 'GET' | 'POST'; body?: unknown; token?: string | null; timeoutMs?: number },
+  init: { method: 'GET' | 'POST'; body?: unknown; token?: string | null; timeoutMs?: number; ended?: AbortSignal },
 ): Promise<JsonAnswer> {
   const timeout = init.timeoutMs ?? 5000;
+  const deadline = AbortSignal.timeout(timeout);
+  const signal = init.ended ? AbortSignal.any([deadline, init.ended]) : deadline;
   try {
     const res = await watched(upstream, async () => (await undici()).request(url, {
       method: init.method,
@@ -28,8 +33,7 @@ export async function callJson(
         ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
       },
       body: init.body !== undefined ? JSON.stringify(init.body) : null,
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
+      signal,
     }));
     const text = await res.body.text();
     try {
@@ -39,7 +43,8 @@ export async function callJson(
       return { status: res.statusCode, body: text || null, parsed: false };
     }
   } catch (error) {
-    throw unreachable(upstream, (error as Error).message);
+    const why = deadline.aborted ? `no answer within ${timeout / 1000} s` : init.ended?.aborted ? 'the request it was asked for ended' : (error as Error).message;
+    throw unreachable(upstream, why);
   }
 }
 

@@ -11,6 +11,7 @@ import { EmbeddedDoor } from './identity/embedded.js';
 import { HttpDoor } from './identity/http-door.js';
 import { Mailer } from './mail/mailer.js';
 import { ModelReader } from './reader/model-reader.js';
+import { NamedTargets } from './named-targets.js';
 import { Tape } from './tape/tape.js';
 import { CcxtTape } from './tape/ccxt.js';
 import { VenueTape, type TapeVenue } from './tape/venue.js';
@@ -39,6 +40,8 @@ export interface Upstreams {
   mail: Mailer | null;
   /** The X door's OAuth 2.0 endpoints; null when not configured. */
   x: XDoor | null;
+  /** How the deck reaches a URL a person named (a model's decide(), an OAuth client's metadata document). */
+  named: NamedTargets;
 }
 
 /** Runs work in the house's turn for joins (the join guard's), as a join itself runs. */
@@ -48,7 +51,19 @@ export async function openUpstreams(config: Config, store: Store, clock: () => n
   const door = config.door ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix) : await embeddedDoor(config, store, clock, log, joinTurn);
   const tape = new Tape(store.archive, await venueTape(config, log), clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
-  return { door, tape, forecaster: openForecaster(config, tape), reader, chains: new Chains(chains, config.chainRpc), coord: new CoordLayer(config.coord), chat: config.chat ? new ChatLane(config.chat) : null, venue: new PaperVenue(store.book, tape, clock), mail: config.email ? new Mailer(config.email) : null, x: config.x ? new XDoor(config.x) : null };
+  return {
+    door,
+    tape,
+    forecaster: openForecaster(config, tape),
+    reader,
+    chains: new Chains(chains, config.chainRpc),
+    coord: new CoordLayer(config.coord),
+    chat: config.chat ? new ChatLane(config.chat) : null,
+    venue: new PaperVenue(store.book, tape, clock),
+    mail: config.email ? new Mailer(config.email) : null,
+    x: config.x ? new XDoor(config.x) : null,
+    named: new NamedTargets(config.loopbackTargets),
+  };
 }
 
 /** The venue's open tape over HTTP, or a crypto exchange through ccxt (loaded only then), or none. */

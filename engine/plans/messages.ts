@@ -5,7 +5,15 @@ import { verifyMessage } from 'ethers';
  * signature made for one principal proves nothing for another.
  */
 
-/** Signed by a payer who is not the wallet the principal joined with, to bind its payment to the principal. */
+/**
+ * WALLET_MESSAGE: signed by a wallet to prove it is the principal's. It names the deck's host (a signature made for
+ * one deck proves nothing at another), the principal's agent_id, and a nonce the deck issued and takes once, with
+ * the moment it stops being taken.
+ */
+export const walletMessage = (host: string, agentId: string, nonce: string, expires: string): string =>
+  `the deck: wallet proof\nhost: ${host}\nagent_id: ${agentId}\nnonce: ${nonce}\nexpires: ${expires}`;
+
+/** Signed by a payer that is not a proven wallet of the principal, to bind its payment to the principal. */
 export const planClaimMessage = (agentId: string, chain: string, txHash: string): string =>
   `the deck: plan claim\nagent_id: ${agentId}\nchain: ${chain}\ntx: ${txHash.toLowerCase()}`;
 

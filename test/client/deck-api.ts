@@ -1051,7 +1051,7 @@ export interface paths {
         put?: never;
         /**
          * Claim a plan paid on chain
-         * @description Claims a plan paid on chain: the transaction's ERC-20 Transfer of the chain's token to the treasury buys the dearest plan its amount covers, for period_days from the block's time (stacked after a period of the plan, or a dearer one, still running). The payer is bound to you when it is the wallet you joined with; otherwise send payer_signature_hex, the payer's personal signature of exactly "the deck: plan claim\nagent_id: {agent_id}\nchain: {chain}\ntx: {tx_hash in lower case}". A transaction claims once, for anyone; asking again answers the same claim. Refusals (422): tx_not_found, tx_failed, not_confirmed, no_transfer, underpaid, payer_unproven, already_claimed.
+         * @description Claims a plan paid on chain: the transaction's ERC-20 Transfer of the chain's token to the treasury buys the dearest plan its amount covers, for period_days from the block's time (stacked after a period of the plan, or a dearer one, still running). The payer is bound to you when it is your proven wallet (wallet_prove); otherwise send payer_signature_hex, the payer's personal signature of exactly "the deck: plan claim\nagent_id: {agent_id}\nchain: {chain}\ntx: {tx_hash in lower case}" (a wallet only named at join proves nothing). A transaction claims once, for anyone; asking again answers the same claim. Refusals (422): tx_not_found, tx_failed, not_confirmed, no_transfer, underpaid, payer_unproven, already_claimed.
          */
         post: operations["plan_claim"];
         delete?: never;
@@ -1089,7 +1089,7 @@ export interface paths {
         };
         /**
          * Account
-         * @description Your account: name, agent id, wallet, tier, plan, grant and today's meter.
+         * @description Your account: name, agent id, wallet (and whether it is proven), tier, plan, grant and today's meter.
          */
         get: operations["account"];
         put?: never;
@@ -1968,7 +1968,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate your key
-         * @description Replaces your key. The previous key and every session signed in with it stop at this instant. The body must be { "confirm": "rotate" }. The new key is shown once.
+         * @description Replaces your key. The previous key and every other session signed in with it stop at this instant; the session that asks stays signed in, so an answer lost on the way is mended by rotating again from it. The body must be { "confirm": "rotate" }. The new key is shown once.
          */
         post: operations["rotate_key"];
         delete?: never;
@@ -2040,6 +2040,30 @@ export interface paths {
          * @description Unlinks your email address or X account: it signs in as you no longer (sessions it opened stay until they end or you rotate your key). 404 when none is linked.
          */
         delete: operations["door_unlink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your wallet
+         * @description Your wallet and where it stands: unproven (named at join; it counts for nothing) or proven by its own signature (a plan claim it paid binds to you without another signature; it opens your series as your wallet). challenge is a fresh one to prove a wallet: sign its message with the wallet (EIP-191 personal_sign) and send it with wallet_prove (POST /me/wallet) within 15 minutes.
+         */
+        get: operations["wallet"];
+        put?: never;
+        /**
+         * Prove a wallet
+         * @description Proves a wallet is yours by its signature of a challenge (wallet tool, GET /me/wallet: "the deck: wallet proof" with the deck's host, your agent_id, a nonce and its expiry). The wallet becomes your wallet, proven: a payment it sends binds to your plan claims without payer_signature_hex, and it opens your series. Each challenge is taken once, for 15 minutes. Refusals (422): wallet_unproven when the signature is not the wallet's (or was made for another challenge), nonce_refused when the nonce is not yours, has expired or was used.
+         */
+        post: operations["wallet_prove"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3871,8 +3895,10 @@ export interface operations {
                         principal: {
                             name: string;
                             agent_id: string;
-                            /** @description the wallet it joined with (its operator), checksummed */
+                            /** @description its wallet (its operator), checksummed: the one named at join, or the last one proven */
                             wallet: string | null;
+                            /** @description unproven: named, not proven by its own signature, and counting for nothing; null: no wallet */
+                            wallet_status: ("unproven" | "proven") | null;
                             /** @enum {string} */
                             tier: "free" | "plan" | "max" | "house";
                         } | null;
@@ -3931,7 +3957,7 @@ export interface operations {
                     chain: string;
                     /** @description the payment transaction */
                     tx_hash: string;
-                    /** @description the payer's personal signature of the claim message, when the payer is not the wallet you joined with */
+                    /** @description the payer's personal signature of the claim message, when the payer is not your proven wallet */
                     payer_signature_hex?: string;
                 };
             };
@@ -3961,10 +3987,10 @@ export interface operations {
                             amount: string;
                             payer: string;
                             /**
-                             * @description how the payer is bound to the principal
+                             * @description how the payer is bound to the principal: its proven wallet, or the payer's signature (joined_wallet: a claim recorded before wallets were proven)
                              * @enum {string}
                              */
-                            proof: "joined_wallet" | "payer_signature";
+                            proof: "proven_wallet" | "payer_signature" | "joined_wallet";
                             block: number;
                             /** Format: date-time */
                             block_time: string;
@@ -4219,8 +4245,10 @@ export interface operations {
                         principal: {
                             name: string;
                             agent_id: string;
-                            /** @description the wallet it joined with (its operator), checksummed */
+                            /** @description its wallet (its operator), checksummed: the one named at join, or the last one proven */
                             wallet: string | null;
+                            /** @description unproven: named, not proven by its own signature, and counting for nothing; null: no wallet */
+                            wallet_status: ("unproven" | "proven") | null;
                             /** @enum {string} */
                             tier: "free" | "plan" | "max" | "house";
                         };
@@ -16639,10 +16667,10 @@ export interface operations {
                             amount: string;
                             payer: string;
                             /**
-                             * @description how the payer is bound to the principal
+                             * @description how the payer is bound to the principal: its proven wallet, or the payer's signature (joined_wallet: a claim recorded before wallets were proven)
                              * @enum {string}
                              */
-                            proof: "joined_wallet" | "payer_signature";
+                            proof: "proven_wallet" | "payer_signature" | "joined_wallet";
                             block: number;
                             /** Format: date-time */
                             block_time: string;
@@ -17407,6 +17435,8 @@ export interface operations {
                             name: string;
                             agent_id: string;
                             wallet: string | null;
+                            /** @description a wallet named at join is unproven until its own signature proves it (POST /me/wallet) */
+                            wallet_status: "unproven" | null;
                         };
                         /** @description the key, shown once, in this answer, and never again */
                         key: string;
@@ -18344,6 +18374,206 @@ export interface operations {
             };
             /** @description No such item of yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    wallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description your wallet, checksummed: the one named at join, or the last one proven */
+                        wallet: string | null;
+                        /** @description unproven: named at join, counts for nothing until its own signature proves it; null: no wallet */
+                        wallet_status: ("unproven" | "proven") | null;
+                        /** @description when it was proven */
+                        proven_at: string | null;
+                        /** @description a fresh challenge: sign its message with the wallet and send it to POST /me/wallet */
+                        challenge: {
+                            /** @description the exact text to sign with the wallet (EIP-191, personal_sign) */
+                            message: string;
+                            /** @description send it back with the signature; taken once */
+                            nonce: string;
+                            /**
+                             * Format: date-time
+                             * @description after this the challenge is refused: ask for a fresh one
+                             */
+                            expires_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Sign in with POST /login first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    wallet_prove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the wallet to prove */
+                    wallet_hex: string;
+                    nonce: string;
+                    /** @description the wallet's personal signature of the challenge's message */
+                    signature_hex: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description your wallet, checksummed: the one named at join, or the last one proven */
+                        wallet: string | null;
+                        /** @description unproven: named at join, counts for nothing until its own signature proves it; null: no wallet */
+                        wallet_status: ("unproven" | "proven") | null;
+                        /** @description when it was proven */
+                        proven_at: string | null;
+                        /** @description a fresh challenge: sign its message with the wallet and send it to POST /me/wallet */
+                        challenge: {
+                            /** @description the exact text to sign with the wallet (EIP-191, personal_sign) */
+                            message: string;
+                            /** @description send it back with the signature; taken once */
+                            nonce: string;
+                            /**
+                             * Format: date-time
+                             * @description after this the challenge is refused: ask for a fresh one
+                             */
+                            expires_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sign in with POST /login first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the size cap */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type or content-encoding */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19904,7 +20134,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description https URL of your decide() endpoint */
+                    /** @description https URL of your decide() endpoint, at a public address */
                     decide_url: string;
                     /** @enum {string} */
                     market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";

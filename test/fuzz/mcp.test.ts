@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legacyClient, MCP_PATHS, MODERN_PROTOCOL } from '../support/mcp.js';
 import { FUZZ_TIMEOUT_MS, fuzzTarget, runs, SEED, stillAnswers, type FuzzTarget, type Shot } from './target.js';
-import { mutated, oddString, oddValue, type Schema } from './values.js';
+import { bombText, mutated, oddString, oddValue, type Schema } from './values.js';
 import { mcpFaults, Tally } from './verdict.js';
 
 interface Tool {
@@ -51,6 +51,14 @@ function body(tools: Tool[], modern: boolean): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.integer({ min: 500, max: 20_000 }).map((n) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' })))) },
     { weight: 1, arbitrary: fc.integer({ min: 4_200_000, max: 5_000_000 }).map((n) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'catalogue', arguments: { pad: 'a'.repeat(n) } } })) },
     { weight: 2, arbitrary: fc.oneof(fc.constantFrom('', '{', '[]', '[[]]', '42', 'null', '"x"', '{"jsonrpc":"2.0"}', '[{"jsonrpc":"2.0","method":"ping"}]'), oddValue.map((v) => JSON.stringify(v) ?? 'null')) },
+    // Bombs: the whole body, or a tool's arguments, of many keys or nested deep.
+    { weight: 2, arbitrary: bombText },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...tools.map((t) => t.name)), bombText)
+        .map(([name, args]) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`),
+    },
   );
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitting, mutated, oddString, oddValue, PROTOTYPE_KEYS, type Schema } from './values.js';
+import { bombText, fitting, mutated, oddString, oddValue, PROTOTYPE_KEYS, type Schema } from './values.js';
 import { FUZZ_TIMEOUT_MS, fuzzTarget, runs, SEED, stillAnswers, type FuzzTarget, type Shot } from './target.js';
 import { restFaults, SLOWEST_MS, Tally } from './verdict.js';
 
@@ -29,6 +29,8 @@ const oddBody: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('', '{', '[]', 'null', '"text"', '{"a":', '\u0000', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}'),
   oddValue.map((v) => JSON.stringify(v) ?? 'null'),
   fc.integer({ min: 4_200_000, max: 5_000_000 }).map((n) => `{"intent":"${'a'.repeat(n)}"}`),
+  bombText,
+  bombText.map((t) => `{"name":"bomb","wallet":${t}}`),
 );
 
 /** How the body travels: the content type and encoding it claims. */

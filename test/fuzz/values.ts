@@ -28,6 +28,18 @@ export const oddString: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: 1_000, max: 300_000 }).map((n) => 'x'.repeat(n)),
 );
 
+/** JSON text of an object of `n` keys: a body that costs whatever walks it, and an error listing it, per key. */
+export const manyKeys = (n: number): string => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+
+/** JSON text nested `depth` levels deep, in arrays or objects, written out rather than built (a value that deep is slow to make). */
+export const deepText = (depth: number, inObject: boolean): string => (inObject ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : `${'['.repeat(depth)}1${']'.repeat(depth)}`);
+
+/** Bodies that cost by their shape, not their size: many keys (up to 300,000), nesting up to a million deep. */
+export const bombText: fc.Arbitrary<string> = fc.oneof(
+  fc.integer({ min: 1_025, max: 300_000 }).map(manyKeys),
+  fc.integer({ min: 17, max: 1_000_000 }).chain((d) => fc.boolean().map((o) => deepText(d, o))),
+);
+
 /** A value nested `depth` levels deep, in arrays or objects. */
 const nested = (depth: number, inObject: boolean): unknown => {
   let v: unknown = 1;

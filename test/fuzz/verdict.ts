@@ -9,6 +9,9 @@ export interface Answer {
 /** No answer may take longer than this, whatever was sent. */
 export const SLOWEST_MS = 2_000;
 
+/** No refusal may be longer than this: it names the first few problems, never every key a body held. */
+const LONGEST_REFUSAL = 16 * 1024;
+
 /** The spec's own 5xx: an upstream that did not answer or is not configured. */
 const SPEC_5XX = new Set([502, 503]);
 
@@ -29,6 +32,7 @@ export function restFaults(a: Answer): string[] {
   if (a.ms > SLOWEST_MS) faults.push(`took ${Math.round(a.ms)} ms`);
   if (a.status >= 500 && !SPEC_5XX.has(a.status)) faults.push(`answered ${a.status}`);
   if (a.status >= 400) faults.push(...refusalFaults(a));
+  if (a.status >= 400 && a.text.length > LONGEST_REFUSAL) faults.push(`a ${a.status} of ${a.text.length} bytes`);
   return faults;
 }
 
@@ -77,8 +81,10 @@ export function mcpFaults(a: Answer): string[] {
     if (code === -32603) faults.push(`internal error: ${String(m.error?.message).slice(0, 200)}`);
     if (m.error && (typeof m.error.message !== 'string' || !m.error.message)) faults.push('an error without a message');
     if (m.error && leaksInternals(String(m.error.message))) faults.push(`an error carries internals: ${String(m.error.message).slice(0, 200)}`);
+    if (m.error && String(m.error.message).length > LONGEST_REFUSAL) faults.push(`an error message of ${String(m.error.message).length} characters`);
     // A refusal rides as its body's JSON text (never as structuredContent, which is the tool's output).
     const text = m.result?.isError ? m.result.content?.find((c) => c.type === 'text')?.text : undefined;
+    if (typeof text === 'string' && text.length > LONGEST_REFUSAL) faults.push(`a refusal of ${text.length} characters`);
     const status = typeof text === 'string' ? (parsed(text) as { status?: unknown } | undefined)?.status : undefined;
     if (typeof status === 'number' && status >= 500 && !SPEC_5XX.has(status)) faults.push(`a tool answered ${status}: ${JSON.stringify(m.result).slice(0, 200)}`);
   }

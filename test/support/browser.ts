@@ -18,16 +18,20 @@ function chromiumOnce(executablePath: string): Promise<Browser> {
 }
 
 /**
- * A fresh browser profile that may use the clipboard on `origin`, as a person allows it. On a machine with no browser
- * the test is skipped, saying how to get one.
+ * A fresh browser profile that may use the clipboard on `origin`, as a person allows it, and what its page reported
+ * breaking a Content-Security-Policy (the browser says so on the console): a page of the deck's breaks none. On a
+ * machine with no browser the test is skipped, saying how to get one.
  */
-export async function person(ctx: TestContext, origin: string): Promise<{ context: BrowserContext; page: Page }> {
+export async function person(ctx: TestContext, origin: string): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
   const executable = findChromium();
   if (!executable) skipBecause(ctx, NO_CHROMIUM);
   const context = await (await chromiumOnce(executable)).newContext({ viewport: { width: 900, height: 900 } });
   context.setDefaultTimeout(15_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  return { context, page: await context.newPage() };
+  const page = await context.newPage();
+  const violations: string[] = [];
+  page.on('console', (m) => void (/Content Security Policy/i.test(m.text()) && violations.push(m.text())));
+  return { context, page, violations };
 }
 
 /** Closes the browser, if it was launched. */

@@ -57,3 +57,20 @@ export async function signedIn(url: string, name: string, wallet?: string) {
   if (!session) throw new Error(`login ${name}: no deck_session cookie`);
   return { key, session, bearer: { authorization: `Bearer ${session}` } };
 }
+
+/**
+ * Proves `wallet` for the principal signed in with `bearer`: the challenge GET /me/wallet gives, signed by the wallet
+ * (EIP-191), sent back to POST /me/wallet. Answers the proof's answer.
+ */
+export async function proveWallet(url: string, bearer: Record<string, string>, wallet: { address: string; signMessage(message: string): Promise<string> }) {
+  const got = await fetch(`${url}/me/wallet`, { headers: bearer });
+  if (got.status !== 200) throw new Error(`wallet challenge: ${got.status} ${await got.text()}`);
+  const { challenge } = (await got.json()) as { challenge: { message: string; nonce: string } };
+  const proved = await fetch(`${url}/me/wallet`, {
+    method: 'POST',
+    headers: { ...bearer, 'content-type': 'application/json' },
+    body: JSON.stringify({ wallet_hex: wallet.address, nonce: challenge.nonce, signature_hex: await wallet.signMessage(challenge.message) }),
+  });
+  if (proved.status !== 200) throw new Error(`wallet proof: ${proved.status} ${await proved.text()}`);
+  return (await proved.json()) as Record<string, unknown>;
+}

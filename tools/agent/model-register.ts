@@ -19,7 +19,7 @@ export const modelRegister = defineTool({
   input: z
     .object({
       name: ModelName,
-      decide_url: z.string().max(2048).describe('https URL of your decide() endpoint'),
+      decide_url: z.string().max(2048).describe('https URL of your decide() endpoint, at a public address'),
       market: z.enum(MARKETS),
       timeframe: z.enum(['1m', '5m', '1h']).optional().describe('the bars decide() is sent (default 1m)'),
       caps: CapsSchema.optional().describe("the model's caps, inside your own"),
@@ -36,7 +36,7 @@ export const modelRegister = defineTool({
     const model = {
       name: input.name,
       owner: p.name,
-      decide_url: decideUrl(input.decide_url, ctx.config),
+      decide_url: await decideUrl(input.decide_url, ctx.upstreams.named),
       market: input.market,
       timeframe: input.timeframe ?? '1m',
       caps: within(input.caps ?? {}, ctx.store.bookCaps.get(p.id)),

@@ -56,10 +56,10 @@ export const chat = defineTool({
     const lane = ctx.upstreams.chat;
     if (!lane) throw notConfigured('the chat lane', 'DECK_CHAT_URL and DECK_CHAT_MODEL (and DECK_CHAT_KEY when the lane needs a key)');
     const release = await ctx.chatQueue.turn(ctx.principal.id);
-    const cancel = new AbortController();
     let words;
     try {
-      words = await lane.ask(messages, { stream: stream === true, cancel: cancel.signal, ...(max_tokens ? { maxTokens: max_tokens } : {}) });
+      // The lane is asked for this request alone: a caller that goes away, streaming or not, stops it.
+      words = await lane.ask(messages, { stream: stream === true, cancel: ctx.ended(), ...(max_tokens ? { maxTokens: max_tokens } : {}) });
     } catch (error) {
       release();
       throw error;
@@ -90,7 +90,6 @@ export const chat = defineTool({
           await asked.return(undefined as never);
         }
       })(),
-      () => cancel.abort(),
     );
   },
 });

@@ -25,7 +25,12 @@ export const join = defineTool({
   access: 'none',
   surface: 'rest',
   output: answer({
-    principal: z.object({ name: z.string(), agent_id: z.string(), wallet: z.string().nullable() }),
+    principal: z.object({
+      name: z.string(),
+      agent_id: z.string(),
+      wallet: z.string().nullable(),
+      wallet_status: z.enum(['unproven']).nullable().describe('a wallet named at join is unproven until its own signature proves it (POST /me/wallet)'),
+    }),
     key: z.string().describe('the key, shown once, in this answer, and never again'),
     shown_once: z.literal(true),
     next: z.string().describe('how to sign in'),
@@ -63,7 +68,7 @@ export const join = defineTool({
       ctx.log.info('join', { name: account.name, agent_id: account.agent_id });
       return {
         ok: true,
-        principal: { name: account.name, agent_id: account.agent_id, wallet: account.wallet },
+        principal: { name: account.name, agent_id: account.agent_id, wallet: account.wallet, wallet_status: account.wallet ? ('unproven' as const) : null },
         key,
         shown_once: true,
         next: `sign in: POST ${ctx.urls.base}/login with { "key": "<your key>" }`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { digest } from '../../upstream/identity/keys.js';
 import { defineTool } from '../define.js';
 import { answer } from '../schemas.js';
 
@@ -6,7 +7,7 @@ export const rotateKey = defineTool({
   name: 'rotate_key',
   title: 'Rotate your key',
   description:
-    'Replaces your key. The previous key and every session signed in with it stop at this instant. The body must be { "confirm": "rotate" }. The new key is shown once.',
+    'Replaces your key. The previous key and every other session signed in with it stop at this instant; the session that asks stays signed in, so an answer lost on the way is mended by rotating again from it. The body must be { "confirm": "rotate" }. The new key is shown once.',
   input: z.object({ confirm: z.literal('rotate', { error: 'must be the word rotate' }) }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   access: 'session',
@@ -19,7 +20,8 @@ export const rotateKey = defineTool({
     const p = ctx.principal;
     const api_key = await ctx.upstreams.door.rotate(p.id);
     // The rotation's commit: cut before it, the sessions hold and the embedded door takes the old key back at start.
-    await ctx.store.accounts.bumpKeyGen(p.id);
+    // It keeps the session that asked (none when the key itself asked): the new key is only in this answer.
+    await ctx.store.accounts.bumpKeyGen(p.id, ctx.credential?.kind === 'session' ? digest(ctx.credential.value) : null);
     ctx.log.info('key_rotated', { name: p.name });
     return { ok: true, api_key, shown_once: true };
   },

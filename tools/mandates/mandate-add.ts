@@ -21,7 +21,8 @@ export const mandateAdd = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   output: MandateAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/me/mandates', maxBody: MANDATE_MAX_BYTES, errors: [413, 502, 503], tag: 'plans' },
+  // As many entries as 16 KiB can hold: the size cap decides what is too large (413), as the contract says.
+  rest: { method: 'POST', path: '/me/mandates', maxBody: MANDATE_MAX_BYTES, bounds: { entries: MANDATE_MAX_BYTES / 2 }, errors: [413, 502, 503], tag: 'plans' },
   async run(ctx, { typed_data: td }) {
     const p = ctx.principal;
     // The REST body cap says the same for HTTP; this holds it over MCP too.

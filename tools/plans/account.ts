@@ -7,7 +7,7 @@ import { MeterView, PlanStanding, PrincipalShown } from './lib/standing-schema.j
 export const account = defineTool({
   name: 'account',
   title: 'Account',
-  description: "Your account: name, agent id, wallet, tier, plan, grant and today's meter.",
+  description: "Your account: name, agent id, wallet (and whether it is proven), tier, plan, grant and today's meter.",
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
@@ -22,7 +22,7 @@ export const account = defineTool({
     const p = ctx.principal;
     return {
       ok: true as const,
-      principal: { name: p.name, agent_id: p.agent_id, wallet: p.wallet, tier: p.tier },
+      principal: { name: p.name, agent_id: p.agent_id, wallet: p.wallet, wallet_status: p.wallet_status, tier: p.tier },
       ...planOf(ctx, p),
       grant: grantOf(ctx, p.name),
       meter: meterOf(ctx, p),

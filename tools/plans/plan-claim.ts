@@ -7,7 +7,7 @@ import type { LedgerEntry } from '../../store/ledger.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError, notConfigured } from '../../core/errors.js';
-import type { Principal } from '../../core/principal.js';
+import { provenWallet, type Principal } from '../../core/principal.js';
 import { listedChain, treasuryOf } from './lib/offered.js';
 import { meterOf, planOf, tierOf } from './lib/standing.js';
 import { Chained, Mine, PlanClaimEntry } from './lib/standing-schema.js';
@@ -31,7 +31,7 @@ export const planClaim = defineTool({
   title: 'Claim a plan paid on chain',
   description:
     "Claims a plan paid on chain: the transaction's ERC-20 Transfer of the chain's token to the treasury buys the dearest plan its amount covers, for period_days from the block's time (stacked after a period of the plan, or a dearer one, still running). " +
-    'The payer is bound to you when it is the wallet you joined with; otherwise send payer_signature_hex, the payer\'s personal signature of exactly "the deck: plan claim\\nagent_id: {agent_id}\\nchain: {chain}\\ntx: {tx_hash in lower case}". ' +
+    'The payer is bound to you when it is your proven wallet (wallet_prove); otherwise send payer_signature_hex, the payer\'s personal signature of exactly "the deck: plan claim\\nagent_id: {agent_id}\\nchain: {chain}\\ntx: {tx_hash in lower case}" (a wallet only named at join proves nothing). ' +
     'A transaction claims once, for anyone; asking again answers the same claim. Refusals (422): tx_not_found, tx_failed, not_confirmed, no_transfer, underpaid, payer_unproven, already_claimed.',
   input: z
     .object({
@@ -41,7 +41,7 @@ export const planClaim = defineTool({
         .string()
         .regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte signature: 0x and 130 hex digits')
         .optional()
-        .describe('the payer\'s personal signature of the claim message, when the payer is not the wallet you joined with'),
+        .describe('the payer\'s personal signature of the claim message, when the payer is not your proven wallet'),
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -89,11 +89,16 @@ export const planClaim = defineTool({
       throw refuse('underpaid', `the transaction paid ${bought.paid} ${chain.token}; the cheapest plan costs ${bought.cheapest}`, { paid: bought.paid, cheapest: bought.cheapest });
     }
 
-    let proof: PlanClaim['proof'] = 'joined_wallet';
-    if (!same(p.wallet, payment.payer)) {
+    // Only a wallet proven by its own signature binds a payment by itself: one named at join is anyone's to name.
+    let proof: PlanClaim['proof'] = 'proven_wallet';
+    if (!same(provenWallet(p), payment.payer)) {
       const message = planClaimMessage(p.agent_id, chain.id, tx);
       if (!input.payer_signature_hex) {
-        throw refuse('payer_unproven', `the payer ${payment.payer} is not the wallet you joined with: send payer_signature_hex, its personal signature of the claim message`, { payer: payment.payer, sign: message });
+        throw refuse(
+          'payer_unproven',
+          `the payer ${payment.payer} is not a proven wallet of yours: send payer_signature_hex, its personal signature of the claim message, or prove the wallet first (POST /me/wallet)`,
+          { payer: payment.payer, sign: message },
+        );
       }
       const signer = signerOf(message, input.payer_signature_hex);
       if (!same(signer, payment.payer)) {

@@ -19,7 +19,7 @@ const answerOf = (ctx: Ctx) => {
     treasury: treasuryOf(ctx),
     // Fields added to planOf's own object: a spread first and fields after it is a slow shape in Node 20's V8.
     mine: p ? Object.assign(planOf(ctx, p), { tier: p.tier, usage: meterOf(ctx, p) }) : null,
-    principal: p ? { name: p.name, agent_id: p.agent_id, wallet: p.wallet, tier: p.tier } : null,
+    principal: p ? { name: p.name, agent_id: p.agent_id, wallet: p.wallet, wallet_status: p.wallet_status, tier: p.tier } : null,
   };
 };
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { epochOpened, epochToOpen, openEpoch } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
+import { provenWallet } from '../../core/principal.js';
 import { followSeries, settled } from './lib/follow.js';
 import { notWritten, nowS, SeriesId, seriesView, writeSeries } from './lib/view.js';
 import { EpochOpenAnswer } from './lib/answers.js';
@@ -47,7 +48,7 @@ export const epochOpen = defineTool({
       series_id: id,
       epoch: epoch.index,
       paymentRef: epoch.paymentRef,
-      opener: { agent_id: ctx.principal.agent_id, wallet: ctx.principal.wallet },
+      opener: { agent_id: ctx.principal.agent_id, wallet: provenWallet(ctx.principal) },
       window: epoch.window,
     });
     const hid = opened.handshake_id;

@@ -35,7 +35,7 @@ export async function readWith(ctx: SessionCtx, text: string, lane: LaneId): Pro
   if (lane === 'embedded') return engineStep('the reader', () => noteUnsaid(readRule(text)));
   const open = modelLane(ctx);
   if ('refusal' in open) throw open.refusal;
-  const reading = await open.reader.read(text);
+  const reading = await open.reader.read(text, ctx.ended());
   await recordSpend(ctx, 'read_model');
   return noteUnsaid(withHints(withDefaults(reading)));
 }

@@ -6,7 +6,7 @@ import { MarketSchema, SessionSchema } from '../../engine/reader/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { deciderOf, fromScript } from './lib/cast.js';
-import { SCRIPT_LISTED } from './forge.js';
+import { SCRIPT_BOUNDS, SCRIPT_LISTED } from './forge.js';
 import { meterSteps, stepOver } from './lib/stepper.js';
 import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './lib/trades-page.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './lib/window.js';
@@ -45,7 +45,7 @@ export const forgeTrial = defineTool({
   listed: { properties: { script: SCRIPT_LISTED } },
   access: 'session',
   guard: 'trial',
-  rest: { method: 'POST', path: '/forge/trial', maxBody: TRIAL_SCRIPT_CAP + 4096, errors: [413, 429, 500, 502, 503], tag: 'forge' },
+  rest: { method: 'POST', path: '/forge/trial', maxBody: TRIAL_SCRIPT_CAP + 4096, bounds: SCRIPT_BOUNDS, errors: [413, 429, 500, 502, 503], tag: 'forge' },
   async run(ctx, input) {
     const bytes = Buffer.byteLength(JSON.stringify(input.script));
     if (bytes > TRIAL_SCRIPT_CAP) throw new DeckError(413, 'too_large', `the script is ${bytes} bytes; the cap is ${TRIAL_SCRIPT_CAP}`, { cap_bytes: TRIAL_SCRIPT_CAP });

@@ -32,6 +32,12 @@ export const SCRIPT_LISTED = {
 /** A tier's daily count of forges: on a local deck (DECK_PROFILE=local, one person on their own machine) the free tier has none. */
 const forgesPerDay = (ctx: SessionCtx, tier: Tier): number | null => (tier === 'free' && ctx.config.profile === 'local' ? null : FORGES_PER_DAY[tier]);
 
+/**
+ * What a body carrying a script block may hold: its expressions nest (the schema is recursive) and a script of the
+ * trial's 64 KiB holds thousands of entries; the rules the reader's corpus forges nest 11 deep with at most 3,000.
+ */
+export const SCRIPT_BOUNDS = { depth: 32, entries: 16_384 };
+
 const tierLimit = (tier: Tier, limit: number, now: number) =>
   limitReached('forge_limit', `the ${tier} tier casts ${limit} forges a day; they are cast already today`, secondsToNextUtcDay(now), { tier, per_day: limit });
 
@@ -71,7 +77,7 @@ export const forge = defineTool({
   output: ForgeAnswer,
   listed: { properties: { script: SCRIPT_LISTED } },
   access: 'session',
-  rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, errors: [402, 413, 429, 500, 502, 503], tag: 'forge' },
+  rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, bounds: SCRIPT_BOUNDS, errors: [402, 413, 429, 500, 502, 503], tag: 'forge' },
   run: (ctx, input) => forgeRule(ctx, input),
 });
 

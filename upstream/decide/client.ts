@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import type { NamedTargets } from '../named-targets.js';
 import { undici } from '../undici.js';
 
 /** What one call of a model's decide() came to. */
@@ -7,16 +7,12 @@ export type DecideOutcome =
   | { kind: 'timeout'; ms: number }
   | { kind: 'unreachable'; why: string; ms: number };
 
-let agent: Promise<Dispatcher> | null = null;
-/** One keep-alive pool for every decide() endpoint: a run calls the same one bar after bar. */
-const pool = (): Promise<Dispatcher> => (agent ??= undici().then((u) => new u.Agent({ keepAliveTimeout: 10_000, connections: 64 })));
-
 /**
- * One POST of a bar to a model's decide() endpoint (undici), bounded by `timeoutMs` from the request's start to the
- * answer's last byte, and by `stop` (the run ending). The answer is handed back as it came; judging it is the
- * typed lane's.
+ * One POST of a bar to a model's decide() endpoint (undici, through the named targets' pool: a URL a person named,
+ * so only to the address checked where it connects), bounded by `timeoutMs` from the request's start to the answer's
+ * last byte, and by `stop` (the run ending). The answer is handed back as it came; judging it is the typed lane's.
  */
-export async function askDecide(url: string, body: unknown, timeoutMs: number, stop: AbortSignal): Promise<DecideOutcome> {
+export async function askDecide(targets: NamedTargets, url: string, body: unknown, timeoutMs: number, stop: AbortSignal): Promise<DecideOutcome> {
   const started = performance.now();
   const ms = () => Math.round((performance.now() - started) * 100) / 100;
   // One controller per call, aborted by its own timer or by the run stopping (cheaper than composed signals).
@@ -30,7 +26,7 @@ export async function askDecide(url: string, body: unknown, timeoutMs: number, s
   stop.addEventListener('abort', onStop, { once: true });
   try {
     const res = await (await undici()).request(url, {
-      dispatcher: await pool(),
+      dispatcher: await targets.dispatcher(),
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),

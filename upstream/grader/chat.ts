@@ -46,12 +46,13 @@ export function refusalOf(status: number, body: unknown): Record<string, unknown
  * 502 grader_refused carrying only its status, type and code; a refusal in the answer is 502 grader_refused; an
  * answer that is not a distribution over the scale is 502 grader_nonsense.
  */
-export async function askClosed(lane: GraderLane, messages: readonly ChatMessage[]): Promise<Measured> {
+export async function askClosed(lane: GraderLane, messages: readonly ChatMessage[], ended: AbortSignal): Promise<Measured> {
   const answer = await callJson(UPSTREAM, `${lane.url.replace(/\/$/, '')}/chat/completions`, {
     method: 'POST',
     body: requestOf(lane.model, messages),
     token: lane.key,
     timeoutMs: TIMEOUT_MS,
+    ended,
   });
   if (answer.status < 200 || answer.status >= 300) {
     throw new DeckError(502, 'grader_refused', `the grader refused the question (HTTP ${answer.status})`, { upstream: UPSTREAM, grader: refusalOf(answer.status, answer.body) });

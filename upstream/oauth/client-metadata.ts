@@ -1,67 +1,60 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
+import type { NamedTargets } from '../named-targets.js';
 import { undici } from '../undici.js';
 
 /** The largest client metadata document the deck reads: the draft's recommended cap. */
 export const CLIENT_METADATA_MAX_BYTES = 5 * 1024;
-const TIMEOUT_MS = 5000;
-
-/**
- * Addresses a client metadata document is never fetched from unless the deck itself is a local one: a client id is
- * a URL anyone may name, and without this the deck could be made to reach its own host or network.
- */
-const INNER = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.168.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) INNER.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 127], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['::ffff:0:0', 96]] as const) INNER.addSubnet(net, prefix, 'ipv6');
-
-const inner = (address: string): boolean => INNER.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+/** The whole exchange, from asking to the document's last byte. */
+export const CLIENT_METADATA_DEADLINE_MS = 5000;
 
 /** Why a fetch was refused or failed, in words for the authorization page's error. */
 export class ClientMetadataUnavailable extends Error {}
 
 /**
- * Fetches OAuth Client ID Metadata Documents (the client id is the https URL of its own metadata), with undici:
- * no redirects, 5 s, at most 5 KiB, and, unless `local`, never from a loopback, private or link-local address (the
- * address is checked where the connection is made, so a name that changes its answer between look-ups gains nothing).
+ * Fetches OAuth Client ID Metadata Documents (the client id is the https URL of its own metadata), with undici: a URL
+ * anyone may name, so through the named targets (a public address, checked where the connection is made; loopback too
+ * with DECK_LOOPBACK_TARGETS=1); no redirects; at most 5 KiB; one deadline of 5 s for the whole exchange, body
+ * included (a server that drips its answer is cut at 5 s, not at 5 s between bytes); and cancelled when `asked`
+ * aborts (every request that asked for it has ended).
  */
 export class ClientMetadataFetcher {
-  private dispatcher: Promise<Dispatcher> | null = null;
+  constructor(private readonly targets: NamedTargets) {}
 
-  constructor(private readonly local: boolean) {}
-
-  async fetch(url: URL): Promise<unknown> {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!this.local && isIP(host) && inner(host)) throw new ClientMetadataUnavailable(`${url.host} is not a public address`);
+  async fetch(url: URL, asked: AbortSignal): Promise<unknown> {
+    const deadline = AbortSignal.timeout(CLIENT_METADATA_DEADLINE_MS);
+    const signal = AbortSignal.any([deadline, asked]);
+    const failed = (error: unknown) =>
+      new ClientMetadataUnavailable(
+        deadline.aborted
+          ? `it did not arrive whole within ${CLIENT_METADATA_DEADLINE_MS / 1000} s`
+          : asked.aborted
+            ? 'nobody waits for it any more'
+            : `it could not be fetched: ${(error as Error).message}`,
+      );
     const { request } = await undici();
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, {
-        method: 'GET',
-        headers: { accept: 'application/json' },
-        dispatcher: await this.agent(),
-        headersTimeout: TIMEOUT_MS,
-        bodyTimeout: TIMEOUT_MS,
-      });
+      res = await request(url, { method: 'GET', headers: { accept: 'application/json' }, dispatcher: await this.targets.dispatcher(), signal });
     } catch (error) {
-      throw new ClientMetadataUnavailable(`it could not be fetched: ${(error as Error).message}`);
+      throw failed(error);
     }
     if (res.statusCode !== 200) {
-      await res.body.dump();
-      throw new ClientMetadataUnavailable(`it answered HTTP ${res.statusCode}`);
+      res.body.destroy();
+      throw new ClientMetadataUnavailable(`it answered HTTP ${res.statusCode}${res.statusCode >= 300 && res.statusCode < 400 ? ' (redirects are not followed)' : ''}`);
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > CLIENT_METADATA_MAX_BYTES) {
-        res.body.destroy();
-        throw new ClientMetadataUnavailable(`it is over ${CLIENT_METADATA_MAX_BYTES} bytes`);
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > CLIENT_METADATA_MAX_BYTES) {
+          res.body.destroy();
+          throw new ClientMetadataUnavailable(`it is over ${CLIENT_METADATA_MAX_BYTES} bytes`);
+        }
+        chunks.push(chunk);
       }
-      chunks.push(chunk);
+    } catch (error) {
+      throw error instanceof ClientMetadataUnavailable ? error : failed(error);
     }
     try {
       return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
@@ -69,19 +62,4 @@ export class ClientMetadataFetcher {
       throw new ClientMetadataUnavailable('it is not JSON');
     }
   }
-
-  private agent(): Promise<Dispatcher> {
-    return (this.dispatcher ??= undici().then(({ Agent }) => new Agent({ connect: this.local ? {} : { lookup: publicOnly } })));
-  }
 }
-
-/** A DNS look-up that fails for names resolving to an address the deck must not reach. */
-const publicOnly: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, found) => {
-    if (error) return callback(error, '', 0);
-    const addresses = (found as LookupAddress[]).filter((a) => !inner(a.address));
-    if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} resolves to no public address`), { code: 'ENOTFOUND' }), '', 0);
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-};

@@ -64,18 +64,20 @@ function candidateOf(body: unknown): unknown {
 export class ModelReader {
   constructor(readonly lane: ReaderLane) {}
 
-  private ask(text: string, jsonMode: boolean): Promise<JsonAnswer> {
+  private ask(text: string, jsonMode: boolean, ended: AbortSignal): Promise<JsonAnswer> {
     return callJson(UPSTREAM, `${this.lane.url.replace(/\/$/, '')}/chat/completions`, {
       method: 'POST',
       body: requestOf(this.lane.model, text, jsonMode),
       token: this.lane.key,
       timeoutMs: TIMEOUT_MS,
+      ended,
     });
   }
 
-  async read(text: string): Promise<RuleReading> {
-    let answer = await this.ask(text, true);
-    if (refusesJsonMode(answer)) answer = await this.ask(text, false);
+  /** Reads the words; `ended` (the end of the request that asked) cancels the reading. */
+  async read(text: string, ended: AbortSignal): Promise<RuleReading> {
+    let answer = await this.ask(text, true, ended);
+    if (refusesJsonMode(answer)) answer = await this.ask(text, false, ended);
     if (answer.status < 200 || answer.status >= 300) {
       throw new DeckError(502, 'model_reader_refused', `the model reader refused the request (HTTP ${answer.status})`, {
         upstream: UPSTREAM,

@@ -19,6 +19,13 @@ const TIMEOUT_MS = 10_000;
 /** Bars asked per request when the exchange does not state its own bound (ccxt's features.spot.fetchOHLCV.limit). */
 const DEFAULT_PAGE = 500;
 
+/** Node's fetch, with one deadline from asking to the answer's last byte (a body fed a byte at a time is cut at it). */
+const wholeExchange = (url: string, init: RequestInit): Promise<Response> =>
+  fetch(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS) });
+
+/** A deadline that cut an answer's body, which ccxt does not catch as its own. */
+const cutShort = (error: unknown): boolean => error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError');
+
 /**
  * ccxt's urls.api with every URL's scheme and host replaced by `base`, its path kept, so one server (a proxy, or a
  * local one in tests) answers for every host the exchange uses (binance: api.binance.com/api/v3, fapi.binance.com/fapi/v1).
@@ -79,6 +86,8 @@ export class CcxtTape implements TapeVenue {
     const exchange = new make({
       enableRateLimit: true,
       timeout: TIMEOUT_MS,
+      // ccxt's own timeout ends once the answer's headers are in: the whole exchange, body included, is held to it here.
+      fetchImplementation: wholeExchange,
       options: { defaultType: 'spot', maxRetriesOnFailure: RETRIES, maxRetriesOnFailureDelay: RETRY_DELAY_MS },
     });
     if (!exchange.has['fetchOHLCV']) throw new Error(`DECK_TAPE_URL=ccxt:${name}: ccxt's ${name} serves no public candles (fetchOHLCV); choose another exchange`);
@@ -173,6 +182,10 @@ export class CcxtTape implements TapeVenue {
       publishCall(VENUE_TAPE, started, 'ok', null);
       return answer;
     } catch (error) {
+      if (cutShort(error)) {
+        publishCall(VENUE_TAPE, started, 'unreachable', null);
+        throw didNotAnswer(this.source, `${what}: no whole answer within ${TIMEOUT_MS / 1000} s`);
+      }
       if (!(error instanceof this.ccxt.BaseError)) throw error;
       const why = `${what}: ${error.message.slice(0, 400)}`;
       // What ccxt takes for a failure on the way (network, timeout, 429, an exchange's unknown error), and retried.

@@ -25,13 +25,16 @@ export interface TapeVenue {
 
 /** One attempt: the rows, a refusal thrown, or the reason to try again. */
 async function attempt(target: string, timeoutMs: number): Promise<CandleRow[] | { retry: string }> {
+  // One deadline for the whole exchange, body included: a venue that drips its answer is cut at it.
+  const deadline = AbortSignal.timeout(timeoutMs);
   let res;
+  let text: string;
   try {
-    res = await watched(VENUE_TAPE, async () => (await undici()).request(target, { headers: { accept: 'application/json' }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }));
+    res = await watched(VENUE_TAPE, async () => (await undici()).request(target, { headers: { accept: 'application/json' }, signal: deadline }));
+    text = await res.body.text();
   } catch (error) {
-    return { retry: (error as Error).message };
+    return { retry: deadline.aborted ? `no answer within ${timeoutMs / 1000} s` : (error as Error).message };
   }
-  const text = await res.body.text();
   if (res.statusCode >= 500) return { retry: `answered ${res.statusCode}` };
   if (res.statusCode === 404 || res.statusCode === 422) throw new TimeframeNotServed(text.slice(0, 200));
   if (res.statusCode !== 200) throw refusedBy(VENUE_TAPE, text.slice(0, 500));

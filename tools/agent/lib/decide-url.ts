@@ -1,35 +1,28 @@
-import { isIP } from 'node:net';
-import type { Config } from '../../../config/env.js';
 import { badInput } from '../../../core/errors.js';
-
-/** Hosts that are this machine (or any of its addresses): a decide() there would have the deck call itself. */
-function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost') || h === '0.0.0.0' || h === '::' || h === '::1') return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  return h.startsWith('::ffff:127.') || h === '0:0:0:0:0:0:0:1';
-}
+import { TargetRefused, type NamedTargets } from '../../../upstream/named-targets.js';
 
 /**
- * A decide() endpoint is an HTTPS URL of the operator's own, without credentials in it. A loopback address is
- * refused unless DECK_AGENT_LOOPBACK=1 (the tests' local fixtures), which also lets it be plain HTTP.
+ * A decide() endpoint is an HTTPS URL of the operator's own, without credentials in it, at a public address: its host
+ * is resolved now, so the operator hears of a refusal at once (every call checks again where it connects). A
+ * loopback address only with DECK_LOOPBACK_TARGETS=1, and then plain HTTP too, to loopback only.
  */
-export function decideUrl(raw: string, config: Config): string {
+export async function decideUrl(raw: string, targets: NamedTargets): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw badInput([{ field: 'decide_url', message: 'not a URL' }]);
   }
-  const loopback = isLoopback(url.hostname);
-  const problem =
-    url.username || url.password
-      ? 'a URL carries no credentials'
-      : loopback && !config.agent.loopback
-        ? 'a loopback address is not an endpoint of yours the deck can call'
-        : url.protocol !== 'https:' && !(loopback && url.protocol === 'http:')
-          ? 'decide() must be an https URL'
-          : null;
-  if (problem) throw badInput([{ field: 'decide_url', message: problem }]);
+  const refuse = (message: string) => badInput([{ field: 'decide_url', message }]);
+  if (url.username || url.password) throw refuse('a URL carries no credentials');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('decide() must be an https URL');
+  let loopback: boolean;
+  try {
+    loopback = await targets.isLoopback(url.hostname);
+  } catch (error) {
+    if (error instanceof TargetRefused) throw refuse(error.message);
+    throw error;
+  }
+  if (url.protocol === 'http:' && !loopback) throw refuse('decide() must be an https URL');
   return url.href;
 }

@@ -188,7 +188,7 @@ export class Rail {
         await sleep(RETRY_BACKOFF_MS * attempt, undefined, { signal }).catch(() => {});
       }
       if (signal.aborted) return null;
-      const out = await askDecide(model.decide_url, body, r.timeout_ms, signal);
+      const out = await askDecide(d.ctx.upstreams.named, model.decide_url, body, r.timeout_ms, signal);
       r.decide_ms += out.ms;
       if (signal.aborted) return null;
       if (out.kind === 'timeout') {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { walletStatusOf, type Account } from '../../../store/accounts.js';
 import { digest } from '../../../upstream/identity/keys.js';
 import type { Caller, Services } from '../../context.js';
 import { tierOf } from '../../plans/lib/standing.js';
@@ -34,37 +35,37 @@ export async function principalFrom(s: Services, credential: string, at: Audienc
     const account = found ? s.store.accounts.byId(found.id) : null;
     return account ? toPrincipal(s, account, 'key') : null;
   }
-  const session = s.store.sessions.get(digest(credential));
+  const hash = digest(credential);
+  const session = s.store.sessions.get(hash);
   if (!session || session.expires_at <= s.clock() || !reaches(session.resource, at)) return null;
   const account = s.store.accounts.byId(session.principal_id);
-  // A rotated key ends every session minted under the old one.
-  if (!account || account.key_gen !== session.key_gen) return null;
+  // A rotated key ends every session minted under the old one, but the one that asked for the rotation.
+  if (!account || (account.key_gen !== session.key_gen && account.kept_session !== hash)) return null;
   return toPrincipal(s, account, 'session');
 }
 
-/** What a credential presented to a guarded door comes to: its principal, refused, or not checked at all. */
+/** What a credential presented to a guarded door comes to: its principal, refused, or refused while its address rests. */
 export type Admission = { principal: Principal } | { refused: true } | { restingS: number };
 
 /**
- * A credential presented as the bearer or the cookie, checked under the login throttle: a refusal counts against
- * the client's address like a refused key at login, and while the address rests nothing it presents is checked
- * (a right credential rests too, as at login, so resting is no oracle). A credential that verifies does not clear
- * the count: only a login does, so presenting one's own session between guesses buys no more guesses.
+ * A credential presented as the bearer or the cookie, checked under the login throttle. A credential that verifies
+ * always goes through: a key is 256 random bits, too long to guess, so the throttle is not what keeps keys safe; it
+ * slows an address scanning for them, and one address (a hosted MCP client, a NAT) serves many people whose own keys
+ * and sessions must not be shut out by another's guesses or stale token. A credential that does not verify counts
+ * against its address like a refused key at login; once the address rests, such a credential is answered 429 for the
+ * rest of the window (and no longer counted). A credential that verifies does not clear the count: only a login does,
+ * so presenting one's own session between guesses buys no more guesses.
  */
 export async function admitCredential(s: Services, caller: Caller, credential: string, at: Audience): Promise<Admission> {
-  // The client's salted digest is only needed while some address has refusals counted, or to count this one.
-  const restingS = s.login.counting ? s.login.restingFor(clientOf(s, caller), s.clock()) : 0;
-  if (restingS > 0) return { restingS };
   const principal = await principalFrom(s, credential, at);
   if (principal) return { principal };
-  await s.login.refused(clientOf(s, caller), s.clock());
+  const client = clientOf(s, caller);
+  const restingS = s.login.restingFor(client, s.clock());
+  if (restingS > 0) return { restingS };
+  await s.login.refused(client, s.clock());
   return { refused: true };
 }
 
-function toPrincipal(
-  s: Services,
-  a: { id: string; name: string; agent_id: string; wallet: string | null },
-  via: Principal['via'],
-): Principal {
-  return { id: a.id, name: a.name, agent_id: a.agent_id, wallet: a.wallet, tier: tierOf(s, a), via };
+function toPrincipal(s: Services, a: Account, via: Principal['via']): Principal {
+  return { id: a.id, name: a.name, agent_id: a.agent_id, wallet: a.wallet, wallet_status: walletStatusOf(a), tier: tierOf(s, a), via };
 }

@@ -16,8 +16,9 @@ export const noLoginWindows = (): LoginWindowsDoc => ({ windows: {} });
 
 /**
  * Refused credentials per client address (keys at login, and keys or sessions presented as the bearer or the
- * cookie): `limit` refusals inside one window of `windowMs` rest the door for the remainder of that window; a
- * login that succeeds clears the address. Held in memory (a restart forgets it), or, when decks share a store, in
+ * cookie): `limit` refusals inside one window of `windowMs` rest the address for the remainder of that window (the
+ * login door refuses every key then; elsewhere only credentials that do not verify are refused); a login that
+ * succeeds clears the address. Held in memory (a restart forgets it), or, when decks share a store, in
  * a document of it (`shared`), so a refusal counted by one deck counts at every deck.
  */
 export class LoginThrottle {
@@ -36,12 +37,6 @@ export class LoginThrottle {
   private current(client: string, now: number): Window | null {
     const w = Object.hasOwn(this.windows, client) ? this.windows[client]! : null;
     return w && now - w.start < this.windowMs ? w : null;
-  }
-
-  /** Whether any address has a refusal counted: while none has, every door is open, whoever asks. */
-  get counting(): boolean {
-    for (const _ in this.windows) return true;
-    return false;
   }
 
   /** Seconds until the door opens again for this client, or 0 when it is open. */

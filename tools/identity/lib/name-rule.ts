@@ -2,7 +2,7 @@ import { getAddress, isAddress } from 'ethers/address';
 import { z } from 'zod';
 
 export const NAME_RULE = '3 to 32 characters of a-z, 0-9, - and _ (lower-cased on input); house names are reserved';
-export const WALLET_RULE = 'optional 0x-prefixed 20-byte address; becomes your operator';
+export const WALLET_RULE = 'optional 0x-prefixed 20-byte address; becomes your operator, unproven: it counts (plan claims, series) only once its own signature proves it (GET /me/wallet)';
 
 export const Name = z
   .string()

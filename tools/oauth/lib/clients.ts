@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { InvalidClientError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidClientError, InvalidClientMetadataError, TemporarilyUnavailableError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
-import type { RegisteredClient } from '../../../store/oauth.js';
+import type { Keeping, RegisteredClient } from '../../../store/oauth.js';
 import { ClientMetadataUnavailable } from '../../../upstream/oauth/client-metadata.js';
 import type { Services } from '../../context.js';
 
-/** A registration nobody consented to under is dropped after this long. */
-const UNUSED_REGISTRATION_MS = 30 * 24 * 3_600_000;
+/**
+ * How registrations are kept: at most DECK_OAUTH_CLIENTS; one never used (no grant made under it) a day after it was
+ * made (a client registers just before it sends its person to consent); one no grant names any more, 30 days after
+ * its last grant was made.
+ */
+const keeping = (s: Services): Keeping => ({ most: s.config.oauthClients, unusedMs: 24 * 3_600_000, idleMs: 30 * 24 * 3_600_000 });
 /** How long a fetched client metadata document is trusted before it is fetched again. */
 const METADATA_TTL_MS = 10 * 60_000;
 const METADATA_CACHED = 1000;
@@ -56,7 +60,7 @@ function checked(raw: unknown): z.output<typeof ClientMetadata> {
   return parsed.data;
 }
 
-const asClient = (c: RegisteredClient): OAuthClientInformationFull => ({ ...c });
+const asClient = ({ used_at: _, ...c }: RegisteredClient): OAuthClientInformationFull => c;
 
 /**
  * Registers a client (RFC 7591). Every client is public and proves itself with PKCE: a client that asks for a
@@ -78,11 +82,16 @@ export async function registerClient(s: Services, raw: unknown): Promise<OAuthCl
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
   };
-  return asClient(await s.store.oauth.register(client, now - UNUSED_REGISTRATION_MS));
+  const kept = await s.store.oauth.register(client, now, keeping(s));
+  if (kept === 'full') {
+    s.log.error('oauth_clients_full', { most: s.config.oauthClients });
+    throw new TemporarilyUnavailableError(`the deck keeps ${s.config.oauthClients} client registrations and every one is in use; try again later`);
+  }
+  return asClient(kept);
 }
 
 /** A client id that is a metadata document's URL: https, a path, no fragment, no credentials. */
-function metadataUrl(id: string): URL | null {
+export function metadataUrl(id: string): URL | null {
   if (!id.startsWith('https://')) return null;
   try {
     const u = new URL(id);
@@ -112,7 +121,7 @@ export class ClientMetadataCache {
  * points to, fetched and checked (its client_id must be that URL; it may not claim a secret). Undefined: no such client.
  */
 export async function clientFor(s: Services, id: string): Promise<OAuthClientInformationFull | undefined> {
-  const registered = s.store.oauth.client(id);
+  const registered = s.store.oauth.client(id, s.clock(), keeping(s));
   if (registered) return asClient(registered);
   const url = metadataUrl(id);
   if (!url) return undefined;
@@ -121,7 +130,7 @@ export async function clientFor(s: Services, id: string): Promise<OAuthClientInf
   if (cached) return cached;
   let doc: unknown;
   try {
-    doc = await s.oauth.fetcher.fetch(url);
+    doc = await s.oauth.fetcher.fetch(url, s.oauth.askers.signal(id));
   } catch (error) {
     if (error instanceof ClientMetadataUnavailable) throw new InvalidClientError(`the client metadata document at ${id}: ${error.message}`);
     throw error;

@@ -1,4 +1,6 @@
+import type { NamedTargets } from '../../../upstream/named-targets.js';
 import { ClientMetadataFetcher } from '../../../upstream/oauth/client-metadata.js';
+import { Askers } from './askers.js';
 import { Authorizations } from './authorizations.js';
 import { ClientMetadataCache } from './clients.js';
 import { protectedResources, type ProtectedResource } from './resources.js';
@@ -11,20 +13,21 @@ export interface OAuthDoor {
   authorizations: Authorizations;
   clientMetadata: ClientMetadataCache;
   fetcher: ClientMetadataFetcher;
+  /** The requests waiting on each client's metadata document: its fetch ends when they all have. */
+  askers: Askers;
 }
 
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
-
 /**
- * The door, built once at start. A deck whose own address is a loopback one is a developer's: it may fetch client
- * metadata documents from this machine and its network, which any other deck refuses.
+ * The door, built once at start. Client metadata documents are fetched as every URL a person names is: at a public
+ * address (this machine's loopback too with DECK_LOOPBACK_TARGETS=1).
  */
-export function openOAuthDoor(base: string, endpoints: readonly { path: string; name: string }[]): OAuthDoor {
+export function openOAuthDoor(base: string, endpoints: readonly { path: string; name: string }[], targets: NamedTargets): OAuthDoor {
   return {
     issuer: base,
     resources: protectedResources(base, endpoints),
     authorizations: new Authorizations(),
     clientMetadata: new ClientMetadataCache(),
-    fetcher: new ClientMetadataFetcher(LOOPBACK_HOST.test(new URL(base).hostname)),
+    fetcher: new ClientMetadataFetcher(targets),
+    askers: new Askers(),
   };
 }

@@ -10,7 +10,8 @@ export const Day = z.iso.date().describe('a UTC day, YYYY-MM-DD');
 export const PrincipalShown = z.object({
   name: z.string(),
   agent_id: z.string(),
-  wallet: z.string().nullable().describe('the wallet it joined with (its operator), checksummed'),
+  wallet: z.string().nullable().describe('its wallet (its operator), checksummed: the one named at join, or the last one proven'),
+  wallet_status: z.enum(['unproven', 'proven']).nullable().describe('unproven: named, not proven by its own signature, and counting for nothing; null: no wallet'),
   tier: z.enum(TIERS),
 });
 
@@ -60,7 +61,9 @@ export const PlanClaimEntry = z.strictObject({
   token_address: z.string(),
   amount: z.string().describe('what the payer sent the treasury, in whole tokens, as a decimal string'),
   payer: z.string(),
-  proof: z.enum(['joined_wallet', 'payer_signature']).describe('how the payer is bound to the principal'),
+  proof: z
+    .enum(['proven_wallet', 'payer_signature', 'joined_wallet'])
+    .describe("how the payer is bound to the principal: its proven wallet, or the payer's signature (joined_wallet: a claim recorded before wallets were proven)"),
   block: z.number().int(),
   block_time: z.iso.datetime(),
   period: z.strictObject({ start: z.iso.datetime(), end: z.iso.datetime() }),

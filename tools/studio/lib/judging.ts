@@ -89,7 +89,7 @@ export async function spendDecision(
   }
   let answers: Answered[];
   try {
-    answers = await Promise.all(questions.map(async (q) => answered(q, await askClosed(lane, messagesOf(q)))));
+    answers = await Promise.all(questions.map(async (q) => answered(q, await askClosed(lane, messagesOf(q), ctx.ended()))));
   } catch (error) {
     if (used !== null) await grades.givePing(p.id);
     throw error;
