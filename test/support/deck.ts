@@ -25,10 +25,6 @@ const TESTING = { DECK_SAMPLE_TAPE: 'off', DECK_CHECK_OUTPUT: '1' };
 export async function testDeck(env: Record<string, string> = {}, clock?: () => number): Promise<TestDeck> {
   const dataDir = env.DECK_DATA ?? (await mkdtemp(join(tmpdir(), 'deck-test-')));
   const deck = await startDeck(readConfig({ PORT: '0', HOST: '127.0.0.1', DECK_LOG: 'silent', DECK_JOIN_PER_CLIENT: '1000', ...TESTING, ...env, DECK_DATA: dataDir }), clock);
-  // The test and the deck share one process: a test that works for seconds between two requests (compiling a schema
-  // on a loaded machine) sends the second on the kept-alive socket before the deck's 5 s idle timer, overdue, closes
-  // it under the request (ECONNRESET). Idle sockets are kept longer here than the longest such pause.
-  deck.server.keepAliveTimeout = 120_000;
   return {
     ...deck,
     dataDir,
