@@ -88,7 +88,7 @@ describe('npm run cards -- register', () => {
       const studioCard = (await call(`${deck.url}/cards/studio`)).body;
       expect(studioCard.registrations).toEqual([{ agentId: 0, agentRegistry: `${CAIP2}:${registryAddress}` }]);
       expect(studioCard.erc8004).toEqual({ agentId: 0, tx: file.sellers.studio.tx, block: file.sellers.studio.block });
-      expect(studioCard.services).toContainEqual({ name: 'agentWallet', endpoint: `${CAIP2}:${wallet}`, version: 'v1' });
+      expect(studioCard.services).toContainEqual({ name: 'agentWallet', endpoint: `${CAIP2}:${wallet}`, version: 'v1', from: 'cards.agent_wallet' });
       expect(studioCard.owner).toBe(owner.address);
       const candlesCard = (await call(`${deck.url}/cards/candles`)).body;
       expect(candlesCard.registrations).toEqual([{ agentId: 1, agentRegistry: `${CAIP2}:${registryAddress}` }]);

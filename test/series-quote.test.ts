@@ -84,7 +84,7 @@ describe('POST /v1/series/quote', () => {
   });
 
   it('is 400 bad_input naming each field that fails its rule', async () => {
-    const res = await quote({
+    const body = {
       agent: { chainId: 0, agentId: 'x', seller: 'nobody' },
       venue: 'Bad Venue',
       epochs: 91,
@@ -93,12 +93,20 @@ describe('POST /v1/series/quote', () => {
       caps: { markets: ['NQ', 'NQ', 'DOGE'], max_order_size: 0, max_notional: -5, max_position: 'four' },
       cover: 1.0000001,
       extra: true,
-    });
+    };
+    const wrong = ['agent.chainId', 'agent.agentId', 'agent.seller', 'venue', 'epochs', 'epoch_s', 'price_usdc', 'caps.markets.2', 'caps.max_order_size', 'caps.max_notional', 'caps.max_position', 'cover', '(body)'];
+    const res = await quote(body);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('bad_input');
+    // A refusal names its first ten problems and how many there were in all.
+    expect(res.body.problems_total).toBe(wrong.length);
     const fields = res.body.problems.map((p: { field: string }) => p.field);
-    for (const f of ['agent.chainId', 'agent.agentId', 'agent.seller', 'venue', 'epochs', 'epoch_s', 'price_usdc', 'caps.markets.2', 'caps.max_order_size', 'caps.max_notional', 'caps.max_position', 'cover', '(body)'])
-      expect(fields, f).toContain(f);
+    expect(fields).toHaveLength(10);
+    for (const f of fields) expect(wrong, f).toContain(f);
+    // With the first ones mended, the rest are named.
+    const { agent: _agent, venue: _venue, epochs: _epochs, epoch_s: _epochS, price_usdc: _price, ...rest } = body;
+    const named = (await quote(rest)).body.problems.map((p: { field: string }) => p.field);
+    for (const f of ['caps.markets.2', 'caps.max_order_size', 'caps.max_notional', 'caps.max_position', 'cover', '(body)']) expect(named, f).toContain(f);
     expect(rig.layer.requests).toEqual([]);
   });
 

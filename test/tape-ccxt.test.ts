@@ -143,7 +143,7 @@ describe('DECK_TAPE_URL=ccxt:binance (Binance spot wire)', () => {
   });
 
   it('answers 502 at 10 s when the exchange feeds its answer a byte a second: the deadline is for the whole exchange', async () => {
-    const from = Date.UTC(2025, 2, 1) / 1000;
+    const from = DEC17 + 16 * H;
     on.exchange.drip = true;
     const started = Date.now();
     try {
