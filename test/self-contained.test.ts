@@ -33,12 +33,12 @@ describe('what the repository reads', () => {
   });
 
   it('finds a path outside however it is written: from the file, from the working directory, through a constant, or the home', () => {
-    const tape = '../shared/tape';
-    expect(outsideIn("const bars = readFileSync(new URL(`../../../shared/tape/${name}.csv`, import.meta.url), 'utf8');")).toEqual([tape]);
-    expect(outsideIn("const ROOT = join(import.meta.dirname, '..', '..');\nconst csv = readFileSync(join(ROOT, '..', 'shared', 'tape', 'BTC-1m.csv'));")).toEqual([`${tape}/BTC-1m.csv`]);
-    expect(outsideIn("readFileSync('../shared/tape/ES-1m.csv', 'utf8');")).toEqual([`${tape}/ES-1m.csv`]);
-    expect(outsideIn('const dir = fileURLToPath(new URL("../../..", import.meta.url));\nreaddirSync(join(dir, "shared"));')).toEqual(['..', '../shared']);
-    expect(outsideIn("export { tape } from '../../../shared/tape.js';\nconst late = await import('../../../shared/x.js');")).toEqual(['../shared/tape.js', '../shared/x.js']);
+    const tape = '../beside/tape';
+    expect(outsideIn("const bars = readFileSync(new URL(`../../../beside/tape/${name}.csv`, import.meta.url), 'utf8');")).toEqual([tape]);
+    expect(outsideIn("const ROOT = join(import.meta.dirname, '..', '..');\nconst csv = readFileSync(join(ROOT, '..', 'beside', 'tape', 'BTC-1m.csv'));")).toEqual([`${tape}/BTC-1m.csv`]);
+    expect(outsideIn("readFileSync('../beside/tape/ES-1m.csv', 'utf8');")).toEqual([`${tape}/ES-1m.csv`]);
+    expect(outsideIn('const dir = fileURLToPath(new URL("../../..", import.meta.url));\nreaddirSync(join(dir, "beside"));')).toEqual(['..', '../beside']);
+    expect(outsideIn("export { tape } from '../../../beside/tape.js';\nconst late = await import('../../../beside/x.js');")).toEqual(['../beside/tape.js', '../beside/x.js']);
     expect(outsideIn("const p = join(homedir(), '.deck');\nconst q = process.env.HOME;")).toEqual(["the user's home", "the user's home"]);
   });
 
