@@ -10,7 +10,7 @@ import { sendEvents } from './events.js';
 import { sendJson } from './json-answer.js';
 import { jsonBody } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
-import { textInput } from './query-input.js';
+import { textReader } from './query-input.js';
 import { heldToStatuses, statusFactsOf } from './statuses.js';
 
 /** The largest JSON body a REST route reads unless its binding says otherwise. */
@@ -52,13 +52,13 @@ function ownPagesOnly(s: Services): RequestHandler {
  * A tool's input from a request: query, then the JSON body, then path params (path wins, then body). Query and path
  * text is read as the numbers and yes/no the tool takes; a JSON body's values are taken as they are typed.
  */
-function inputOf(tool: Tool, req: Request): Record<string, unknown> {
+function inputOf(tool: Tool, req: Request, fromText: ReturnType<typeof textReader>): Record<string, unknown> {
   const wantsBody = tool.rest!.method === 'POST' && tool.rest!.body !== 'none';
   if (wantsBody && (bodyless(req) || !isObject(req.body))) throw new DeckError(400, 'not_json', 'the body must be a JSON object');
   return {
-    ...textInput(tool.input, req.query as Record<string, unknown>),
+    ...fromText(req.query as Record<string, unknown>),
     ...(wantsBody ? (req.body as Record<string, unknown>) : {}),
-    ...textInput(tool.input, req.params),
+    ...fromText(req.params),
   };
 }
 
@@ -87,6 +87,7 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
     const rest = tool.rest;
     if (!rest) continue;
     const guarded = tool.access !== 'none';
+    const fromText = textReader(tool.input);
     const answer = async (req: Request, res: Response) => {
       const { ctx, refused, restingS } = await contextOf(s, req, guarded);
       if (restingS > 0 || (refused && guarded)) {
@@ -94,7 +95,7 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
         if (byCookie(req)) res.clearCookie(SESSION_COOKIE, { path: '/' });
         throw restingS > 0 ? resting(restingS) : signInFirst();
       }
-      const result = await tool.call(ctx, inputOf(tool, req));
+      const result = await tool.call(ctx, inputOf(tool, req, fromText));
       if (result instanceof EventStream) return sendEvents(res, result, s.log);
       // The status as res.status would set it, without its checks on every answer: the binding's is a constant.
       res.statusCode = rest.status ?? 200;

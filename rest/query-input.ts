@@ -17,18 +17,19 @@ const YES_NO: Record<string, boolean> = { '1': true, true: true, '0': false, fal
 /**
  * Query and path values arrive as text. A field the tool takes as a number or a yes/no is read as one here, in the
  * REST binding, so a tool's schema (what agents are shown) takes numbers and booleans only. Text that reads as
- * neither is passed on as it came, and the tool's schema refuses it naming the field.
+ * neither is passed on as it came, and the tool's schema refuses it naming the field. The kind of each field is read
+ * from the schema once, when the route is made.
  */
-export function textInput(input: z.ZodObject, values: Record<string, unknown>): Record<string, unknown> {
-  const shape = input.shape as Record<string, z.ZodType>;
-  return Object.fromEntries(
-    Object.entries(values).map(([key, value]) => {
-      const field = shape[key];
-      if (typeof value !== 'string' || !field) return [key, value];
-      const kind = scalarOf(field);
-      if (kind === 'number' && DECIMAL.test(value)) return [key, Number(value)];
-      if (kind === 'boolean' && value in YES_NO) return [key, YES_NO[value]];
-      return [key, value];
-    }),
-  );
+export function textReader(input: z.ZodObject): (values: Record<string, unknown>) => Record<string, unknown> {
+  const kinds = new Map(Object.entries(input.shape as Record<string, z.ZodType>).map(([key, field]) => [key, scalarOf(field)]));
+  return (values) =>
+    Object.fromEntries(
+      Object.entries(values).map(([key, value]) => {
+        if (typeof value !== 'string') return [key, value];
+        const kind = kinds.get(key);
+        if (kind === 'number' && DECIMAL.test(value)) return [key, Number(value)];
+        if (kind === 'boolean' && value in YES_NO) return [key, YES_NO[value]];
+        return [key, value];
+      }),
+    );
 }
