@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { loopbackAddress } from '../core/addresses.js';
 import { PROJECT_ROOT } from './root.js';
 
 // Every knob the deck reads from its environment, parsed once at start. An unset upstream URL means
@@ -63,7 +64,7 @@ const tapeUrl = z
   .refine((s) => CCXT_TAPE.test(s) || url.safeParse(s).success, "the venue's open tape (an http(s) URL) or ccxt:<exchange> (ccxt:binance, ccxt:kraken, ...)");
 
 /** A host only this machine's own programs reach: its loopback address or name. */
-const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+const isLoopback = (host: string) => host === 'localhost' || loopbackAddress(host.replace(/^\[(.*)\]$/, '$1'));
 
 const EnvSchema = z
   .object({

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Router } from 'express';
 import type { Services } from '../tools/context.js';
 import { upgradeRequired, type Tool } from '../tools/define.js';
+import { loopbackAddress } from '../core/addresses.js';
 import { signInFirst } from '../core/errors.js';
 import { resting } from '../tools/identity/lib/login-throttle.js';
 import { outcomeOfStatus } from '../tools/plane/lib/metrics.js';
@@ -40,8 +41,6 @@ export function watchRequests(s: Services, tools: readonly Tool[]): RequestHandl
   };
 }
 
-const isLoopback = (address: string | undefined): boolean => !!address && /^(127\.|::1$|::ffff:127\.)/.test(address);
-
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -57,7 +56,7 @@ async function metricsAdmitted(s: Services, req: Request): Promise<void> {
   const token = s.config.metricsToken;
   const bearer = bearerOf(req);
   if (token && bearer && sameSecret(bearer, token)) return;
-  if (isLoopback(req.ip)) return;
+  if (req.ip && loopbackAddress(req.ip)) return;
   const { ctx, refused, restingS } = await contextOf(s, req, true);
   if (restingS > 0) throw resting(restingS);
   if (refused || !ctx.principal) throw signInFirst();

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loopbackAddress, NamedTargets, publicAddress, TargetRefused, type Resolve } from '../upstream/named-targets.js';
+import { loopbackAddress } from '../core/addresses.js';
+import { NamedTargets, publicAddress, TargetRefused, type Resolve } from '../upstream/named-targets.js';
 import { undici } from '../upstream/undici.js';
 import { closedPort } from './fixtures/rpc.js';
 

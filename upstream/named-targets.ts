@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { buildConnector, Dispatcher } from 'undici';
+import { loopbackAddress } from '../core/addresses.js';
 import { undici } from './undici.js';
 
 /**
@@ -61,13 +62,6 @@ export function publicAddress(address: string): boolean {
     default:
       return false;
   }
-}
-
-/** Whether an address is this machine's loopback: 127.0.0.0/8, ::1, or 127.0.0.0/8 as IPv4-mapped IPv6. */
-export function loopbackAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.process(address);
-  return parsed.range() === 'loopback';
 }
 
 /**
