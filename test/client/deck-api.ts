@@ -4768,8 +4768,8 @@ export interface operations {
     tape: {
         parameters: {
             query: {
-                from: number;
-                to: number;
+                from: number | string;
+                to: number | string;
                 session?: string;
                 limit?: number;
             };
@@ -4939,10 +4939,10 @@ export interface operations {
     forecast: {
         parameters: {
             query?: {
-                t?: number;
+                t?: number | string;
                 session?: string;
                 history?: boolean;
-                from?: number;
+                from?: number | string;
             };
             header?: never;
             path: {
@@ -8251,8 +8251,8 @@ export interface operations {
                     market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
-                    /** @description the window's end, unix seconds, not in the future (floored to the bar); default: the newest bar the tape holds */
-                    to?: number;
+                    /** @description the window's end, unix seconds or ISO-8601 UTC, not in the future (floored to the bar); default: the newest bar the tape holds */
+                    to?: number | string;
                     /** @description walk-forward folds to cut the window into */
                     folds?: number;
                     /** @description the first trade to show, counted from 0 */
@@ -10257,8 +10257,8 @@ export interface operations {
                     market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @description rehearse: hours of tape counted back from the window's end (default 168) */
                     hours?: number;
-                    /** @description rehearse: the window's end, unix seconds (default: the newest bar the tape holds) */
-                    to?: number;
+                    /** @description rehearse: the window's end, unix seconds or ISO-8601 UTC (default: the newest bar the tape holds) */
+                    to?: number | string;
                     /** @description rehearse: walk-forward folds to cut the window into (2 to 20) */
                     folds?: number;
                     /** @description grade: your own grader key, as POST /studio/grade takes it; never kept */
@@ -13445,16 +13445,10 @@ export interface operations {
                     market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @enum {string} */
                     tf: "15s" | "1m" | "5m" | "1h";
-                    /**
-                     * Format: date-time
-                     * @description window start, ISO-8601 UTC (…Z)
-                     */
-                    from: string;
-                    /**
-                     * Format: date-time
-                     * @description window end, ISO-8601 UTC, in the past
-                     */
-                    to: string;
+                    /** @description window start: ISO-8601 UTC (…Z) or unix seconds */
+                    from: number | string;
+                    /** @description window end: ISO-8601 UTC or unix seconds, in the past */
+                    to: number | string;
                     /** @description ema:N, sma:N, vwap, bb:N:K, atr:N, rsi:N, hi:N, lo:N */
                     indicators?: string[];
                 };
@@ -14077,8 +14071,8 @@ export interface operations {
                         /** @description the vault, for a vault-kind venue only */
                         vault?: string;
                     };
-                    /** @description unix seconds: when the first epoch's window begins (default now) */
-                    from?: number;
+                    /** @description unix seconds or ISO-8601 UTC: when the first epoch's window begins (default now) */
+                    from?: number | string;
                 };
             };
         };
@@ -18263,8 +18257,8 @@ export interface operations {
                     mode: "replay" | "live";
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
-                    /** @description a replay window's end, unix seconds, not in the future (default: the newest bar the tape holds) */
-                    to?: number;
+                    /** @description a replay window's end, unix seconds or ISO-8601 UTC, not in the future (default: the newest bar the tape holds) */
+                    to?: number | string;
                     /** @description how long decide() may take for one bar (default 2000) */
                     timeout_ms?: number;
                     /** @description tries again after a timeout, a network failure or a 5xx (default 1) */
