@@ -86,12 +86,12 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
     if (!rest) continue;
     const guarded = tool.access !== 'none';
     const handler = async (req: Request, res: Response) => {
-      const { ctx, refused, restingS } = await contextOf(s, req, guarded);
+      const { ctx, refused, boundTo, restingS } = await contextOf(s, req, guarded);
       if (restingS > 0) throw resting(restingS);
       if (refused && guarded) {
         // A dead session in a browser (rotated, signed out elsewhere) is cleared, so it stops counting as a refusal.
         if (byCookie(req)) res.clearCookie(SESSION_COOKIE, { path: '/' });
-        throw signInFirst();
+        throw signInFirst(boundTo);
       }
       const result = await tool.call(ctx, inputOf(tool, req));
       if (result instanceof EventStream) return sendEvents(res, result, s.log);

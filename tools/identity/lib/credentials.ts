@@ -42,8 +42,20 @@ export async function principalFrom(s: Services, credential: string, at: Audienc
   return toPrincipal(s, account, 'session');
 }
 
-/** What a credential presented to a guarded door comes to: its principal, refused, or not checked at all. */
-export type Admission = { principal: Principal } | { refused: true } | { restingS: number };
+/**
+ * Where a live session that does not reach `at` is bound (an MCP endpoint's path, or "/" for every one), so its refusal
+ * can say so; null when the credential is no live session or reaches `at`.
+ */
+export function boundElsewhere(s: Services, credential: string, at: Audience): string | null {
+  if (credential.length > 512 || credential.startsWith(s.config.keyPrefix)) return null;
+  const session = s.store.sessions.get(digest(credential));
+  if (!session || session.expires_at <= s.clock() || session.resource === undefined || reaches(session.resource, at)) return null;
+  const account = s.store.accounts.byId(session.principal_id);
+  return account && account.key_gen === session.key_gen ? session.resource : null;
+}
+
+/** What a credential presented to a guarded door comes to: its principal, refused (saying where it is bound, if so), or not checked at all. */
+export type Admission = { principal: Principal } | { refused: true; boundTo: string | null } | { restingS: number };
 
 /**
  * A credential presented as the bearer or the cookie, checked under the login throttle: a refusal counts against
@@ -58,7 +70,7 @@ export async function admitCredential(s: Services, caller: Caller, credential: s
   const principal = await principalFrom(s, credential, at);
   if (principal) return { principal };
   await s.login.refused(clientOf(s, caller), s.clock());
-  return { refused: true };
+  return { refused: true, boundTo: boundElsewhere(s, credential, at) };
 }
 
 function toPrincipal(
