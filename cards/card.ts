@@ -1,3 +1,4 @@
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { CardsFile, PlansFile } from '../config/files.js';
 import { SELLER_ENDPOINTS } from '../sellers/endpoints.js';
 import { priceOf, type Seller } from '../config/sellers.js';
@@ -5,7 +6,8 @@ import { badge } from './image.js';
 import type { AgentWallet } from './wallet.js';
 
 export const ERC8004_TYPE = 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1';
-export const MCP_PROTOCOL_ON_CARDS = '2025-06-18';
+/** The MCP protocol a card advertises: the newest the endpoint negotiates in the 2025 era (sellers/legacy-server.ts). */
+export const MCP_PROTOCOL_ON_CARDS = LATEST_PROTOCOL_VERSION;
 
 /**
  * A seller's card: an ERC-8004 registration file that also carries the coordination layer's fields.

@@ -26,9 +26,9 @@ export const SELLERS = [
     id: 'studio',
     name: 'the deck: studio',
     description:
-      "Reads a trader's own rule into seven parts, forges it into a deterministic watermarked state machine, " +
-      'rehearses it over the real tape against a random null and grades its fidelity to the words. ' +
-      'A rehearsal is evidence about the past, never a forecast; a grade judges fidelity, never profitability.',
+      "Reads a trader's own rule into seven parts, forges it into a deterministic watermarked state machine and " +
+      'rehearses it over the real tape against a random null. A rehearsal is evidence about the past, never a forecast. ' +
+      "Grading a forge's fidelity to the words is not served here: grade is on the deck's /mcp.",
     tools: ['workflow_read', 'forge', 'rehearse', 'skills', 'skill_read'],
     skills: ['strategy-compile', 'backtest', 'walk-forward', 'rule-parsing', 'trading-workflow'],
     proposed_classes: ['strategy.rehearse'],

@@ -67,7 +67,19 @@ export const problemsOf = (error: z.ZodError): Problem[] =>
  */
 export const internalFailure = (): DeckError => new DeckError(500, 'internal', 'the deck failed inside; the failure is in its log');
 
-export const signInFirst = (): DeckError => new DeckError(401, 'unauthorized', 'sign in with POST /login first');
+/** How to present a credential, said wherever one is missing or refused. */
+export const HOW_TO_SIGN_IN = 'send "Authorization: Bearer <your key or deck_session value>" (no key yet: join at /join), or sign in with POST /login';
+
+/**
+ * 401: no credential, or one that did not verify. A live session bound to an MCP endpoint (an OAuth token) is told where
+ * it is bound ("/": every MCP endpoint), not only that it did not verify.
+ */
+export const signInFirst = (boundTo: string | null = null): DeckError =>
+  new DeckError(
+    401,
+    'unauthorized',
+    boundTo === null ? `sign in first: ${HOW_TO_SIGN_IN}` : `this session is bound to ${boundTo === '/' ? 'the MCP endpoints' : boundTo}, not the REST routes: ${HOW_TO_SIGN_IN}`,
+  );
 
 /** An upstream that is not configured: 503 with the variable that would configure it. */
 export const notConfigured = (upstream: string, variable: string): DeckError =>

@@ -89,11 +89,11 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
     const guarded = tool.access !== 'none';
     const fromText = textReader(tool.input);
     const answer = async (req: Request, res: Response) => {
-      const { ctx, refused, restingS } = await contextOf(s, req, guarded);
+      const { ctx, refused, boundTo, restingS } = await contextOf(s, req, guarded);
       if (restingS > 0 || (refused && guarded)) {
         // A dead session in a browser (rotated, signed out elsewhere) is cleared, so it stops counting as a refusal.
         if (byCookie(req)) res.clearCookie(SESSION_COOKIE, { path: '/' });
-        throw restingS > 0 ? resting(restingS) : signInFirst();
+        throw restingS > 0 ? resting(restingS) : signInFirst(boundTo);
       }
       const result = await tool.call(ctx, inputOf(tool, req, fromText));
       if (result instanceof EventStream) return sendEvents(res, result, s.log);

@@ -45,6 +45,8 @@ export interface Admitted {
   ctx: Ctx;
   /** A credential came and did not verify: REST answers 401, MCP -32001 with HTTP 401. */
   refused: boolean;
+  /** A refused credential that is a live session bound to another endpoint: where it is bound ("/": every MCP endpoint). */
+  boundTo: string | null;
   /** Seconds the client's address rests under the login throttle (0: it does not); its credential was not checked. */
   restingS: number;
 }
@@ -64,11 +66,13 @@ export async function contextOf(s: Services, req: Request, guarded: boolean, at:
   const value = credentialOf(req);
   let principal: Principal | null = null;
   let restingS = 0;
+  let boundTo: string | null = null;
   if (value && guarded) {
     const admitted = await admitCredential(s, caller, value, at);
     if ('principal' in admitted) principal = admitted.principal;
     if ('restingS' in admitted) restingS = admitted.restingS;
+    if ('refused' in admitted) boundTo = admitted.boundTo;
   } else if (value) principal = await principalFrom(s, value, 'any');
   const credential = principal && value ? { kind: principal.via, value } : null;
-  return { ctx: callContext(s, principal, credential, caller, endOf(req.res!)), refused: value !== null && principal === null && restingS === 0, restingS };
+  return { ctx: callContext(s, principal, credential, caller, endOf(req.res!)), refused: value !== null && principal === null && restingS === 0, boundTo, restingS };
 }

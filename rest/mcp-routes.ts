@@ -156,7 +156,7 @@ export function mcpRoutes(app: Router, s: Services, version: string): void {
       res.status(413).json(tooManyMessages(messages.length));
       return;
     }
-    const { ctx, refused, restingS } = await contextOf(s, req, true, e.path);
+    const { ctx, refused, boundTo, restingS } = await contextOf(s, req, true, e.path);
     const challenged = challenge.get(e)!;
     if (restingS > 0) {
       const { message, details } = resting(restingS);
@@ -166,9 +166,14 @@ export function mcpRoutes(app: Router, s: Services, version: string): void {
       return;
     }
     if (refused) {
-      const answers = messages.filter((m) => idOf(m) !== null).map((m) => rpcError(idOf(m), KEY_REQUIRED, 'the bearer did not verify'));
+      // A token bound to another endpoint is told where it is bound: the client asks for one for this endpoint.
+      const why =
+        boundTo === null
+          ? 'the bearer did not verify'
+          : `the bearer is bound to another endpoint, ${boundTo}, not ${e.path}: use it there, or get a token for ${s.urls.base}${e.path} (its OAuth resource)`;
+      const answers = messages.filter((m) => idOf(m) !== null).map((m) => rpcError(idOf(m), KEY_REQUIRED, why));
       res.status(401).set('www-authenticate', challenged.invalid);
-      res.json(batch ? answers : (answers[0] ?? rpcError(null, KEY_REQUIRED, 'the bearer did not verify')));
+      res.json(batch ? answers : (answers[0] ?? rpcError(null, KEY_REQUIRED, why)));
       return;
     }
     const header = req.headers['mcp-protocol-version'];

@@ -8,6 +8,8 @@ function scalarOf(schema: z.ZodType): Scalar {
   if (schema instanceof z.ZodBoolean) return 'boolean';
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) return scalarOf(schema.unwrap() as z.ZodType);
   if (schema instanceof z.ZodPipe) return scalarOf(schema.in as z.ZodType);
+  // A time takes unix seconds or ISO text: digits are read as the number, other text passed on as text.
+  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).some((o) => scalarOf(o) === 'number') ? 'number' : 'text';
   return 'text';
 }
 

@@ -93,3 +93,13 @@ export const listingOf = (e: McpEndpoint, tier: Tier | 'anonymous', toolsets: Re
 /** tools/list for a caller: what its tier opens, of the toolsets it asked for. */
 export const listingFor = (e: McpEndpoint, principal: Principal | null, toolsets?: ReadonlySet<string>): readonly ToolListing[] =>
   listingOf(e, listedAs(principal), toolsets);
+
+/** The paths of the endpoints that serve a tool, /mcp first; none for a name the deck does not have. */
+export const servedOn = (name: string): string[] => [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()].filter((e) => e.byName.has(name)).map((e) => e.path);
+
+/** What a tools/call of a name an endpoint does not serve is told: where it is served, or that the deck has no such tool. */
+export function unknownToolMessage(e: McpEndpoint, name: string): string {
+  const where = servedOn(name);
+  const pointer = where.length ? `${name} is on ${where.join(' and ')}` : `the deck has no tool ${name}; catalogue lists each seller's tools`;
+  return `unknown tool ${name} on ${e.path}; ${pointer}`;
+}

@@ -6,7 +6,8 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../tools/context.js';
-import { listedAs, listingOf, type McpEndpoint } from './endpoints.js';
+import { listedAs, listingOf, unknownToolMessage, type McpEndpoint } from './endpoints.js';
+import { instructionsFor } from './instructions.js';
 import { KEY_REQUIRED, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';
 import { callOnEndpoint, joinStep, resultJson } from './tool-call.js';
 
@@ -54,7 +55,6 @@ type Handler = (params: Record<string, unknown>, ctx: Ctx, toolsets: ReadonlySet
 export function legacyServer(e: McpEndpoint, version: string) {
   const capabilities = { tools: { listChanged: false }, prompts: {}, resources: {} };
   const serverInfo = { name: e.name, version };
-  const instructions = `The deck's ${e.id} endpoint.`;
   // tools/list of the default toolsets for each tier, written once.
   const defaults = new Set(e.defaults);
   const lists = new Map([...e.listings.keys()].map((tier) => [tier, new Written(JSON.stringify({ tools: listingOf(e, tier, defaults) }))]));
@@ -63,10 +63,10 @@ export function legacyServer(e: McpEndpoint, version: string) {
   const handlers = new Map<string, Handler>([
     [
       'initialize',
-      (params) => {
+      async (params, ctx) => {
         const requested = params.protocolVersion as string;
         const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
-        return { protocolVersion, capabilities, serverInfo, instructions };
+        return { protocolVersion, capabilities, serverInfo, instructions: await instructionsFor(e, ctx) };
       },
     ],
     ['ping', () => ({})],
@@ -80,7 +80,7 @@ export function legacyServer(e: McpEndpoint, version: string) {
       async (params, ctx) => {
         const name = params.name as string;
         const outcome = await callOnEndpoint(e, ctx, name, params.arguments ?? {});
-        if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
+        if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, unknownToolMessage(e, outcome.name));
         if (outcome.kind === 'join_required') {
           const { message, next } = joinStep(name, ctx.urls);
           throw new Refusal(KEY_REQUIRED, message, { next });

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { Ctx } from '../tools/context.js';
 import type { McpEndpoint } from './endpoints.js';
 import type { ModernCall } from './modern-server.js';
+import { instructionsFor } from './instructions.js';
 
 /** Where a 2026-07-28 request declares its protocol: params._meta[PROTOCOL_META]. */
 export const PROTOCOL_META = 'io.modelcontextprotocol/protocolVersion';
@@ -39,6 +40,10 @@ function headersStatedInBody(body: unknown, sent: Headers): [string, string][] {
   return stated.filter((h): h is [string, string] => h[1] !== undefined && !sent.has(h[0])).map(([k, v]) => [k, headerValue(v)]);
 }
 
+/** The instructions server/discover answers (the only 2026-07-28 answer that carries them); no other request reads the tape's holdings for them. */
+const describes = async (body: unknown, e: McpEndpoint, ctx: Ctx): Promise<string> =>
+  (body as { method?: unknown } | null)?.method === 'server/discover' ? instructionsFor(e, ctx) : '';
+
 /**
  * Hands a 2026-07-28 request from express to the 2.x SDK's web-standard handler and its answer back. The SDK
  * is loaded on the first such request, so a deck whose clients are all 2025-era never pays for it.
@@ -51,7 +56,7 @@ export function modernBridge(base: string, version: string) {
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'content-length') headers.set(k, v);
     for (const [k, v] of headersStatedInBody(body, headers)) headers.set(k, v);
-    const call: ModernCall = { ctx, endpoint, toolsets, seen: { keyRequired: false } };
+    const call: ModernCall = { ctx, endpoint, toolsets, instructions: await describes(body, endpoint, ctx), seen: { keyRequired: false } };
     const answer = await (await once()).fetch(new Request(`${base}${req.originalUrl}`, { method: 'POST', headers }), {
       parsedBody: body,
       authInfo: { token: '', clientId: 'deck', scopes: [], extra: { ...call } },

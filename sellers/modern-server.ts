@@ -7,7 +7,7 @@ import {
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
 import type { Ctx } from '../tools/context.js';
-import { listingFor, type McpEndpoint } from './endpoints.js';
+import { listingFor, unknownToolMessage, type McpEndpoint } from './endpoints.js';
 import { KEY_REQUIRED, UNKNOWN_TOOL } from './json-rpc.js';
 import { callOnEndpoint, joinStep } from './tool-call.js';
 
@@ -20,6 +20,8 @@ export interface ModernCall {
   endpoint: McpEndpoint;
   /** The toolsets tools/list shows (?toolsets=, the endpoint's default unless told). */
   toolsets: ReadonlySet<string>;
+  /** What the endpoint tells this caller of itself (instructionsFor). */
+  instructions: string;
   /** Marked when the answer is the -32001 of a call that needs a key: the bridge answers it with HTTP 401. */
   seen: { keyRequired: boolean };
 }
@@ -39,15 +41,15 @@ function declaresUrlElicitation(envelope: Record<string, unknown> | undefined): 
 export function modernHandler(version: string) {
   const factory = (rc: McpRequestContext) => {
     const call = callOf(rc.authInfo);
-    const { ctx, endpoint: e, toolsets } = call;
-    const server = new Server({ name: e.name, version }, { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} } });
+    const { ctx, endpoint: e, toolsets, instructions } = call;
+    const server = new Server({ name: e.name, version }, { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} }, instructions });
     server.setRequestHandler('tools/list', () => ({ tools: [...listingFor(e, ctx.principal, toolsets)] }));
     server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
     server.setRequestHandler('resources/list', () => ({ resources: [] }));
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
     server.setRequestHandler('tools/call', async (req, hctx) => {
       const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});
-      if (outcome.kind === 'unknown_tool') throw new ProtocolError(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
+      if (outcome.kind === 'unknown_tool') throw new ProtocolError(UNKNOWN_TOOL, unknownToolMessage(e, outcome.name));
       if (outcome.kind === 'result') return outcome.result;
       const { message, next } = joinStep(req.params.name, ctx.urls);
       // A client that can open a URL is sent to the join page once; when it comes back still without a

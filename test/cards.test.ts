@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { spawnDeck, testDeck, type TestDeck } from './support/deck.js';
-import { SELLER_IDS } from './support/mcp.js';
+import { legacyClient, SELLER_IDS } from './support/mcp.js';
 import { CardsSchema } from '../cards/schema.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 
 // The seller cards: one document read by two parties, the ERC-8004 identity registry (agentURI) and the
 // coordination layer. Checked against the spec's seller table and the ERC-8004 registration-v1 shape.
@@ -126,7 +128,12 @@ describe('the cards of a deck on its defaults', () => {
       registrations: [],
       erc8004: { agentId: null, tx: null, block: null },
     });
-    expect(card.services).toContainEqual({ name: 'MCP', endpoint: `${deck.url}/mcp/${id}`, version: '2025-06-18' });
+    // The protocol the card advertises is the one an SDK client connecting to the endpoint negotiates.
+    const client = await legacyClient(`${deck.url}/mcp/${id}`);
+    const negotiated = (client.transport as StreamableHTTPClientTransport).protocolVersion;
+    await client.close();
+    expect(negotiated).toBe(LATEST_PROTOCOL_VERSION);
+    expect(card.services).toContainEqual({ name: 'MCP', endpoint: `${deck.url}/mcp/${id}`, version: negotiated });
     // Only tools the table names, and always the three every seller carries.
     for (const tool of card.tools) expect(row.tools as readonly string[]).toContain(tool);
     expect(card.tools).toEqual(expect.arrayContaining(['catalogue', 'plans', 'account']));

@@ -11,7 +11,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DECK_ENDPOINT, listingFor, SELLER_ENDPOINTS, type McpEndpoint } from '../sellers/endpoints.js';
+import { DECK_ENDPOINT, listingFor, SELLER_ENDPOINTS, unknownToolMessage, type McpEndpoint } from '../sellers/endpoints.js';
+import { instructionsFor } from '../sellers/instructions.js';
 import { checkMessage, KEY_REQUIRED, LEGACY_REQUESTS, replyJson, UNKNOWN_TOOL } from '../sellers/json-rpc.js';
 import { legacyServer, Refusal } from '../sellers/legacy-server.js';
 import { callOnEndpoint, joinStep } from '../sellers/tool-call.js';
@@ -29,12 +30,12 @@ import { oddString, oddValue } from './fuzz/values.js';
 async function sdkServer(e: McpEndpoint, ctx: Ctx) {
   const server = new Server(
     { name: e.name, version: '1.0.0' },
-    { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} }, instructions: `The deck's ${e.id} endpoint.` },
+    { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} }, instructions: await instructionsFor(e, ctx) },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listingFor(e, ctx.principal)] }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});
-    if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, `unknown tool ${outcome.name} on ${e.path}`);
+    if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, unknownToolMessage(e, outcome.name));
     if (outcome.kind === 'join_required') {
       const { message, next } = joinStep(req.params.name, ctx.urls);
       throw new Refusal(KEY_REQUIRED, message, { next });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeBrowser, person } from './support/browser.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
-import { rpc } from './support/mcp.js';
+import { rpc, type RpcError } from './support/mcp.js';
 import { callbackServer, form, MemoryProvider, pkce } from './support/oauth.js';
 import { movableClock } from './support/clock.js';
 
@@ -231,8 +231,16 @@ describe('what the door refuses', () => {
       const r = await rpc(`${deck.url}${path}`, ACCOUNT, bearer(access));
       expect(r.status).toBe(401);
       expect(r.body).toMatchObject({ error: { code: -32001 } });
+      // It says where it is bound, not only that it did not verify.
+      expect((r.body as RpcError).error.message).toBe(
+        `the bearer is bound to another endpoint, /mcp/candles, not ${path}: use it there, or get a token for ${deck.url}${path} (its OAuth resource)`,
+      );
     }
-    expect((await call(`${deck.url}/me`, { headers: bearer(access) })).status).toBe(401);
+    const me = await call(`${deck.url}/me`, { headers: bearer(access) });
+    expect(me.status).toBe(401);
+    expect(me.body.message).toMatch(/^this session is bound to \/mcp\/candles, not the REST routes: send "Authorization: Bearer /);
+    // A bearer that is no session at all still says only that it did not verify.
+    expect(((await rpc(`${deck.url}/mcp/studio`, ACCOUNT, bearer('deck_sess_nothing'))).body as RpcError).error.message).toBe('the bearer did not verify');
     // A token for the deck itself reaches every MCP endpoint.
     const { access: whole } = await tokensFor(session, deck.url);
     for (const path of ['/mcp', '/mcp/studio', '/mcp/candles', '/mcp/copy']) expect((await rpc(`${deck.url}${path}`, ACCOUNT, bearer(whole))).status).toBe(200);

@@ -2,6 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOW_TO_SIGN_IN } from '../core/errors.js';
+
+const SIGN_IN_FIRST = `sign in first: ${HOW_TO_SIGN_IN}`;
 import { FileLedger } from '../store/file-ledger.js';
 import type { Spend } from '../store/spend.js';
 import { GIF_1PX } from './fixtures/images.js';
@@ -64,15 +67,23 @@ describe('GET /plans', () => {
   it('answers 401 for a credential that does not verify', async () => {
     const { status, body } = await call(`${deck.url}/plans`, { headers: { authorization: 'Bearer deck_live_not-a-key' } });
     expect(status).toBe(401);
-    expect(body).toMatchObject({ ok: false, error: 'unauthorized', message: 'sign in with POST /login first' });
+    expect(body).toMatchObject({ ok: false, error: 'unauthorized', message: SIGN_IN_FIRST });
   });
 });
 
 describe('the meter', () => {
+  it('GET /me without credentials names the bearer header and /join', async () => {
+    const { status, body } = await call(`${deck.url}/me`);
+    expect(status).toBe(401);
+    expect(body.message).toContain('"Authorization: Bearer <your key or deck_session value>"');
+    expect(body.message).toContain('join at /join');
+    expect(body.message).toContain('POST /login');
+  });
+
   it('GET /meter needs a session', async () => {
     const { status, body } = await call(`${deck.url}/meter`);
     expect(status).toBe(401);
-    expect(body.message).toBe('sign in with POST /login first');
+    expect(body.message).toBe(SIGN_IN_FIRST);
   });
 
   it('reports balance, allowance, tone and the price list', async () => {

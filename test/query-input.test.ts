@@ -23,7 +23,7 @@ afterAll(async () => {
   await rm(dirname(grants), { recursive: true, force: true });
 });
 
-type Schema = { type?: string; anyOf?: Schema[]; pattern?: string; [key: string]: unknown };
+type Schema = { type?: string; anyOf?: Schema[]; pattern?: string; description?: string; [key: string]: unknown };
 
 describe('what agents are shown', () => {
   it('lists every number as a number and every yes/no as a boolean, with no string form beside it', async () => {
@@ -32,12 +32,14 @@ describe('what agents are shown', () => {
     await client.close();
     const stringlyNumbers = tools.flatMap((t) =>
       Object.entries((t.inputSchema.properties ?? {}) as Record<string, Schema>)
+        // A time is the one field that takes text beside a number: an ISO-8601 UTC string or unix seconds.
+        .filter(([, p]) => !/ISO-8601 UTC/.test(p.description ?? ''))
         .filter(([, p]) => (p.anyOf ?? []).some((a) => a.type === 'string') && (p.anyOf ?? []).some((a) => a.type === 'integer' || a.type === 'boolean'))
         .map(([name]) => `${t.name}.${name}`),
     );
     expect(stringlyNumbers).toEqual([]);
     const tape = tools.find((t) => t.name === 'tape')!.inputSchema.properties as Record<string, Schema>;
-    expect(tape.from).toMatchObject({ type: 'integer' });
+    expect(tape.from).toMatchObject({ anyOf: [{ type: 'integer' }, { type: 'string' }] });
     const forecast = tools.find((t) => t.name === 'forecast')!.inputSchema.properties as Record<string, Schema>;
     expect(forecast.history).toMatchObject({ type: 'boolean' });
   });

@@ -1,5 +1,8 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOW_TO_SIGN_IN } from '../core/errors.js';
+
+const SIGN_IN_FIRST = `sign in first: ${HOW_TO_SIGN_IN}`;
 import { REGISTRY } from '../tools/registry.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
@@ -37,7 +40,7 @@ describe('one error form for every refusal', () => {
     for (const t of sessionRoutes) {
       const res = await call(`${deck.url}${t.rest!.path}`, { method: t.rest!.method, ...(t.rest!.method === 'POST' ? { body: {} } : {}) });
       expect(res.status, t.name).toBe(401);
-      expect(res.body, t.name).toEqual({ ok: false, error: 'unauthorized', message: 'sign in with POST /login first' });
+      expect(res.body, t.name).toEqual({ ok: false, error: 'unauthorized', message: SIGN_IN_FIRST });
     }
   });
 

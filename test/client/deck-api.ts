@@ -1296,6 +1296,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/studio/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a rule into seven parts
+         * @description Reads a trader's rule in plain words (at most 4000 characters) into its seven parts: market (NQ, ES, YM, BTC, ETH, SOL), timeframe (15s, 1m, 5m, 1h), session (when the rule may act), side (long, short, both), entry (the trigger), stop (where the rule is wrong) and exit (target, trailing or time exit). Each part is { status: read | defaulted | missing | ambiguous, value, spans }: spans are the [from, to) character ranges the value came from; an ambiguous part lists its readings. Nothing unstated is filled in but by a documented default, named in defaults ({ path, rule }) and the note: the market's own session (session_crypto, session_futures), ATR(14), swings of 2 bars a side, Bollinger 20 and 2. A part missing or ambiguous, or lacking a length the forge needs, carries a hint: words that would read. clauses accounts for every clause: the parts it lands in, and any meaning no part took, with why and a hint; none is dropped in silence. The embedded reader (lane embedded, the default) is deterministic: the same words give the same parts. Lane model asks an OpenAI-compatible reader; its reading is refused whole (502) unless it passes the same schema and every span quotes the text (forge_lanes says whether it is open to you).
+         */
+        post: operations["workflow_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/forge/lanes": {
         parameters: {
             query?: never;
@@ -2438,6 +2458,188 @@ export interface components {
                 field?: string;
                 message?: string;
             }[];
+        };
+        "workflow_read.answer.__schema0": {
+            /** @enum {string} */
+            op: "and" | "or";
+            args: components["schemas"]["workflow_read.answer.__schema0"][];
+        } | {
+            /** @enum {string} */
+            op: "above" | "below" | "crosses_above" | "crosses_below" | "crosses";
+            left: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+            right: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
+        } | {
+            /** @enum {string} */
+            op: "breaks_above" | "breaks_below" | "breaks" | "touches";
+            level: {
+                /** @constant */
+                kind: "price";
+                /** @enum {string} */
+                field: "open" | "high" | "low" | "close";
+            } | {
+                /** @enum {string} */
+                kind: "ema" | "sma" | "rsi" | "atr";
+                n: number | null;
+            } | {
+                /** @constant */
+                kind: "vwap";
+            } | {
+                /** @enum {string} */
+                kind: "highest" | "lowest";
+                n: number;
+            } | {
+                /** @constant */
+                kind: "prior_day";
+                /** @enum {string} */
+                field: "high" | "low" | "close";
+            } | {
+                /** @constant */
+                kind: "opening_range";
+                /** @enum {string} */
+                field: "high" | "low" | "range";
+                minutes: number | null;
+            } | {
+                /** @constant */
+                kind: "mark";
+                /** @enum {string} */
+                shape: "level" | "zone" | "any";
+            } | {
+                /** @constant */
+                kind: "bar";
+                /** @enum {string} */
+                bar: "signal" | "previous";
+                /** @enum {string} */
+                field: "high" | "low";
+            } | {
+                /** @constant */
+                kind: "swing";
+                /** @enum {string} */
+                field: "high" | "low";
+                strength: number | null;
+            } | {
+                /** @constant */
+                kind: "bollinger";
+                /** @enum {string} */
+                band: "upper" | "middle" | "lower";
+                n: number | null;
+                k: number | null;
+            } | {
+                /** @constant */
+                kind: "constant";
+                value: number;
+            };
         };
         "forge.__schema0": {
             /** @enum {string} */
@@ -5371,8 +5573,8 @@ export interface operations {
     tape: {
         parameters: {
             query: {
-                from: number;
-                to: number;
+                from: number | string;
+                to: number | string;
                 session?: string;
                 limit?: number;
             };
@@ -5551,10 +5753,10 @@ export interface operations {
     forecast: {
         parameters: {
             query?: {
-                t?: number;
+                t?: number | string;
                 session?: string;
                 history?: boolean;
-                from?: number;
+                from?: number | string;
             };
             header?: never;
             path: {
@@ -6021,6 +6223,1163 @@ export interface operations {
             };
             /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workflow_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the rule in plain words, at most 4000 characters */
+                    text: string;
+                    /**
+                     * @description the reader: embedded (the default; deterministic, the controlled vocabulary) or model (an OpenAI-compatible reader; see forge_lanes)
+                     * @enum {string}
+                     */
+                    lane?: "embedded" | "model";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description the seven parts, each with its status, value and spans, and a hint on a part missing or ambiguous */
+                        parts: {
+                            market: {
+                                /** @enum {string} */
+                                status: "read" | "defaulted" | "missing" | "ambiguous";
+                                value: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL") | null;
+                                spans: {
+                                    from: number;
+                                    to: number;
+                                    text: string;
+                                }[];
+                                readings?: {
+                                    /** @enum {string} */
+                                    value: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                }[];
+                                defaults?: {
+                                    path: string;
+                                    /** @enum {string} */
+                                    rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
+                                }[];
+                                note?: string;
+                                hint?: string;
+                            };
+                            timeframe: {
+                                /** @enum {string} */
+                                status: "read" | "defaulted" | "missing" | "ambiguous";
+                                value: ("15s" | "1m" | "5m" | "1h") | null;
+                                spans: {
+                                    from: number;
+                                    to: number;
+                                    text: string;
+                                }[];
+                                readings?: {
+                                    /** @enum {string} */
+                                    value: "15s" | "1m" | "5m" | "1h";
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                }[];
+                                defaults?: {
+                                    path: string;
+                                    /** @enum {string} */
+                                    rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
+                                }[];
+                                note?: string;
+                                hint?: string;
+                            };
+                            session: {
+                                /** @enum {string} */
+                                status: "read" | "defaulted" | "missing" | "ambiguous";
+                                value: ({
+                                    /** @constant */
+                                    kind: "always";
+                                } | {
+                                    /** @constant */
+                                    kind: "windows";
+                                    /** @enum {string} */
+                                    zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
+                                    windows: {
+                                        from: string;
+                                        to: string;
+                                    }[];
+                                }) | null;
+                                spans: {
+                                    from: number;
+                                    to: number;
+                                    text: string;
+                                }[];
+                                readings?: {
+                                    value: {
+                                        /** @constant */
+                                        kind: "always";
+                                    } | {
+                                        /** @constant */
+                                        kind: "windows";
+                                        /** @enum {string} */
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
+                                        windows: {
+                                            from: string;
+                                            to: string;
+                                        }[];
+                                    };
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                }[];
+                                defaults?: {
+                                    path: string;
+                                    /** @enum {string} */
+                                    rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
+                                }[];
+                                note?: string;
+                                hint?: string;
+                            };
+                            side: {
+                                /** @enum {string} */
+                                status: "read" | "defaulted" | "missing" | "ambiguous";
+                                value: ("long" | "short" | "both") | null;
+                                spans: {
+                                    from: number;
+                                    to: number;
+                                    text: string;
+                                }[];
+                                readings?: {
+                                    /** @enum {string} */
+                                    value: "long" | "short" | "both";
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                }[];
+                                defaults?: {
+                                    path: string;
+                                    /** @enum {string} */
+                                    rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
+                                }[];
+                                note?: string;
+                                hint?: string;
+                            };
+                            entry: {
+                                /** @enum {string} */
+                                status: "read" | "defaulted" | "missing" | "ambiguous";
+                                value: {
+                                    triggers: {
+                                        side: ("long" | "short") | null;
+                                        when: components["schemas"]["workflow_read.answer.__schema0"];
+                                    }[];
+                                } | null;
+                                spans: {
+                                    from: number;
+                                    to: number;
+                                    text: string;
+                                }[];
+                                readings?: {
+                                    value: {
+                                        triggers: {
+                                            side: ("long" | "short") | null;
+                                            when: components["schemas"]["workflow_read.answer.__schema0"];
+                                        }[];
+                                    };
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                }[];
+                                defaults?: {
+                                    path: string;
+                                    /** @enum {string} */
+                                    rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
+                                }[];
+                                note?: string;
+                                hint?: string;
+                            };
+                            stop: {
+                                /** @enum {string} */
+                                status: "read" | "defaulted" | "missing" | "ambiguous";
+                                value: ({
+                                    /** @constant */
+                                    kind: "distance";
+                                    distance: {
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    };
+                                    breakeven?: ({
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    }) | {
+                                        /** @constant */
+                                        unit: "r";
+                                        n: number;
+                                    };
+                                } | {
+                                    /** @constant */
+                                    kind: "level";
+                                    /** @enum {string} */
+                                    where: "at" | "below" | "above" | "beyond";
+                                    level: {
+                                        /** @constant */
+                                        kind: "price";
+                                        /** @enum {string} */
+                                        field: "open" | "high" | "low" | "close";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "ema" | "sma" | "rsi" | "atr";
+                                        n: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "vwap";
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "highest" | "lowest";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "prior_day";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "close";
+                                    } | {
+                                        /** @constant */
+                                        kind: "opening_range";
+                                        /** @enum {string} */
+                                        field: "high" | "low" | "range";
+                                        minutes: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "mark";
+                                        /** @enum {string} */
+                                        shape: "level" | "zone" | "any";
+                                    } | {
+                                        /** @constant */
+                                        kind: "bar";
+                                        /** @enum {string} */
+                                        bar: "signal" | "previous";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                    } | {
+                                        /** @constant */
+                                        kind: "swing";
+                                        /** @enum {string} */
+                                        field: "high" | "low";
+                                        strength: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "bollinger";
+                                        /** @enum {string} */
+                                        band: "upper" | "middle" | "lower";
+                                        n: number | null;
+                                        k: number | null;
+                                    } | {
+                                        /** @constant */
+                                        kind: "constant";
+                                        value: number;
+                                    };
+                                    offset?: {
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    };
+                                    breakeven?: ({
+                                        /** @enum {string} */
+                                        unit: "points" | "ticks" | "percent";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        unit: "range";
+                                        n: number;
+                                        of: {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @constant */
+                                            field: "range";
+                                            minutes: number | null;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        unit: "atr";
+                                        n: number;
+                                        period: number | null;
+                                    } | {
+                                        /** @constant */
+                                        unit: "usd";
+                                        n: number;
+                                        /** @constant */
+                                        micro?: true;
+                                    }) | {
+                                        /** @constant */
+                                        unit: "r";
+                                        n: number;
+                                    };
+                                }) | null;
+                                spans: {
+                                    from: number;
+                                    to: number;
+                                    text: string;
+                                }[];
+                                readings?: {
+                                    value: {
+                                        /** @constant */
+                                        kind: "distance";
+                                        distance: {
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        };
+                                        breakeven?: ({
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        }) | {
+                                            /** @constant */
+                                            unit: "r";
+                                            n: number;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        kind: "level";
+                                        /** @enum {string} */
+                                        where: "at" | "below" | "above" | "beyond";
+                                        level: {
+                                            /** @constant */
+                                            kind: "price";
+                                            /** @enum {string} */
+                                            field: "open" | "high" | "low" | "close";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "ema" | "sma" | "rsi" | "atr";
+                                            n: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "vwap";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "highest" | "lowest";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "prior_day";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "close";
+                                        } | {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "range";
+                                            minutes: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "mark";
+                                            /** @enum {string} */
+                                            shape: "level" | "zone" | "any";
+                                        } | {
+                                            /** @constant */
+                                            kind: "bar";
+                                            /** @enum {string} */
+                                            bar: "signal" | "previous";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                        } | {
+                                            /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "constant";
+                                            value: number;
+                                        };
+                                        offset?: {
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        };
+                                        breakeven?: ({
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        }) | {
+                                            /** @constant */
+                                            unit: "r";
+                                            n: number;
+                                        };
+                                    };
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                }[];
+                                defaults?: {
+                                    path: string;
+                                    /** @enum {string} */
+                                    rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
+                                }[];
+                                note?: string;
+                                hint?: string;
+                            };
+                            exit: {
+                                /** @enum {string} */
+                                status: "read" | "defaulted" | "missing" | "ambiguous";
+                                value: {
+                                    target?: {
+                                        /** @constant */
+                                        kind: "distance";
+                                        distance: ({
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        }) | {
+                                            /** @constant */
+                                            unit: "r";
+                                            n: number;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        kind: "level";
+                                        level: {
+                                            /** @constant */
+                                            kind: "price";
+                                            /** @enum {string} */
+                                            field: "open" | "high" | "low" | "close";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "ema" | "sma" | "rsi" | "atr";
+                                            n: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "vwap";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "highest" | "lowest";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "prior_day";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "close";
+                                        } | {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "range";
+                                            minutes: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "mark";
+                                            /** @enum {string} */
+                                            shape: "level" | "zone" | "any";
+                                        } | {
+                                            /** @constant */
+                                            kind: "bar";
+                                            /** @enum {string} */
+                                            bar: "signal" | "previous";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                        } | {
+                                            /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "constant";
+                                            value: number;
+                                        };
+                                    };
+                                    trail?: {
+                                        /** @constant */
+                                        kind: "distance";
+                                        distance: {
+                                            /** @enum {string} */
+                                            unit: "points" | "ticks" | "percent";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            unit: "range";
+                                            n: number;
+                                            of: {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @constant */
+                                                field: "range";
+                                                minutes: number | null;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            unit: "atr";
+                                            n: number;
+                                            period: number | null;
+                                        } | {
+                                            /** @constant */
+                                            unit: "usd";
+                                            n: number;
+                                            /** @constant */
+                                            micro?: true;
+                                        };
+                                    } | {
+                                        /** @constant */
+                                        kind: "level";
+                                        level: {
+                                            /** @constant */
+                                            kind: "price";
+                                            /** @enum {string} */
+                                            field: "open" | "high" | "low" | "close";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "ema" | "sma" | "rsi" | "atr";
+                                            n: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "vwap";
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "highest" | "lowest";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "prior_day";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "close";
+                                        } | {
+                                            /** @constant */
+                                            kind: "opening_range";
+                                            /** @enum {string} */
+                                            field: "high" | "low" | "range";
+                                            minutes: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "mark";
+                                            /** @enum {string} */
+                                            shape: "level" | "zone" | "any";
+                                        } | {
+                                            /** @constant */
+                                            kind: "bar";
+                                            /** @enum {string} */
+                                            bar: "signal" | "previous";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                        } | {
+                                            /** @constant */
+                                            kind: "swing";
+                                            /** @enum {string} */
+                                            field: "high" | "low";
+                                            strength: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "bollinger";
+                                            /** @enum {string} */
+                                            band: "upper" | "middle" | "lower";
+                                            n: number | null;
+                                            k: number | null;
+                                        } | {
+                                            /** @constant */
+                                            kind: "constant";
+                                            value: number;
+                                        };
+                                    };
+                                    time?: ({
+                                        /** @constant */
+                                        kind: "bars";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "minutes";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "hours";
+                                        n: number;
+                                    } | {
+                                        /** @constant */
+                                        kind: "clock";
+                                        at: string;
+                                        /** @enum {string} */
+                                        zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
+                                    } | {
+                                        /** @constant */
+                                        kind: "session_close";
+                                    })[];
+                                    when?: components["schemas"]["workflow_read.answer.__schema0"];
+                                } | null;
+                                spans: {
+                                    from: number;
+                                    to: number;
+                                    text: string;
+                                }[];
+                                readings?: {
+                                    value: {
+                                        target?: {
+                                            /** @constant */
+                                            kind: "distance";
+                                            distance: ({
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            }) | {
+                                                /** @constant */
+                                                unit: "r";
+                                                n: number;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            kind: "level";
+                                            level: {
+                                                /** @constant */
+                                                kind: "price";
+                                                /** @enum {string} */
+                                                field: "open" | "high" | "low" | "close";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "ema" | "sma" | "rsi" | "atr";
+                                                n: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "vwap";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "highest" | "lowest";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "prior_day";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "close";
+                                            } | {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "range";
+                                                minutes: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "mark";
+                                                /** @enum {string} */
+                                                shape: "level" | "zone" | "any";
+                                            } | {
+                                                /** @constant */
+                                                kind: "bar";
+                                                /** @enum {string} */
+                                                bar: "signal" | "previous";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                            } | {
+                                                /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "constant";
+                                                value: number;
+                                            };
+                                        };
+                                        trail?: {
+                                            /** @constant */
+                                            kind: "distance";
+                                            distance: {
+                                                /** @enum {string} */
+                                                unit: "points" | "ticks" | "percent";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                unit: "range";
+                                                n: number;
+                                                of: {
+                                                    /** @constant */
+                                                    kind: "opening_range";
+                                                    /** @constant */
+                                                    field: "range";
+                                                    minutes: number | null;
+                                                };
+                                            } | {
+                                                /** @constant */
+                                                unit: "atr";
+                                                n: number;
+                                                period: number | null;
+                                            } | {
+                                                /** @constant */
+                                                unit: "usd";
+                                                n: number;
+                                                /** @constant */
+                                                micro?: true;
+                                            };
+                                        } | {
+                                            /** @constant */
+                                            kind: "level";
+                                            level: {
+                                                /** @constant */
+                                                kind: "price";
+                                                /** @enum {string} */
+                                                field: "open" | "high" | "low" | "close";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "ema" | "sma" | "rsi" | "atr";
+                                                n: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "vwap";
+                                            } | {
+                                                /** @enum {string} */
+                                                kind: "highest" | "lowest";
+                                                n: number;
+                                            } | {
+                                                /** @constant */
+                                                kind: "prior_day";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "close";
+                                            } | {
+                                                /** @constant */
+                                                kind: "opening_range";
+                                                /** @enum {string} */
+                                                field: "high" | "low" | "range";
+                                                minutes: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "mark";
+                                                /** @enum {string} */
+                                                shape: "level" | "zone" | "any";
+                                            } | {
+                                                /** @constant */
+                                                kind: "bar";
+                                                /** @enum {string} */
+                                                bar: "signal" | "previous";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                            } | {
+                                                /** @constant */
+                                                kind: "swing";
+                                                /** @enum {string} */
+                                                field: "high" | "low";
+                                                strength: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "bollinger";
+                                                /** @enum {string} */
+                                                band: "upper" | "middle" | "lower";
+                                                n: number | null;
+                                                k: number | null;
+                                            } | {
+                                                /** @constant */
+                                                kind: "constant";
+                                                value: number;
+                                            };
+                                        };
+                                        time?: ({
+                                            /** @constant */
+                                            kind: "bars";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "minutes";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "hours";
+                                            n: number;
+                                        } | {
+                                            /** @constant */
+                                            kind: "clock";
+                                            at: string;
+                                            /** @enum {string} */
+                                            zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
+                                        } | {
+                                            /** @constant */
+                                            kind: "session_close";
+                                        })[];
+                                        when?: components["schemas"]["workflow_read.answer.__schema0"];
+                                    };
+                                    spans: {
+                                        from: number;
+                                        to: number;
+                                        text: string;
+                                    }[];
+                                }[];
+                                defaults?: {
+                                    path: string;
+                                    /** @enum {string} */
+                                    rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
+                                }[];
+                                note?: string;
+                                hint?: string;
+                            };
+                        };
+                        /** @description every clause of the words, in order: the parts it lands in, and its words that carry a meaning no part took, each with why and the words that would read */
+                        clauses: {
+                            span: {
+                                from: number;
+                                to: number;
+                                text: string;
+                            };
+                            /** @description the parts that cite words of this clause */
+                            parts: ("market" | "timeframe" | "session" | "side" | "entry" | "stop" | "exit")[];
+                            /** @description words of this clause that carry a meaning no part took: why each was not used, and words that would read */
+                            unused: {
+                                span: {
+                                    from: number;
+                                    to: number;
+                                    text: string;
+                                };
+                                why: string;
+                                hint?: string;
+                            }[];
+                        }[];
+                        /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
+                        warnings?: {
+                            /** @constant */
+                            code: "market_not_held";
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sign in with POST /login first */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No funding */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the size cap */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type or content-encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit was reached (Retry-After says when to come back) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream refused or answered nonsense */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream is not configured or cannot be reached */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9070,8 +10429,8 @@ export interface operations {
                     market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
-                    /** @description the window's end, unix seconds, not in the future (floored to the bar); default: the newest bar the tape holds */
-                    to?: number;
+                    /** @description the window's end, unix seconds or ISO-8601 UTC, not in the future (floored to the bar); default: the newest bar the tape holds */
+                    to?: number | string;
                     /** @description walk-forward folds to cut the window into */
                     folds?: number;
                     /** @description the first trade to show, counted from 0 */
@@ -11283,8 +12642,8 @@ export interface operations {
                     market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @description rehearse: hours of tape counted back from the window's end (default 168) */
                     hours?: number;
-                    /** @description rehearse: the window's end, unix seconds (default: the newest bar the tape holds) */
-                    to?: number;
+                    /** @description rehearse: the window's end, unix seconds or ISO-8601 UTC (default: the newest bar the tape holds) */
+                    to?: number | string;
                     /** @description rehearse: walk-forward folds to cut the window into (2 to 20) */
                     folds?: number;
                     /** @description grade: your own grader key, as POST /studio/grade takes it; never kept */
@@ -14660,16 +16019,10 @@ export interface operations {
                     market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
                     /** @enum {string} */
                     tf: "15s" | "1m" | "5m" | "1h";
-                    /**
-                     * Format: date-time
-                     * @description window start, ISO-8601 UTC (…Z)
-                     */
-                    from: string;
-                    /**
-                     * Format: date-time
-                     * @description window end, ISO-8601 UTC, in the past
-                     */
-                    to: string;
+                    /** @description window start: ISO-8601 UTC (…Z) or unix seconds */
+                    from: number | string;
+                    /** @description window end: ISO-8601 UTC or unix seconds, in the past */
+                    to: number | string;
                     /** @description ema:N, sma:N, vwap, bb:N:K, atr:N, rsi:N, hi:N, lo:N */
                     indicators?: string[];
                 };
@@ -15317,8 +16670,8 @@ export interface operations {
                         /** @description the vault, for a vault-kind venue only */
                         vault?: string;
                     };
-                    /** @description unix seconds: when the first epoch's window begins (default now) */
-                    from?: number;
+                    /** @description unix seconds or ISO-8601 UTC: when the first epoch's window begins (default now) */
+                    from?: number | string;
                 };
             };
         };
@@ -20539,8 +21892,8 @@ export interface operations {
                     mode: "replay" | "live";
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
-                    /** @description a replay window's end, unix seconds, not in the future (default: the newest bar the tape holds) */
-                    to?: number;
+                    /** @description a replay window's end, unix seconds or ISO-8601 UTC, not in the future (default: the newest bar the tape holds) */
+                    to?: number | string;
                     /** @description how long decide() may take for one bar (default 2000) */
                     timeout_ms?: number;
                     /** @description tries again after a timeout, a network failure or a 5xx (default 1) */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
 import { badInput } from '../../core/errors.js';
-import { int } from '../schemas.js';
+import { int, unixTime } from '../schemas.js';
 import { ModelName, myModel } from '../book/lib/books.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../studio/lib/window.js';
 import { barsToRows } from '../../engine/bars.js';
@@ -23,7 +23,7 @@ export const runStart = defineTool({
       model: ModelName,
       mode: z.enum(['replay', 'live']),
       hours: Hours,
-      to: int.optional().describe("a replay window's end, unix seconds, not in the future (default: the newest bar the tape holds)"),
+      to: unixTime.optional().describe("a replay window's end, unix seconds or ISO-8601 UTC, not in the future (default: the newest bar the tape holds)"),
       timeout_ms: int.refine((n) => n >= 100 && n <= 10_000, '100 to 10000').optional().describe('how long decide() may take for one bar (default 2000)'),
       retries: int.refine((n) => n >= 0 && n <= 3, '0 to 3').optional().describe('tries again after a timeout, a network failure or a 5xx (default 1)'),
       budget_bars: int.refine((n) => n >= 1 && n <= MOST_BARS, `1 to ${MOST_BARS}`).optional().describe(`the most bars the run steps (a replay: its window; live: ${LIVE_BUDGET})`),

@@ -7,7 +7,7 @@ import type { Ctx } from '../context.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, type Problem } from '../../core/errors.js';
-import { answer, flag, int } from '../schemas.js';
+import { answer, flag, unixTime } from '../schemas.js';
 import { tape } from '../tape/tape.js';
 import { ageBars } from './lib/age.js';
 import { Calibration, Drawn } from './lib/answer-schema.js';
@@ -71,11 +71,11 @@ export const forecast = defineTool({
     .object({
       market: z.enum(MARKETS),
       tf: z.enum(FORECAST_TIMEFRAMES),
-      t: int.optional().describe('disclosure time, unix seconds (default now, never in the future)'),
+      t: unixTime.optional().describe('disclosure time, unix seconds or ISO-8601 UTC (default now, never in the future)'),
       // The tape tool's rule for a replay session id, so the two never disagree.
       session: tape.input.shape.session!.describe('a replay session id: issues from the venue as it answers now, records nothing'),
       history: flag.optional().describe('true: the compact issues of [from, t] instead of one envelope'),
-      from: int.optional().describe('with history=1: the first issue time, unix seconds'),
+      from: unixTime.optional().describe('with history=1: the first issue time, unix seconds or ISO-8601 UTC'),
     })
     .strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

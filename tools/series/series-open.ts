@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { unixTime } from '../schemas.js';
 import { openSeries, SERIES_LIMITS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError } from '../../core/errors.js';
@@ -18,7 +19,7 @@ export const seriesOpen = defineTool({
   input: z
     .object({
       quote: QuoteBody.describe('the quote body, as series_quote answered it under quote'),
-      from: z.number().int().optional().describe('unix seconds: when the first epoch\'s window begins (default now)'),
+      from: unixTime.optional().describe('unix seconds or ISO-8601 UTC: when the first epoch\'s window begins (default now)'),
     })
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

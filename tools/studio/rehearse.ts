@@ -8,7 +8,7 @@ import type { SessionCtx } from '../context.js';
 import { defineTool, WithImage } from '../define.js';
 import { drawing, plateId } from '../plates/lib/draw.js';
 import { sealPlate } from '../plates/plate-seal.js';
-import { int } from '../schemas.js';
+import { int, unixTime } from '../schemas.js';
 import { deciderOf } from './lib/cast.js';
 import { myForge, SeedHash } from './forge-read.js';
 import { meterSteps, stepOver } from './lib/stepper.js';
@@ -39,7 +39,7 @@ export const rehearseTool = defineTool({
       seed_hash: SeedHash.describe('the seed_hash your forge returned'),
       market: z.enum(MARKETS).optional().describe('the market to rehearse on (default: the one the rule named)'),
       hours: Hours,
-      to: int.optional().describe('the window\'s end, unix seconds, not in the future (floored to the bar); default: the newest bar the tape holds'),
+      to: unixTime.optional().describe('the window\'s end, unix seconds or ISO-8601 UTC, not in the future (floored to the bar); default: the newest bar the tape holds'),
       folds: Folds.optional().describe('walk-forward folds to cut the window into'),
       ...TradesPage,
       plate: z.boolean().optional().describe('true: answer a sealed plate of the rehearsal too (price with entries and exits, equity in R, where the rule falls in the random null)'),

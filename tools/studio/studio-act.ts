@@ -9,7 +9,7 @@ import { GraderKey } from '../../upstream/grader/funding.js';
 import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { int } from '../schemas.js';
+import { unixTime } from '../schemas.js';
 import { forgeRule } from './forge.js';
 import { attachImage, ImageData, imageAttach } from './image-attach.js';
 import { Folds, rehearseForge } from './rehearse.js';
@@ -43,7 +43,7 @@ const Move = z
     data: ImageData.optional().describe('image: base64 image bytes (a data: URL is accepted too), as POST /studio/image takes them'),
     market: z.enum(MARKETS).optional().describe('rehearse: the market to rehearse on (default: the one the rule named)'),
     hours: Hours.describe(`rehearse: hours of tape counted back from the window's end (default ${DEFAULT_HOURS})`),
-    to: int.optional().describe('rehearse: the window\'s end, unix seconds (default: the newest bar the tape holds)'),
+    to: unixTime.optional().describe('rehearse: the window\'s end, unix seconds or ISO-8601 UTC (default: the newest bar the tape holds)'),
     folds: Folds.optional().describe(`rehearse: walk-forward folds to cut the window into (2 to ${MAX_FOLDS})`),
     grader_key: GraderKey.optional().describe('grade: your own grader key, as POST /studio/grade takes it; never kept'),
   })

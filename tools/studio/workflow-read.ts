@@ -20,7 +20,8 @@ export const workflowRead = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   output: WorkflowReadAnswer,
   access: 'session',
-  toolset: 'studio',
+  // A person with curl reads words as an agent does: words over the cap are 413, the model lane's refusals 402 (not funded) and 503 (not configured).
+  rest: { method: 'POST', path: '/studio/read', errors: [402, 413, 500, 502, 503], tag: 'studio' },
   run: (ctx, { text, lane }) => readWorkflow(ctx, text, lane ?? 'embedded'),
 });
 

@@ -7,7 +7,7 @@ import { knownWhole } from '../../upstream/tape/tape.js';
 import type { Ctx, SessionCtx } from '../context.js';
 import { defineTool, JsonBytes } from '../define.js';
 import { badInput } from '../../core/errors.js';
-import { answer, int } from '../schemas.js';
+import { answer, int, unixTime } from '../schemas.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { Candle, ServedCoverage } from './lib/candles-schema.js';
 import { coverageIn } from './lib/served.js';
@@ -19,8 +19,8 @@ export const TapeRequest = z
   .object({
     market: z.enum(MARKETS),
     tf: z.enum(TIMEFRAMES),
-    from: int.describe('window start, unix seconds'),
-    to: int.describe('window end (exclusive), unix seconds, not in the future: a bar is served once it has closed by to'),
+    from: unixTime.describe('window start: unix seconds or ISO-8601 UTC'),
+    to: unixTime.describe('window end (exclusive): unix seconds or ISO-8601 UTC, not in the future: a bar is served once it has closed by to'),
     session: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, '1 to 64 of A-Z a-z 0-9 _ -').optional().describe('a replay session id: bypasses every cache'),
   })
   .strict();

@@ -44,8 +44,20 @@ export async function principalFrom(s: Services, credential: string, at: Audienc
   return toPrincipal(s, account, 'session');
 }
 
-/** What a credential presented to a guarded door comes to: its principal, refused, or refused while its address rests. */
-export type Admission = { principal: Principal } | { refused: true } | { restingS: number };
+/**
+ * Where a live session that does not reach `at` is bound (an MCP endpoint's path, or "/" for every one), so its refusal
+ * can say so; null when the credential is no live session or reaches `at`.
+ */
+export function boundElsewhere(s: Services, credential: string, at: Audience): string | null {
+  if (credential.length > 512 || credential.startsWith(s.config.keyPrefix)) return null;
+  const session = s.store.sessions.get(digest(credential));
+  if (!session || session.expires_at <= s.clock() || session.resource === undefined || reaches(session.resource, at)) return null;
+  const account = s.store.accounts.byId(session.principal_id);
+  return account && account.key_gen === session.key_gen ? session.resource : null;
+}
+
+/** What a credential presented to a guarded door comes to: its principal, refused (saying where it is bound, if so), or refused while its address rests. */
+export type Admission = { principal: Principal } | { refused: true; boundTo: string | null } | { restingS: number };
 
 /**
  * A credential presented as the bearer or the cookie, checked under the login throttle. A credential that verifies
@@ -63,7 +75,7 @@ export async function admitCredential(s: Services, caller: Caller, credential: s
   const restingS = s.login.restingFor(client, s.clock());
   if (restingS > 0) return { restingS };
   await s.login.refused(client, s.clock());
-  return { refused: true };
+  return { refused: true, boundTo: boundElsewhere(s, credential, at) };
 }
 
 function toPrincipal(s: Services, a: Account, via: Principal['via']): Principal {

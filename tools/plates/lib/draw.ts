@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { unixTime } from '../../schemas.js';
 import { barsFromRows, type BarRow } from '../../../engine/bars.js';
 import { IndicatorSpecError, parseIndicators, type IndicatorSpec } from '../../../engine/indicators/index.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../../engine/markets.js';
@@ -13,8 +14,8 @@ export const PlateRequest = z
   .object({
     market: z.enum(MARKETS),
     tf: z.enum(TIMEFRAMES),
-    from: z.iso.datetime({ offset: false }).describe('window start, ISO-8601 UTC (…Z)'),
-    to: z.iso.datetime({ offset: false }).describe('window end, ISO-8601 UTC, in the past'),
+    from: unixTime.describe('window start: ISO-8601 UTC (…Z) or unix seconds'),
+    to: unixTime.describe('window end: ISO-8601 UTC or unix seconds, in the past'),
     indicators: z.array(z.string()).max(8).optional().describe('ema:N, sma:N, vwap, bb:N:K, atr:N, rsi:N, hi:N, lo:N'),
   })
   .strict();
@@ -24,8 +25,6 @@ export interface DrawnPlate extends Plate {
   id: string;
   chartStateJson: string;
 }
-
-const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /** A plate's id: sha256 of its PNG and of the JSON of the numbers it was drawn from. */
 export const plateId = (png: Uint8Array, json: string): string => createHash('sha256').update(png).update(json).digest('hex');
@@ -59,8 +58,8 @@ const WARM_UP_READS = 4;
  * that market (where they lie; never their notes). What the tape could not supply, the plate says.
  */
 export async function drawPlate(ctx: SessionCtx, input: z.output<typeof PlateRequest>): Promise<DrawnPlate> {
-  const from = seconds(input.from);
-  const to = seconds(input.to);
+  const from = input.from;
+  const to = input.to;
   const len = TIMEFRAME_SECONDS[input.tf];
   if (from >= to) throw badInput([{ field: 'from', message: 'must be before to' }]);
   if (to > ctx.clock() / 1000) throw badInput([{ field: 'to', message: 'a plate draws the past: to must not be in the future' }]);
