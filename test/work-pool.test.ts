@@ -90,15 +90,17 @@ describe('the work pool', () => {
     expect((await post(`${deck.url}/studio/rehearse`, a.body, a.bearer)).status).toBe(200);
     const one = (await used()) - before;
     expect(one).toBeGreaterThan(0);
-    // A second rehearsal, and a third whose client leaves at once: it waits behind the second, and is dropped.
+    // A second rehearsal, and a third whose client leaves once the pool holds it, waiting behind the second: dropped.
     const gone = new AbortController();
     const second = post(`${deck.url}/studio/rehearse`, a.body, a.bearer);
     const third = post(`${deck.url}/studio/rehearse`, a.body, a.bearer, gone.signal).catch((e: Error) => e);
+    while (deck.services.pool.depth() < 2) await new Promise((r) => setTimeout(r, 1));
     gone.abort();
     expect(await third).toBeInstanceOf(Error);
     expect((await second).status).toBe(200);
-    // Time for a third rehearsal to have run had it not been cancelled (each took well under this).
+    // Time for the third to have run had it not been cancelled (each took well under this).
     await new Promise((r) => setTimeout(r, 2_000));
+    expect(deck.services.pool.depth()).toBe(0);
     expect((await used()) - before).toBe(2 * one);
   });
 });
