@@ -10,6 +10,7 @@ import { num, type Row } from './report.js';
 import { benchMonth } from './bars.js';
 import { archiveTape } from './servers.js';
 import { spreadOf } from './spread.js';
+import { nearestRank } from '../engine/stepper/index.js';
 
 // The work pool: the BTC 1m month (744 hours, 44,640 bars) rehearsed by N principals at once (each one rehearsal with
 // its 1,000-run null and verdict) while another client asks GET /health every 10 ms, on a deck as npm start runs it
@@ -34,10 +35,8 @@ async function post(url: string, body: string, headers: Record<string, string>):
   return res.statusCode;
 }
 
-const nearest = (xs: number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
-};
+/** A percentile of the ping times, by the engine's own nearest rank. */
+const nearest = (xs: number[], q: number): number => nearestRank(Float64Array.from(xs).sort(), q);
 
 interface Load {
   perSecond: number;
