@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barsFromRows, barsToRows, readBarsCsv } from './bars.js';
+import { allocBars, barsFromRows, barsToRows, barsWhere, concatBars, readBarsCsv, windowOf } from './bars.js';
 
 describe('bars', () => {
   it('go from rows to struct-of-arrays and back unchanged', () => {
@@ -50,5 +50,30 @@ describe('readBarsCsv', () => {
     expect(read.ok).toBe(false);
     expect(!read.ok && read.refused.map((r) => r.line)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(!read.ok && read.refused[3]).toEqual({ line: 6, reason: 't must increase (60 follows 60)' });
+  });
+});
+
+describe('concatBars', () => {
+  it('lays consecutive windows end to end, each column in its place, the parts untouched', () => {
+    const a = barsFromRows([{ t: 60, o: 1, h: 2, l: 0.5, c: 1.5, v: 10 }]);
+    const b = barsFromRows([
+      { t: 120, o: 1.5, h: 3, l: 1, c: 2.5, v: 20 },
+      { t: 180, o: 2.5, h: 4, l: 2, c: 3.5, v: 30 },
+    ]);
+    const whole = concatBars([a, windowOf(b, 0, 2), allocBars(0)]);
+    expect(barsToRows(whole)).toEqual([...barsToRows(a), ...barsToRows(b)]);
+    whole.c[0] = 99;
+    expect(a.c[0]).toBe(1.5);
+  });
+});
+
+describe('barsWhere', () => {
+  it('keeps the bars whose open time passes, as new columns in order', () => {
+    const b = barsFromRows([60, 120, 180, 240].map((t) => ({ t, o: t, h: t + 1, l: t - 1, c: t + 0.5, v: t / 60 })));
+    const kept = barsWhere(b, (t) => t !== 120 && t !== 240);
+    expect(barsToRows(kept)).toEqual(barsToRows(b).filter((r) => r.t === 60 || r.t === 180));
+    expect(barsWhere(b, () => false).length).toBe(0);
+    kept.t[0] = 0;
+    expect(b.t[0]).toBe(60);
   });
 });

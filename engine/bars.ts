@@ -37,8 +37,12 @@ export const windowOf = (b: Bars, start: number, end: number): Bars => ({
   v: b.v.subarray(start, end),
 });
 
-export function allocBars(length: number): Bars {
-  const f = () => new Float64Array(length);
+/**
+ * Zeroed bars of `length`. `shared`: each column on a SharedArrayBuffer, so handing the bars to another thread (a
+ * structured clone) shares them instead of copying them; only the thread that made them writes them.
+ */
+export function allocBars(length: number, shared = false): Bars {
+  const f = () => (shared ? new Float64Array(new SharedArrayBuffer(length * Float64Array.BYTES_PER_ELEMENT)) : new Float64Array(length));
   return { length, t: f(), o: f(), h: f(), l: f(), c: f(), v: f() };
 }
 
@@ -143,4 +147,28 @@ export function firstAtOrAfter(t: Float64Array, at: number): number {
 export function barAt(t: Float64Array, at: number): number {
   const i = firstAtOrAfter(t, at);
   return i < t.length && t[i] === at ? i : -1;
+}
+
+/** Bars of consecutive windows as one, each column copied once into its place (on shared memory when `shared`). */
+export function concatBars(parts: readonly Bars[], shared = false): Bars {
+  const b = allocBars(parts.reduce((n, p) => n + p.length, 0), shared);
+  let at = 0;
+  for (const p of parts) {
+    for (const k of ['t', 'o', 'h', 'l', 'c', 'v'] as const) b[k].set(p[k], at);
+    at += p.length;
+  }
+  return b;
+}
+
+/** The bars whose open time passes `keep`, as new columns (all of them, copied, when every one passes). */
+export function barsWhere(b: Bars, keep: (t: number) => boolean): Bars {
+  const at: number[] = [];
+  for (let i = 0; i < b.length; i++) if (keep(b.t[i]!)) at.push(i);
+  const out = allocBars(at.length);
+  for (const k of ['t', 'o', 'h', 'l', 'c', 'v'] as const) {
+    const from = b[k];
+    const to = out[k];
+    for (let j = 0; j < at.length; j++) to[j] = from[at[j]!]!;
+  }
+  return out;
 }

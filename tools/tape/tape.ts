@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { barsToRows } from '../../engine/bars.js';
+import { barsToRows, barsWhere, type Bars } from '../../engine/bars.js';
 import { isOpen } from '../../engine/calendar.js';
 import { coverage, isFinal, sealHolds } from '../../engine/coverage.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
@@ -11,6 +11,7 @@ import { answer, int, unixTime } from '../schemas.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { Candle, ServedCoverage } from './lib/candles-schema.js';
 import { coverageIn } from './lib/served.js';
+import { candleColumns, knowColumns } from './lib/columns.js';
 
 /** The most bars one answer carries: seven days of 1m bars fit (10,080), longer windows are asked in parts. */
 export const MAX_BARS = 20_000;
@@ -32,8 +33,11 @@ export const TapeRequest = z
  * kept from before these rules that no longer holds (its coverage not final, or a `to` inside a bar whose bar it
  * served) is dropped and answered afresh.
  * Nothing is metered here: a read through the tape tool is, and a plate's or a rehearsal's price covers its bars.
+ * A reader that steps over the bars takes them as columns (`bars`), never parsed back from the answer's bytes: a
+ * sealed window's are parsed once while the seals keep it (candleColumns), a fresh one's are the tape's own, and its
+ * bytes are made only when sealed or asked.
  */
-export async function readCandles(ctx: Ctx, { market, tf, from, to, session }: z.output<typeof TapeRequest>): Promise<JsonBytes> {
+export async function candleWindow(ctx: Ctx, { market, tf, from, to, session }: z.output<typeof TapeRequest>): Promise<CandleWindow> {
   const now = Math.floor(ctx.clock() / 1000);
   const len = TIMEFRAME_SECONDS[tf];
   if (from >= to) throw badInput([{ field: 'from', message: 'must be before to' }]);
@@ -42,25 +46,42 @@ export async function readCandles(ctx: Ctx, { market, tf, from, to, session }: z
   const key = `${market}/${tf}/${from}-${to}`;
   if (!session) {
     const sealed = await ctx.store.seals.get(key);
-    if (sealed && sealHolds(coverageIn(sealed))) return new JsonBytes(sealed);
+    if (sealed && sealHolds(coverageIn(sealed))) return { bytes: () => sealed, bars: () => candleColumns(sealed) };
     if (sealed) await ctx.store.seals.drop(key);
   }
   const w = await ctx.upstreams.tape.window(market, tf, from, to, session !== undefined, knownWhole(market, tf, from, to));
   // Bars never appear inside a halt: a bar the venue sent there (an older session schedule) is left out and counted.
-  const rows = barsToRows(w.bars).filter((r) => isOpen(market, r.t));
-  const measured = coverage({ market, tf, from, to, times: rows.map((r) => r.t), held: w.held, ...(w.built ? { built: w.built } : {}) });
+  const open = barsWhere(w.bars, (t) => isOpen(market, t));
+  const measured = coverage({ market, tf, from, to, times: open.t, held: w.held, ...(w.built ? { built: w.built } : {}) });
   const seal = !session && isFinal(measured);
-  const answer: TapeAnswer = {
-    ok: true,
-    market,
-    tf,
-    from,
-    to,
-    candles: rows,
-    coverage: { ...measured, source: w.source, sealed: seal, left_out_in_halts: w.bars.length - rows.length },
+  let bytes: Buffer | null = null;
+  const made = (): Buffer => {
+    const answer: TapeAnswer = {
+      ok: true,
+      market,
+      tf,
+      from,
+      to,
+      candles: barsToRows(open),
+      coverage: { ...measured, source: w.source, sealed: seal, left_out_in_halts: w.bars.length - open.length },
+    };
+    return (bytes ??= Buffer.from(JSON.stringify(answer)));
   };
-  const bytes = Buffer.from(JSON.stringify(answer));
-  return new JsonBytes(seal ? await ctx.store.seals.seal(key, bytes) : bytes);
+  if (!seal) return { bytes: made, bars: () => open };
+  // Two first reads racing for one window both answer what was sealed, and read the sealed answer's columns.
+  const sealedBytes = await ctx.store.seals.seal(key, made());
+  if (sealedBytes === bytes) knowColumns(sealedBytes, open);
+  return { bytes: () => sealedBytes, bars: () => candleColumns(sealedBytes) };
+}
+
+/** A window's candle answer as the bytes served. */
+export const readCandles = async (ctx: Ctx, request: z.output<typeof TapeRequest>): Promise<JsonBytes> => new JsonBytes((await candleWindow(ctx, request)).bytes());
+
+/** A past window's candles: the answer's bytes and its bars as columns, each made when first asked. */
+export interface CandleWindow {
+  bytes(): Buffer;
+  /** Shared with other readers of the same seal: read them, never write them. */
+  bars(): Bars;
 }
 
 /** A candle answer: the bars of the window, or its first ones with a summary of the whole (limit). */

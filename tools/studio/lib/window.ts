@@ -1,11 +1,11 @@
-import { barsFromRows, type Bars, type BarRow } from '../../../engine/bars.js';
+import { concatBars, firstAtOrAfter, type Bars } from '../../../engine/bars.js';
 import { warmStart } from '../../../engine/calendar.js';
 import { TIMEFRAME_SECONDS, TIMEFRAMES, type Market, type Timeframe } from '../../../engine/markets.js';
 import type { Ctx } from '../../context.js';
 import { badInput, DeckError } from '../../../core/errors.js';
 import { refuseNotHeld, refuseOutsideHeld } from '../../tape/lib/held.js';
 import { int } from '../../schemas.js';
-import { MAX_BARS, readCandles } from '../../tape/tape.js';
+import { candleWindow, MAX_BARS } from '../../tape/tape.js';
 
 /** A trial or rehearsal looks back a week unless told otherwise (the venue keeps about seven days). */
 export const DEFAULT_HOURS = 168;
@@ -80,22 +80,24 @@ export async function windowBars(
   const len = TIMEFRAME_SECONDS[w.tf];
   const from = w.to - w.hours * 3600;
   const start = warmStart(w.market, from, w.warmUpBars * len, len);
-  const rows: BarRow[] = [];
+  const parts: Bars[] = [];
   for (let a = start; a < w.to; a += MAX_BARS * len) {
     const b = Math.min(w.to, a + MAX_BARS * len);
-    const got = await readCandles(ctx, { market: w.market, tf: w.tf, from: a, to: b, ...(w.session ? { session: w.session } : {}) }).catch(async (e: unknown) => {
+    const got = await candleWindow(ctx, { market: w.market, tf: w.tf, from: a, to: b, ...(w.session ? { session: w.session } : {}) }).catch(async (e: unknown) => {
       // With no venue, a window the archive knows nothing of is a window the tape does not serve: say what it holds.
       if (e instanceof DeckError && e.code === 'upstream_not_configured' && !ctx.upstreams.tape.venueSource) return refuseOutsideHeld(ctx, w.market, w.tf, { from, to: w.to });
       throw e;
     });
-    rows.push(...(JSON.parse(got.bytes.toString('utf8')) as { candles: BarRow[] }).candles);
+    parts.push(got.bars());
   }
-  const trading = rows.filter((r) => r.t >= from).length;
+  // On shared memory: the work pool's thread reads the window where it lies, nothing copied.
+  const bars = concatBars(parts, true);
+  const trading = bars.length - firstAtOrAfter(bars.t, from);
   if (trading < 2) {
     throw new DeckError(422, 'bad_window', `the tape holds ${trading} ${w.tf} bar(s) of ${w.market} in the window; a rehearsal needs two or more`, {
       problems: [{ field: 'hours', message: 'the window holds fewer than two bars' }],
       window: { from, to: w.to },
     });
   }
-  return { bars: barsFromRows(rows), from, to: w.to };
+  return { bars, from, to: w.to };
 }
