@@ -334,6 +334,7 @@ figure{margin:.75rem 0}figcaption{font-size:.85rem;color:#444;margin-bottom:.25r
 figure svg{width:100%;height:auto;background:#fff;border:1px solid #ddd;border-radius:4px;touch-action:none}
 .rv-tools{display:flex;gap:.5rem;margin:.25rem 0}
 .rv-grid{stroke:#e3e3e3}.rv-axis{font:11px sans-serif;fill:#555}.rv-muted{color:#555;fill:#555;font-size:.9rem}
+.rv-up,.rv-down{pointer-events:none}
 .rv-up line,.rv-up rect{stroke:#1b7f3b;fill:#1b7f3b}.rv-down line,.rv-down rect{stroke:#b3261e;fill:#b3261e}
 .rv-trade{cursor:pointer}.rv-trade:focus{outline:none}.rv-trade:focus .rv-entry,.rv-trade:hover .rv-entry{stroke:#000;stroke-width:2}
 .rv-path{stroke-dasharray:4 3;stroke-width:1.5}.rv-win .rv-path{stroke:#0b5394}.rv-loss .rv-path{stroke:#8a5a00}
