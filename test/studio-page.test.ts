@@ -108,7 +108,7 @@ describe('the studio page at /studio', () => {
       await page.keyboard.press('Enter');
       await page.getByText(/^Forged: seed/).waitFor();
       const labelled = await page.evaluate(() =>
-        [...document.querySelectorAll('input, textarea')].every((e) => (e as HTMLInputElement).labels?.length),
+        Array.from(document.querySelectorAll('input, textarea')).every((e) => (e as HTMLInputElement).labels?.length),
       );
       expect(labelled).toBe(true);
     } finally {

@@ -301,7 +301,11 @@ export function showRehearsal(root: HTMLElement, r: RehearsalEnvelope, candles: 
     ['Expectancy', s.expectancy === null ? '—' : `${signed(s.expectancy, 3)}R`],
     ['Max drawdown', `${fmt(s.max_drawdown_r)}R`],
     ['Profit factor', fmt(s.profit_factor)],
-  ] as const) stats.append(el('dt', {}, k), el('dd', {}, v));
+  ] as const) {
+    const pair = el('div');
+    pair.append(el('dt', {}, k), el('dd', {}, v));
+    stats.append(pair);
+  }
   const detail = el('p', { class: 'rv-detail', 'aria-live': 'polite' }, 'Hover over or focus a trade to read it.');
   const price = priceChart(candles, r.trades, detail);
   const list = el('details', { class: 'rv-trades' });
