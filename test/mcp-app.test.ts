@@ -110,6 +110,7 @@ describe('the rehearsal app in a host frame', () => {
       await app.getByText('The trades (14)').click();
       await app.getByRole('button', { name: /^short at/ }).first().click();
       await expect.poll(() => app.locator('.rv-detail').textContent()).toMatch(/^Trade \d+: short at/);
+      await page.setViewportSize({ width: 900, height: 2200 });
       await page.locator('iframe').screenshot({ path: `${SHOTS}/app-rehearsal.png` });
     } finally {
       await client.close();

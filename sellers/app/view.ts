@@ -120,6 +120,11 @@ function priceChart(candles: Candle[], trades: Trade[], detail: HTMLElement): { 
       chart.append(svg('line', { x1: 0, x2: WIDTH - 70, y1: y(p), y2: y(p), class: 'rv-grid' }), svg('text', { x: WIDTH - 66, y: y(p) + 4, class: 'rv-axis' }, p.toFixed(2)));
     }
     chart.append(svg('text', { x: 2, y: H - 6, class: 'rv-axis' }, when(shown[0]!.t)), svg('text', { x: WIDTH - 72, y: H - 6, class: 'rv-axis', 'text-anchor': 'end' }, when(shown[shown.length - 1]!.t)));
+    // Trades that run past the view are cut at its edge, never drawn over the price axis.
+    const clip = svg('clipPath', { id: 'rv-plot' });
+    clip.append(svg('rect', { x: 0, y: 0, width: WIDTH - 70, height: H }));
+    const plot = svg('g', { 'clip-path': 'url(#rv-plot)' });
+    chart.append(clip, plot);
     const body = Math.max(1, step * 0.6);
     shown.forEach((c, k) => {
       const i = from + k;
@@ -127,7 +132,7 @@ function priceChart(candles: Candle[], trades: Trade[], detail: HTMLElement): { 
       const g = svg('g', { class: up ? 'rv-up' : 'rv-down' });
       g.append(svg('line', { x1: x(i), x2: x(i), y1: y(c.h), y2: y(c.l) }));
       g.append(svg('rect', { x: x(i) - body / 2, width: body, y: y(Math.max(c.o, c.c)), height: Math.max(1, Math.abs(y(c.o) - y(c.c))) }));
-      chart.append(g);
+      plot.append(g);
     });
     for (const { t, i } of inView) {
       const g = svg('g', { class: `rv-trade ${t.r >= 0 ? 'rv-win' : 'rv-loss'}`, tabindex: 0, role: 'button', 'aria-label': `Trade ${i + 1}: ${tradeWords(t)}` });
@@ -145,7 +150,7 @@ function priceChart(candles: Candle[], trades: Trade[], detail: HTMLElement): { 
       };
       g.addEventListener('mouseenter', show);
       g.addEventListener('focus', show);
-      chart.append(g);
+      plot.append(g);
     }
   };
   const zoom = (factor: number, centre = (from + to) / 2) => {
@@ -274,7 +279,8 @@ function nullChart(n: RehearsalEnvelope['null'], bins: NullBins | null): HTMLEle
   }
   chart.append(svg('line', { x1: 0, x2: WIDTH, y1: base, y2: base, class: 'rv-grid' }));
   chart.append(svg('line', { x1: x(n.rule_total_r), x2: x(n.rule_total_r), y1: 6, y2: base, class: 'rv-mark' }));
-  chart.append(svg('text', { x: x(n.rule_total_r) + 4, y: 16, class: 'rv-mark-text' }, `the rule ${signed(n.rule_total_r)}R`));
+  const right = x(n.rule_total_r) > WIDTH * 0.7; // the label on the side with room for it
+  chart.append(svg('text', { x: x(n.rule_total_r) + (right ? -4 : 4), y: 16, class: 'rv-mark-text', 'text-anchor': right ? 'end' : 'start' }, `the rule ${signed(n.rule_total_r)}R`));
   chart.append(svg('text', { x: 4, y: H - 6, class: 'rv-axis' }, `${fmt(lo, 1)}R`), svg('text', { x: WIDTH - 4, y: H - 6, class: 'rv-axis', 'text-anchor': 'end' }, `${fmt(hi, 1)}R`));
   return root;
 }
