@@ -9,7 +9,8 @@ import { SELLERS } from './config/sellers.js';
 import { HOUSE_WIDE } from './store/backend.js';
 import { openBackend } from './store/open-backend.js';
 import { openStore } from './store/store.js';
-import { FairQueue } from './tools/chat/lib/fair-queue.js';
+import { FairQueue } from './core/fair-queue.js';
+import { WorkPool } from './core/pool/pool.js';
 import type { Services } from './tools/context.js';
 import { Rail } from './tools/agent/lib/rail.js';
 import { Guards } from './tools/guards.js';
@@ -49,9 +50,10 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const { port } = server.address() as AddressInfo;
   const base = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const urls = { base, join: config.joinUrl ?? `${base}/join` };
-  const chatQueue = new FairQueue(config.chatQueue.concurrency, config.chatQueue.lane);
+  const chatQueue = new FairQueue('chat', config.chatQueue.concurrency, config.chatQueue.lane);
+  const pool = new WorkPool(config.work);
   const plane = new Plane({
-    guardDepths: () => ({ ...guards.depths(), chat_lane: chatQueue.depth() }),
+    guardDepths: () => ({ ...guards.depths(), chat_lane: chatQueue.depth(), work_pool: pool.depth() }),
     ledgers: () => store.backend.ledgerHeads(),
   });
   const services: Services = {
@@ -61,6 +63,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     upstreams,
     guards,
     chatQueue,
+    pool,
     plane,
     // Refusals are counted in the store when decks share it, so every deck rests an address together.
     login: new LoginThrottle(
@@ -96,6 +99,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     async close() {
       plane.close();
       await services.rail.close();
+      await pool.close();
       await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
       await store.backend.close();
     },

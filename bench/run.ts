@@ -9,6 +9,7 @@ import type { BenchRow } from './indicators.js';
 import { DISTURBED_PER_CORE, loadLine, machineLine } from './machine.js';
 import { MEMORY_METHOD, memoryPiece } from './memory.js';
 import { rehearseHttpPiece } from './rehearse-http.js';
+import { poolPiece } from './pool.js';
 import { BOMBS_METHOD, bombsPiece } from './bombs.js';
 import { table, type Row } from './report.js';
 import { mcpPiece, METHOD, restPiece, ROUND_SECONDS, ROUNDS, startServers, tapePiece, WARM_SECONDS, weekPath } from './servers.js';
@@ -20,7 +21,7 @@ import { startPiece } from './start.js';
 // bench/RESULTS.md. Every figure is given as the spread of its rounds, with the machine and its load, and a goal is
 // met only when every round meets it: a round on a disturbed machine (load above 1.5 per core) still counts.
 
-const PIECES = ['mcp', 'rest', 'tape', 'start', 'memory', 'rehearse', 'bombs', 'engine'] as const;
+const PIECES = ['mcp', 'rest', 'tape', 'start', 'memory', 'rehearse', 'pool', 'bombs', 'engine'] as const;
 type Piece = (typeof PIECES)[number];
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -52,7 +53,7 @@ function verdicts(rows: readonly Row[], engine: readonly BenchRow[]): string[] {
 
 /** How the run measures, as RESULTS.md states it (the tape's lines name the bars the run read). */
 const methodLines = () => [
-  '- `npm run bench` (bench/run.ts), in this order: the build, the servers (MCP, REST, the tape), start, memory, the rehearsal over HTTP, JSON bombs, then the engine benchmarks, so that no server runs while they do. `npx tsx bench/run.ts <piece> ...` runs only the pieces named (mcp, rest, tape, start, memory, rehearse, bombs, engine) and prints their tables.',
+  '- `npm run bench` (bench/run.ts), in this order: the build, the servers (MCP, REST, the tape), start, memory, the rehearsal over HTTP, the work pool (rehearsals at once), JSON bombs, then the engine benchmarks, so that no server runs while they do. `npx tsx bench/run.ts <piece> ...` runs only the pieces named (mcp, rest, tape, start, memory, rehearse, pool, bombs, engine) and prints their tables.',
   `- The deck is built and run as \`npm start\` does (\`npm run build\`, then \`node dist/main.js\`); the baselines run from source with the tsx loader. Every server runs in its own process; autocannon loads it from the bench process, one server at a time: a ${WARM_SECONDS} s warm-up each, then ${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s per server and request, with ${METHOD.connections} connections (${METHOD.tapeConnections} for the tape).`,
   '- Every server goal is a ratio of server CPU per answered request, user and system, every thread, read from the kernel\'s scheduler statistics (/proc/<pid>/task/*/schedstat), between the deck and a baseline in the same round: so it measures work done, not how much of the machine the server was given. Requests/s and latency are shown beside it. A figure is the min / median / max of its rounds; a ratio\'s rounds are each round\'s ratio.',
   `- A round is disturbed when the one-minute load average is above ${DISTURBED_PER_CORE} per core before or after it (other work then shares the cores). A goal is met only when every round meets it, disturbed rounds included; the verdict says how many rounds met it and how many ran disturbed. The machine line gives the load at the start and the end of the run.`,
@@ -101,6 +102,10 @@ async function main() {
     if (pieces.has('rehearse')) {
       log('POST /studio/rehearse over HTTP');
       rows.push(...(await rehearseHttpPiece(built, scratch, started)));
+    }
+    if (pieces.has('pool')) {
+      log('the work pool: rehearsals at once and a ping beside them');
+      rows.push(...(await poolPiece(built, scratch, started)));
     }
     if (pieces.has('bombs')) {
       log("another client's ping while JSON bombs run");

@@ -14,14 +14,15 @@ export const ENTRY = join(DIST, 'main.js');
 /** The files the build read, relative to the project root: a build older than any of them is stale. */
 const INPUTS = join(DIST, 'inputs.json');
 
-/** Bundles main.ts into dist/main.js; answers the milliseconds it took. */
+/** Bundles main.ts into dist/main.js and the pool's worker into dist/pool-worker.js; answers the milliseconds it took. */
 export async function bundle() {
   const started = performance.now();
   const { build } = await import('esbuild');
   await rm(DIST, { recursive: true, force: true });
   const { metafile } = await build({
     absWorkingDir: ROOT,
-    entryPoints: { main: 'main.ts' },
+    // The work pool's threads load their own entry, beside main.js (core/pool/pool.ts finds it there).
+    entryPoints: { main: 'main.ts', 'pool-worker': 'core/pool/worker.ts' },
     bundle: true,
     platform: 'node',
     format: 'esm',

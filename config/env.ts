@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { loopbackAddress } from '../core/addresses.js';
@@ -123,6 +124,9 @@ const EnvSchema = z
     DECK_CHAT_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
     DECK_CHAT_LANE: z.coerce.number().int().min(1).max(1000).default(8),
     DECK_CHAT_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(60),
+    DECK_WORKERS: z.coerce.number().int().min(0).max(256).optional(),
+    DECK_WORK_LANE: z.coerce.number().int().min(1).max(1000).default(4),
+    DECK_WORK_QUEUE: z.coerce.number().int().min(1).max(100_000).default(64),
     DECK_METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
     DECK_CHAIN_RPC: url.optional(),
     DECK_FORECAST_URL: url.optional(),
@@ -233,6 +237,8 @@ export interface Config {
   chat: { url: string; key: string | null; model: string; timeoutS: number } | null;
   /** The chat lane's fair queue: calls at once for everyone, and calls one principal's lane holds. */
   chatQueue: { concurrency: number; lane: number };
+  /** The work pool: its threads (0: the event loop), jobs one principal's lane holds, and jobs all lanes hold. */
+  work: { threads: number; lane: number; held: number };
   /** A bearer that opens GET /metrics besides the house and loopback; null: none. */
   metricsToken: string | null;
   chainRpc: string | null;
@@ -308,6 +314,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reader: e.DECK_READER_URL ? { url: e.DECK_READER_URL, key: e.DECK_READER_KEY ?? null, model: e.DECK_READER_MODEL } : null,
     chat: e.DECK_CHAT_URL && e.DECK_CHAT_MODEL ? { url: e.DECK_CHAT_URL, key: e.DECK_CHAT_KEY ?? null, model: e.DECK_CHAT_MODEL, timeoutS: e.DECK_CHAT_TIMEOUT_S } : null,
     chatQueue: { concurrency: e.DECK_CHAT_CONCURRENCY, lane: e.DECK_CHAT_LANE },
+    // One thread a core; a deck with one core keeps its work on the loop, where a thread would only add hand-offs.
+    work: { threads: e.DECK_WORKERS ?? (availableParallelism() > 1 ? availableParallelism() : 0), lane: e.DECK_WORK_LANE, held: e.DECK_WORK_QUEUE },
     metricsToken: e.DECK_METRICS_TOKEN ?? null,
     chainRpc: e.DECK_CHAIN_RPC ?? null,
     forecastUrl: e.DECK_FORECAST_URL ?? null,

@@ -51,9 +51,12 @@ function loopWords(e: McpEndpoint): string {
   return here.length === 0 ? `The loop: ${away}.` : `The loop: ${here.join(', ')} here; then ${away}.`;
 }
 
+/** The deck's own endpoint, as described or as a deck serves it (lockedBy its plans file: another value, the same id). */
+const isDeck = (e: McpEndpoint): boolean => e.id === DECK_ENDPOINT.id;
+
 /** Where the tools an endpoint does not list are: other toolsets of /mcp (?toolsets=), or /mcp itself for a seller. */
 function elsewhereWords(e: McpEndpoint): string {
-  if (e !== DECK_ENDPOINT) return `Every other tool is on ${DECK_ENDPOINT.path}.`;
+  if (!isDeck(e)) return `Every other tool is on ${DECK_ENDPOINT.path}.`;
   const more = [...e.toolsets.keys()].filter((t) => !e.defaults.includes(t));
   return more.length ? `tools/list shows toolsets ${e.defaults.join(', ')}; ?toolsets=${more.join(',')} or all lists the rest.` : '';
 }
@@ -64,7 +67,7 @@ function elsewhereWords(e: McpEndpoint): string {
  * tools are. True per endpoint and caller; short (test/mcp-instructions.test.ts holds it under 250 tokens).
  */
 export async function instructionsFor(e: McpEndpoint, ctx: Ctx): Promise<string> {
-  const serves = e === DECK_ENDPOINT ? 'serves every tool of the deck' : `serves ${e.tools.map((t) => tick(t.name)).join(', ')}`;
+  const serves = isDeck(e) ? 'serves every tool of the deck' : `serves ${e.tools.map((t) => tick(t.name)).join(', ')}`;
   const tape = e.byName.has('tape') || e.byName.has('rehearse') ? [tapeWords(await ctx.store.archive.held())] : [];
   return [`${e.name} (${e.path}) ${serves}.`, loopWords(e), tierWords(e, ctx), ...tape, elsewhereWords(e)].filter((s) => s !== '').join(' ');
 }

@@ -145,7 +145,7 @@ describe('a REST body beyond its route\'s bounds', () => {
 
   it('lists at most ten problems, with how many there were', async () => {
     const { bearer } = await signedIn(deck.url, 'many-problems');
-    const r = await call(`${deck.url}/plates`, { body: { market: 7, tf: 7, from: 7, to: 7, indicators: Array.from({ length: 8 }, () => 7) }, headers: bearer });
+    const r = await call(`${deck.url}/plates`, { body: { market: 7, tf: 7, from: true, to: true, indicators: Array.from({ length: 8 }, () => 7) }, headers: bearer });
     expect(r.status).toBe(422);
     expect(r.body.problems).toHaveLength(10);
     expect(r.body.problems_total).toBe(12);

@@ -54,6 +54,12 @@ describe('npm start', () => {
       expect(plate.status).toBe(200);
       const png = PNG.sync.read(Buffer.from(await (await fetch(plate.body.png)).arrayBuffer()));
       expect([png.width, png.height]).toEqual([1200, 700]);
+      // A rehearsal runs on the work pool's threads, which load the bundle's own worker (dist/pool-worker.js).
+      const forged = await call(`${deck.url}/forge`, { body: { intent: 'ES on the 5 minute chart, long only: go long when the 9 EMA crosses above the 21 EMA. Stop 2 ATR(14). Target 2R.' }, headers: me.bearer });
+      expect(forged.status).toBe(200);
+      const rehearsal = await call(`${deck.url}/studio/rehearse`, { body: { seed_hash: forged.body.seed_hash, hours: 24, to: 1381525200 }, headers: me.bearer });
+      expect(rehearsal.status, JSON.stringify(rehearsal.body).slice(0, 300)).toBe(200);
+      expect((await stat(join(DIST, 'pool-worker.js'))).isFile()).toBe(true);
     } finally {
       await deck.stop();
     }

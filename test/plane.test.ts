@@ -93,7 +93,7 @@ describe('GET /metrics', () => {
   it('reads every guard\'s depth, each ledger\'s length and the process\'s own metrics at each scrape', async () => {
     for (let i = 0; i < 2; i++) expect((await call(`${deck.url}/meter`, { body: { action: 'forecast' }, headers: me.bearer })).status).toBe(200);
     const text = await scrape(deck.url);
-    for (const guard of ['forge_cast', 'trial', 'ledger_walk', 'chat_lane']) expect(text).toContain(`deck_guard_queue_depth{guard="${guard}"} 0`);
+    for (const guard of ['forge_cast', 'trial', 'ledger_walk', 'chat_lane', 'work_pool']) expect(text).toContain(`deck_guard_queue_depth{guard="${guard}"} 0`);
     const meterLines = (await readFile(join(deck.dataDir, 'meter.jsonl'), 'utf8')).split('\n').filter(Boolean).length;
     expect(meterLines).toBeGreaterThanOrEqual(2);
     expect(sample(text, 'deck_ledger_entries', { ledger: 'meter' })).toBe(meterLines);

@@ -53,6 +53,12 @@ describe('the verdict of a rehearsal', () => {
     expect(v.search?.rules).toBe(51);
     expect(v.monte_carlo?.paths).toBe(1000);
     expect(v.costs).toMatchObject({ market: 'ES', fee: body.costs.fee, slippage_ticks: body.costs.slippage_ticks });
+    // The catalogue states, with no key, the costs every rehearsal on the market fills at.
+    const catalogue = await (await fetch(`${deck.url}/catalogue`)).json();
+    expect(catalogue.costs.map((c: { market: string }) => c.market)).toEqual(catalogue.markets);
+    expect(catalogue.costs.find((c: { market: string }) => c.market === 'ES')).toEqual({
+      market: 'ES', name: 'E-mini S&P 500 futures', tick: 0.25, point_value: 50, ...body.costs,
+    });
     expect(v.bias.look_ahead).toMatchObject({ changed: 0, series_changed: 0 });
     expect(v.bias.warm_up.map((w) => w.factor)).toEqual([2, 4]);
     expect(body.summary).toContain(v.words);

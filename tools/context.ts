@@ -2,7 +2,8 @@ import type { Config } from '../config/env.js';
 import type { Store } from '../store/store.js';
 import type { Upstreams } from '../upstream/upstreams.js';
 import type { Rail } from './agent/lib/rail.js';
-import type { FairQueue } from './chat/lib/fair-queue.js';
+import type { FairQueue } from '../core/fair-queue.js';
+import type { WorkPool } from '../core/pool/pool.js';
 import type { Guards } from './guards.js';
 import type { LoginThrottle } from './identity/lib/login-throttle.js';
 import type { Logger } from '../config/logger.js';
@@ -29,6 +30,8 @@ export interface Services {
   guards: Guards;
   /** The chat lane's fair queue: a lane per principal, served in turn under one bound. */
   chatQueue: FairQueue;
+  /** CPU-heavy work off the event loop, fairly per principal, bounded. */
+  pool: WorkPool;
   /** The observability plane: the deck's metrics and each upstream's last answer. */
   plane: Plane;
   login: LoginThrottle;
@@ -73,6 +76,7 @@ export const callContext = (s: Services, principal: Principal | null, credential
   upstreams: s.upstreams,
   guards: s.guards,
   chatQueue: s.chatQueue,
+  pool: s.pool,
   plane: s.plane,
   login: s.login,
   offer: s.offer,

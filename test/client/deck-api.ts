@@ -1025,7 +1025,7 @@ export interface paths {
         };
         /**
          * Catalogue
-         * @description What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape and what it holds (tape.held), and the plans. Needs no key.
+         * @description What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape and what it holds (tape.held), each market's fill costs in a rehearsal (costs), and the plans. Needs no key.
          */
         get: operations["catalogue"];
         put?: never;
@@ -3959,6 +3959,23 @@ export interface operations {
                         }[];
                         markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
                         timeframes: ("15s" | "1m" | "5m" | "1h")[];
+                        /** @description what a rehearsal's fills cost, per market */
+                        costs: {
+                            /** @enum {string} */
+                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            name: string;
+                            tick: number;
+                            /** @description dollars a point, one contract or coin */
+                            point_value: number;
+                            /** @description on market and stop fills; a target fills at its price */
+                            slippage_ticks: number;
+                            slippage: number;
+                            fee: {
+                                per_side: number;
+                                /** @enum {string} */
+                                unit: "points" | "bps";
+                            };
+                        }[];
                         plans: {
                             id: string;
                             /** @enum {string} */

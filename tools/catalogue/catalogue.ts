@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
+import { MARKETS, MARKET_SPECS, TIMEFRAMES } from '../../engine/markets.js';
+import { DEFAULT_COSTS, slippageOf } from '../../engine/stepper/index.js';
 import type { HeldTape } from '../../store/tape-archive.js';
 import type { Ctx } from '../context.js';
 import { defineTool } from '../define.js';
@@ -13,6 +14,11 @@ const answerOf = (ctx: Ctx) => ({
   sellers: ctx.offer.sellers,
   markets: [...MARKETS],
   timeframes: [...TIMEFRAMES],
+  costs: MARKETS.map((market) => {
+    const { name, tick, point_value } = MARKET_SPECS[market];
+    const { slippage_ticks, fee } = DEFAULT_COSTS[market];
+    return { market, name, tick, point_value, slippage_ticks, slippage: slippageOf(market, DEFAULT_COSTS[market]), fee };
+  }),
   plans: ctx.offer.plans.plans.map((p) => ({ id: p.id, tier: p.tier, name: p.name, price_usdc: p.price_usdc, period_days: p.period_days })),
 });
 
@@ -31,7 +37,7 @@ export const catalogue = defineTool({
   name: 'catalogue',
   title: 'Catalogue',
   description:
-    'What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape and what it holds (tape.held), and the plans. Needs no key.',
+    "What the deck offers: its sellers (endpoint, card, tools), the markets and timeframes of the tape and what it holds (tape.held), each market's fill costs in a rehearsal (costs), and the plans. Needs no key.",
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'none',
@@ -43,6 +49,19 @@ export const catalogue = defineTool({
     ),
     markets: z.array(z.enum(MARKETS)),
     timeframes: z.array(z.enum(TIMEFRAMES)),
+    costs: z
+      .array(
+        z.object({
+          market: z.enum(MARKETS),
+          name: z.string(),
+          tick: z.number(),
+          point_value: z.number().describe('dollars a point, one contract or coin'),
+          slippage_ticks: z.number().describe('on market and stop fills; a target fills at its price'),
+          slippage: z.number(),
+          fee: z.object({ per_side: z.number(), unit: z.enum(['points', 'bps']) }),
+        }),
+      )
+      .describe("what a rehearsal's fills cost, per market"),
     plans: z.array(z.object({ id: z.string(), tier: z.enum(TIERS), name: z.string(), price_usdc: z.number(), period_days: z.number().int().nullable() })),
     tape: z
       .object({

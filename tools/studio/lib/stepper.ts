@@ -1,5 +1,5 @@
 import { compileDecider, DECIDER_VERSION, type DeciderIR, type Script } from '../../../engine/decider/index.js';
-import { rehearse, type Rehearsal } from '../../../engine/stepper/index.js';
+import type { Rehearsal } from '../../../engine/stepper/index.js';
 import type { SessionCtx } from '../../context.js';
 import { DeckError } from '../../../core/errors.js';
 import { recordSpend } from '../../meter/lib/spend.js';
@@ -22,7 +22,8 @@ export async function stepOver(
   folds?: number,
   nullTotals?: (totals: Float64Array) => void,
 ): Promise<Rehearsal> {
-  const decider = engineStep('the decider compiler', () => compileDecider(ir, seed, DECIDER_VERSION));
+  // Compiled here first so a rule the compiler refuses is refused as ever; the pool's thread compiles it again.
+  engineStep('the decider compiler', () => compileDecider(ir, seed, DECIDER_VERSION));
   const marks = ctx.store.marks
     .list(ctx.principal.id)
     .filter((m) => m.market === ir.market)
@@ -30,15 +31,12 @@ export async function stepOver(
   const trials = ctx.store.trials.others(ctx.principal.id, ir.market, ir.timeframe, seed);
   let rehearsal: Rehearsal;
   try {
-    rehearsal = rehearse(ir, decider, w.bars, {
-      seed,
-      from: w.from,
-      marks,
-      ...(folds !== undefined ? { folds } : {}),
-      ...(nullTotals ? { nullTotals } : {}),
-      verdict: { script, version: DECIDER_VERSION, trials },
-    });
+    const options = { from: w.from, marks, ...(folds !== undefined ? { folds } : {}), verdict: { script, version: DECIDER_VERSION, trials } };
+    const done = await ctx.pool.run('rehearsal', { ir, seed, version: DECIDER_VERSION, bars: w.bars, options }, { owner: ctx.principal.id, signal: ctx.ended() });
+    rehearsal = done.rehearsal;
+    nullTotals?.(done.totals);
   } catch (error) {
+    if (error instanceof DeckError) throw error;
     throw new DeckError(500, 'stepper_failed', `the stepper failed: ${(error as Error).message}`);
   }
   await ctx.store.trials.note(ctx.principal.id, ir.market, ir.timeframe, seed, rehearsal.verdict?.deflated_sharpe.sharpe ?? null);

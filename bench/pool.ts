@@ -1,0 +1,162 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Agent, request } from 'undici';
+import { signedIn } from '../test/support/deck.js';
+import { spawnServer, type Child } from './child.js';
+import { loadPerCore } from './machine.js';
+import { num, type Row } from './report.js';
+import { benchMonth } from './bars.js';
+import { archiveTape } from './servers.js';
+import { spreadOf } from './spread.js';
+import { nearestRank } from '../engine/stepper/index.js';
+
+// The work pool: the BTC 1m month (744 hours, 44,640 bars) rehearsed by N principals at once (each one rehearsal with
+// its 1,000-run null and verdict) while another client asks GET /health every 10 ms, on a deck as npm start runs it
+// with its pool (one thread a core) and on the same deck with DECK_WORKERS=0 (every rehearsal on the event loop), the
+// baseline, in the same run. Rows: rehearsals a second at 1, 2, 8 and 32 at once, the ping's p50 / p99, and one
+// rehearsal alone on each. `npx tsx bench/pool.ts` runs it alone (after `npm run build`).
+
+const AT_ONCE = [1, 2, 8, 32] as const;
+const HOURS = 744;
+const PING_MS = 10;
+const ALONE_RUNS = 5;
+const PING_GOAL_MS = 50;
+const THROUGHPUT_GOAL = 1.7;
+const HAND_OFF_GOAL_MS = 5;
+
+const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
+
+async function post(url: string, body: string, headers: Record<string, string>): Promise<number> {
+  const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, dispatcher });
+  await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}`);
+  return res.statusCode;
+}
+
+/** A percentile of the ping times, by the engine's own nearest rank. */
+const nearest = (xs: number[], q: number): number => nearestRank(Float64Array.from(xs).sort(), q);
+
+interface Load {
+  perSecond: number;
+  pingP50: number;
+  pingP99: number;
+  pings: number;
+}
+
+/** N principals rehearse at once while the pinger asks /health every 10 ms; rehearsals a second and the pings' times. */
+async function atOnce(url: string, asks: { body: string; bearer: Record<string, string> }[]): Promise<Load> {
+  const pings: number[] = [];
+  let running = true;
+  const pinger = (async () => {
+    while (running) {
+      const t0 = performance.now();
+      const res = await request(`${url}/health`, { dispatcher });
+      await res.body.text();
+      pings.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, PING_MS));
+    }
+  })();
+  const t0 = performance.now();
+  await Promise.all(asks.map((a) => post(`${url}/studio/rehearse`, a.body, a.bearer)));
+  const seconds = (performance.now() - t0) / 1000;
+  running = false;
+  await pinger;
+  return { perSecond: asks.length / seconds, pingP50: nearest(pings, 0.5), pingP99: nearest(pings, 0.99), pings: pings.length };
+}
+
+/** A deck on the month's archive with 32 house principals, each with the EMA cross forged. */
+async function deckOf(built: string, scratch: string, name: string, env: Record<string, string>, started: Child[]) {
+  const data = join(scratch, `data-${name}`);
+  await archiveTape(data);
+  const grants = join(scratch, `grants-${name}.json`);
+  const names = Array.from({ length: Math.max(...AT_ONCE) }, (_, i) => `bench_pool_${i}`);
+  await writeFile(grants, JSON.stringify({ grants: names.map((n) => ({ name: n, tier: 'house', why: 'the bench rehearses at once' })) }));
+  const deck = await spawnServer(built, { DECK_DATA: data, DECK_TAPE_URL: undefined, DECK_GRANTS: grants, DECK_WORK_QUEUE: '256', DECK_JOIN_PER_CLIENT: '1000', ...env });
+  started.push(deck);
+  const { bars } = benchMonth();
+  const to = bars.t[bars.length - 1]! + 60;
+  const asks = [];
+  for (const n of names) {
+    const { bearer } = await signedIn(deck.url, n);
+    const { intent } = (await (await fetch(`${deck.url}/forge?onboard=ema-cross`, { headers: bearer })).json()) as { intent: string };
+    const forged = (await (await fetch(`${deck.url}/forge`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer }, body: JSON.stringify({ intent }) })).json()) as { seed_hash: string };
+    asks.push({ bearer, body: JSON.stringify({ seed_hash: forged.seed_hash, hours: HOURS, to }) });
+  }
+  // The first rehearsal seals the tape's windows and starts the pool's threads; it is not timed.
+  await post(`${deck.url}/studio/rehearse`, asks[0]!.body, asks[0]!.bearer);
+  return { deck, asks };
+}
+
+/** One rehearsal alone, request to last byte, ALONE_RUNS times: the median, ms. */
+async function alone(url: string, ask: { body: string; bearer: Record<string, string> }): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < ALONE_RUNS; i++) {
+    const t0 = performance.now();
+    await post(`${url}/studio/rehearse`, ask.body, ask.bearer);
+    ms.push(performance.now() - t0);
+  }
+  return spreadOf(ms).median;
+}
+
+export async function poolPiece(built: string, scratch: string, started: Child[]): Promise<Row[]> {
+  const load0 = loadPerCore();
+  const pooled = await deckOf(built, scratch, 'pooled', {}, started);
+  const loop = await deckOf(built, scratch, 'loop', { DECK_WORKERS: '0' }, started);
+  try {
+    const rows: Row[] = [];
+    const figures = new Map<number, { pooled: Load; loop: Load }>();
+    for (const n of AT_ONCE) {
+      const p = await atOnce(pooled.deck.url, pooled.asks.slice(0, n));
+      const l = await atOnce(loop.deck.url, loop.asks.slice(0, n));
+      figures.set(n, { pooled: p, loop: l });
+      process.stderr.write(`  ${n} at once: pooled ${p.perSecond.toFixed(2)}/s ping ${p.pingP50.toFixed(1)}/${p.pingP99.toFixed(1)} ms; loop ${l.perSecond.toFixed(2)}/s ping ${l.pingP50.toFixed(1)}/${l.pingP99.toFixed(1)} ms\n`);
+    }
+    const one = figures.get(1)!.pooled.perSecond;
+    const load = Math.max(load0, loadPerCore());
+    const state = `load ${load.toFixed(2)} per core`;
+    for (const n of AT_ONCE) {
+      const { pooled: p, loop: l } = figures.get(n)!;
+      const pingGoal = n >= 8;
+      const throughputGoal = n === 8;
+      const goals = [pingGoal ? `/health p99 < ${PING_GOAL_MS} ms` : '', throughputGoal ? `>= ${THROUGHPUT_GOAL}x one at a time` : ''].filter(Boolean).join('; ');
+      const met = [pingGoal ? (p.pingP99 < PING_GOAL_MS ? 'yes' : 'NO') : '', throughputGoal ? (p.perSecond >= THROUGHPUT_GOAL * one ? 'yes' : 'NO') : ''].filter(Boolean).join('; ');
+      rows.push({
+        measure: `work pool: ${n} principal${n > 1 ? 's' : ''} rehearsing ${HOURS} h of BTC 1m at once (1,000-run null and verdict each) while GET /health is asked every ${PING_MS} ms; baseline: the same deck with DECK_WORKERS=0 (${state}; ${p.pings} and ${l.pings} pings)`,
+        result: `${num(p.perSecond)} rehearsals/s (${num(p.perSecond / one)}x one at a time), /health p50 ${num(p.pingP50)} / p99 ${num(p.pingP99)} ms; baseline ${num(l.perSecond)}/s, p50 ${num(l.pingP50)} / p99 ${num(l.pingP99)} ms`,
+        ratio: `${(p.perSecond / l.perSecond).toFixed(2)}x the rehearsals/s`,
+        goal: goals,
+        met: goals ? `${met} (one round)` : '',
+      });
+    }
+    const pooledAlone = await alone(pooled.deck.url, pooled.asks[0]!);
+    const loopAlone = await alone(loop.deck.url, loop.asks[0]!);
+    rows.push({
+      measure: `work pool: one rehearsal alone (${HOURS} h of BTC 1m), request to last byte, median of ${ALONE_RUNS}; baseline: on the event loop (DECK_WORKERS=0)`,
+      result: `${num(pooledAlone)} ms; baseline ${num(loopAlone)} ms (the hand-off: ${num(pooledAlone - loopAlone)} ms)`,
+      ratio: `${(pooledAlone / loopAlone).toFixed(2)}x`,
+      goal: `hand-off < ${HAND_OFF_GOAL_MS} ms`,
+      met: pooledAlone - loopAlone < HAND_OFF_GOAL_MS ? 'yes' : 'NO',
+    });
+    return rows;
+  } finally {
+    for (const d of [pooled.deck, loop.deck]) {
+      await d.stop();
+      started.splice(started.indexOf(d), 1);
+    }
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const scratch = await mkdtemp(join(tmpdir(), 'deck-bench-'));
+  const started: Child[] = [];
+  try {
+    const { buildDeck } = await import('./compiled.js');
+    for (const r of await poolPiece(await buildDeck(), scratch, started)) process.stdout.write(`${r.measure}: ${r.result} [${r.ratio}], goal ${r.goal}: ${r.met}\n`);
+  } finally {
+    await Promise.all(started.map((s) => s.stop()));
+    await rm(scratch, { recursive: true, force: true });
+    await dispatcher.close();
+  }
+}

@@ -1,0 +1,31 @@
+import type { Bars } from '../bars.js';
+import { compileDecider } from '../decider/compile.js';
+import type { DeciderIR } from '../decider/ir.js';
+import type { Rehearsal } from './envelope.js';
+import { rehearse, type RehearseOptions } from './rehearse.js';
+
+/**
+ * A rehearsal as data alone, so it can run on another thread: the rule (its IR, seed and compiler version: the decider
+ * is compiled where it runs, a function cannot cross), the bars as columns, and the options.
+ */
+export interface RehearsalJob {
+  ir: DeciderIR;
+  seed: string;
+  version: string;
+  bars: Bars;
+  options: Omit<RehearseOptions, 'seed' | 'nullTotals'>;
+}
+
+/** A rehearsal and the random null's run totals (empty when the null did not run). */
+export interface RehearsalDone {
+  rehearsal: Rehearsal;
+  totals: Float64Array;
+}
+
+/** Runs a rehearsal job: the same envelope, byte for byte, wherever it runs. */
+export function runRehearsalJob(job: RehearsalJob): RehearsalDone {
+  const decider = compileDecider(job.ir, job.seed, job.version);
+  let totals: Float64Array = new Float64Array(0);
+  const rehearsal = rehearse(job.ir, decider, job.bars, { ...job.options, seed: job.seed, nullTotals: (t) => void (totals = t) });
+  return { rehearsal, totals };
+}

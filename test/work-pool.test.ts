@@ -1,0 +1,106 @@
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { grantsFile } from './support/mcp.js';
+
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
+
+// Rehearsals run on the work pool's threads, fairly per principal and bounded: the same bytes as on the event loop,
+// 429 naming the lane or the queue past its bound, and a rehearsal whose client has gone cancelled, recording nothing.
+// Over the ES 1m sample a deck with no venue seeds itself with.
+
+const TO = 1381525200;
+const RULE = 'ES on the 1 minute chart, long and short: go long when the 9 EMA crosses above the 21 EMA, go short when the 9 EMA crosses below the 21 EMA. Stop 2 ATR(14). Target 2R.';
+let grants: string;
+const decks: TestDeck[] = [];
+
+beforeAll(async () => {
+  grants = await grantsFile([{ name: 'pool_a', tier: 'house' }, { name: 'pool_b', tier: 'house' }, { name: 'pool_c', tier: 'house' }]);
+});
+afterAll(async () => {
+  await Promise.all(decks.map((d) => d.stop()));
+  await rm(dirname(grants), { recursive: true, force: true });
+});
+
+async function deckWith(env: Record<string, string>) {
+  const deck = await testDeck({ DECK_SAMPLE_TAPE: 'on', DECK_GRANTS: grants, ...env });
+  decks.push(deck);
+  return deck;
+}
+
+const post = (url: string, body: unknown, headers: Record<string, string>, signal?: AbortSignal) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+
+/** Signs in, forges the rule and answers what a rehearsal of it over `hours` is asked with. */
+async function ready(deck: TestDeck, name: string, hours = 24) {
+  const { bearer } = await signedIn(deck.url, name);
+  const forged = await (await post(`${deck.url}/forge`, { intent: RULE }, bearer)).json();
+  return { bearer, body: { seed_hash: forged.seed_hash as string, to: TO, hours, folds: 4 } };
+}
+
+describe('the work pool', () => {
+  it('answers the same bytes on its threads as on the event loop', async () => {
+    const loop = await deckWith({ DECK_WORKERS: '0' });
+    const pooled = await deckWith({ DECK_WORKERS: '2' });
+    const answers = await Promise.all(
+      [loop, pooled].map(async (deck) => {
+        const { bearer, body } = await ready(deck, 'pool_a', 120);
+        const res = await post(`${deck.url}/studio/rehearse`, body, bearer);
+        expect(res.status).toBe(200);
+        return res.text();
+      }),
+    );
+    expect(JSON.parse(answers[0]!).verdict.neighbourhood.rules).toBeGreaterThan(1);
+    expect(answers[1]).toBe(answers[0]);
+  });
+
+  it("refuses a principal's rehearsal past its lane with 429 lane_full and Retry-After, while another principal is served", async () => {
+    const deck = await deckWith({ DECK_WORKERS: '1', DECK_WORK_LANE: '1' });
+    const a = await ready(deck, 'pool_a', 120);
+    const b = await ready(deck, 'pool_b', 120);
+    const asked = await Promise.all([...Array.from({ length: 4 }, () => post(`${deck.url}/studio/rehearse`, a.body, a.bearer)), post(`${deck.url}/studio/rehearse`, b.body, b.bearer)]);
+    const statuses = asked.map((r) => r.status);
+    expect(statuses.slice(0, 4)).toContain(200);
+    expect(statuses.slice(0, 4)).toContain(429);
+    expect(statuses[4]).toBe(200);
+    const refused = asked.find((r) => r.status === 429)!;
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const why = await refused.json();
+    expect(why).toMatchObject({ error: 'lane_full', lane_size: 1 });
+    expect(why.message).toContain('work lane');
+  });
+
+  it('refuses any rehearsal once the queue holds its most, with 429 queue_full naming the queue', async () => {
+    const deck = await deckWith({ DECK_WORKERS: '1', DECK_WORK_QUEUE: '1' });
+    const a = await ready(deck, 'pool_a', 120);
+    const b = await ready(deck, 'pool_b', 120);
+    const asked = await Promise.all([post(`${deck.url}/studio/rehearse`, a.body, a.bearer), post(`${deck.url}/studio/rehearse`, b.body, b.bearer)]);
+    expect(asked.map((r) => r.status).sort()).toEqual([200, 429]);
+    const refused = asked.find((r) => r.status === 429)!;
+    expect(await refused.json()).toMatchObject({ error: 'queue_full', queue_size: 1, message: expect.stringContaining('work queue') });
+    expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+  });
+
+  it('cancels a rehearsal whose client has gone: it runs no further and records nothing', async () => {
+    const deck = await deckWith({ DECK_WORKERS: '1' });
+    const a = await ready(deck, 'pool_c', 120);
+    const used = async () => (await (await fetch(`${deck.url}/meter`, { headers: a.bearer })).json()).spent as number;
+    const before = await used();
+    expect((await post(`${deck.url}/studio/rehearse`, a.body, a.bearer)).status).toBe(200);
+    const one = (await used()) - before;
+    expect(one).toBeGreaterThan(0);
+    // A second rehearsal, and a third whose client leaves once the pool holds it, waiting behind the second: dropped.
+    const gone = new AbortController();
+    const second = post(`${deck.url}/studio/rehearse`, a.body, a.bearer);
+    const third = post(`${deck.url}/studio/rehearse`, a.body, a.bearer, gone.signal).catch((e: Error) => e);
+    while (deck.services.pool.depth() < 2) await new Promise((r) => setTimeout(r, 1));
+    gone.abort();
+    expect(await third).toBeInstanceOf(Error);
+    expect((await second).status).toBe(200);
+    // Time for the third to have run had it not been cancelled (each took well under this).
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(deck.services.pool.depth()).toBe(0);
+    expect((await used()) - before).toBe(2 * one);
+  });
+});
