@@ -56,7 +56,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
     if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
     res.type('html').set(JOIN_PAGE_HEADERS).send(JOIN_PAGE);
   });
-  // The studio for people: one page calling the deck's own routes with the session cookie (docs/studio-page.md).
+  // The studio for people: one page calling the deck's own routes with the session cookie (docs/studio.md, the studio page).
   app.get('/studio', (_req, res, next) => {
     studioPage().then((html) => void res.type('html').set(pageHeaders(html)).send(html), next);
   });
