@@ -3,6 +3,9 @@
 // (and the candles of its window, and the null's bins when its plate was sealed); it computes nothing the envelope
 // does not say. Plain DOM and SVG, no library: the pages load nothing from the network.
 
+import type { RehearsalPlateState } from '../../engine/plate/index.js';
+import type { Rehearsal, Trade } from '../../engine/stepper/envelope.js';
+
 export interface Candle {
   t: number;
   o: number;
@@ -11,37 +14,14 @@ export interface Candle {
   c: number;
 }
 
-export interface Trade {
-  side: 'long' | 'short';
-  entry_t: number;
-  entry: number;
-  stop: number;
-  exit_t: number;
-  exit: number;
-  r: number;
-  why: string;
-}
-
-/** The envelope's fields the viewer reads (the rehearse answer, paged or whole). */
-export interface RehearsalEnvelope {
-  market: string;
-  timeframe: string;
-  window: { from: number; to: number; bars: number };
-  trades: Trade[];
+/** What the viewer draws: the rehearsal envelope as the deck answers it (paged over MCP, with its plate when sealed). */
+export type RehearsalEnvelope = Pick<Rehearsal, 'market' | 'timeframe' | 'window' | 'trades' | 'stats' | 'null' | 'verdict' | 'summary'> & {
   trades_page?: { total: number } | undefined;
-  stats: { n: number; win_rate: number | null; expectancy: number | null; total_r: number; max_drawdown_r: number; profit_factor: number | null };
-  null: { runs: number; rule_total_r: number; percentile: number | null; p: number | null; total_r: { mean: number; p05: number; p50: number; p95: number } | null };
-  verdict?: { label: string; words: string } | null | undefined;
-  summary?: string | undefined;
   plate?: { png: string; json: string } | undefined;
-}
+};
 
 /** The random null's run totals binned, as the rehearsal's plate states them (chart_state.null.bins). */
-export interface NullBins {
-  from: number;
-  width: number;
-  counts: number[];
-}
+export type NullBins = NonNullable<RehearsalPlateState['null']>['bins'];
 
 const SVG = 'http://www.w3.org/2000/svg';
 
