@@ -40,7 +40,11 @@ interface Part {
 }
 
 /** A part's value in a few words: the reading's own value, as JSON when it is not a word. */
-const valueWords = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v).replace(/[{}"]/g, '').replace(/,/g, ', ').slice(0, 140));
+const valueWords = (v: unknown): string => {
+  if (v === null || v === undefined) return '';
+  const words = typeof v === 'string' ? v : JSON.stringify(v).replace(/[{}"]/g, '').replace(/,/g, ', ');
+  return words.length > 140 ? `${words.slice(0, 139)}…` : words;
+};
 
 /** The words with each part's spans marked in the part's colour, each mark titled with its part. */
 function markWords(text: string, parts: Record<PartName, Part>) {

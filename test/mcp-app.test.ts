@@ -1,6 +1,8 @@
 import { build } from 'esbuild';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeBrowser, person } from './support/browser.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
@@ -68,6 +70,25 @@ describe('the rehearsal app over MCP', () => {
   });
 });
 
+/**
+ * Frames the app's page in `page` with the package's own host side (AppBridge, bundled for the page), hands it a
+ * tool's input and result, and answers its tool calls with `client`, a real client of the deck. Answers the names of
+ * the tools the app called, as they come.
+ */
+async function hostApp(page: Page, client: Client, input: Record<string, unknown>, result: CallToolResult): Promise<string[]> {
+  const html = ((await client.readResource({ uri: URI })).contents[0] as { text: string }).text;
+  const host = await build({ entryPoints: ['test/support/app-host.ts'], bundle: true, write: false, format: 'iife', platform: 'browser', logLevel: 'silent' });
+  const called: string[] = [];
+  await page.exposeFunction('callTool', async (name: string, args: Record<string, unknown>) => {
+    called.push(name);
+    return client.callTool({ name, arguments: args });
+  });
+  await page.setContent('<!doctype html><html><body><h1>host</h1></body></html>');
+  await page.addScriptTag({ content: host.outputFiles[0]!.text });
+  await page.evaluate(([h, i, r]) => window.host(h, i, r), [html, input, result] as const);
+  return called;
+}
+
 describe('the rehearsal app in a host frame', () => {
   it('draws a rehearsal from the tool result: candles it zooms and pans, the trades with their reasons, equity, null and verdict', async (ctx) => {
     const { context, page } = await person(ctx, new URL(deck.url).origin);
@@ -76,18 +97,7 @@ describe('the rehearsal app in a host frame', () => {
       const forge = (await client.callTool({ name: 'forge', arguments: { intent: RULE } })) as CallToolResult;
       const input = { seed_hash: (forge.structuredContent as { seed_hash: string }).seed_hash };
       const result = (await client.callTool({ name: 'rehearse', arguments: input })) as CallToolResult;
-      const html = ((await client.readResource({ uri: URI })).contents[0] as { text: string }).text;
-      // The host: the package's AppBridge, bundled for the page; its tool calls go to the deck by the same client.
-      const host = await build({ entryPoints: ['test/support/app-host.ts'], bundle: true, write: false, format: 'iife', platform: 'browser', logLevel: 'silent' });
-      const called: string[] = [];
-      await page.exposeFunction('callTool', async (name: string, args: Record<string, unknown>) => {
-        called.push(name);
-        return client.callTool({ name, arguments: args });
-      });
-      await page.setContent('<!doctype html><html><body><h1>host</h1></body></html>');
-      await page.addScriptTag({ content: host.outputFiles[0]!.text });
-      await page.evaluate(([h, i, r]) => window.host(h, i, r), [html, input, result] as const);
-
+      const called = await hostApp(page, client, input, result);
       const app = page.frameLocator('iframe[title="The app"]');
       await app.getByRole('heading', { name: 'Verdict: likely luck' }).waitFor({ timeout: 30_000 });
       expect(await app.locator('.rv-verdict').textContent()).toMatch(/Likely luck: 36 of 51 neighbours keep a positive total R/);
@@ -112,6 +122,33 @@ describe('the rehearsal app in a host frame', () => {
       await expect.poll(() => app.locator('.rv-detail').textContent()).toMatch(/^Trade \d+: short at/);
       await page.setViewportSize({ width: 900, height: 2200 });
       await page.locator('iframe').screenshot({ path: `${SHOTS}/app-rehearsal.png` });
+    } finally {
+      await client.close();
+      await context.close();
+    }
+  });
+
+  it('draws a sealed plate\'s window from plate_seal\'s input, and reads on a phone', async (ctx) => {
+    const { context, page } = await person(ctx, new URL(deck.url).origin);
+    const client = await legacyClient(`${deck.url}/mcp`, bearer);
+    try {
+      await page.setViewportSize({ width: 390, height: 800 });
+      const input = { market: 'ES', tf: '5m', from: '2013-10-08T13:30:00Z', to: '2013-10-08T20:00:00Z', indicators: ['ema:9'] };
+      const result = (await client.callTool({ name: 'plate_seal', arguments: input })) as CallToolResult;
+      const id = (result.structuredContent as { id: string }).id;
+      const called = await hostApp(page, client, input, result);
+      const app = page.frameLocator('iframe[title="The app"]');
+      await app.getByText(`Plate ${id} sealed: ES 5m.`).waitFor({ timeout: 30_000 });
+      expect(called).toEqual(['tape']);
+      // The cash session of 8 October 2013, 13:30 to 20:00 UTC: 78 bars of 5 minutes.
+      expect(await app.locator('.rv-price .rv-up, .rv-price .rv-down').count()).toBe(78);
+      // Nothing in the frame reaches past its right edge.
+      const beyond = await page.frames()[1]!.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        return Array.from(document.querySelectorAll('*')).filter((e) => e.getBoundingClientRect().right > width + 0.5).map((e) => e.tagName);
+      });
+      expect(beyond).toEqual([]);
+      await page.locator('iframe').screenshot({ path: `${SHOTS}/app-plate-phone.png` });
     } finally {
       await client.close();
       await context.close();

@@ -57,7 +57,7 @@ const WIDTH = 720;
  */
 function priceChart(candles: Candle[], trades: Trade[], detail: HTMLElement): { root: HTMLElement; focusTrade(i: number): void } {
   const root = el('figure', { class: 'rv-price' });
-  const caption = el('figcaption', {}, 'Price, with each entry (triangle) and exit (circle). Drag or use the arrow keys to pan, the wheel or + and - to zoom.');
+  const caption = el('figcaption', {}, `Price${trades.length ? ', with each entry (triangle) and exit (circle)' : ''}. Drag or use the arrow keys to pan, the wheel or + and - to zoom.`);
   const tools = el('div', { class: 'rv-tools', role: 'group', 'aria-label': 'Zoom the candles' });
   const zoomIn = el('button', { type: 'button' }, 'Zoom in');
   const zoomOut = el('button', { type: 'button' }, 'Zoom out');
