@@ -1,7 +1,8 @@
 // The MCP App page's script, run in the host's sandboxed frame: it speaks the MCP Apps protocol through the ext-apps
 // package's App (never a bridge of its own), takes the tool's structured result as the host hands it over and draws
-// it with the studio's viewer. Candles come from the deck's own tape tool, called through the host.
-import { App } from '@modelcontextprotocol/ext-apps';
+// it with the studio's viewer. Candles come from the deck's own tape tool, called through the host. The package's
+// browser build (app-with-deps: its SDK and zod inside) is what the page inlines: 388 KB against 534 KB rebundled.
+import { App } from '@modelcontextprotocol/ext-apps/app-with-deps';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { showCandles, showRehearsal, type Candle, type RehearsalEnvelope } from './view.js';
 
