@@ -89,6 +89,25 @@ function showParts(parts: Record<PartName, Part>) {
   );
 }
 
+// What the tape holds, from GET /catalogue: a rehearsal's window must fall where it holds bars.
+interface Held {
+  market: string;
+  tf: string;
+  windows: { from: number; to: number; source: string }[];
+}
+let held: Held[] = [];
+const HELD_HINT = $('held').textContent;
+
+function showHeld(market: string | null) {
+  const mine = held.filter((h) => h.market === market);
+  const spans = (h: Held) => {
+    const shown = h.windows.slice(0, 3).map((w) => `${when(w.from)} to ${when(w.to)} (${w.source})`);
+    return `${h.tf}: ${shown.join(', ')}${h.windows.length > 3 ? ` and ${h.windows.length - 3} more` : ''}`;
+  };
+  $('held').textContent =
+    market === null ? HELD_HINT : mine.length ? `The tape holds ${market} ${mine.map(spans).join('; ')}. ${HELD_HINT}` : `The tape holds nothing of ${market}: its rehearsal is refused until it does.`;
+}
+
 let readTimer = 0;
 let readSeq = 0;
 async function read() {
@@ -111,6 +130,8 @@ async function read() {
   markWords(text, parts);
   showParts(parts);
   $('reading').hidden = false;
+  const market = parts.market;
+  showHeld(market.status === 'read' || market.status === 'defaulted' ? String(market.value) : null);
   const open = PARTS.filter((n) => parts[n].status === 'missing' || parts[n].status === 'ambiguous');
   $('read-state').textContent = open.length ? `Still to say: ${open.join(', ')}.` : 'All seven parts read: ready to forge.';
   $<HTMLButtonElement>('forge').disabled = open.length > 0;
@@ -254,5 +275,8 @@ void call('me').then((a) => {
   const p = a.body.principal as { name: string; tier: string };
   $('who').textContent = `Signed in as ${p.name} (${p.tier} tier)`;
   void history();
-  if ($<HTMLTextAreaElement>('rule').value.trim()) void read();
+  void call('catalogue').then((c) => {
+    held = c.status === 200 ? (c.body.tape as { held: Held[] }).held : [];
+    if ($<HTMLTextAreaElement>('rule').value.trim()) void read();
+  });
 });

@@ -39,6 +39,8 @@ describe('the studio page at /studio', () => {
       await expect.poll(() => stop.textContent()).toMatch(/Write: .*stop 10 points/);
       expect(await page.getByRole('button', { name: 'Forge the rule' }).isDisabled()).toBe(true);
       expect(await page.locator('#words mark.p-market').first().textContent()).toBe('ES');
+      // Where a window can fall: what the tape holds of the market read, from the catalogue (the shipped sample).
+      expect(await page.locator('#held').textContent()).toMatch(/^The tape holds ES 1m: 2013-10-0\d .* \(sample\)/);
       await page.screenshot({ path: `${SHOTS}/studio-1-missing-stop.png`, fullPage: true });
 
       await rule.press('End');
