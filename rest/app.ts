@@ -16,11 +16,13 @@ import { doorRoutes } from './doors.js';
 import { oauthRoutes } from './oauth.js';
 import { openapiDocument } from './openapi.js';
 import { pageHeaders } from './page-headers.js';
+import { pageOf } from '../sellers/app/page.js';
 import { planeRoutes, watchRequests } from './plane.js';
 import { statusFactsOf } from './statuses.js';
 
 const JOIN_PAGE = readFileSync(join(PROJECT_ROOT, 'rest', 'join-page.html'), 'utf8');
 const JOIN_PAGE_HEADERS = pageHeaders(JOIN_PAGE);
+const studioPage = () => pageOf('rest/studio-page.html', 'rest/studio-page.ts');
 
 /** The deck over HTTP: the MCP endpoints, the OAuth door, the generated REST routes, the cards, OpenAPI and the join page. */
 export async function httpApp(s: Services, cards: CardsFile, version: string): Promise<Express> {
@@ -53,6 +55,10 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   app.get('/join', (req, res, next) => {
     if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
     res.type('html').set(JOIN_PAGE_HEADERS).send(JOIN_PAGE);
+  });
+  // The studio for people: one page calling the deck's own routes with the session cookie (docs/studio.md, the studio page).
+  app.get('/studio', (_req, res, next) => {
+    studioPage().then((html) => void res.type('html').set(pageHeaders(html)).send(html), next);
   });
   restRoutes(app, s, REGISTRY);
   doorRoutes(app, s);

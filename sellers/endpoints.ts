@@ -6,6 +6,7 @@ import { HOUSE_TOOLS, SELLERS, type Seller } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from './toolsets.js';
 import type { ArgumentBounds } from './json-rpc.js';
 import { TOOL_INPUT_BOUNDS } from '../core/json-bounds.js';
+import { appMeta } from './app/resource.js';
 
 /** A tool as tools/list shows it, built once. */
 export interface ToolListing {
@@ -16,7 +17,8 @@ export interface ToolListing {
   /** The answer's outline: its top-level fields and their types (OpenAPI keeps the whole). */
   outputSchema: { type: 'object'; [key: string]: unknown };
   annotations: ToolAnnotations & { title: string };
-  _meta: { 'deck/access': string; 'deck/tier': Tier | null };
+  /** With the MCP App that draws its result, for a tool that opens one (appMeta). */
+  _meta: { 'deck/access': string; 'deck/tier': Tier | null } & ReturnType<typeof appMeta>;
 }
 
 /** One MCP endpoint: the deck's own /mcp (every tool) or a seller's /mcp/{seller} (its filter). */
@@ -47,7 +49,7 @@ const listing = (t: Tool, locks: Locks): ToolListing => ({
   inputSchema: t.listedSchema,
   outputSchema: t.listedOutputSchema,
   annotations: { title: t.title, ...t.annotations },
-  _meta: { 'deck/access': t.access, 'deck/tier': locks.get(t.name) ?? null },
+  _meta: { 'deck/access': t.access, 'deck/tier': locks.get(t.name) ?? null, ...appMeta(t.name) },
 });
 
 /**

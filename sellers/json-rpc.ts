@@ -11,6 +11,7 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
+  ReadResourceRequestSchema,
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -24,6 +25,8 @@ export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
 export const UNKNOWN_TOOL = INVALID_PARAMS;
 export const KEY_REQUIRED = -32001;
+/** MCP's code for a resources/read of a URI the endpoint does not serve. */
+export const RESOURCE_NOT_FOUND = -32002;
 
 export const rpcError = (id: RequestId | null, code: number, message: string, data?: unknown) => ({
   jsonrpc: '2.0' as const,
@@ -133,6 +136,7 @@ export const TOOL_REQUESTS = byMethod([
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
 ]);
 
 /** The requests the 1.32 line serves: the tool requests, and the handshake and ping only 2025-era clients send. */

@@ -8,7 +8,8 @@ import {
 import type { Ctx } from '../tools/context.js';
 import { listedAs, listingOf, unknownToolMessage, type McpEndpoint } from './endpoints.js';
 import { instructionsFor } from './instructions.js';
-import { KEY_REQUIRED, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';
+import { KEY_REQUIRED, RESOURCE_NOT_FOUND, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';
+import { appResources, readAppResource } from './app/resource.js';
 import { callOnEndpoint, joinStep, resultJson } from './tool-call.js';
 
 /** JSON-RPC's code for a method no handler serves, and for a failure the SDK does not name. */
@@ -44,6 +45,7 @@ type Handler = (params: Record<string, unknown>, ctx: Ctx, toolsets: ReadonlySet
  *
  * - initialize answers the client's protocol when the SDK supports it, else its latest, with the capabilities,
  *   serverInfo and instructions; ping answers {}; the tool, prompt and resource lists answer the prebuilt listings
+ *   (the resources: the MCP App page of an endpoint serving a tool that opens it, read by resources/read)
  *   (tools/list of the endpoint's default toolsets as JSON written at start, one per tier; another choice of
  *   toolsets is written when asked).
  * - tools/call answers the tool's result, its body serialized once (resultJson); a handler's refusal is a JSON-RPC error with its code, message and data;
@@ -55,6 +57,7 @@ type Handler = (params: Record<string, unknown>, ctx: Ctx, toolsets: ReadonlySet
 export function legacyServer(e: McpEndpoint, version: string) {
   const capabilities = { tools: { listChanged: false }, prompts: {}, resources: {} };
   const serverInfo = { name: e.name, version };
+  const resources = appResources((tool) => e.byName.has(tool));
   // tools/list of the default toolsets for each tier, written once.
   const defaults = new Set(e.defaults);
   const lists = new Map([...e.listings.keys()].map((tier) => [tier, new Written(JSON.stringify({ tools: listingOf(e, tier, defaults) }))]));
@@ -89,7 +92,15 @@ export function legacyServer(e: McpEndpoint, version: string) {
       },
     ],
     ['prompts/list', () => ({ prompts: [] })],
-    ['resources/list', () => ({ resources: [] })],
+    ['resources/list', () => ({ resources })],
+    [
+      'resources/read',
+      async (params) => {
+        const read = await readAppResource(params.uri as string);
+        if (!read) throw new Refusal(RESOURCE_NOT_FOUND, `no resource ${String(params.uri)}: this endpoint serves ${resources.map((r) => r.uri).join(', ') || 'none'}`, { uri: params.uri });
+        return read;
+      },
+    ],
     ['resources/templates/list', () => ({ resourceTemplates: [] })],
   ]);
 

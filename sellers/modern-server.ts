@@ -8,7 +8,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Ctx } from '../tools/context.js';
 import { listingFor, unknownToolMessage, type McpEndpoint } from './endpoints.js';
-import { KEY_REQUIRED, UNKNOWN_TOOL } from './json-rpc.js';
+import { KEY_REQUIRED, RESOURCE_NOT_FOUND, UNKNOWN_TOOL } from './json-rpc.js';
+import { appResources, readAppResource } from './app/resource.js';
 import { callOnEndpoint, joinStep } from './tool-call.js';
 
 /** The single input request a keyless call of a gated tool asks for: the join page, in URL mode. */
@@ -45,7 +46,13 @@ export function modernHandler(version: string) {
     const server = new Server({ name: e.name, version }, { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} }, instructions });
     server.setRequestHandler('tools/list', () => ({ tools: [...listingFor(e, ctx.principal, toolsets)] }));
     server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
-    server.setRequestHandler('resources/list', () => ({ resources: [] }));
+    const resources = appResources((tool) => e.byName.has(tool));
+    server.setRequestHandler('resources/list', () => ({ resources }));
+    server.setRequestHandler('resources/read', async (req) => {
+      const read = await readAppResource(req.params.uri);
+      if (!read) throw new ProtocolError(RESOURCE_NOT_FOUND, `no resource ${req.params.uri}: this endpoint serves ${resources.map((r) => r.uri).join(', ') || 'none'}`, { uri: req.params.uri });
+      return read;
+    });
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
     server.setRequestHandler('tools/call', async (req, hctx) => {
       const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});

@@ -7,13 +7,15 @@ import {
   ListResourceTemplatesRequestSchema,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DECK_ENDPOINT, listingFor, SELLER_ENDPOINTS, unknownToolMessage, type McpEndpoint } from '../sellers/endpoints.js';
 import { instructionsFor } from '../sellers/instructions.js';
-import { checkMessage, KEY_REQUIRED, LEGACY_REQUESTS, replyJson, UNKNOWN_TOOL } from '../sellers/json-rpc.js';
+import { checkMessage, KEY_REQUIRED, LEGACY_REQUESTS, replyJson, RESOURCE_NOT_FOUND, UNKNOWN_TOOL } from '../sellers/json-rpc.js';
+import { appResources, readAppResource } from '../sellers/app/resource.js';
 import { legacyServer, Refusal } from '../sellers/legacy-server.js';
 import { callOnEndpoint, joinStep } from '../sellers/tool-call.js';
 import type { Ctx } from '../tools/context.js';
@@ -43,7 +45,13 @@ async function sdkServer(e: McpEndpoint, ctx: Ctx) {
     return outcome.result;
   });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [] }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
+  const resources = appResources((tool) => e.byName.has(tool));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const read = await readAppResource(req.params.uri);
+    if (!read) throw new Refusal(RESOURCE_NOT_FOUND, `no resource ${req.params.uri}: this endpoint serves ${resources.map((r) => r.uri).join(', ') || 'none'}`, { uri: req.params.uri });
+    return read;
+  });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   const [ours, theirs] = InMemoryTransport.createLinkedPair();
   const answers: JSONRPCMessage[] = [];
@@ -80,6 +88,7 @@ const params: fc.Arbitrary<unknown> = fc.oneof(
         capabilities: fc.oneof(fc.constant({}), oddValue),
         clientInfo: fc.oneof(fc.constant({ name: 'c', version: '1' }), oddValue),
         cursor: fc.oneof(fc.constant('c'), oddValue),
+        uri: fc.oneof(fc.constantFrom('ui://deck/rehearsal.html', 'ui://deck/nothing.html'), oddValue),
         task: fc.oneof(fc.constant({}), fc.constant({ ttl: 5 }), fc.constant({ ttl: 'x' }), oddValue),
         _meta: fc.oneof(
           fc.constant({ progressToken: 1 }),
@@ -114,6 +123,8 @@ const KNOWN: unknown[] = [
   ...PROTOCOLS.map((protocolVersion, id) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'c', version: '1' } } })),
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 'p', method: 'ping' },
+  { jsonrpc: '2.0', id: 'r', method: 'resources/read', params: { uri: 'ui://deck/rehearsal.html' } },
+  { jsonrpc: '2.0', id: 'n', method: 'resources/read', params: { uri: 'ui://deck/nothing.html' } },
   ...METHODS.map((method, id) => ({ jsonrpc: '2.0', id, method })),
   ...TOOLS.map((name, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } })),
   { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'catalogue', arguments: { extra: 1 } } },

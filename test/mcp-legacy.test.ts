@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { httpRefusal, legacyClient, MCP_PATHS } from './support/mcp.js';
+import { httpRefusal, legacyClient, APP_ON, MCP_PATHS } from './support/mcp.js';
 
 // A 2025-era client (the SDK 1.x Client over Streamable HTTP) on every MCP endpoint: what answers without a
 // key, what a keyless gated call is told, and the session or the key as bearer.
@@ -26,7 +26,8 @@ describe.each(MCP_PATHS)('2025-era client on %s', (path) => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['catalogue', 'plans', 'account']));
     expect(await client.listPrompts()).toEqual({ prompts: [] });
-    expect(await client.listResources()).toEqual({ resources: [] });
+    // The rehearsal app (test/mcp-app.test.ts) is listed where rehearse or plate_seal is served.
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(APP_ON.has(path) ? ['ui://deck/rehearsal.html'] : []);
     expect(await client.listResourceTemplates()).toEqual({ resourceTemplates: [] });
     await client.close();
   });

@@ -1,7 +1,7 @@
 import { isInputRequiredResult, ProtocolError, type ElicitRequestParams, type InputRequiredResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { httpRefusal, MCP_PATHS, MODERN_PROTOCOL, modernClient, rpc, type RpcError } from './support/mcp.js';
+import { httpRefusal, APP_ON, MCP_PATHS, MODERN_PROTOCOL, modernClient, rpc, type RpcError } from './support/mcp.js';
 
 // Clients on protocol 2026-07-28 (the SDK 2.x Client, pinned): a client that declared URL-mode elicitation
 // is sent to the join page with an input_required result; one that did not gets HTTP 401 with -32001 and data.next.
@@ -37,7 +37,8 @@ describe.each(MCP_PATHS)('2026-07-28 client on %s', (path) => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['catalogue', 'plans', 'account']));
     expect((await client.listPrompts()).prompts).toEqual([]);
-    expect((await client.listResources()).resources).toEqual([]);
+    // The rehearsal app (test/mcp-app.test.ts) is listed where rehearse or plate_seal is served.
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(APP_ON.has(path) ? ['ui://deck/rehearsal.html'] : []);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
     const catalogue = await client.callTool({ name: 'catalogue', arguments: {} });
     expect(catalogue.structuredContent).toMatchObject({ ok: true });

@@ -16,7 +16,7 @@ const runnable = (path: string) => {
 };
 
 /** Why the browser tests are skipped on a machine without a browser, and how to get one. */
-export const NO_CHROMIUM = `the browser tests (test/join-page.test.ts, test/oauth.test.ts) need Chromium and found none at ${PLACES.join(', ')}: ${HOW}`;
+export const NO_CHROMIUM = `the browser tests (test/join-page.test.ts, test/studio-page.test.ts, test/mcp-app.test.ts, test/oauth.test.ts) need Chromium and found none at ${PLACES.join(', ')}: ${HOW}`;
 
 /**
  * The browser the browser tests drive: CHROMIUM_PATH when set, else the first system Chromium or Chrome found at

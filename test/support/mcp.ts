@@ -14,6 +14,8 @@ export const MODERN_PROTOCOL = '2026-07-28';
 export const SELLER_IDS = ['studio', 'candles', 'copy'] as const;
 /** Every MCP endpoint the deck serves, by path. */
 export const MCP_PATHS = ['/mcp', ...SELLER_IDS.map((id) => `/mcp/${id}`)] as const;
+/** The endpoints that serve rehearse or plate_seal, so list the rehearsal app. */
+export const APP_ON: ReadonlySet<string> = new Set(['/mcp', '/mcp/studio']);
 
 /** A 2025-era client (SDK 1.x) connected (initialize done) to one endpoint, with optional headers. */
 export async function legacyClient(endpoint: string, headers: Record<string, string> = {}): Promise<LegacyClient> {
