@@ -1,6 +1,6 @@
 // The studio page's script, run in the browser. It calls the deck's own REST routes with the session cookie and
 // nothing else: the reading, the forge, the rehearsal, the grade and the history are the routes' answers, shown.
-import { showRehearsal, when, type Candle, type NullBins, type RehearsalEnvelope } from '../sellers/app/view.js';
+import { showRehearsal, when, type Candle, type RehearsalEnvelope } from '../sellers/app/view.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 // The deck's routes sit beside this page (it is served at {base}/studio).
@@ -192,13 +192,6 @@ async function candlesOf(r: RehearsalEnvelope): Promise<Candle[]> {
   return a.status === 200 ? (a.body.candles as Candle[]) : [];
 }
 
-async function binsOf(r: RehearsalEnvelope): Promise<NullBins | null> {
-  if (!r.plate) return null;
-  const res = await fetch(api(`plates/${r.plate.json.split('/plates/')[1]}`)).catch(() => null);
-  const state = res?.ok ? ((await res.json()) as { null?: { bins?: NullBins } | null }) : null;
-  return state?.null?.bins ?? null;
-}
-
 $('rehearse').addEventListener('click', async () => {
   if (!seed) return;
   const button = $<HTMLButtonElement>('rehearse');
@@ -215,8 +208,7 @@ $('rehearse').addEventListener('click', async () => {
     return;
   }
   const r = a.body as unknown as RehearsalEnvelope;
-  const [candles, bins] = await Promise.all([candlesOf(r), binsOf(r)]);
-  showRehearsal($('picture'), r, candles, bins);
+  showRehearsal($('picture'), r, await candlesOf(r));
   $('rehearse-state').textContent = `Rehearsed ${r.market} ${r.timeframe} from ${when(r.window.from)} to ${when(r.window.to)}: ${r.stats.n} trades.`;
   if (r.plate) {
     const link = $('plate-link');

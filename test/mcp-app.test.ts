@@ -113,6 +113,8 @@ describe('the rehearsal app in a host frame', () => {
       );
       expect(await app.locator('.rv-equity polyline').count()).toBe(1);
       expect(await app.locator('.rv-null .rv-mark').count()).toBe(1);
+      // The null's histogram, from the envelope's own bins.
+      expect(await app.locator('.rv-null .rv-bin').count()).toBeGreaterThan(5);
       expect(await app.locator('.rv-null figcaption').textContent()).toMatch(/1000 runs; the rule's \+2\.21R is at percentile 93\.4/);
       // Zoom in with the button, pan with the keyboard, then a trade from the list brought into view.
       await app.getByRole('button', { name: 'Zoom in' }).click();

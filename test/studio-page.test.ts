@@ -66,7 +66,7 @@ describe('the studio page at /studio', () => {
       expect(await trades.count()).toBeGreaterThan(0);
       await trades.first().locator('.rv-entry').hover();
       await expect.poll(() => page.locator('.rv-detail').textContent()).toMatch(/^Trade 1: (long|short) at .* \((target|stop|session_end|[a-z_]+)\): [+-]\d/);
-      expect(await page.locator('.rv-null .rv-bin').count()).toBeGreaterThan(5); // the plate's bins: a histogram
+      expect(await page.locator('.rv-null .rv-bin').count()).toBeGreaterThan(5); // the null's histogram, the envelope's bins
       expect(await page.locator('.rv-null .rv-mark').count()).toBe(1);
       expect(await page.locator('.rv-equity polyline').count()).toBe(1);
       await page.getByRole('link', { name: 'The sealed plate (PNG)' }).waitFor();

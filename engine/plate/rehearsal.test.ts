@@ -19,7 +19,8 @@ const ir = irOf(EMA_CROSS);
 const seed = 'a'.repeat(64);
 const bars = barsIn(month, FROM - 3600, TO);
 
-function rehearsed(): RehearsalPlateInput {
+/** A rehearsal to draw, and each of its null runs' total R. */
+function rehearsed(): RehearsalPlateInput & { nullTotals: Float64Array } {
   let nullTotals: Float64Array = new Float64Array(0);
   const rehearsal = rehearse(ir, compileDecider(ir, seed, 'test.v1'), bars, { seed, from: FROM, nullRuns: 300, nullTotals: (t) => void (nullTotals = t) });
   return { rehearsal, bars, nullTotals };
@@ -93,6 +94,8 @@ describe("a rehearsal's plate", () => {
     const { from, width, counts } = state.null!.bins;
     expect(from).toBeLessThanOrEqual(Math.min(stats.total_r, ...input.nullTotals));
     expect(from + width * counts.length).toBeGreaterThanOrEqual(Math.max(stats.total_r, ...input.nullTotals));
+    // The bins the rehearsal states are the ones drawn.
+    expect(state.null!.bins).toEqual(input.rehearsal.null.histogram);
   });
 
   it('draws the same rehearsal to the same bytes, rehearsed again from scratch', () => {
@@ -106,8 +109,7 @@ describe("a rehearsal's plate", () => {
   it('says there is no null without trades, and refuses a window without bars', () => {
     const none = renderRehearsalPlate({
       ...input,
-      rehearsal: { ...input.rehearsal, trades: [], stats: statsOf([]), null: { ...input.rehearsal.null, runs: 0 } },
-      nullTotals: new Float64Array(0),
+      rehearsal: { ...input.rehearsal, trades: [], stats: statsOf([]), null: { ...input.rehearsal.null, runs: 0, histogram: null } },
     });
     expect(none.state.null).toBeNull();
     expect(pixelsOf(none.png, REHEARSAL_COLOURS.long, ...PRICE)).toBe(0);

@@ -1,6 +1,8 @@
 import { firstAtOrAfter, windowOf, type Bars } from '../bars.js';
 import { TIMEFRAME_SECONDS } from '../markets.js';
 import type { Rehearsal } from '../stepper/envelope.js';
+import { NULL_BINS } from '../stepper/null-bins.js';
+import { neighboursOf } from '../verdict/index.js';
 import { round4 } from '../stepper/stats.js';
 import { PlateError } from './error.js';
 import { rasterize } from './raster.js';
@@ -14,7 +16,6 @@ export const REHEARSAL_PLATE_STYLE = 'rehearsal-plate/2 dark 1200x700 resvg-js 2
 
 /** The narrowest column a candle is drawn in: more bars than columns are drawn a column per few bars. */
 const MIN_SLOT = 2;
-const NULL_BINS = 40;
 const PAD = 0.05;
 
 /** Where the panes go, in pixels: the price over the window, the equity in R under it, the random null at the bottom. */
@@ -24,8 +25,6 @@ export interface RehearsalPlateInput {
   rehearsal: Pick<Rehearsal, 'market' | 'timeframe' | 'window' | 'trades' | 'stats' | 'null' | 'verdict'>;
   /** The bars the rehearsal ran over; those before its window warmed the rule up and are not drawn. */
   bars: Bars;
-  /** Each random-null run's total R, in run order (none when the null did not run). */
-  nullTotals: Float64Array;
 }
 
 /** The numbers a rehearsal's plate was drawn from, as its JSON: what its id hashes along with the picture. */
@@ -109,7 +108,7 @@ function axisTicks(pane: Pane, x: number, most: number, unit = ''): string[] {
  * total R marked where it falls. Pure: the same rehearsal and bars give the same bytes.
  */
 export function renderRehearsalPlate(input: RehearsalPlateInput): RehearsalPlate {
-  const { rehearsal: r, nullTotals } = input;
+  const { rehearsal: r } = input;
   const start = firstAtOrAfter(input.bars.t, r.window.from);
   const end = firstAtOrAfter(input.bars.t, r.window.to);
   const drawn = windowOf(input.bars, start, end);
@@ -234,25 +233,12 @@ export function renderRehearsalPlate(input: RehearsalPlateInput): RehearsalPlate
   // The random null: its run totals binned, the runs at or above the rule's total set apart, the rule's total marked.
   let nullState: RehearsalPlateState['null'] = null;
   const rule = r.null.rule_total_r;
-  const neighbours = r.verdict ? r.verdict.neighbourhood.results.slice(1).map((x) => x.total_r) : [];
+  const neighbours = neighboursOf(r.verdict);
   const verdictSaid = r.verdict ? verdictLine(r.verdict) : null;
   if (verdictSaid) out.push(text(x + 6, nullPane.y + 30, verdictSaid, { fill: C.neighbour }));
-  if (nullTotals.length > 0) {
-    let lo = rule;
-    let hi = rule;
-    for (const v of nullTotals) {
-      lo = Math.min(lo, v);
-      hi = Math.max(hi, v);
-    }
-    for (const v of neighbours) {
-      lo = Math.min(lo, v);
-      hi = Math.max(hi, v);
-    }
-    const span = hi - lo || 1;
-    const from = lo - PAD * span;
-    const width = (hi - lo + 2 * PAD * span) / NULL_BINS;
-    const counts = new Array<number>(NULL_BINS).fill(0);
-    for (const v of nullTotals) counts[Math.min(NULL_BINS - 1, Math.floor((v - from) / width))]!++;
+  const bins = r.null.histogram;
+  if (bins) {
+    const { from, width, counts } = bins;
     const most = Math.max(...counts);
     const xR = (v: number): number => x + ((v - from) / (width * NULL_BINS)) * w;
     const barTop = nullPane.y + (verdictSaid ? 38 : 22);

@@ -4,6 +4,7 @@ import { MARKETS, TIMEFRAMES, type Market, type Timeframe } from '../markets.js'
 import type { Costs } from './costs.js';
 import type { Fold } from './folds.js';
 import type { NullReport } from './null.js';
+import type { NullBins } from './null-bins.js';
 import type { RStats } from './stats.js';
 import { VerdictSchema, type Verdict } from '../verdict/schema.js';
 
@@ -39,7 +40,8 @@ export interface Rehearsal {
   /** Entries not taken because the stop would not have been beyond the fill. */
   skipped: number;
   stats: RStats;
-  null: NullReport;
+  /** The null's report, and its run totals as the histogram the plate draws (null without runs). */
+  null: NullReport & { histogram: NullBins | null };
   folds: Fold[] | null;
   /** How likely the result is to be luck or overfitting (engine/verdict), when it was weighed: every rehearsal the deck answers is. */
   verdict?: Verdict;
@@ -102,6 +104,10 @@ export const RehearsalSchema = z.strictObject({
     k: z.number().int().nonnegative(),
     percentile: z.number().min(0).max(100).nullable(),
     p: z.number().gt(0).max(1).nullable(),
+    histogram: z
+      .strictObject({ from: z.number(), width: z.number().positive(), counts: z.array(z.number().int().nonnegative()) })
+      .nullable()
+      .describe("the runs' total R in equal bins of width R from from, over a range holding the rule's total and its neighbours'; null without runs"),
   }),
   folds: z
     .array(z.strictObject({ fold: z.number().int(), from: z.number().int(), to: z.number().int(), bars: z.number().int(), stats: RStatsSchema }))

@@ -16,16 +16,7 @@ export interface RehearsalJob {
   options: Omit<RehearseOptions, 'seed' | 'nullTotals'>;
 }
 
-/** A rehearsal and the random null's run totals (empty when the null did not run). */
-export interface RehearsalDone {
-  rehearsal: Rehearsal;
-  totals: Float64Array;
-}
-
 /** Runs a rehearsal job: the same envelope, byte for byte, wherever it runs. */
-export function runRehearsalJob(job: RehearsalJob): RehearsalDone {
-  const decider = compileDecider(job.ir, job.seed, job.version);
-  let totals: Float64Array = new Float64Array(0);
-  const rehearsal = rehearse(job.ir, decider, job.bars, { ...job.options, seed: job.seed, nullTotals: (t) => void (totals = t) });
-  return { rehearsal, totals };
+export function runRehearsalJob(job: RehearsalJob): Rehearsal {
+  return rehearse(job.ir, compileDecider(job.ir, job.seed, job.version), job.bars, { ...job.options, seed: job.seed });
 }

@@ -8,9 +8,10 @@ import { REHEARSAL_VERSION, type Rehearsal, type Trade } from './envelope.js';
 import { foldsOf, MAX_FOLDS } from './folds.js';
 import { fillOf, Machine, type TradeRecord } from './machine.js';
 import { randomNull } from './null.js';
+import { nullBins } from './null-bins.js';
 import { round4, statsOf } from './stats.js';
 import { summaryOf } from './summary.js';
-import { verdictOf, type TrialRecord } from '../verdict/index.js';
+import { neighboursOf, verdictOf, type TrialRecord } from '../verdict/index.js';
 import type { Script } from '../decider/script.js';
 
 export interface RehearseOptions {
@@ -115,7 +116,7 @@ export function rehearse(ir: DeciderIR, decider: Decider, given: Bars, options: 
     trades: trades.map((x) => tradeOf(x, bars.t)),
     skipped,
     stats,
-    null: nullReport,
+    null: { ...nullReport, histogram: nullBins(totals, [nullReport.rule_total_r, ...neighboursOf(verdict)]) },
     folds: k === undefined ? null : foldsOf(trades, bars.t, ir.tf_seconds, start, end, k),
     ...(verdict ? { verdict } : {}),
     summary: summaryOf({ market: ir.market, timeframe: ir.timeframe, bars: window.bars, from: window.from, to: window.to, stats, null: nullReport, verdict: verdict?.words }),

@@ -178,3 +178,6 @@ export function verdictOf(x: VerdictInput): Verdict {
   if (verdict.monte_carlo) verdict.monte_carlo.order.final_r = round4(verdict.monte_carlo.order.final_r);
   return { ...wordsOf(verdict), ...verdict };
 }
+
+/** The total R of each of the rule's neighbours (the rule's own result, first in the neighbourhood, left out); none unweighed. */
+export const neighboursOf = (v: Verdict | undefined): number[] => (v ? v.neighbourhood.results.slice(1).map((x) => x.total_r) : []);

@@ -1,9 +1,8 @@
 // The rehearsal viewer, run in a browser: the studio page and the MCP App page both draw a rehearsal with it, so a
 // person and an agent's user look at the same picture. It draws from the rehearsal envelope as the deck answers it
-// (and the candles of its window, and the null's bins when its plate was sealed); it computes nothing the envelope
+// (and the candles of its window); it computes nothing the envelope
 // does not say. Plain DOM and SVG, no library: the pages load nothing from the network.
 
-import type { RehearsalPlateState } from '../../engine/plate/index.js';
 import type { Rehearsal, Trade } from '../../engine/stepper/envelope.js';
 
 export interface Candle {
@@ -20,8 +19,6 @@ export type RehearsalEnvelope = Pick<Rehearsal, 'market' | 'timeframe' | 'window
   plate?: { png: string; json: string } | undefined;
 };
 
-/** The random null's run totals binned, as the rehearsal's plate states them (chart_state.null.bins). */
-export type NullBins = NonNullable<RehearsalPlateState['null']>['bins'];
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -224,39 +221,30 @@ function equityChart(trades: Trade[]): HTMLElement {
   return root;
 }
 
-/**
- * Where the rule's total R falls among the random null's runs: their histogram when the plate's bins are at hand,
- * else their 5th to 95th percentile with the median, and the rule's mark either way.
- */
-function nullChart(n: RehearsalEnvelope['null'], bins: NullBins | null): HTMLElement {
+/** Where the rule's total R falls among the random null's runs: their histogram, as the rehearsal states it, and the rule's mark. */
+function nullChart(n: RehearsalEnvelope['null']): HTMLElement {
   const root = el('figure', { class: 'rv-null' });
   const said = n.percentile === null ? 'no percentile' : `percentile ${fmt(n.percentile, 1)}, p = ${fmt(n.p, 4)}`;
   root.append(el('figcaption', {}, `Random entries: ${n.runs} runs; the rule's ${signed(n.rule_total_r)}R is at ${said}`));
   const H = 150;
   const chart = svg('svg', { viewBox: `0 0 ${WIDTH} ${H}`, role: 'img', 'aria-label': `The random null's total R over ${n.runs} runs, with the rule's total R marked at ${signed(n.rule_total_r)}R` });
   root.append(chart);
-  if (n.runs === 0 || (!bins && !n.total_r)) {
+  const bins = n.histogram;
+  if (n.runs === 0 || !bins) {
     chart.append(svg('text', { x: 12, y: 24, class: 'rv-muted' }, 'No null: the rule made no trades to match.'));
     return root;
   }
-  const lo = Math.min(n.rule_total_r, bins ? bins.from : n.total_r!.p05);
-  const hi = Math.max(n.rule_total_r, bins ? bins.from + bins.width * bins.counts.length : n.total_r!.p95);
-  const pad = (hi - lo) * 0.05 || 1;
-  const x = (r: number) => 4 + ((r - lo + pad) / (hi - lo + 2 * pad)) * (WIDTH - 8);
+  // The bins' range holds the rule's total and its neighbours', padded: the rule's mark always falls inside it.
+  const lo = bins.from;
+  const hi = bins.from + bins.width * bins.counts.length;
+  const x = (r: number) => 4 + ((r - lo) / (hi - lo)) * (WIDTH - 8);
   const base = H - 24;
-  if (bins) {
-    const top = Math.max(1, ...bins.counts);
-    bins.counts.forEach((c, i) => {
-      const x0 = x(bins.from + i * bins.width);
-      const h = (c / top) * (base - 16);
-      chart.append(svg('rect', { x: x0, width: Math.max(1, x(bins.from + (i + 1) * bins.width) - x0 - 1), y: base - h, height: h, class: 'rv-bin' }, undefined));
-    });
-  } else {
-    const q = n.total_r!;
-    chart.append(svg('rect', { x: x(q.p05), width: x(q.p95) - x(q.p05), y: base - 50, height: 50, class: 'rv-bin' }));
-    chart.append(svg('line', { x1: x(q.p50), x2: x(q.p50), y1: base - 56, y2: base, class: 'rv-median' }));
-    chart.append(svg('text', { x: x(q.p05), y: base - 56, class: 'rv-axis' }, 'null runs, 5th to 95th percentile'));
-  }
+  const top = Math.max(1, ...bins.counts);
+  bins.counts.forEach((c, i) => {
+    const x0 = x(bins.from + i * bins.width);
+    const h = (c / top) * (base - 16);
+    chart.append(svg('rect', { x: x0, width: Math.max(1, x(bins.from + (i + 1) * bins.width) - x0 - 1), y: base - h, height: h, class: 'rv-bin' }, undefined));
+  });
   chart.append(svg('line', { x1: 0, x2: WIDTH, y1: base, y2: base, class: 'rv-grid' }));
   chart.append(svg('line', { x1: x(n.rule_total_r), x2: x(n.rule_total_r), y1: 6, y2: base, class: 'rv-mark' }));
   const right = x(n.rule_total_r) > WIDTH * 0.7; // the label on the side with room for it
@@ -270,7 +258,7 @@ function nullChart(n: RehearsalEnvelope['null'], bins: NullBins | null): HTMLEle
  * trades, the equity in R, the null with the rule's mark, and the trades listed. Answers nothing; replaces what
  * `root` held.
  */
-export function showRehearsal(root: HTMLElement, r: RehearsalEnvelope, candles: Candle[], bins: NullBins | null = null): void {
+export function showRehearsal(root: HTMLElement, r: RehearsalEnvelope, candles: Candle[]): void {
   const verdict = el('section', { class: 'rv-verdict', 'aria-label': 'Verdict' });
   verdict.append(el('h3', {}, r.verdict ? `Verdict: ${r.verdict.label.replace(/_/g, ' ')}` : 'No verdict'));
   if (r.verdict) verdict.append(el('p', {}, r.verdict.words));
@@ -305,7 +293,7 @@ export function showRehearsal(root: HTMLElement, r: RehearsalEnvelope, candles: 
     ol.append(li);
   });
   list.append(ol);
-  root.replaceChildren(verdict, stats, price.root, detail, equityChart(r.trades), nullChart(r.null, bins), list);
+  root.replaceChildren(verdict, stats, price.root, detail, equityChart(r.trades), nullChart(r.null), list);
 }
 
 /** Draws candles alone (a plate's window), zoomable and pannable as a rehearsal's are. */

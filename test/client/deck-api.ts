@@ -9703,6 +9703,12 @@ export interface operations {
                             k: number;
                             percentile: number | null;
                             p: number | null;
+                            /** @description the runs' total R in equal bins of width R from from, over a range holding the rule's total and its neighbours'; null without runs */
+                            histogram: {
+                                from: number;
+                                width: number;
+                                counts: number[];
+                            } | null;
                         };
                         folds: {
                             fold: number;
@@ -10542,6 +10548,12 @@ export interface operations {
                             k: number;
                             percentile: number | null;
                             p: number | null;
+                            /** @description the runs' total R in equal bins of width R from from, over a range holding the rule's total and its neighbours'; null without runs */
+                            histogram: {
+                                from: number;
+                                width: number;
+                                counts: number[];
+                            } | null;
                         };
                         folds: {
                             fold: number;
@@ -15472,6 +15484,12 @@ export interface operations {
                                 k: number;
                                 percentile: number | null;
                                 p: number | null;
+                                /** @description the runs' total R in equal bins of width R from from, over a range holding the rule's total and its neighbours'; null without runs */
+                                histogram: {
+                                    from: number;
+                                    width: number;
+                                    counts: number[];
+                                } | null;
                             };
                             folds: {
                                 fold: number;

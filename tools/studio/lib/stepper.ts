@@ -10,8 +10,7 @@ import type { WindowBars } from './window.js';
  * Runs a decider over a window's bars with the stepper: documented fills, R, the seeded random null (seeded by the
  * seed hash, so the same seed and window give the same envelope), folds when asked, the principal's marks on that
  * market for rules that read them, and the verdict, deflated for the principal's other rules on the market and
- * timeframe (the rule is then noted among them); `nullTotals` is handed the null's run totals. A stepper failure is
- * 500, carried.
+ * timeframe (the rule is then noted among them). A stepper failure is 500, carried.
  */
 export async function stepOver(
   ctx: SessionCtx,
@@ -20,7 +19,6 @@ export async function stepOver(
   seed: string,
   w: WindowBars,
   folds?: number,
-  nullTotals?: (totals: Float64Array) => void,
 ): Promise<Rehearsal> {
   // Compiled here first so a rule the compiler refuses is refused as ever; the pool's thread compiles it again.
   engineStep('the decider compiler', () => compileDecider(ir, seed, DECIDER_VERSION));
@@ -32,9 +30,7 @@ export async function stepOver(
   let rehearsal: Rehearsal;
   try {
     const options = { from: w.from, marks, ...(folds !== undefined ? { folds } : {}), verdict: { script, version: DECIDER_VERSION, trials } };
-    const done = await ctx.pool.run('rehearsal', { ir, seed, version: DECIDER_VERSION, bars: w.bars, options }, { owner: ctx.principal.id, signal: ctx.ended() });
-    rehearsal = done.rehearsal;
-    nullTotals?.(done.totals);
+    rehearsal = await ctx.pool.run('rehearsal', { ir, seed, version: DECIDER_VERSION, bars: w.bars, options }, { owner: ctx.principal.id, signal: ctx.ended() });
   } catch (error) {
     if (error instanceof DeckError) throw error;
     throw new DeckError(500, 'stepper_failed', `the stepper failed: ${(error as Error).message}`);
