@@ -10,7 +10,8 @@ import { legacyClient, modernClient } from './support/mcp.js';
 
 // The rehearsal viewer as an MCP App (io.modelcontextprotocol/ui): what the endpoints declare and serve, and the page
 // drawing a real rehearsal inside a frame driven by a host that speaks the protocol with the ext-apps package.
-const SHOTS = process.env.DECK_SHOTS ?? '/tmp';
+/** Where the browser tests leave their screenshots, when asked (DECK_SHOTS=<folder>): none otherwise. */
+const SHOTS = process.env.DECK_SHOTS;
 const URI = 'ui://deck/rehearsal.html';
 const RULE = 'ES on the 5 minute chart, long and short, during the cash session: go long when the 9 EMA crosses above the 21 EMA, go short when the 9 EMA crosses below the 21 EMA. Stop 2 ATR(14). Target 2R.';
 
@@ -123,7 +124,7 @@ describe('the rehearsal app in a host frame', () => {
       await app.getByRole('button', { name: /^short at/ }).first().click();
       await expect.poll(() => app.locator('.rv-detail').textContent()).toMatch(/^Trade \d+: short at/);
       await page.setViewportSize({ width: 900, height: 2200 });
-      await page.locator('iframe').screenshot({ path: `${SHOTS}/app-rehearsal.png` });
+      if (SHOTS) await page.locator('iframe').screenshot({ path: `${SHOTS}/app-rehearsal.png` });
     } finally {
       await client.close();
       await context.close();
@@ -150,7 +151,7 @@ describe('the rehearsal app in a host frame', () => {
         return Array.from(document.querySelectorAll('*')).filter((e) => e.getBoundingClientRect().right > width + 0.5).map((e) => e.tagName);
       });
       expect(beyond).toEqual([]);
-      await page.locator('iframe').screenshot({ path: `${SHOTS}/app-plate-phone.png` });
+      if (SHOTS) await page.locator('iframe').screenshot({ path: `${SHOTS}/app-plate-phone.png` });
     } finally {
       await client.close();
       await context.close();

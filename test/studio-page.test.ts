@@ -3,7 +3,8 @@ import { closeBrowser, person as browserPerson } from './support/browser.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 
 // The studio page in a real browser, over a deck seeded with the shipped sample tape (ES 1m of October 2013).
-const SHOTS = process.env.DECK_SHOTS ?? '/tmp';
+/** Where the browser tests leave their screenshots, when asked (DECK_SHOTS=<folder>): none otherwise. */
+const SHOTS = process.env.DECK_SHOTS;
 const RULE = 'ES on the 5 minute chart, long and short, during the cash session: go long when the 9 EMA crosses above the 21 EMA, go short when the 9 EMA crosses below the 21 EMA.';
 
 let deck: TestDeck;
@@ -41,7 +42,7 @@ describe('the studio page at /studio', () => {
       expect(await page.locator('#words mark.p-market').first().textContent()).toBe('ES');
       // Where a window can fall: what the tape holds of the market read, from the catalogue (the shipped sample).
       expect(await page.locator('#held').textContent()).toMatch(/^The tape holds ES 1m: 2013-10-0\d .* \(sample\)/);
-      await page.screenshot({ path: `${SHOTS}/studio-1-missing-stop.png`, fullPage: true });
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/studio-1-missing-stop.png`, fullPage: true });
 
       await rule.press('End');
       await rule.pressSequentially(' Stop 2 ATR(14). Target 2R.');
@@ -81,7 +82,7 @@ describe('the studio page at /studio', () => {
       const firstLabel = await page.locator('.rv-price .rv-axis').nth(4).textContent();
       await page.keyboard.press('ArrowRight');
       expect(await page.locator('.rv-price .rv-axis').nth(4).textContent()).not.toBe(firstLabel);
-      await page.screenshot({ path: `${SHOTS}/studio-2-rehearsal.png`, fullPage: true });
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/studio-2-rehearsal.png`, fullPage: true });
 
       // No grader lane on this deck: the page says so, as the route does (503).
       await page.getByRole('button', { name: 'Grade the forge' }).click();
@@ -129,7 +130,7 @@ describe('the studio page at /studio', () => {
       await page.getByRole('button', { name: 'Rehearse' }).click();
       await page.getByRole('heading', { name: /^Verdict: / }).waitFor({ timeout: 60_000 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      await page.screenshot({ path: `${SHOTS}/studio-3-phone.png`, fullPage: true });
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/studio-3-phone.png`, fullPage: true });
     } finally {
       await context.close();
     }
