@@ -116,3 +116,12 @@ describe("a rehearsal's plate", () => {
     expect(() => renderRehearsalPlate({ ...input, rehearsal: { ...input.rehearsal, window: { ...input.rehearsal.window, from: TO + 3600, to: TO + 7200 } } })).toThrow(PlateError);
   });
 });
+
+describe("a rehearsal plate's words", () => {
+  it('counts in the singular for one and the plural otherwise', async () => {
+    const { counted } = await import('./rehearsal.js');
+    expect(counted(1, 'trade')).toBe('1 trade');
+    expect(counted(0, 'trade')).toBe('0 trades');
+    expect(counted(1365, 'bar')).toBe('1,365 bars');
+  });
+});

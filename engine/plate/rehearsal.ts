@@ -12,7 +12,7 @@ import { REHEARSAL_COLOURS as C, THEME } from './theme.js';
 import { digestOf, iso, type PictureHead } from './view.js';
 
 /** Names the way rehearsal plates are drawn; it changes whenever the same rehearsal would be drawn differently. */
-export const REHEARSAL_PLATE_STYLE = 'rehearsal-plate/2 dark 1200x700 resvg-js 2.6 DejaVu Sans Mono 2.37';
+export const REHEARSAL_PLATE_STYLE = 'rehearsal-plate/3 dark 1200x700 resvg-js 2.6 DejaVu Sans Mono 2.37';
 
 /** The narrowest column a candle is drawn in: more bars than columns are drawn a column per few bars. */
 const MIN_SLOT = 2;
@@ -45,10 +45,17 @@ export interface RehearsalPlate {
   state: RehearsalPlateState;
 }
 
-/** Marks, centred on (x, y): an entry's triangle with its tip at the fill, pointing the way of the side; an exit's dot. */
+/**
+ * Marks, centred on (x, y): an entry's triangle with its tip at the fill, pointing the way of the side; an exit's
+ * ring. The ring is hollow so an exit in the entry's column leaves the triangle's shape (and so its side) readable.
+ */
 const tipUp = (x: number, y: number): string => `M${px(x)} ${px(y)}l-5 9h10Z`;
 const tipDown = (x: number, y: number): string => `M${px(x)} ${px(y)}l-5 -9h10Z`;
-const dot = (x: number, y: number): string => `M${px(x - 3)} ${px(y)}a3 3 0 1 0 6 0a3 3 0 1 0 -6 0Z`;
+const ring = (x: number, y: number): string => `M${px(x - 4)} ${px(y)}a4 4 0 1 0 8 0a4 4 0 1 0 -8 0Z`;
+const ringStyle = 'fill="none" stroke-width="1.6"';
+
+/** A count with its noun, singular for one. */
+export const counted = (n: number, noun: string): string => `${formatNumber(n, 0)} ${noun}${n === 1 ? '' : 's'}`;
 
 /** A number of R as the plate writes it: signed, two decimals. */
 const inR = (r: number): string => `${r > 0 ? '+' : ''}${formatNumber(r, 2)}R`;
@@ -194,15 +201,15 @@ export function renderRehearsalPlate(input: RehearsalPlateInput): RehearsalPlate
     const outcome = t.r > 0 ? 'win' : 'loss';
     segments[outcome] += `M${px(ex)} ${px(ey)}L${px(xx)} ${px(xy)}`;
     entries[t.side] += t.side === 'long' ? tipUp(ex, ey) : tipDown(ex, ey);
-    exits[outcome] += dot(xx, xy);
+    exits[outcome] += ring(xx, xy);
   }
   out.push(
     `<path d="${segments.win}" stroke="${C.win}" stroke-width="1.3" stroke-opacity="0.85" fill="none"/>`,
     `<path d="${segments.loss}" stroke="${C.loss}" stroke-width="1.3" stroke-opacity="0.85" fill="none"/>`,
     `<path d="${entries.long}" fill="${C.long}"/>`,
     `<path d="${entries.short}" fill="${C.short}"/>`,
-    `<path d="${exits.win}" fill="${C.win}"/>`,
-    `<path d="${exits.loss}" fill="${C.loss}"/>`,
+    `<path d="${exits.win}" stroke="${C.win}" ${ringStyle}/>`,
+    `<path d="${exits.loss}" stroke="${C.loss}" ${ringStyle}/>`,
   );
   out.push(...axisTicks(price, axisX, Math.max(4, Math.floor(price.h / 40))));
 
@@ -219,14 +226,17 @@ export function renderRehearsalPlate(input: RehearsalPlateInput): RehearsalPlate
 
   // Time axis in UTC under the equity pane: each tick names the step it opens, labels no closer than their own width.
   let lastRight = -Infinity;
+  let datedDay = -1;
   for (const k of timeTicks) {
     const at = Math.floor(cols.t[k]! / timeEvery) * timeEvery;
-    const s = utcTick(at, timeEvery);
+    const day = Math.floor(at / 86_400);
+    const s = utcTick(at, timeEvery, day !== datedDay);
     const half = textWidth(s, 11) / 2;
     const cx = centre(k);
     if (cx - half < lastRight + 12 || cx - half < x || cx + half > x + w) continue;
-    out.push(text(cx, equity.y + equity.h + 17, s, { anchor: 'middle', fill: at % 86_400 === 0 ? THEME.text : THEME.muted }));
+    out.push(text(cx, equity.y + equity.h + 17, s, { anchor: 'middle', fill: day !== datedDay ? THEME.text : THEME.muted }));
     lastRight = cx + half;
+    datedDay = day;
   }
   out.push(text(W - 8, equity.y + equity.h + 17, 'UTC', { anchor: 'end' }));
 
@@ -281,19 +291,19 @@ export function renderRehearsalPlate(input: RehearsalPlateInput): RehearsalPlate
   // Title: market, timeframe, window; the rule's trades in a line; the legend of the marks.
   const title = `${r.market} · ${r.timeframe} · rehearsal`;
   out.push(text(x + 2, 22, title, { size: 16, fill: THEME.text, weight: 'bold' }));
-  const span = `${utcMinute(r.window.from)} → ${utcMinute(r.window.to)} UTC · ${formatNumber(drawn.length, 0)} bars${per > 1 ? `, ${per} a candle` : ''}`;
+  const span = `${utcMinute(r.window.from)} → ${utcMinute(r.window.to)} UTC · ${counted(drawn.length, 'bar')}${per > 1 ? `, each candle ${per} bars` : ''}`;
   out.push(text(x + 2 + textWidth(title, 16) + 14, 22, span, { size: 12 }));
   const s = r.stats;
-  out.push(text(W - 10, 22, `${s.n} trades · ${s.wins} won · ${s.losses} lost · total ${inR(s.total_r)}`, { size: 12, fill: C.equity, anchor: 'end' }));
-  const legend: [string, string, string][] = [
-    [C.long, 'long entry', tipUp(x + 8, 37)],
-    [C.short, 'short entry', tipDown(x + 8, 46)],
-    [C.win, 'exit, won', dot(x + 8, 42)],
-    [C.loss, 'exit, lost', dot(x + 8, 42)],
+  out.push(text(W - 10, 22, `${counted(s.n, 'trade')} · ${s.wins} won · ${s.losses} lost · total ${inR(s.total_r)}`, { size: 12, fill: C.equity, anchor: 'end' }));
+  const legend: [string, string, string, string][] = [
+    [C.long, 'long entry', tipUp(x + 8, 37), `fill="${C.long}"`],
+    [C.short, 'short entry', tipDown(x + 8, 46), `fill="${C.short}"`],
+    [C.win, 'exit, won', ring(x + 8, 42), `stroke="${C.win}" ${ringStyle}`],
+    [C.loss, 'exit, lost', ring(x + 8, 42), `stroke="${C.loss}" ${ringStyle}`],
   ];
   let lx = 0;
-  for (const [fill, words, mark] of legend) {
-    out.push(`<g transform="translate(${px(lx)} 0)"><path d="${mark}" fill="${fill}"/>${text(x + 20, 46, words, { fill })}</g>`);
+  for (const [fill, words, mark, paint] of legend) {
+    out.push(`<g transform="translate(${px(lx)} 0)"><path d="${mark}" ${paint}/>${text(x + 20, 46, words, { fill })}</g>`);
     lx += 20 + textWidth(words, 11) + 24;
   }
 

@@ -25,6 +25,13 @@ describe('plate axes', () => {
     expect(utcTick(1_740_873_600, 3600)).toBe('Mar 02');
     expect(utcTick(1_740_918_000, 600)).toBe('12:20');
     expect(utcTick(1_740_918_015, 15)).toBe('12:20:15');
+  });
+
+  it('dates a time label when asked: the first label of a day that did not open on midnight (a reopen after a weekend)', () => {
+    // Sunday 2013-10-13 22:00 UTC, the CME reopen after the weekend.
+    expect(utcTick(1_381_701_600, 3600, true)).toBe('Oct 13 22:00');
+    expect(utcTick(1_381_701_600, 3600)).toBe('22:00');
+    expect(utcTick(1_740_873_600, 3600, true)).toBe('Mar 02');
     expect(timeStep(60, 2.2, 96)).toBe(3600);
     expect(timeStep(3600, 20, 96)).toBe(21_600);
   });

@@ -47,12 +47,18 @@ export function utcMinute(t: number): string {
   return `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
 }
 
-/** A time-axis label: the date at midnight UTC, HH:MM otherwise, with seconds when the step is under a minute. */
-export function utcTick(t: number, step: number): string {
+/**
+ * A time-axis label: the date at midnight UTC, HH:MM otherwise, with seconds when the step is under a minute.
+ * `dated` puts the date before the time: the first label of a day that did not open on a midnight tick (the window's
+ * first day, a reopen after a weekend or a gap) would otherwise read as a time of the day before.
+ */
+export function utcTick(t: number, step: number, dated = false): string {
   const d = new Date(t * 1000);
-  if (t % 86_400 === 0) return `${MONTHS[d.getUTCMonth()]} ${two(d.getUTCDate())}`;
+  const date = `${MONTHS[d.getUTCMonth()]} ${two(d.getUTCDate())}`;
+  if (t % 86_400 === 0) return date;
   const hm = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
-  return step < 60 ? `${hm}:${two(d.getUTCSeconds())}` : hm;
+  const time = step < 60 ? `${hm}:${two(d.getUTCSeconds())}` : hm;
+  return dated ? `${date} ${time}` : time;
 }
 
 /** Time steps a trader reads a chart in, from 15 seconds to a week. */

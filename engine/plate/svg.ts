@@ -259,13 +259,16 @@ export function plateSvg(view: PlateView): string {
 
   // Time axis in UTC, labels no closer than their own width.
   let lastRight = -Infinity;
+  let datedDay = -1;
   for (const i of timeTicks) {
-    const s = utcTick(bars.t[i]!, step);
+    const day = Math.floor(bars.t[i]! / 86_400);
+    const s = utcTick(bars.t[i]!, step, day !== datedDay);
     const half = textWidth(s, 11) / 2;
     const cx = centre(i);
     if (cx - half < lastRight + 12 || cx - half < x || cx + half > x + w) continue;
-    out.push(text(cx, bottom + 17, s, { anchor: 'middle', fill: bars.t[i]! % 86_400 === 0 ? THEME.text : THEME.muted }));
+    out.push(text(cx, bottom + 17, s, { anchor: 'middle', fill: day !== datedDay ? THEME.text : THEME.muted }));
     lastRight = cx + half;
+    datedDay = day;
   }
   out.push(text(W - 8, bottom + 17, 'UTC', { anchor: 'end' }));
 
