@@ -22,6 +22,7 @@ import {
   type Reply,
 } from '../sellers/json-rpc.js';
 import { legacyServer, type LegacyServer } from '../sellers/legacy-server.js';
+import { deckTasks } from '../sellers/tasks.js';
 import { modernBridge, PROTOCOL_META } from '../sellers/modern-bridge.js';
 import { SELLER_IDS } from '../config/sellers.js';
 import { chooseToolsets } from '../sellers/toolsets.js';
@@ -75,7 +76,9 @@ export function mcpRoutes(app: Router, s: Services, version: string): void {
   const sellerEndpoints = new Map([...SELLER_ENDPOINTS].map(([id, e]) => [id, lockedBy(e, s.offer.locks)]));
   const endpoints = [deckEndpoint, ...sellerEndpoints.values()];
   const servers = new Map<McpEndpoint, LegacyServer>();
-  for (const e of endpoints) servers.set(e, legacyServer(e, version));
+  // One task store for every endpoint: a task is its principal's wherever it was made.
+  const tasks = deckTasks();
+  for (const e of endpoints) servers.set(e, legacyServer(e, version, tasks));
   const modernAnswer = modernBridge(s.urls.base, version);
   // What a 401 from each endpoint says beside its -32001 (RFC 9728): where its Protected Resource Metadata is.
   const challenge = new Map(endpoints.map((e) => [e, challenges(s.urls.base, s.oauth.resources.find((r) => r.path === e.path)!)]));
