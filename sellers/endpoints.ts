@@ -6,6 +6,7 @@ import { HOUSE_TOOLS, SELLERS, type Seller } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from './toolsets.js';
 import type { ArgumentBounds } from './json-rpc.js';
 import { TOOL_INPUT_BOUNDS } from '../core/json-bounds.js';
+import { TASK_TOOLS } from './tasks.js';
 
 /** A tool as tools/list shows it, built once. */
 export interface ToolListing {
@@ -16,6 +17,8 @@ export interface ToolListing {
   /** The answer's outline: its top-level fields and their types (OpenAPI keeps the whole). */
   outputSchema: { type: 'object'; [key: string]: unknown };
   annotations: ToolAnnotations & { title: string };
+  /** A tool that may take seconds to minutes runs as a task when the client asks (2025-11-25 tasks). */
+  execution?: { taskSupport: 'optional' };
   _meta: { 'deck/access': string; 'deck/tier': Tier | null };
 }
 
@@ -47,6 +50,7 @@ const listing = (t: Tool, locks: Locks): ToolListing => ({
   inputSchema: t.listedSchema,
   outputSchema: t.listedOutputSchema,
   annotations: { title: t.title, ...t.annotations },
+  ...(TASK_TOOLS.has(t.name) ? { execution: { taskSupport: 'optional' as const } } : {}),
   _meta: { 'deck/access': t.access, 'deck/tier': locks.get(t.name) ?? null },
 });
 

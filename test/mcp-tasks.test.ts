@@ -41,6 +41,10 @@ describe('long tools as MCP tasks', () => {
     try {
       expect(tasks.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
       expect(plain.getServerCapabilities()).toEqual({ tools: { listChanged: false }, prompts: {}, resources: {} });
+      // tools/list says which tools may run as tasks, to every client.
+      const listed = (await plain.listTools()).tools;
+      expect(listed.find((t) => t.name === 'rehearse')?.execution).toEqual({ taskSupport: 'optional' });
+      expect(listed.find((t) => t.name === 'catalogue')).not.toHaveProperty('execution');
     } finally {
       await tasks.close();
       await plain.close();
