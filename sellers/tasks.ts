@@ -123,9 +123,11 @@ export function deckTasks() {
       return found(task.taskId, owner);
     },
 
-    /** Ends every timer the store keeps (the deck's close). */
-    close() {
-      for (const r of running.values()) r.abort.abort();
+    /** The deck's close: every working task is told to stop, its work ends (recording wholly), the store's timers end. */
+    async close() {
+      const ending = [...running.values()];
+      for (const r of ending) r.abort.abort();
+      await Promise.all(ending.map((r) => r.ended));
       store.cleanup();
     },
   };

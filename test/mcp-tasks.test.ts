@@ -132,6 +132,24 @@ describe('long tools as MCP tasks', () => {
     }
   });
 
+  it('keeps at most four tasks working for one principal, and counts no other principal\'s', { timeout: 60_000 }, async () => {
+    const client = await taskClient('/mcp', alice.bearer);
+    const other = await taskClient('/mcp', bob.bearer);
+    try {
+      const ask = (c: Client) => c.request({ method: 'tools/call', params: { ...rehearsal(), task: {} } }, CreateTaskResultSchema).catch((e: unknown) => e as McpError);
+      const made = await Promise.all([ask(client), ask(client), ask(client), ask(client), ask(client)]);
+      const refused = made.filter((m) => m instanceof McpError);
+      expect(refused).toHaveLength(1);
+      expect(refused[0]!.code).toBe(-32005);
+      expect(refused[0]!.message).toContain('at most 4 tasks may be working at once for one principal');
+      expect(await ask(other)).toMatchObject({ task: { status: 'working' } });
+      for (const m of made) if (!(m instanceof McpError)) await client.experimental.tasks.cancelTask(m.task.taskId);
+    } finally {
+      await client.close();
+      await other.close();
+    }
+  });
+
   it('refuses a task for a tool that runs at once, and a task without a principal', async () => {
     const client = await taskClient('/mcp', alice.bearer);
     const anonymous = await taskClient('/mcp', {});
