@@ -22,6 +22,7 @@ import { locksOf } from './tools/plans/lib/locks.js';
 import { REGISTRY } from './tools/registry.js';
 import { seedSample } from './upstream/tape/sample.js';
 import { openUpstreams } from './upstream/upstreams.js';
+import { deckTasks } from './sellers/tasks.js';
 
 export const VERSION = '1.0.0';
 
@@ -89,7 +90,9 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     clock,
     log,
   };
-  serve(await httpApp(services, loadCards(config.files.cards), VERSION));
+  // The MCP tasks of every endpoint: a task is its principal's wherever it was made, and ends before the store closes.
+  const tasks = deckTasks();
+  serve(await httpApp(services, loadCards(config.files.cards), VERSION, tasks));
   // The database's URL holds its password: only the kind of store is said.
   log.info('listening', { url: base, store: store.backend.kind, ...(store.backend.kind === 'json' ? { data: config.dataDir } : {}), door: upstreams.door.kind, profile: config.profile });
   return {
@@ -101,6 +104,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
       await services.rail.close();
       await pool.close();
       await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+      await tasks.close();
       await store.backend.close();
     },
   };

@@ -6,6 +6,7 @@ import { agentWalletOf } from '../cards/wallet.js';
 import type { CardsFile } from '../config/files.js';
 import { PROJECT_ROOT } from '../config/root.js';
 import { mcpRoutes } from './mcp-routes.js';
+import type { DeckTasks } from '../sellers/tasks.js';
 import { sellerById, SELLER_IDS, SELLERS } from '../config/sellers.js';
 import type { Services } from '../tools/context.js';
 import { treasuryOf } from '../tools/plans/lib/offered.js';
@@ -25,7 +26,7 @@ const JOIN_PAGE_HEADERS = pageHeaders(JOIN_PAGE);
 const studioPage = () => pageOf('rest/studio-page.html', 'rest/studio-page.ts');
 
 /** The deck over HTTP: the MCP endpoints, the OAuth door, the generated REST routes, the cards, OpenAPI and the join page. */
-export async function httpApp(s: Services, cards: CardsFile, version: string): Promise<Express> {
+export async function httpApp(s: Services, cards: CardsFile, version: string, tasks: DeckTasks): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -50,7 +51,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string): P
   app.use(pathDecodes);
   // Express tries the routes in the order they are added: the MCP endpoints and the REST routes, which take most
   // requests, come first; the rest (OAuth, cards, OpenAPI, plates, the plane) share no path with them.
-  mcpRoutes(app, s, version);
+  mcpRoutes(app, s, version, tasks);
   // The onboarding page and GET /join share a path: a browser asking for HTML gets the page.
   app.get('/join', (req, res, next) => {
     if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();

@@ -22,6 +22,7 @@ import {
   type Reply,
 } from '../sellers/json-rpc.js';
 import { legacyServer, type LegacyServer } from '../sellers/legacy-server.js';
+import type { DeckTasks } from '../sellers/tasks.js';
 import { modernBridge, PROTOCOL_META } from '../sellers/modern-bridge.js';
 import { SELLER_IDS } from '../config/sellers.js';
 import { chooseToolsets } from '../sellers/toolsets.js';
@@ -69,13 +70,13 @@ const MCP_PATHS = ['/mcp', '/mcp/:seller'];
  * endpoint. The routes go on the app itself, and a POST passes through one route handler that admits, reads and
  * answers: a router of their own and a handler per step would each be one more dispatch through express per request.
  */
-export function mcpRoutes(app: Router, s: Services, version: string): void {
+export function mcpRoutes(app: Router, s: Services, version: string, tasks: DeckTasks): void {
   // The endpoints as this deck serves them: tools/list follows its plans file's tier locks.
   const deckEndpoint = lockedBy(DECK_ENDPOINT, s.offer.locks);
   const sellerEndpoints = new Map([...SELLER_ENDPOINTS].map(([id, e]) => [id, lockedBy(e, s.offer.locks)]));
   const endpoints = [deckEndpoint, ...sellerEndpoints.values()];
   const servers = new Map<McpEndpoint, LegacyServer>();
-  for (const e of endpoints) servers.set(e, legacyServer(e, version));
+  for (const e of endpoints) servers.set(e, legacyServer(e, version, tasks));
   const modernAnswer = modernBridge(s.urls.base, version);
   // What a 401 from each endpoint says beside its -32001 (RFC 9728): where its Protected Resource Metadata is.
   const challenge = new Map(endpoints.map((e) => [e, challenges(s.urls.base, s.oauth.resources.find((r) => r.path === e.path)!)]));

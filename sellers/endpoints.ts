@@ -7,6 +7,7 @@ import { DEFAULT_TOOLSETS, toolsetsOf } from './toolsets.js';
 import type { ArgumentBounds } from './json-rpc.js';
 import { TOOL_INPUT_BOUNDS } from '../core/json-bounds.js';
 import { appMeta } from './app/resource.js';
+import { TASK_TOOLS } from './tasks.js';
 
 /** A tool as tools/list shows it, built once. */
 export interface ToolListing {
@@ -17,6 +18,8 @@ export interface ToolListing {
   /** The answer's outline: its top-level fields and their types (OpenAPI keeps the whole). */
   outputSchema: { type: 'object'; [key: string]: unknown };
   annotations: ToolAnnotations & { title: string };
+  /** A tool that may take seconds to minutes runs as a task when the client asks (2025-11-25 tasks). */
+  execution?: { taskSupport: 'optional' };
   /** With the MCP App that draws its result, for a tool that opens one (appMeta). */
   _meta: { 'deck/access': string; 'deck/tier': Tier | null } & ReturnType<typeof appMeta>;
 }
@@ -49,6 +52,7 @@ const listing = (t: Tool, locks: Locks): ToolListing => ({
   inputSchema: t.listedSchema,
   outputSchema: t.listedOutputSchema,
   annotations: { title: t.title, ...t.annotations },
+  ...(TASK_TOOLS.has(t.name) ? { execution: { taskSupport: 'optional' as const } } : {}),
   _meta: { 'deck/access': t.access, 'deck/tier': locks.get(t.name) ?? null, ...appMeta(t.name) },
 });
 

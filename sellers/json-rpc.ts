@@ -1,6 +1,10 @@
 import type { z } from 'zod';
 import {
   CallToolRequestSchema,
+  CancelTaskRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
   InitializeRequestSchema,
   JSONRPCErrorResponseSchema,
   JSONRPCNotificationSchema,
@@ -139,8 +143,14 @@ export const TOOL_REQUESTS = byMethod([
   ReadResourceRequestSchema,
 ]);
 
-/** The requests the 1.32 line serves: the tool requests, and the handshake and ping only 2025-era clients send. */
-export const LEGACY_REQUESTS: ReadonlyMap<string, z.ZodType> = new Map([...TOOL_REQUESTS, ...byMethod([InitializeRequestSchema, PingRequestSchema])]);
+/**
+ * The requests the 1.32 line serves: the tool requests, the handshake and ping only 2025-era clients send, and the
+ * 2025-11-25 task requests.
+ */
+export const LEGACY_REQUESTS: ReadonlyMap<string, z.ZodType> = new Map([
+  ...TOOL_REQUESTS,
+  ...byMethod([InitializeRequestSchema, PingRequestSchema, GetTaskRequestSchema, GetTaskPayloadRequestSchema, ListTasksRequestSchema, CancelTaskRequestSchema]),
+]);
 
 /** A message checked before an SDK line sees it: a JSON-RPC message, or the answer refusing it. */
 export type Checked = { ok: true; message: JSONRPCMessage } | { ok: false; refusal: RpcErrorAnswer };

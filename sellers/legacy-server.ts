@@ -11,6 +11,7 @@ import { instructionsFor } from './instructions.js';
 import { KEY_REQUIRED, RESOURCE_NOT_FOUND, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';
 import { appResources, readAppResource } from './app/resource.js';
 import { callOnEndpoint, joinStep, resultJson } from './tool-call.js';
+import { TASK_TOOLS, TASKS_CAPABILITY, type DeckTasks } from './tasks.js';
 
 /** JSON-RPC's code for a method no handler serves, and for a failure the SDK does not name. */
 const METHOD_NOT_FOUND = -32601;
@@ -54,8 +55,10 @@ type Handler = (params: Record<string, unknown>, ctx: Ctx, toolsets: ReadonlySet
  *   no task capability.
  * - A notification changes nothing and answers nothing.
  */
-export function legacyServer(e: McpEndpoint, version: string) {
+export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) {
   const capabilities = { tools: { listChanged: false }, prompts: {}, resources: {} };
+  // A client that declares tasks is told the deck serves them; any other is answered as before.
+  const withTasks = { ...capabilities, tasks: TASKS_CAPABILITY };
   const serverInfo = { name: e.name, version };
   const resources = appResources((tool) => e.byName.has(tool));
   // tools/list of the default toolsets for each tier, written once.
@@ -69,7 +72,8 @@ export function legacyServer(e: McpEndpoint, version: string) {
       async (params, ctx) => {
         const requested = params.protocolVersion as string;
         const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
-        return { protocolVersion, capabilities, serverInfo, instructions: await instructionsFor(e, ctx) };
+        const declared = (params.capabilities as { tasks?: unknown } | undefined)?.tasks !== undefined;
+        return { protocolVersion, capabilities: declared ? withTasks : capabilities, serverInfo, instructions: await instructionsFor(e, ctx) };
       },
     ],
     ['ping', () => ({})],
@@ -91,6 +95,10 @@ export function legacyServer(e: McpEndpoint, version: string) {
         return new Written(resultJson(outcome.result));
       },
     ],
+    ['tasks/get', (params, ctx) => tasks.get(ctx, params.taskId)],
+    ['tasks/result', (params, ctx) => tasks.result(ctx, params.taskId)],
+    ['tasks/list', (params, ctx) => tasks.list(ctx, params.cursor)],
+    ['tasks/cancel', (params, ctx) => tasks.cancel(ctx, params.taskId)],
     ['prompts/list', () => ({ prompts: [] })],
     ['resources/list', () => ({ resources })],
     [
@@ -103,6 +111,21 @@ export function legacyServer(e: McpEndpoint, version: string) {
     ],
     ['resources/templates/list', () => ({ resourceTemplates: [] })],
   ]);
+
+  /** A tools/call as a task: the same call as tools/call's, run under the task's signal; the answer is the task. */
+  const startTask = (id: RequestId, params: Record<string, unknown>, ttl: number | undefined, ctx: Ctx) => {
+    const name = params.name as string;
+    if (!ctx.principal) {
+      const { message, next } = joinStep(name, ctx.urls);
+      throw new Refusal(KEY_REQUIRED, message, { next });
+    }
+    return tasks.start(ctx, id, { method: 'tools/call', params }, ttl, async (signal, say) => {
+      await say(`${name} is running`);
+      const outcome = await callOnEndpoint(e, { ...ctx, ended: () => signal }, name, params.arguments ?? {});
+      // The tool is served here and the caller signed in (both checked before the task was made).
+      return (outcome as Extract<typeof outcome, { kind: 'result' }>).result;
+    });
+  };
 
   const failed = (id: RequestId, error: unknown): Reply => {
     const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown };
@@ -120,8 +143,14 @@ export function legacyServer(e: McpEndpoint, version: string) {
     const handler = handlers.get(method);
     if (!handler) return { jsonrpc: '2.0', id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
     try {
-      if (params && 'task' in params && TaskMetadataSchema.safeParse(params.task).success) {
-        throw new Error(`Server does not support task creation (required for ${method})`);
+      // The task requests themselves may carry the task's metadata (the SDK client's stream does): it asks nothing new.
+      const task = params && 'task' in params && !method.startsWith('tasks/') ? TaskMetadataSchema.safeParse(params.task) : null;
+      if (task?.success) {
+        const name = params!.name;
+        if (method !== 'tools/call' || typeof name !== 'string' || !TASK_TOOLS.has(name) || !e.byName.has(name)) {
+          throw new Error(`Server does not support task creation (required for ${method})`);
+        }
+        return { result: (await startTask(id, params!, task.data.ttl, ctx)) as Record<string, unknown>, jsonrpc: '2.0', id } as Reply;
       }
       // The SDK's own order of keys: result, then jsonrpc and id.
       return { result: (await handler(params ?? {}, ctx, toolsets)) as Record<string, unknown>, jsonrpc: '2.0', id } as Reply;

@@ -1,0 +1,136 @@
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { RELATED_TASK_META_KEY, type RequestId, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
+import type { Ctx } from '../tools/context.js';
+import type { ToolResult } from './tool-call.js';
+
+/** The tools that may take seconds to minutes (folds, a 1,000-run null, a grader lane): served as tasks when asked. */
+export const TASK_TOOLS: ReadonlySet<string> = new Set(['rehearse', 'forge_trial', 'grade']);
+
+/** The most tasks one principal may have working at once; a further one is refused until one ends. */
+export const LIVE_TASKS_PER_PRINCIPAL = 4;
+/** How long an ended task's answer is kept for tasks/result (ms); a client may ask for less, never more. */
+export const TASK_TTL_MS = 60 * 60 * 1000;
+/** How often a client is told to poll tasks/get (ms). */
+const POLL_MS = 500;
+
+/** The capability initialize answers a client that declares tasks: the SDK 1.x (2025-11-25) task requests the deck serves. */
+export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } } as const;
+
+const terminal = (s: Task['status']) => s === 'completed' || s === 'failed' || s === 'cancelled';
+
+/** A refusal of a task request: a JSON-RPC error's code and message. */
+export class TaskRefusal extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Tasks of the 2025-11-25 protocol (experimental in the SDK 1.x line), kept in the SDK's InMemoryTaskStore and bound to
+ * the principal who made them: the store's session is the principal's agent id, so another principal's task is not
+ * found, not listed and cannot be cancelled. A task runs the same tool call as an immediate tools/call, in the
+ * background of the request that created it, with its own AbortSignal (tasks/cancel aborts it). Kept in memory: a
+ * task's work lives in this process, so a task outliving a restart could only say it was lost.
+ */
+export function deckTasks() {
+  const store = new InMemoryTaskStore();
+  /** Each working task's abort controller and the promise of its end, by task id. */
+  const running = new Map<string, { owner: string; abort: AbortController; ended: Promise<void> }>();
+
+  const ownerOf = (ctx: Ctx): string => {
+    if (!ctx.principal) throw new TaskRefusal(-32001, 'tasks belong to a principal: send "Authorization: Bearer <deck_session value or key>"');
+    return ctx.principal.agent_id;
+  };
+  const found = async (taskId: unknown, owner: string): Promise<Task> => {
+    const task = typeof taskId === 'string' ? await store.getTask(taskId, owner) : null;
+    if (!task) throw new TaskRefusal(-32602, `Task not found: ${String(taskId)}`);
+    return task;
+  };
+
+  return {
+    /**
+     * Starts a tool call as a task and answers at once with the task. `work` is the call, given the task's signal and
+     * a way to say how it is going (the task's statusMessage).
+     */
+    async start(
+      ctx: Ctx,
+      id: RequestId,
+      request: { method: string; params?: Record<string, unknown> },
+      ttl: number | undefined,
+      work: (signal: AbortSignal, say: (words: string) => Promise<void>) => Promise<ToolResult>,
+    ): Promise<{ task: Task }> {
+      const owner = ownerOf(ctx);
+      const live = [...running.values()].filter((r) => r.owner === owner).length;
+      if (live >= LIVE_TASKS_PER_PRINCIPAL) {
+        throw new TaskRefusal(-32005, `at most ${LIVE_TASKS_PER_PRINCIPAL} tasks may be working at once for one principal; ${live} are: wait for one to end or cancel one (tasks/cancel)`);
+      }
+      const task = await store.createTask({ ttl: Math.min(ttl ?? TASK_TTL_MS, TASK_TTL_MS), pollInterval: POLL_MS }, id, request as never, owner);
+      const abort = new AbortController();
+      const say = async (words: string) => {
+        if (!abort.signal.aborted) await store.updateTaskStatus(task.taskId, 'working', words, owner).catch(() => undefined);
+      };
+      const ended = (async () => {
+        let result: ToolResult;
+        try {
+          result = await work(abort.signal, say);
+        } catch (error) {
+          ctx.log.error('task_failed', { task: task.taskId, error: (error as Error).message });
+          result = { content: [{ type: 'text', text: JSON.stringify({ ok: false, error: 'internal', status: 500 }) }], isError: true };
+        }
+        // A cancelled task keeps its cancellation: what its work answered after tasks/cancel is dropped.
+        if (!abort.signal.aborted) await store.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result as Result, owner).catch(() => undefined);
+      })().finally(() => running.delete(task.taskId));
+      running.set(task.taskId, { owner, abort, ended });
+      return { task };
+    },
+
+    async get(ctx: Ctx, taskId: unknown): Promise<Task> {
+      return found(taskId, ownerOf(ctx));
+    },
+
+    /** tasks/result: waits for the task to end, then answers its tool result (a cancelled task is an error). */
+    async result(ctx: Ctx, taskId: unknown): Promise<Result> {
+      const owner = ownerOf(ctx);
+      let task = await found(taskId, owner);
+      if (!terminal(task.status)) {
+        await running.get(task.taskId)?.ended;
+        task = await found(taskId, owner);
+      }
+      if (task.status === 'cancelled') throw new TaskRefusal(-32602, `Task ${task.taskId} was cancelled: it has no result`);
+      const result = await store.getTaskResult(task.taskId, owner);
+      return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: task.taskId } } };
+    },
+
+    async list(ctx: Ctx, cursor: unknown) {
+      const owner = ownerOf(ctx);
+      try {
+        return await store.listTasks(typeof cursor === 'string' ? cursor : undefined, owner);
+      } catch (error) {
+        throw new TaskRefusal(-32602, (error as Error).message);
+      }
+    },
+
+    /** tasks/cancel: the task is cancelled and its work told to stop where it can. */
+    async cancel(ctx: Ctx, taskId: unknown): Promise<Task> {
+      const owner = ownerOf(ctx);
+      const task = await found(taskId, owner);
+      if (terminal(task.status)) throw new TaskRefusal(-32602, `Cannot cancel task in terminal status: ${task.status}`);
+      running.get(task.taskId)?.abort.abort();
+      await store.updateTaskStatus(task.taskId, 'cancelled', 'cancelled by its principal', owner);
+      return found(task.taskId, owner);
+    },
+
+    /** The deck's close: every working task is told to stop, its work ends (recording wholly), the store's timers end. */
+    async close() {
+      const ending = [...running.values()];
+      for (const r of ending) r.abort.abort();
+      await Promise.all(ending.map((r) => r.ended));
+      store.cleanup();
+    },
+  };
+}
+
+export type DeckTasks = ReturnType<typeof deckTasks>;
