@@ -26,7 +26,8 @@ async function taskClient(path: string, headers: Record<string, string>): Promis
 const rehearsal = () => ({ name: 'rehearse', arguments: { seed_hash: seed, market: 'ES' } });
 
 beforeAll(async () => {
-  deck = await testDeck({ DECK_SAMPLE_TAPE: 'on', DECK_PROFILE: 'local' });
+  // One pool thread, so a rehearsal can be made to wait behind another.
+  deck = await testDeck({ DECK_SAMPLE_TAPE: 'on', DECK_PROFILE: 'local', DECK_WORKERS: '1' });
   alice = await signedIn(deck.url, 'alice');
   bob = await signedIn(deck.url, 'bob');
   const words = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: alice.bearer })).body.intent as string;
@@ -78,10 +79,18 @@ describe('long tools as MCP tasks', () => {
     }
   });
 
-  it('cancels a rehearsal task mid-way: it stays cancelled, has no result, and is not cancelled twice', { timeout: 60_000 }, async () => {
+  it('cancels a rehearsal task mid-way: its work stops and records nothing, it stays cancelled, has no result, and is not cancelled twice', { timeout: 60_000 }, async () => {
     const client = await taskClient('/mcp', alice.bearer);
+    const spent = async () => (await call(`${deck.url}/meter`, { headers: alice.bearer })).body.spent as number;
     try {
+      const before = await spent();
+      // Bob's rehearsal holds the one thread, so Alice's waits in the work pool when it is cancelled.
+      const words = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: bob.bearer })).body.intent as string;
+      const bobs = (await call(`${deck.url}/forge`, { body: { intent: words }, headers: bob.bearer })).body.seed_hash as string;
+      const busy = call(`${deck.url}/studio/rehearse`, { body: { seed_hash: bobs, market: 'ES', folds: 4 }, headers: bob.bearer });
+      while (deck.services.pool.depth() < 1) await new Promise((r) => setTimeout(r, 1));
       const { task } = await client.request({ method: 'tools/call', params: { ...rehearsal(), task: {} } }, CreateTaskResultSchema);
+      while (deck.services.pool.depth() < 2 && (await client.experimental.tasks.getTask(task.taskId)).status === 'working') await new Promise((r) => setTimeout(r, 1));
       expect(task.status).toBe('working');
       const cancelled = await client.experimental.tasks.cancelTask(task.taskId);
       expect(cancelled).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
@@ -92,6 +101,10 @@ describe('long tools as MCP tasks', () => {
       expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'cancelled' });
       const again = await client.experimental.tasks.cancelTask(task.taskId).catch((e: unknown) => e);
       expect((again as McpError).message).toContain('terminal status: cancelled');
+      expect((await busy).status).toBe(200);
+      // The cancelled rehearsal was dropped from the pool before it ran: nothing of it is on the meter.
+      expect(deck.services.pool.depth()).toBe(0);
+      expect(await spent()).toBe(before);
     } finally {
       await client.close();
     }
