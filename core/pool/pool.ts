@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { DeckError } from '../errors.js';
@@ -22,9 +21,8 @@ export interface PoolLimits {
 function workerFile(): string {
   const here = import.meta.url;
   if (here.endsWith('.ts')) return fileURLToPath(new URL('./from-source.mjs', here));
-  // Bundled, this code sits in dist/main.js or in a chunk under dist/chunks/.
-  const beside = fileURLToPath(new URL('./pool-worker.js', here));
-  return existsSync(beside) ? beside : fileURLToPath(new URL('../pool-worker.js', here));
+  // Bundled, this code sits in dist/main.js, beside the worker's entry (test/npm-scripts.test.ts rehearses there).
+  return fileURLToPath(new URL('./pool-worker.js', here));
 }
 
 /** The work ended before it ran or while it ran: the request that asked for it had ended (its client gone). */
