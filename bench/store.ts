@@ -8,13 +8,15 @@ import { databaseOn } from '../test/support/database-on.js';
 import { spawnServer, type Child } from './child.js';
 import { buildDeck } from './compiled.js';
 import { load, type Shot } from './load.js';
-import { loadLine, machineLine } from './machine.js';
-import { num, ratios, spread, table, type Row } from './report.js';
+import { loadLine, loadPerCore, machineLine } from './machine.js';
+import { num, ratios, spread, table, verdict, type Row, type Trial } from './report.js';
 import { spreadOf } from './spread.js';
 
 // `npx tsx bench/store.ts`: requests per second of one deck on JSON files, one deck on PostgreSQL and three decks on
 // one PostgreSQL database (each deck in its own process, built as `npm start` runs it), under a read-heavy and a
 // write-heavy mix, in interleaved rounds so the machine's other work weighs on each alike; the ratios are per round.
+// Under the write-heavy mix it also reads, from the decks' /metrics, how long a meter append held the chain's head
+// locked: one deck against three, the time inside the lock that must not grow with the decks.
 
 const CONNECTIONS = 24;
 const ROUNDS = 5;
@@ -48,6 +50,24 @@ function mixes(bearer: Record<string, string>): Mix[] {
     { name: 'write-heavy (1 read : 1 write)', shots: [reads[0]!, write] },
   ];
 }
+
+/** Appends that held the meter's head, and for how long in all (seconds), summed over a setup's decks. */
+async function meterLockHeld(decks: readonly Child[]): Promise<{ count: number; sum: number }> {
+  let count = 0;
+  let sum = 0;
+  for (const d of decks) {
+    const text = await (await fetch(`${d.url}/metrics`)).text();
+    count += Number(/^deck_ledger_lock_seconds_count\{ledger="meter"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+    sum += Number(/^deck_ledger_lock_seconds_sum\{ledger="meter"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+  }
+  return { count, sum };
+}
+
+/** Milliseconds a meter append held the head, on average, between two readings. */
+const heldMs = (before: { count: number; sum: number }, after: { count: number; sum: number }) => ((after.sum - before.sum) / Math.max(1, after.count - before.count)) * 1000;
+
+/** The goal: the time inside the lock at three decks at most this many times one deck's (does not grow, with margin). */
+const LOCK_GROWTH_GOAL = 1.25;
 
 /** Loads every deck of a setup at once, the connections shared among them; answers requests per second in all. */
 async function rps(setup: Setup, shots: Shot[], seconds: number): Promise<number> {
@@ -84,8 +104,15 @@ async function main(): Promise<void> {
     for (const [k, { name: mixName }] of setups[0]!.mixes.entries()) {
       const figures = new Map<string, number[]>(setups.map((s) => [s.name, []]));
       for (const s of setups) await rps(s, s.mixes[k]!.shots, WARM_SECONDS);
+      const held = new Map<string, number[]>(setups.map((s) => [s.name, []]));
+      const loads: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const s of setups) figures.get(s.name)!.push(await rps(s, s.mixes[k]!.shots, ROUND_SECONDS));
+        for (const s of setups) {
+          const before = await meterLockHeld(s.decks);
+          figures.get(s.name)!.push(await rps(s, s.mixes[k]!.shots, ROUND_SECONDS));
+          held.get(s.name)!.push(heldMs(before, await meterLockHeld(s.decks)));
+        }
+        loads.push(loadPerCore());
       }
       const json = figures.get(setups[0]!.name)!;
       for (const s of setups) {
@@ -97,6 +124,21 @@ async function main(): Promise<void> {
           goal: '',
           met: '',
         });
+      }
+      if (mixName.startsWith('write-heavy')) {
+        const [one, three] = [held.get(setups[1]!.name)!, held.get(setups[2]!.name)!];
+        const growth = three.map((v, i) => v / one[i]!);
+        const trials: Trial[] = growth.map((value, i) => ({ value, load: loads[i]! }));
+        for (const [s, ms] of [[setups[1]!, one], [setups[2]!, three]] as const) {
+          const isThree = s === setups[2];
+          rows.push({
+            measure: `${mixName}: a meter append's time inside the head's lock, ${s.name}`,
+            result: spread(spreadOf(ms), 'ms', 3),
+            ratio: isThree ? `${ratios(spreadOf(growth))} of one deck` : '1.00x',
+            goal: isThree ? `at most ${LOCK_GROWTH_GOAL}x one deck's` : '',
+            met: isThree ? verdict(trials, (v) => v <= LOCK_GROWTH_GOAL).text : '',
+          });
+        }
       }
       log(`${mixName}: ${setups.map((s) => `${s.name} ${num(spreadOf(figures.get(s.name)!).median, 0)} req/s`).join(', ')}`);
     }

@@ -38,6 +38,12 @@ function verifyEntries(entries: readonly LedgerEntry<unknown>[]): { seq: number;
   return null;
 }
 
+/** Where a chain ends: its last entry's seq (0 when empty) and hash (GENESIS when empty). */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
 /** An entry to append and its time, as `append` was asked. */
 export interface Appending<T> {
   entry: T;
@@ -84,17 +90,15 @@ export abstract class HeldLedger<T> implements Ledger<T> {
   /** Keeps a batch, chained (by `chained`) on the entries held when it is written; answers the entries kept. */
   protected abstract keep(batch: readonly Appending<T>[]): Promise<LedgerEntry<T>[]>;
 
-  /** The batch as entries chained on the last entry held. */
-  protected chained(batch: readonly Appending<T>[]): LedgerEntry<T>[] {
-    const records: LedgerEntry<T>[] = [];
-    let last = this.entries.at(-1);
-    for (const { entry, at } of batch) {
-      const seq = (last?.seq ?? 0) + 1;
-      const prev = last?.hash ?? GENESIS;
-      last = { seq, at, prev, hash: hashOf(seq, at, prev, entry), entry };
-      records.push(last);
-    }
-    return records;
+  /** The batch as entries chained on `head` (by default the last entry held). */
+  protected chained(batch: readonly Appending<T>[], head: ChainHead = { seq: this.entries.at(-1)?.seq ?? 0, hash: this.entries.at(-1)?.hash ?? GENESIS }): LedgerEntry<T>[] {
+    let { seq, hash: prev } = head;
+    return batch.map(({ entry, at }) => {
+      seq += 1;
+      const record = { seq, at, prev, hash: hashOf(seq, at, prev, entry), entry };
+      prev = record.hash;
+      return record;
+    });
   }
 
   /** Takes entries that follow on from those held, skipping any held already (a catch-up may bring them twice). */

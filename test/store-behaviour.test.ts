@@ -276,6 +276,40 @@ describe('a document two decks write on PostgreSQL', () => {
   });
 });
 
+describe('a ledger two decks append to on PostgreSQL', () => {
+  it("chains on the store's head and shows a deck's followers every entry in chain order, the other deck's first", async () => {
+    const url = await freshDatabase();
+    const [a, b] = await Promise.all([openBackend({ dataDir: await tempDir(), databaseUrl: url }), openBackend({ dataDir: await tempDir(), databaseUrl: url })]);
+    try {
+      const atA = await a.ledger<{ n: number }>('shared');
+      const atB = await b.ledger<{ n: number }>('shared');
+      const seenAtA: number[] = [];
+      atA.follow((e) => seenAtA.push(e.entry.n));
+      await Promise.all([1, 2, 3].map((n) => atB.append({ n }, 1_000 + n)));
+      // A has not caught up: its append chains after B's three all the same, and it adopts them before answering.
+      expect(atA.all).toHaveLength(0);
+      const mine = await atA.append({ n: 4 }, 2_000);
+      expect(mine.seq).toBe(4);
+      expect(mine.prev).toBe(atB.all.at(-1)!.hash);
+      expect(atA.all.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+      expect(seenAtA.slice(0, 3).sort()).toEqual([1, 2, 3]);
+      expect(seenAtA[3]).toBe(4);
+      expect(atA.verify()).toBeNull();
+      await b.catchUp();
+      expect(atB.all).toEqual(atA.all);
+      // Many at once from both: one unbroken chain, the same at each.
+      await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? atA : atB).append({ n: 10 + i }, 3_000 + i)));
+      await Promise.all([a.catchUp(), b.catchUp()]);
+      expect(atA.all).toHaveLength(44);
+      expect(atB.all).toEqual(atA.all);
+      expect(atA.verify()).toBeNull();
+      expect(new Set(seenAtA).size).toBe(44);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
 describe('choosing the store', () => {
   it('is JSON files unless DECK_DATABASE_URL names a PostgreSQL database, and refuses another URL naming the variable', () => {
     expect(readConfig({}).databaseUrl).toBeNull();

@@ -177,6 +177,10 @@ describe('three decks on one database', () => {
     for (const deck of decks) {
       const verify = await call(`${deck.url}/plane/ledgers/meter/verify`, { headers: reader.bearer });
       expect(verify.body).toMatchObject({ intact: true, checked: meter.length, head: meter.head });
+      // Each deck held the meter's head for its own appends, and says for how long.
+      const metrics = await (await fetch(`${deck.url}/metrics`)).text();
+      const held = Number(/^deck_ledger_lock_seconds_count\{ledger="meter"\} (\d+)$/m.exec(metrics)?.[1]);
+      expect(held).toBeGreaterThan(0);
     }
   });
 
