@@ -7,6 +7,7 @@ import { readConfig } from '../config/env.js';
 import type { Backend } from '../store/backend.js';
 import { GENESIS } from '../store/chain.js';
 import { openBackend } from '../store/open-backend.js';
+import { PgLedger } from '../store/pg/pg-ledger.js';
 import { signedIn, testDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { freshDatabase } from './support/postgres.js';
@@ -306,6 +307,31 @@ describe('a ledger two decks append to on PostgreSQL', () => {
       expect(new Set(seenAtA).size).toBe(44);
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('keeps one chain when an append waits its turn at the head\'s lock while another chains on the head it holds', async () => {
+    const url = await freshDatabase();
+    await (await openBackend({ dataDir: await tempDir(), databaseUrl: url })).close(); // the schema
+    const pools = [new pg.Pool({ connectionString: url }), new pg.Pool({ connectionString: url })];
+    try {
+      // One deck always takes the lock (no tries on its own head), the other always tries its head first.
+      const inTurn = await PgLedger.open<{ n: number }>(pools[0]!, 'turns', 0);
+      const onHead = await PgLedger.open<{ n: number }>(pools[1]!, 'turns');
+      const seen: number[] = [];
+      inTurn.follow((e) => seen.push(e.seq));
+      await onHead.append({ n: 0 }, 1);
+      const first = await inTurn.append({ n: 1 }, 2);
+      expect(first).toMatchObject({ seq: 2, prev: onHead.all[0]!.hash });
+      expect(seen).toEqual([1, 2]);
+      await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? inTurn : onHead).append({ n: 2 + i }, 3 + i)));
+      await Promise.all([inTurn.catchUp(Number.MAX_SAFE_INTEGER), onHead.catchUp(Number.MAX_SAFE_INTEGER)]);
+      expect(inTurn.all).toHaveLength(62);
+      expect(onHead.all).toEqual(inTurn.all);
+      expect(inTurn.verify()).toBeNull();
+      expect(seen).toEqual(Array.from({ length: 62 }, (_, i) => i + 1));
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
     }
   });
 });

@@ -14,24 +14,40 @@ export async function insertEntries(client: PoolClient, name: string, entries: r
 }
 
 /**
+ * Chains a batch in one statement, only if the head is still the one it was chained on: the head row is locked for
+ * the statement alone, inside the database, never across a round trip to a deck whose event loop is busy.
+ */
+const APPEND_ON_HEAD = `WITH moved AS (
+  UPDATE deck_ledger_heads SET length = $3, head = $4 WHERE name = $1 AND length = $2 AND head = $5 RETURNING 1
+)
+INSERT INTO deck_ledger_entries (ledger, seq, line) SELECT $1, t.seq, t.line FROM unnest($6::bigint[], $7::text[]) AS t(seq, line) WHERE EXISTS (SELECT 1 FROM moved)`;
+
+/** Tries at chaining on the head this deck holds before an append waits its turn at the head's lock instead. */
+const ON_HEAD_TRIES = 3;
+
+/**
  * A ledger as rows of deck_ledger_entries, keyed (ledger, seq), each row the JSON line a file ledger would hold, and
- * its head (length and last hash) in deck_ledger_heads. An append locks the head row, chains its entries on the head
- * the row holds and moves it, in one transaction: two decks can never chain onto the same entry, and the primary key
- * refuses a second entry at a seq. What other decks chained meanwhile is adopted after the commit, before the append
- * is acknowledged: the time a head is held is then the same however many decks write, not the catch-up of theirs.
- * Appends arriving while one is under way go together in the next transaction (one commit for the lot).
+ * its head (length and last hash) in deck_ledger_heads. An append chains its batch on the head this deck holds and
+ * moves the store's head in one statement, if no other deck moved it first; when one did, this deck adopts what it
+ * chained and tries again. After a few tries it takes the head's lock (SELECT ... FOR UPDATE), chains on the head
+ * the row holds and adopts the others' entries after the commit, so a busy ledger always makes progress. Either way
+ * two decks can never chain onto the same entry, and the primary key refuses a second entry at a seq; the time a
+ * head is held does not grow with the number of decks. Appends arriving while one is under way go together in the
+ * next write (one statement, or one commit, for the lot).
  */
 export class PgLedger<T> extends HeldLedger<T> {
   private constructor(
     private readonly pool: Pool,
     name: string,
+    private readonly onHeadTries: number,
   ) {
     super(name, []);
   }
 
-  static async open<T>(pool: Pool, name: string): Promise<PgLedger<T>> {
+  /** `onHeadTries`: how many times an append chains on the head held before it waits its turn at the lock (0: always). */
+  static async open<T>(pool: Pool, name: string, onHeadTries = ON_HEAD_TRIES): Promise<PgLedger<T>> {
     await pool.query('INSERT INTO deck_ledger_heads (name, length, head) VALUES ($1, 0, $2) ON CONFLICT (name) DO NOTHING', [name, GENESIS]);
-    const ledger = new PgLedger<T>(pool, name);
+    const ledger = new PgLedger<T>(pool, name, onHeadTries);
     await ledger.catchUp(Number.MAX_SAFE_INTEGER);
     return ledger;
   }
@@ -48,6 +64,21 @@ export class PgLedger<T> extends HeldLedger<T> {
   }
 
   protected async keep(batch: readonly Appending<T>[]): Promise<LedgerEntry<T>[]> {
+    for (let tries = 0; tries < this.onHeadTries; tries++) {
+      const head = this.entries.at(-1) ?? { seq: 0, hash: GENESIS };
+      const records = this.chained(batch);
+      const last = records.at(-1)!;
+      const sent = performance.now();
+      const { rowCount } = await this.pool.query(APPEND_ON_HEAD, [this.name, head.seq, last.seq, last.hash, head.hash, records.map((r) => r.seq), records.map((r) => JSON.stringify(r))]);
+      publishLockHeld(this.name, sent);
+      if (rowCount) return records;
+      await this.catchUp(Number.MAX_SAFE_INTEGER);
+    }
+    return this.keepInTurn(batch);
+  }
+
+  /** The append that waits its turn at the head's lock and chains on the head the locked row holds. */
+  private async keepInTurn(batch: readonly Appending<T>[]): Promise<LedgerEntry<T>[]> {
     let locked = 0;
     const records = await transact(this.pool, async (client) => {
       const { rows } = await client.query<{ length: string; head: string }>('SELECT length, head FROM deck_ledger_heads WHERE name = $1 FOR UPDATE', [this.name]);
