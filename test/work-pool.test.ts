@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
@@ -53,6 +53,39 @@ describe('the work pool', () => {
     );
     expect(JSON.parse(answers[0]!).verdict.neighbourhood.rules).toBeGreaterThan(1);
     expect(answers[1]).toBe(answers[0]);
+  });
+
+  it("reads and forges on its threads: the reading, the forge (review and scan) and a refusal's bytes are the event loop's", async () => {
+    const loop = await deckWith({ DECK_WORKERS: '0' });
+    const pooled = await deckWith({ DECK_WORKERS: '1' });
+    const unsure = 'ES on the 1 minute chart: go long when the 9 EMA crosses above the 21 EMA. Target 2R.';
+    const asks: [string, unknown][] = [
+      ['/studio/read', { text: RULE }],
+      ['/forge', { intent: RULE }],
+      ['/forge', { intent: unsure }],
+      ['/forge', { intent: RULE, script: { version: 'script.v1' } }],
+    ];
+    const answers = await Promise.all(
+      [loop, pooled].map(async (deck) => {
+        const { bearer } = await signedIn(deck.url, 'pool_c');
+        const texts: string[] = [];
+        for (const [path, body] of asks) {
+          const res = await post(`${deck.url}${path}`, body, bearer);
+          texts.push(`${res.status} ${await res.text()}`);
+        }
+        return texts;
+      }),
+    );
+    expect(answers[0]!.map((t) => t.slice(0, 3))).toEqual(['200', '200', '422', '422']);
+    expect(JSON.parse(answers[0]![1]!.slice(4)).review.classes).toHaveLength(9);
+    expect(answers[1]).toEqual(answers[0]);
+  });
+
+  it('runs every kind of work the worker module names, from source as well as built', async () => {
+    const built = Object.keys(await import('../core/pool/worker.js')).sort();
+    const fromSource = (await readFile(new URL('../core/pool/from-source.mjs', import.meta.url), 'utf8')).match(/export const \{([^}]*)\}/)![1]!.split(',').map((k) => k.trim()).sort();
+    expect(fromSource).toEqual(built);
+    expect(built).toEqual(['forging', 'reading', 'rehearsal']);
   });
 
   it("refuses a principal's rehearsal past its lane with 429 lane_full and Retry-After, while another principal is served", async () => {

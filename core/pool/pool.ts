@@ -29,12 +29,12 @@ function workerFile(): string {
 const cancelled = (): DeckError => new DeckError(503, 'cancelled', 'the work was cancelled: the request that asked for it ended');
 
 /**
- * CPU-heavy work (rehearsals with their null, folds and verdict) off the event loop: a pool of worker threads
- * (piscina), whose turns are handed out fairly per principal with bounded lanes and a bounded queue (FairQueue), so a
- * busy principal neither stalls a light call nor starves another principal, and a full queue answers 429 with
- * Retry-After instead of an unbounded wait. A job whose request has ended is cancelled: dropped while it waits,
- * its thread stopped while it runs. The threads start on the first job, so a deck that rehearses nothing spends
- * nothing on them.
+ * CPU-heavy work (rehearsals with their null, folds and verdict; the forge's cast, review and scan; the reader on
+ * words of up to 256 KB) off the event loop: a pool of worker threads (piscina), whose turns are handed out fairly
+ * per principal with bounded lanes and a bounded queue (FairQueue), so a busy principal neither stalls a light call
+ * nor starves another principal, and a full queue answers 429 with Retry-After instead of an unbounded wait. A job
+ * whose request has ended is cancelled: dropped while it waits, its thread stopped while it runs. The threads start
+ * on the first job, so a deck that forges nothing spends nothing on them.
  */
 export class WorkPool {
   private threads: Piscina | null = null;

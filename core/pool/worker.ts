@@ -1,3 +1,5 @@
+import { runForgeJob, type ForgeJob, type ForgeOutcome } from '../../engine/forge/job.js';
+import { readRule, type RuleReading } from '../../engine/reader/index.js';
 import type { Rehearsal } from '../../engine/stepper/index.js';
 import { runRehearsalJob, type RehearsalJob } from '../../engine/stepper/job.js';
 
@@ -5,3 +7,9 @@ import { runRehearsalJob, type RehearsalJob } from '../../engine/stepper/job.js'
 // clone (bars as typed columns, never JSON text).
 
 export const rehearsal = (job: RehearsalJob): Rehearsal => runRehearsalJob(job);
+
+/** A forge: the script cast into watermarked code, its self-review and its scan. */
+export const forging = (job: ForgeJob): ForgeOutcome => runForgeJob(job);
+
+/** The embedded reader's reading of some words (up to the forge's 256 KB, a read of some hundreds of milliseconds). */
+export const reading = (text: string): RuleReading => readRule(text);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { noteUnsaid } from '../../engine/decider/index.js';
-import { readRule, withDefaults, withHints, type RuleReading } from '../../engine/reader/index.js';
+import { withDefaults, withHints, type RuleReading } from '../../engine/reader/index.js';
 import { modelLaneFor } from '../../upstream/reader/funding.js';
 import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { opens } from '../../core/principal.js';
-import { engineStep } from './lib/cast.js';
+import { readOnPool } from './lib/cast.js';
 import { ForgeLanesAnswer } from './lib/answers.js';
 
 /** The readers of the studio: the embedded one, always there, and the model lane when configured and funded. */
@@ -32,7 +32,7 @@ const modelLane = (ctx: SessionCtx) =>
  * of what the forge would add that the words leave unsaid (noteUnsaid).
  */
 export async function readWith(ctx: SessionCtx, text: string, lane: LaneId): Promise<RuleReading> {
-  if (lane === 'embedded') return engineStep('the reader', () => noteUnsaid(readRule(text)));
+  if (lane === 'embedded') return noteUnsaid(await readOnPool(ctx, text));
   const open = modelLane(ctx);
   if ('refusal' in open) throw open.refusal;
   const reading = await open.reader.read(text, ctx.ended());

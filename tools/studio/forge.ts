@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { scriptOfReading, ScriptSchema, type Script } from '../../engine/decider/index.js';
-import { review, scan, type ScanSource } from '../../engine/forge/index.js';
+import type { ScanSource } from '../../engine/forge/index.js';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import type { SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { DeckError, limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import type { Tier } from '../../core/principal.js';
-import { castOf, engineStep, fromScript, fromWords, type FieldOf } from './lib/cast.js';
+import { forgeOnPool, fromScript, fromWords, type FieldOf } from './lib/cast.js';
 import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
 import { ForgeAnswer } from './lib/answers.js';
 import { tapeWarnings } from '../tape/lib/held.js';
@@ -102,9 +102,8 @@ async function cast(ctx: SessionCtx, input: ForgeAsk) {
   const limit = forgesPerDay(ctx, p.tier);
   if (limit !== null && ctx.store.forges.castsOn(p.id, day) >= limit) throw tierLimit(p.tier, limit, now);
   const what = await toForge(ctx, input);
-  const { seed_hash, version, code, watermark, script, ir } = castOf(what.script, what.fieldOf);
-  const reviewed = engineStep('the self-review', () => review(ir, code));
-  const scanned = engineStep('the scan', () => scan(code, what.source));
+  const { script } = what;
+  const { seed_hash, version, code, watermark, review: reviewed, scan: scanned } = await forgeOnPool(ctx, script, what.source, what.fieldOf);
   await ctx.store.forges.keep(
     p.id,
     { id: seed_hash, version, intent: input.intent, author: input.author ?? null, script, code, review: reviewed, scan: scanned, created_at: now, expires_at: now + FORGE_KEPT_MS },

@@ -15,7 +15,7 @@ import {
   type ClosedQuestion,
   type Fact,
 } from '../../engine/grade/index.js';
-import { citationProblems, isSettled, PARTS, readRule, type PartName } from '../../engine/reader/index.js';
+import { citationProblems, isSettled, PARTS, type PartName } from '../../engine/reader/index.js';
 import { STAGES, type GraderPart, type JudgedRehearsal, type ScoreEntry, type Shown, type Stage } from '../../store/grades.js';
 import { GraderKey } from '../../upstream/grader/funding.js';
 import type { SessionCtx } from '../context.js';
@@ -24,6 +24,7 @@ import { badInput, DeckError } from '../../core/errors.js';
 import { myForge, SeedHash } from './forge-read.js';
 import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from './lib/judging.js';
 import { RuleWords, withinWordsCap } from './lib/words.js';
+import { readOnPool } from './lib/cast.js';
 import { ScoreAnswer } from './lib/answers.js';
 
 interface Judged {
@@ -47,7 +48,7 @@ const PART_QUESTIONS = PARTS.map(partQuestion);
 async function judgeParts(ctx: SessionCtx, text: string | undefined, ownKey: string | null): Promise<Judged> {
   if (text === undefined) throw badInput([{ field: 'text', message: 'stage parts scores the reading of words: send them as text' }]);
   const words = withinWordsCap(text, 'text');
-  const reading = readRule(words);
+  const reading = await readOnPool(ctx, words);
   const facts = partFacts(reading, citationProblems(words, reading));
   const cited = facts.find((f) => f.name === 'citations')!.held;
   const asked = cited ? PART_QUESTIONS.filter((q) => isSettled(reading[q.id as PartName].status)) : [];
