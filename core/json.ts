@@ -8,3 +8,10 @@ export function jsonOf(value: unknown): string {
   if (json === undefined) written.set(value, (json = JSON.stringify(value)));
   return json;
 }
+
+/** A request body's UTF-8 bytes as JSON, as body-parser reads them: a byte order mark dropped, an empty body {}. */
+export function parseJsonBody(bytes: Uint8Array): unknown {
+  let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return text.length === 0 ? {} : (JSON.parse(text) as unknown);
+}

@@ -8,7 +8,7 @@ import { resting } from '../tools/identity/lib/login-throttle.js';
 import { byCookie, contextOf } from './credential.js';
 import { sendEvents } from './events.js';
 import { sendJson } from './json-answer.js';
-import { jsonBody } from './json-body.js';
+import { jsonBody, parsedOnPool } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 import { textReader } from './query-input.js';
 import { heldToStatuses, statusFactsOf } from './statuses.js';
@@ -108,6 +108,6 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
     if (rest.method === 'GET') router.get(rest.path, handler);
     else if (rest.method === 'DELETE') router.delete(rest.path, ownPages, handler);
     else if (rest.body === 'none') router.post(rest.path, ownPages, handler);
-    else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody ?? MAX_BODY, tool.bounds), handler);
+    else router.post(rest.path, ownPages, jsonOnly, jsonBody(rest.maxBody ?? MAX_BODY, tool.bounds, parsedOnPool(s.pool)), handler);
   }
 }

@@ -9,6 +9,8 @@ const encodingOf = (req: Request): string => String(req.headers['content-encodin
  * deck's words, never the parser's (they may quote the body). null: not a body failure.
  */
 export function bodyFailure(err: unknown, req: Request): DeckError | null {
+  // Refused where the body was to be parsed (the work pool's queue full): answered as it is.
+  if (err instanceof DeckError) return err;
   const e = err as { type?: unknown; status?: unknown };
   switch (e.type) {
     case 'entity.parse.failed':

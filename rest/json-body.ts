@@ -1,5 +1,27 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import { DeckError } from '../core/errors.js';
 import { JsonShape, type Excess, type JsonBounds } from '../core/json-bounds.js';
+import { parseJsonBody } from '../core/json.js';
+import type { WorkPool } from '../core/pool/pool.js';
+
+/**
+ * Where a body of `from` bytes or more is parsed instead of on the event loop (the work pool): JSON.parse of a body of
+ * some megabytes (an image) holds the loop tens of milliseconds. `parse` answers the value, or rejects as JSON.parse
+ * does (a DeckError is the place's own refusal, such as a full queue, and is answered as it is).
+ */
+export interface BodyOffload {
+  from: number;
+  parse: (bytes: Buffer, req: Request) => Promise<unknown>;
+}
+
+/** Bodies from this size on are parsed on the work pool: below it, JSON.parse takes about a millisecond. */
+const PARSED_ON_POOL_FROM = 128 * 1024;
+
+/** Large bodies parsed on the work pool, each a turn of its client's address (no principal is known yet). */
+export const parsedOnPool = (pool: WorkPool): BodyOffload => ({
+  from: PARSED_ON_POOL_FROM,
+  parse: (bytes, req) => pool.run('parsing', bytes, { owner: `address ${req.ip ?? ''}` }),
+});
 
 /**
  * A JSON body reader: express.json (body-parser) with `strict: false`, whose answers it keeps exactly (an empty body
@@ -10,9 +32,10 @@ import { JsonShape, type Excess, type JsonBounds } from '../core/json-bounds.js'
  * listeners, per request); everything else goes to body-parser itself. test/json-body.test.ts holds the two side by
  * side. A content-type that is not a media type (`application/json; charset`) is refused first as
  * content-type.malformed (400), whoever would have read the body. Either way the text is held to the route's `bounds`
- * before it is parsed: a body beyond them fails as entity.too.complex (413) and nothing walks it.
+ * before it is parsed: a body beyond them fails as entity.too.complex (413) and nothing walks it. A large body the
+ * direct reader takes is parsed where `offload` says, off the event loop.
  */
-export function jsonBody(limit: number, bounds: JsonBounds): RequestHandler {
+export function jsonBody(limit: number, bounds: JsonBounds, offload?: BodyOffload): RequestHandler {
   const full = express.json({
     type: () => true,
     limit,
@@ -51,13 +74,22 @@ export function jsonBody(limit: number, bounds: JsonBounds): RequestHandler {
       req.removeListener('close', onClose);
       if (error) return next(error);
       if (excess) return next(tooComplex(excess.message, bounds));
-      let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)).toString('utf8');
-      // body-parser's UTF-8 decoder drops a byte order mark.
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+      const notJson = () => failure(400, 'entity.parse.failed', 'the body is not JSON');
+      if (offload && received >= offload.from) {
+        offload.parse(bytes, req).then(
+          (value) => {
+            req.body = value;
+            next();
+          },
+          (error: unknown) => next(error instanceof DeckError ? error : notJson()),
+        );
+        return;
+      }
       try {
-        req.body = text.length === 0 ? {} : (JSON.parse(text) as unknown);
+        req.body = parseJsonBody(bytes);
       } catch {
-        return next(failure(400, 'entity.parse.failed', 'the body is not JSON'));
+        return next(notJson());
       }
       next();
     };

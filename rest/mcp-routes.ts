@@ -4,7 +4,7 @@ import { contextOf } from './credential.js';
 import { resting } from '../tools/identity/lib/login-throttle.js';
 import { bodyFailure } from './errors.js';
 import { sendJson } from './json-answer.js';
-import { jsonBody } from './json-body.js';
+import { jsonBody, parsedOnPool } from './json-body.js';
 import { originAllowed, ownOrigin } from './origin.js';
 import { MAX_BATCH_MESSAGES, MIB, runBatch, tooManyMessages } from '../sellers/batch.js';
 import { DECK_ENDPOINT, lockedBy, SELLER_ENDPOINTS, type McpEndpoint } from '../sellers/endpoints.js';
@@ -224,7 +224,7 @@ export function mcpRoutes(app: Router, s: Services, version: string, tasks: Deck
     res.status(failure.status).json(rpcError(null, code, code === PARSE_ERROR ? `Parse error: ${message}` : message));
   };
 
-  const json = jsonBody(MAX_BODY_BYTES, MCP_BOUNDS);
+  const json = jsonBody(MAX_BODY_BYTES, MCP_BOUNDS, parsedOnPool(s.pool));
   const post: RequestHandler = (req, res, next) => {
     if (!admitted(req, res)) return;
     json(req, res, (err?: unknown) => (err ? parseFailure(err, req, res, next) : void handle(req, res).catch(next)));

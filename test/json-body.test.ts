@@ -4,7 +4,9 @@ import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonBody } from '../rest/json-body.js';
+import { DeckError } from '../core/errors.js';
+import { WorkPool } from '../core/pool/pool.js';
+import { jsonBody, type BodyOffload } from '../rest/json-body.js';
 import { oddValue } from './fuzz/values.js';
 
 // The deck's JSON body reader reads the common case itself and hands the rest to body-parser: whatever is sent with a
@@ -19,7 +21,12 @@ const BOUNDS = { depth: 3, entries: 5, string: 10 };
 let server: Server;
 let base: string;
 /** The failures each reader reported, by route: a client that went away never reads its answer. */
-const reported: Record<string, unknown[]> = { '/deck': [], '/body-parser': [], '/bounded': [] };
+const reported: Record<string, unknown[]> = { '/deck': [], '/body-parser': [], '/bounded': [], '/pooled': [], '/refusing': [] };
+/** A work pool of one thread, where /pooled parses every body (from its first byte) off the event loop. */
+const pool = new WorkPool({ threads: 1, lane: 100, held: 100 });
+const pooled: BodyOffload = { from: 0, parse: (bytes) => pool.run('parsing', bytes, { owner: 'test' }) };
+/** A place that refuses every body it is handed, as a full queue would. */
+const refusing: BodyOffload = { from: 0, parse: () => Promise.reject(new DeckError(429, 'queue_full', 'the work queue is full')) };
 
 beforeAll(async () => {
   const app = express();
@@ -30,12 +37,17 @@ beforeAll(async () => {
   };
   app.post('/deck', jsonBody(LIMIT, UNBOUNDED), answer, failed);
   app.post('/bounded', jsonBody(LIMIT, BOUNDS), answer, failed);
+  app.post('/pooled', jsonBody(LIMIT, UNBOUNDED, pooled), answer, failed);
+  app.post('/refusing', jsonBody(LIMIT, UNBOUNDED, refusing), answer, failed);
   app.post('/body-parser', express.json({ type: () => true, limit: LIMIT, strict: false }), answer, failed);
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await pool.close();
+});
 
 interface Sent {
   type: string | undefined;
@@ -104,6 +116,17 @@ describe('jsonBody', () => {
       }),
       { seed: 16, numRuns: 400 },
     );
+  }, 120_000);
+
+  it('reads every body it hands to the work pool as body-parser does, and answers the pool\'s own refusal as it is', async () => {
+    await fc.assert(
+      fc.asyncProperty(sent, async (s) => {
+        expect(await post('/pooled', s), JSON.stringify({ ...s, bytes: s.bytes.toString('base64').slice(0, 80) })).toEqual(await post('/body-parser', s));
+      }),
+      { seed: 17, numRuns: 150 },
+    );
+    const refused = await post('/refusing', { type: 'application/json', encoding: 'none', chunked: false, bytes: Buffer.from('{"a":1}') });
+    expect(refused).toEqual({ failed: { type: null, status: 429 } });
   }, 120_000);
 
   it('reads the bodies that differ in one byte as body-parser does, however they are sent', async () => {

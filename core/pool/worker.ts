@@ -1,3 +1,4 @@
+import { parseJsonBody } from '../json.js';
 import { runForgeJob, type ForgeJob, type ForgeOutcome } from '../../engine/forge/job.js';
 import { readRule, type RuleReading } from '../../engine/reader/index.js';
 import type { Rehearsal } from '../../engine/stepper/index.js';
@@ -13,3 +14,6 @@ export const forging = (job: ForgeJob): ForgeOutcome => runForgeJob(job);
 
 /** The embedded reader's reading of some words (up to the forge's 256 KB, a read of some hundreds of milliseconds). */
 export const reading = (text: string): RuleReading => readRule(text);
+
+/** A large request body parsed as JSON (a 5 MB image's body holds the loop some tens of milliseconds). */
+export const parsing = (bytes: Uint8Array): unknown => parseJsonBody(bytes);
