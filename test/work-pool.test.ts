@@ -85,7 +85,7 @@ describe('the work pool', () => {
     const built = Object.keys(await import('../core/pool/worker.js')).sort();
     const fromSource = (await readFile(new URL('../core/pool/from-source.mjs', import.meta.url), 'utf8')).match(/export const \{([^}]*)\}/)![1]!.split(',').map((k) => k.trim()).sort();
     expect(fromSource).toEqual(built);
-    expect(built).toEqual(['forging', 'parsing', 'reading', 'rehearsal']);
+    expect(built).toEqual(['forging', 'imaging', 'parsing', 'reading', 'rehearsal']);
   });
 
   it("refuses a principal's rehearsal past its lane with 429 lane_full and Retry-After, while another principal is served", async () => {

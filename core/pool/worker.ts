@@ -1,3 +1,4 @@
+import { readImage, type ImageRead } from '../image.js';
 import { parseJsonBody } from '../json.js';
 import { runForgeJob, type ForgeJob, type ForgeOutcome } from '../../engine/forge/job.js';
 import { readRule, type RuleReading } from '../../engine/reader/index.js';
@@ -17,3 +18,6 @@ export const reading = (text: string): RuleReading => readRule(text);
 
 /** A large request body parsed as JSON (a 5 MB image's body holds the loop some tens of milliseconds). */
 export const parsing = (bytes: Uint8Array): unknown => parseJsonBody(bytes);
+
+/** An image sent as base64, decoded, its type sniffed and its bytes hashed, held to the cap. */
+export const imaging = ({ base64, cap }: { base64: string; cap: number }): Promise<ImageRead> => readImage(base64, cap);

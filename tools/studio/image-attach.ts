@@ -1,5 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import type { SessionCtx } from '../context.js';
@@ -36,14 +35,14 @@ export const imageAttach = defineTool({
 /** Attaches an image (base64 as ImageData reads it) to the principal's studio, inside the tier's daily ceiling. */
 export async function attachImage(ctx: SessionCtx, data: string) {
   const p = ctx.principal;
-  const bytes = Buffer.from(data, 'base64');
-  if (bytes.length === 0) throw badInput([{ field: 'data', message: 'no image' }]);
-  if (bytes.length > IMAGE_CAP_BYTES) throw new DeckError(413, 'too_large', `the image is ${bytes.length} bytes; the cap is ${IMAGE_CAP_BYTES}`, { cap_bytes: IMAGE_CAP_BYTES });
-  const sniffed = await fileTypeFromBuffer(bytes);
-  const ext = sniffed ? KINDS[sniffed.mime] : undefined;
-  if (!sniffed || !ext) {
-    throw new DeckError(415, 'unsupported_image', `PNG, JPEG, WebP or GIF only; these bytes are ${sniffed?.mime ?? 'not a known image'}`, { found: sniffed?.mime ?? null });
+  const read = await ctx.pool.run('imaging', { base64: data, cap: IMAGE_CAP_BYTES }, { owner: p.id, signal: ctx.ended() });
+  if (!read.ok && read.why === 'empty') throw badInput([{ field: 'data', message: 'no image' }]);
+  if (!read.ok) throw new DeckError(413, 'too_large', `the image is ${read.bytes} bytes; the cap is ${IMAGE_CAP_BYTES}`, { cap_bytes: IMAGE_CAP_BYTES });
+  const ext = read.mime ? KINDS[read.mime] : undefined;
+  if (!read.mime || !ext) {
+    throw new DeckError(415, 'unsupported_image', `PNG, JPEG, WebP or GIF only; these bytes are ${read.mime ?? 'not a known image'}`, { found: read.mime });
   }
+  const bytes = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
   const now = ctx.clock();
   const day = utcDay(now);
   const ceiling = IMAGE_CEILING[p.tier];
@@ -52,9 +51,9 @@ export async function attachImage(ctx: SessionCtx, data: string) {
   if (usedToday(ctx.store.attachments.list(p.id)) >= ceiling) throw refuse();
   const record = {
     id: `im_${randomBytes(8).toString('hex')}`,
-    mime: sniffed.mime,
+    mime: read.mime,
     bytes: bytes.length,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256: read.sha256,
     day,
     created_at: ctx.clock(),
   };
