@@ -45,14 +45,15 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   await seedSample(config, store.archive, log);
   const plans = loadPlans(config.files.plans);
   const guards = new Guards(store.backend);
-  const upstreams = await openUpstreams(config, store, clock, plans.chains, log, (work) => guards.run('join', HOUSE_WIDE, work));
+  // The work pool's threads start on its first job: made here, the forecaster among the upstreams hands work to it.
+  const pool = new WorkPool(config.work);
+  const upstreams = await openUpstreams(config, store, clock, plans.chains, log, (work) => guards.run('join', HOUSE_WIDE, work), pool);
   const { server, serve } = deckServer(config.http);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
   const base = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const urls = { base, join: config.joinUrl ?? `${base}/join` };
   const chatQueue = new FairQueue('chat', config.chatQueue.concurrency, config.chatQueue.lane);
-  const pool = new WorkPool(config.work);
   const plane = new Plane({
     guardDepths: () => ({ ...guards.depths(), chat_lane: chatQueue.depth(), work_pool: pool.depth() }),
     ledgers: () => store.backend.ledgerHeads(),

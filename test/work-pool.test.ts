@@ -55,7 +55,7 @@ describe('the work pool', () => {
     expect(answers[1]).toBe(answers[0]);
   });
 
-  it("reads and forges on its threads: the reading, the forge (review and scan) and a refusal's bytes are the event loop's", async () => {
+  it("reads, forges and forecasts on its threads: the reading, the forge (review and scan), a refusal and an envelope are the loop's bytes", async () => {
     const loop = await deckWith({ DECK_WORKERS: '0' });
     const pooled = await deckWith({ DECK_WORKERS: '1' });
     const unsure = 'ES on the 1 minute chart: go long when the 9 EMA crosses above the 21 EMA. Target 2R.';
@@ -65,6 +65,8 @@ describe('the work pool', () => {
       ['/forge', { intent: unsure }],
       ['/forge', { intent: RULE, script: { version: 'script.v1' } }],
     ];
+    // And an envelope the in-process forecaster issues on demand (the ES week's last Friday afternoon).
+    const envelope = `/forecast/ES/5m?t=${TO}`;
     const answers = await Promise.all(
       [loop, pooled].map(async (deck) => {
         const { bearer } = await signedIn(deck.url, 'pool_c');
@@ -73,10 +75,15 @@ describe('the work pool', () => {
           const res = await post(`${deck.url}${path}`, body, bearer);
           texts.push(`${res.status} ${await res.text()}`);
         }
+        const issued = await fetch(`${deck.url}${envelope}`, { headers: bearer });
+        // When it was served is the deck's clock, not the forecaster's work.
+        const { served: _served, ...answer } = (await issued.json()) as { served: unknown };
+        texts.push(`${issued.status} ${JSON.stringify(answer)}`);
         return texts;
       }),
     );
-    expect(answers[0]!.map((t) => t.slice(0, 3))).toEqual(['200', '200', '422', '422']);
+    expect(answers[0]!.map((t) => t.slice(0, 3))).toEqual(['200', '200', '422', '422', '200']);
+    expect(JSON.parse(answers[0]![4]!.slice(4)).envelope.market).toBe('ES');
     expect(JSON.parse(answers[0]![1]!.slice(4)).review.classes).toHaveLength(9);
     expect(answers[1]).toEqual(answers[0]);
   });
@@ -85,7 +92,7 @@ describe('the work pool', () => {
     const built = Object.keys(await import('../core/pool/worker.js')).sort();
     const fromSource = (await readFile(new URL('../core/pool/from-source.mjs', import.meta.url), 'utf8')).match(/export const \{([^}]*)\}/)![1]!.split(',').map((k) => k.trim()).sort();
     expect(fromSource).toEqual(built);
-    expect(built).toEqual(['forging', 'imaging', 'parsing', 'reading', 'rehearsal']);
+    expect(built).toEqual(['forecasting', 'forging', 'imaging', 'parsing', 'reading', 'rehearsal']);
   });
 
   it("refuses a principal's rehearsal past its lane with 429 lane_full and Retry-After, while another principal is served", async () => {

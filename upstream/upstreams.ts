@@ -5,6 +5,7 @@ import { Chains } from './chain/chains.js';
 import { CoordLayer } from './coord/layer.js';
 import type { Logger } from '../config/logger.js';
 import { ChatLane } from './chat/lane.js';
+import type { WorkPool } from '../core/pool/pool.js';
 import { openForecaster, type Forecaster } from './forecast/forecaster.js';
 import type { IdentityDoor } from './identity/door.js';
 import { EmbeddedDoor } from './identity/embedded.js';
@@ -47,14 +48,14 @@ export interface Upstreams {
 /** Runs work in the house's turn for joins (the join guard's), as a join itself runs. */
 export type JoinTurn = <T>(work: () => Promise<T>) => Promise<T>;
 
-export async function openUpstreams(config: Config, store: Store, clock: () => number, chains: readonly Chain[], log: Logger, joinTurn: JoinTurn): Promise<Upstreams> {
+export async function openUpstreams(config: Config, store: Store, clock: () => number, chains: readonly Chain[], log: Logger, joinTurn: JoinTurn, pool: WorkPool): Promise<Upstreams> {
   const door = config.door ? new HttpDoor(config.door.url, config.door.token, config.keyPrefix) : await embeddedDoor(config, store, clock, log, joinTurn);
   const tape = new Tape(store.archive, await venueTape(config, log), clock);
   const reader = config.reader ? new ModelReader(config.reader) : null;
   return {
     door,
     tape,
-    forecaster: openForecaster(config, tape),
+    forecaster: openForecaster(config, tape, pool),
     reader,
     chains: new Chains(chains, config.chainRpc),
     coord: new CoordLayer(config.coord),

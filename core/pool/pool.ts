@@ -17,6 +17,12 @@ export interface PoolLimits {
   held: number;
 }
 
+/** Whose turn a job takes (a principal, or a client's address before one is known), and the signal that cancels it. */
+export interface WorkAsk {
+  owner: string;
+  signal?: AbortSignal;
+}
+
 /** The worker module: the bundle's own beside the built deck, or, run from source, one that loads TypeScript first. */
 function workerFile(): string {
   const here = import.meta.url;
@@ -44,11 +50,11 @@ export class WorkPool {
     this.turns = new FairQueue('work', Math.max(1, limits.threads), limits.lane, limits.held);
   }
 
-  async run<K extends WorkKind>(kind: K, input: Parameters<Work[K]>[0], ask: { owner: string; signal?: AbortSignal }): Promise<ReturnType<Work[K]>> {
+  async run<K extends WorkKind>(kind: K, input: Parameters<Work[K]>[0], ask: WorkAsk): Promise<Awaited<ReturnType<Work[K]>>> {
     const release = await this.turns.turn(ask.owner);
     try {
       if (ask.signal?.aborted) throw cancelled();
-      if (this.limits.threads === 0) return (work[kind] as (x: typeof input) => ReturnType<Work[K]>)(input);
+      if (this.limits.threads === 0) return await (work[kind] as (x: typeof input) => Promise<Awaited<ReturnType<Work[K]>>>)(input);
       this.threads ??= new Piscina({
         filename: workerFile(),
         minThreads: this.limits.threads,

@@ -1,5 +1,6 @@
 import { readImage, type ImageRead } from '../image.js';
 import { parseJsonBody } from '../json.js';
+import { runIssueJob, type IssueJob, type IssueOutcome } from '../../engine/forecast/job.js';
 import { runForgeJob, type ForgeJob, type ForgeOutcome } from '../../engine/forge/job.js';
 import { readRule, type RuleReading } from '../../engine/reader/index.js';
 import type { Rehearsal } from '../../engine/stepper/index.js';
@@ -21,3 +22,6 @@ export const parsing = (bytes: Uint8Array): unknown => parseJsonBody(bytes);
 
 /** An image sent as base64, decoded, its type sniffed and its bytes hashed, held to the cap. */
 export const imaging = ({ base64, cap }: { base64: string; cap: number }): Promise<ImageRead> => readImage(base64, cap);
+
+/** A forecast envelope issued from the pair's look-back bars (8-12 ms on the loop for a few thousand bars). */
+export const forecasting = (job: IssueJob): IssueOutcome => runIssueJob(job);

@@ -65,6 +65,7 @@ export {
 } from './envelope.js';
 export { assertNoDirection, DirectionFieldError } from './guard.js';
 export { issueEnvelope } from './issue.js';
+export { issuedOf, runIssueJob, type IssueJob, type IssueOutcome } from './job.js';
 export {
   DEFAULT_OPTIONS,
   DEVICE,

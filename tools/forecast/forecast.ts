@@ -3,7 +3,7 @@ import { compactOf, drawOf, EnvelopeSchema, FORECAST_TIMEFRAMES, ForecastError, 
 import { MARKETS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import type { ForecastBook } from '../../store/forecasts.js';
 import { noForecaster, type Forecaster } from '../../upstream/forecast/forecaster.js';
-import type { Ctx } from '../context.js';
+import type { SessionCtx } from '../context.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, type Problem } from '../../core/errors.js';
@@ -29,13 +29,13 @@ interface Issuing {
  * backfill). A replay session's envelope is issued from the venue as it answers now and is not recorded, and a
  * session scores nothing: the ledgers hold only what the deck issued from the tape it keeps.
  */
-async function issueAt(ctx: Ctx, forecaster: Forecaster, book: ForecastBook, bar: number, fresh: boolean): Promise<Issuing> {
+async function issueAt(ctx: SessionCtx, forecaster: Forecaster, book: ForecastBook, bar: number, fresh: boolean): Promise<Issuing> {
   return book.exclusive(async () => {
     const out: Issuing = { issued: null, recordedNow: false, unissued: null };
     const newest = book.newest();
     if (!newest || bar > newest.issued_t) {
       try {
-        out.issued = await forecaster.issue(book.pair, bar, fresh);
+        out.issued = await forecaster.issue(book.pair, bar, fresh, { owner: ctx.principal.id, signal: ctx.ended() });
       } catch (error) {
         if (!(error instanceof ForecastError)) throw error;
         out.unissued = error;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import { assertNoDirection, DirectionFieldError, EnvelopeSchema, type Envelope, type Pair } from '../../engine/forecast/index.js';
 import { DeckError, notConfigured, problemsOf } from '../../core/errors.js';
+import type { WorkAsk, WorkPool } from '../../core/pool/pool.js';
 import type { Tape } from '../tape/tape.js';
 import { InProcessForecaster } from './in-process.js';
 import { SidecarForecaster } from './sidecar.js';
@@ -22,7 +23,8 @@ export type Lens = z.infer<typeof LensSchema>;
  */
 export interface Source {
   readonly name: string;
-  envelopeAt(pair: Pair, t: number, fresh: boolean): Promise<unknown>;
+  /** `ask`: whose turn the work takes where the deck does it (the in-process forecaster's work pool). */
+  envelopeAt(pair: Pair, t: number, fresh: boolean, ask: WorkAsk): Promise<unknown>;
   lens(): Promise<unknown>;
 }
 
@@ -50,8 +52,8 @@ function guarded(source: string, answer: unknown): void {
 export class Forecaster {
   constructor(private readonly source: Source) {}
 
-  async issue(pair: Pair, t: number, fresh: boolean): Promise<Envelope> {
-    const answer = await this.source.envelopeAt(pair, t, fresh);
+  async issue(pair: Pair, t: number, fresh: boolean, ask: WorkAsk): Promise<Envelope> {
+    const answer = await this.source.envelopeAt(pair, t, fresh, ask);
     guarded(this.source.name, answer);
     const parsed = EnvelopeSchema.safeParse(answer);
     if (!parsed.success) {
@@ -75,9 +77,9 @@ export class Forecaster {
 }
 
 /** A sidecar when DECK_FORECAST_URL is set, else the in-process forecaster unless DECK_FORECASTER=off; else none. */
-export function openForecaster(config: Config, tape: Tape): Forecaster | null {
+export function openForecaster(config: Config, tape: Tape, pool: WorkPool): Forecaster | null {
   if (config.forecastUrl) return new Forecaster(new SidecarForecaster(config.forecastUrl));
-  return config.forecaster === 'off' ? null : new Forecaster(new InProcessForecaster(tape));
+  return config.forecaster === 'off' ? null : new Forecaster(new InProcessForecaster(tape, pool));
 }
 
 /** No forecaster at all: 503 naming both ways to configure one. */

@@ -1,7 +1,7 @@
 import {
   DEFAULT_OPTIONS,
   DEVICE,
-  issueEnvelope,
+  issuedOf,
   lastClosedBar,
   lookbackBars,
   MODEL,
@@ -10,6 +10,7 @@ import {
   type Pair,
 } from '../../engine/forecast/index.js';
 import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
+import type { WorkAsk, WorkPool } from '../../core/pool/pool.js';
 import type { Tape } from '../tape/tape.js';
 import { lookbackFrom, pairBars } from './bars.js';
 import type { Lens, Source } from './forecaster.js';
@@ -23,20 +24,24 @@ const MARGIN = 1.25;
 /**
  * The engine's forecaster, run in the deck (the default). It reads the pair's bars through the deck's tape for the
  * look-back window ending at t, and issues at the close of the last bar closed by t: the issued_t (and the bytes)
- * a walk-forward backfill gives that bar.
+ * a walk-forward backfill gives that bar. The issue runs on the work pool (8-12 ms of the engine's a few thousand
+ * bars), the caller's turn.
  */
 export class InProcessForecaster implements Source {
   readonly name = 'in-process forecaster';
 
-  constructor(private readonly tape: Tape) {}
+  constructor(
+    private readonly tape: Tape,
+    private readonly pool: WorkPool,
+  ) {}
 
-  async envelopeAt(pair: Pair, t: number, fresh: boolean): Promise<Envelope> {
+  async envelopeAt(pair: Pair, t: number, fresh: boolean, ask: WorkAsk): Promise<Envelope> {
     const len = TIMEFRAME_SECONDS[pair.tf];
     const from = lookbackFrom(pair, len, t, Math.ceil(lookbackBars() * MARGIN));
     const bars = await pairBars(this.tape, pair, from, t, fresh);
     const i = lastClosedBar(bars, len, t);
     // With no bar closed by t the engine refuses it as warming up.
-    return issueEnvelope(bars, pair, i >= 0 ? bars.t[i]! + len : t);
+    return issuedOf(await this.pool.run('forecasting', { bars, pair, t: i >= 0 ? bars.t[i]! + len : t }, ask));
   }
 
   async lens(): Promise<Lens> {
