@@ -57,6 +57,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const plane = new Plane({
     guardDepths: () => ({ ...guards.depths(), chat_lane: chatQueue.depth(), work_pool: pool.depth() }),
     ledgers: () => store.backend.ledgerHeads(),
+    jobsRun: () => pool.jobsRun(),
   });
   const services: Services = {
     config,

@@ -39,6 +39,12 @@ async function ready(deck: TestDeck, name: string, hours = 24) {
   return { bearer, body: { seed_hash: forged.seed_hash as string, to: TO, hours, folds: 4 } };
 }
 
+/** The pool's jobs by kind and where they ran, from the deck's /metrics. */
+async function jobsRun(deck: TestDeck): Promise<Record<string, number>> {
+  const text = await (await fetch(`${deck.url}/metrics`)).text();
+  return Object.fromEntries([...text.matchAll(/^deck_work_jobs_total\{kind="(\w+)",where="(\w+)"\} (\d+)$/gm)].map((m) => [`${m[1]} ${m[2]}`, Number(m[3])]));
+}
+
 describe('the work pool', () => {
   it('answers the same bytes on its threads as on the event loop', async () => {
     const loop = await deckWith({ DECK_WORKERS: '0' });
@@ -67,6 +73,10 @@ describe('the work pool', () => {
     ];
     // And an envelope the in-process forecaster issues on demand (the ES week's last Friday afternoon).
     const envelope = `/forecast/ES/5m?t=${TO}`;
+    // The first light job on a cold pool runs on the loop while the threads load; a rehearsal waits for them.
+    const warming = await ready(pooled, 'pool_b');
+    expect(await jobsRun(pooled)).toEqual({ 'forging loop': 1, 'reading loop': 1 });
+    expect((await post(`${pooled.url}/studio/rehearse`, warming.body, warming.bearer)).status).toBe(200);
     const answers = await Promise.all(
       [loop, pooled].map(async (deck) => {
         const { bearer } = await signedIn(deck.url, 'pool_c');
@@ -86,6 +96,9 @@ describe('the work pool', () => {
     expect(JSON.parse(answers[0]![4]!.slice(4)).envelope.market).toBe('ES');
     expect(JSON.parse(answers[0]![1]!.slice(4)).review.classes).toHaveLength(9);
     expect(answers[1]).toEqual(answers[0]);
+    // ... and, warm, every kind ran on a thread (three readings: the refused words' too; one forge cast).
+    expect(await jobsRun(pooled)).toEqual({ 'forging loop': 1, 'reading loop': 1, 'rehearsal thread': 1, 'reading thread': 3, 'forging thread': 1, 'forecasting thread': 1 });
+    expect(await jobsRun(loop)).toEqual({ 'reading loop': 3, 'forging loop': 1, 'forecasting loop': 1 });
   });
 
   it('runs every kind of work the worker module names, from source as well as built', async () => {

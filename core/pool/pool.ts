@@ -17,6 +17,13 @@ export interface PoolLimits {
   held: number;
 }
 
+/**
+ * Jobs that wait for the threads to load: a rehearsal's seconds of work belong off the loop whatever it takes. The
+ * rest take milliseconds to some hundreds, less than threads take to load: they run on the loop until the threads are
+ * warm.
+ */
+const HEAVY: ReadonlySet<WorkKind> = new Set(['rehearsal']);
+
 /** Whose turn a job takes (a principal, or a client's address before one is known), and the signal that cancels it. */
 export interface WorkAsk {
   owner: string;
@@ -40,11 +47,15 @@ const cancelled = (): DeckError => new DeckError(503, 'cancelled', 'the work was
  * per principal with bounded lanes and a bounded queue (FairQueue), so a busy principal neither stalls a light call
  * nor starves another principal, and a full queue answers 429 with Retry-After instead of an unbounded wait. A job
  * whose request has ended is cancelled: dropped while it waits, its thread stopped while it runs. The threads start
- * on the first job, so a deck that forges nothing spends nothing on them.
+ * on the first job, so a deck that forges nothing spends nothing on them; until they have loaded, only a rehearsal
+ * waits for them.
  */
 export class WorkPool {
   private threads: Piscina | null = null;
+  /** Whether a thread has answered: until then the threads are still loading (seconds, run from source). */
+  private warm = false;
   private readonly turns: FairQueue;
+  private readonly ran = new Map<string, number>();
 
   constructor(readonly limits: PoolLimits) {
     this.turns = new FairQueue('work', Math.max(1, limits.threads), limits.lane, limits.held);
@@ -54,20 +65,49 @@ export class WorkPool {
     const release = await this.turns.turn(ask.owner);
     try {
       if (ask.signal?.aborted) throw cancelled();
-      if (this.limits.threads === 0) return await (work[kind] as (x: typeof input) => Promise<Awaited<ReturnType<Work[K]>>>)(input);
-      this.threads ??= new Piscina({
-        filename: workerFile(),
-        minThreads: this.limits.threads,
-        maxThreads: this.limits.threads,
-        // A thread loads the engine once and stays for the next job.
-        idleTimeout: 60_000,
-      });
-      return await this.threads.run(input, { name: kind, ...(ask.signal ? { signal: ask.signal } : {}) }).catch((error: unknown) => {
+      const threads = this.limits.threads === 0 ? null : this.started();
+      // A light job does not wait for threads still loading: it runs on the loop, as it would on one core.
+      if (!threads || (!this.warm && !HEAVY.has(kind))) {
+        this.count(kind, 'loop');
+        return await (work[kind] as (x: typeof input) => Promise<Awaited<ReturnType<Work[K]>>>)(input);
+      }
+      this.count(kind, 'thread');
+      return await threads.run(input, { name: kind, ...(ask.signal ? { signal: ask.signal } : {}) }).catch((error: unknown) => {
         throw ask.signal?.aborted ? cancelled() : error;
       });
     } finally {
       release();
     }
+  }
+
+  /** The threads, started on the first job; they are warm once one has answered a first, empty job. */
+  private started(): Piscina {
+    if (this.threads) return this.threads;
+    const threads = new Piscina({
+      filename: workerFile(),
+      minThreads: this.limits.threads,
+      maxThreads: this.limits.threads,
+      // A thread loads the engine once and stays for the next job.
+      idleTimeout: 60_000,
+    });
+    threads.run(new Uint8Array(0), { name: 'parsing' }).then(
+      () => void (this.warm = true),
+      () => {},
+    );
+    return (this.threads = threads);
+  }
+
+  private count(kind: WorkKind, where: 'thread' | 'loop'): void {
+    const key = `${kind} ${where}`;
+    this.ran.set(key, (this.ran.get(key) ?? 0) + 1);
+  }
+
+  /** Jobs run since start, by kind and where they ran (a thread, or the loop). */
+  jobsRun(): { kind: string; where: string; n: number }[] {
+    return [...this.ran].map(([key, n]) => {
+      const [kind, where] = key.split(' ') as [string, string];
+      return { kind, where, n };
+    });
   }
 
   /** Jobs running or waiting, every principal's together. */
@@ -78,5 +118,6 @@ export class WorkPool {
   async close(): Promise<void> {
     await this.threads?.destroy();
     this.threads = null;
+    this.warm = false;
   }
 }

@@ -25,6 +25,8 @@ export interface PlaneSources {
   guardDepths(): Record<string, number>;
   /** Every ledger with its length. */
   ledgers(): Promise<LedgerHead[]>;
+  /** The work pool's jobs since start, by kind and where they ran (a thread, or the event loop). */
+  jobsRun(): { kind: string; where: string; n: number }[];
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -70,6 +72,16 @@ export class Plane {
       registers,
       collect() {
         for (const [guard, depth] of Object.entries(sources.guardDepths())) this.set({ guard }, depth);
+      },
+    });
+    new Counter({
+      name: 'deck_work_jobs_total',
+      help: 'Jobs the work pool ran, by kind and where (thread, or loop: no threads, or a light job while they load)',
+      labelNames: ['kind', 'where'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { kind, where, n } of sources.jobsRun()) this.inc({ kind, where }, n);
       },
     });
     new Gauge({
