@@ -15,7 +15,9 @@ export interface TestDeck extends RunningDeck {
  * seeds an empty archive with is off unless a test turns it on (DECK_SAMPLE_TAPE=on), and every answer is held to its
  * tool's output schema (DECK_CHECK_OUTPUT=1): an answer that drifts is a 500, so every test checks the answers it sees.
  */
-const TESTING = { DECK_SAMPLE_TAPE: 'off', DECK_CHECK_OUTPUT: '1' };
+// One pool thread a deck: every path still runs on a thread, and the suite's many decks each load one (from source a
+// thread compiles the engine for itself, about a second of a core) rather than one a core.
+const TESTING = { DECK_SAMPLE_TAPE: 'off', DECK_CHECK_OUTPUT: '1', DECK_WORKERS: '1' };
 
 /**
  * A deck on a free port with its own temporary data directory, configured by `env` on top of defaults.
