@@ -9,7 +9,7 @@ import type { Ctx } from '../tools/context.js';
 import { listedAs, listingOf, unknownToolMessage, type McpEndpoint } from './endpoints.js';
 import { instructionsFor } from './instructions.js';
 import { KEY_REQUIRED, RESOURCE_NOT_FOUND, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';
-import { appResources, readAppResource } from './app/resource.js';
+import { endpointResources } from './resources.js';
 import { callOnEndpoint, joinStep, resultJson } from './tool-call.js';
 import { TASK_TOOLS, TASKS_CAPABILITY, type DeckTasks } from './tasks.js';
 
@@ -46,7 +46,8 @@ type Handler = (params: Record<string, unknown>, ctx: Ctx, toolsets: ReadonlySet
  *
  * - initialize answers the client's protocol when the SDK supports it, else its latest, with the capabilities,
  *   serverInfo and instructions; ping answers {}; the tool, prompt and resource lists answer the prebuilt listings
- *   (the resources: the MCP App page of an endpoint serving a tool that opens it, read by resources/read)
+ *   (the resources: the MCP App page of an endpoint serving a tool that opens it, and the templates of a caller's
+ *   rehearsal parts where rehearse is served, each read by resources/read: sellers/resources.ts)
  *   (tools/list of the endpoint's default toolsets as JSON written at start, one per tier; another choice of
  *   toolsets is written when asked).
  * - tools/call answers the tool's result, its body serialized once (resultJson); a handler's refusal is a JSON-RPC error with its code, message and data;
@@ -60,7 +61,7 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
   // A client that declares tasks is told the deck serves them; any other is answered as before.
   const withTasks = { ...capabilities, tasks: TASKS_CAPABILITY };
   const serverInfo = { name: e.name, version };
-  const resources = appResources((tool) => e.byName.has(tool));
+  const resources = endpointResources(e);
   // tools/list of the default toolsets for each tier, written once.
   const defaults = new Set(e.defaults);
   const lists = new Map([...e.listings.keys()].map((tier) => [tier, new Written(JSON.stringify({ tools: listingOf(e, tier, defaults) }))]));
@@ -100,16 +101,18 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
     ['tasks/list', (params, ctx) => tasks.list(ctx, params.cursor)],
     ['tasks/cancel', (params, ctx) => tasks.cancel(ctx, params.taskId)],
     ['prompts/list', () => ({ prompts: [] })],
-    ['resources/list', () => ({ resources })],
+    ['resources/list', () => resources.list],
     [
       'resources/read',
-      async (params) => {
-        const read = await readAppResource(params.uri as string);
-        if (!read) throw new Refusal(RESOURCE_NOT_FOUND, `no resource ${String(params.uri)}: this endpoint serves ${resources.map((r) => r.uri).join(', ') || 'none'}`, { uri: params.uri });
-        return read;
+      async (params, ctx) => {
+        const read = await resources.read(ctx, params.uri as string);
+        if (read.kind === 'contents') return read.result;
+        if (read.kind === 'not_found') throw new Refusal(RESOURCE_NOT_FOUND, read.message, { uri: params.uri });
+        const { message, next } = joinStep(read.uri, ctx.urls);
+        throw new Refusal(KEY_REQUIRED, message, { next });
       },
     ],
-    ['resources/templates/list', () => ({ resourceTemplates: [] })],
+    ['resources/templates/list', () => resources.templates],
   ]);
 
   /** A tools/call as a task: the same call as tools/call's, run under the task's signal; the answer is the task. */
