@@ -3,6 +3,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   TaskMetadataSchema,
   type JSONRPCMessage,
+  type ProgressToken,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../tools/context.js';
@@ -11,7 +12,7 @@ import { instructionsFor } from './instructions.js';
 import { KEY_REQUIRED, RESOURCE_NOT_FOUND, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';
 import { endpointResources } from './resources.js';
 import { callOnEndpoint, joinStep, resultJson } from './tool-call.js';
-import { TASK_TOOLS, TASKS_CAPABILITY, type DeckTasks } from './tasks.js';
+import { progressNote, TASK_TOOLS, TASKS_CAPABILITY, type DeckTasks, type Hear } from './tasks.js';
 
 /** JSON-RPC's code for a method no handler serves, and for a failure the SDK does not name. */
 const METHOD_NOT_FOUND = -32601;
@@ -35,7 +36,21 @@ interface Call {
   params?: Record<string, unknown>;
 }
 
-type Handler = (params: Record<string, unknown>, ctx: Ctx, toolsets: ReadonlySet<string>) => unknown;
+type Handler = (params: Record<string, unknown>, ctx: Ctx, toolsets: ReadonlySet<string>, hear: Hear | undefined) => unknown;
+
+/** The progressToken a request gave in its _meta, if any. */
+const tokenOf = (params: Record<string, unknown>): ProgressToken | undefined => {
+  const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  return typeof token === 'string' || (typeof token === 'number' && Number.isSafeInteger(token)) ? token : undefined;
+};
+
+/** A call that gave a progressToken and can hear notifications is told each step of its work as progress. */
+const heard = (ctx: Ctx, params: Record<string, unknown>, hear: Hear | undefined): Ctx => {
+  const token = tokenOf(params);
+  if (!hear || token === undefined) return ctx;
+  let step = 0;
+  return { ...ctx, progress: (words) => hear(progressNote(token, ++step, words)) };
+};
 
 /**
  * 2025-era MCP (the protocols the SDK 1.x line speaks, up to 2025-11-25), stateless: the deck answers each checked
@@ -85,9 +100,9 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
     ],
     [
       'tools/call',
-      async (params, ctx) => {
+      async (params, ctx, _toolsets, hear) => {
         const name = params.name as string;
-        const outcome = await callOnEndpoint(e, ctx, name, params.arguments ?? {});
+        const outcome = await callOnEndpoint(e, heard(ctx, params, hear), name, params.arguments ?? {});
         if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, unknownToolMessage(e, outcome.name));
         if (outcome.kind === 'join_required') {
           const { message, next } = joinStep(name, ctx.urls);
@@ -97,7 +112,7 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
       },
     ],
     ['tasks/get', (params, ctx) => tasks.get(ctx, params.taskId)],
-    ['tasks/result', (params, ctx) => tasks.result(ctx, params.taskId)],
+    ['tasks/result', (params, ctx, _toolsets, hear) => tasks.result(ctx, params.taskId, hear)],
     ['tasks/list', (params, ctx) => tasks.list(ctx, params.cursor)],
     ['tasks/cancel', (params, ctx) => tasks.cancel(ctx, params.taskId)],
     ['prompts/list', () => ({ prompts: [] })],
@@ -122,9 +137,11 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
       const { message, next } = joinStep(name, ctx.urls);
       throw new Refusal(KEY_REQUIRED, message, { next });
     }
-    return tasks.start(ctx, id, { method: 'tools/call', params }, ttl, async (signal, say) => {
+    return tasks.start(ctx, id, { method: 'tools/call', params }, ttl, tokenOf(params), async (signal, say) => {
       await say(`${name} is running`);
-      const outcome = await callOnEndpoint(e, { ...ctx, ended: () => signal }, name, params.arguments ?? {});
+      // Each step of the work is the task's status message, and its progress for a call that gave a progressToken.
+      const progress = (words: string) => void say(`${name}: ${words}`);
+      const outcome = await callOnEndpoint(e, { ...ctx, ended: () => signal, progress }, name, params.arguments ?? {});
       // The tool is served here and the caller signed in (both checked before the task was made).
       return (outcome as Extract<typeof outcome, { kind: 'result' }>).result;
     });
@@ -139,8 +156,11 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
     };
   };
 
-  /** Answers one checked message: a request with its answer, a notification with null. */
-  async function dispatch(message: JSONRPCMessage, ctx: Ctx, toolsets: ReadonlySet<string>): Promise<Reply | null> {
+  /**
+   * Answers one checked message: a request with its answer, a notification with null. `hear`, given where the answer
+   * can be a stream, is told the request's notifications (a tools/call's progress, a task's on its tasks/result).
+   */
+  async function dispatch(message: JSONRPCMessage, ctx: Ctx, toolsets: ReadonlySet<string>, hear?: Hear): Promise<Reply | null> {
     if (!('method' in message) || !('id' in message)) return null;
     const { id, method, params } = message as Call;
     const handler = handlers.get(method);
@@ -156,7 +176,7 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
         return { result: (await startTask(id, params!, task.data.ttl, ctx)) as Record<string, unknown>, jsonrpc: '2.0', id } as Reply;
       }
       // The SDK's own order of keys: result, then jsonrpc and id.
-      return { result: (await handler(params ?? {}, ctx, toolsets)) as Record<string, unknown>, jsonrpc: '2.0', id } as Reply;
+      return { result: (await handler(params ?? {}, ctx, toolsets, hear)) as Record<string, unknown>, jsonrpc: '2.0', id } as Reply;
     } catch (error) {
       return failed(id, error);
     }

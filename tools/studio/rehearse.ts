@@ -87,12 +87,15 @@ export async function rehearseForge(ctx: SessionCtx, input: RehearsalAsk) {
   const script = { ...forge.script, market };
   const { ir } = deciderOf(script, () => 'market');
   const to = await windowEnd(ctx, market, ir.timeframe, input.to);
+  ctx.progress?.(`reading the tape: ${market} ${ir.timeframe}`);
   const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars * LONGEST_WARM_UP });
   const rehearsal = await stepOver(ctx, script, ir, forge.id, w, input.folds);
+  if (input.plate) ctx.progress?.('drawing and sealing the plate');
   // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.
   const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, bars: w.bars })) : null;
   const stateJson = drawn && JSON.stringify(drawn.state);
   const plate = drawn && stateJson && (await sealPlate(ctx, plateId(drawn.png, stateJson), drawn.png, stateJson));
+  ctx.progress?.('recording the rehearsal');
   await meterSteps(ctx, 'rehearse', rehearsal);
   // A plate sealed before says fresh false: the answer names it without that, so the same rehearsal answers the same bytes.
   const answer = { ok: true, seed_hash: forge.id, ...rehearsal, ...(plate ? { plate: { id: plate.id, path: plate.path, png: plate.png, json: plate.json } } : {}) };
