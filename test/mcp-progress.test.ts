@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { forgedEmaCross, signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
 
@@ -21,18 +21,13 @@ const ask = () => ({ name: 'rehearse', arguments: { seed_hash: seed, market: 'ES
 /** The steps a rehearsal with folds tells, in order, after any wait for its turn. */
 const STEPS = [/^reading the tape: ES 1m$/, /^running in the work pool$/, /^stepping the rule over [\d,]+ bars$/, /^running the random null: 1,000 runs$/, /^weighing the verdict/, /^cutting 3 walk-forward folds$/, /^recording the rehearsal$/];
 
-const forgeOf = async (who: typeof alice) => {
-  const words = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: who.bearer })).body.intent as string;
-  return (await call(`${deck.url}/forge`, { body: { intent: words }, headers: who.bearer })).body.seed_hash as string;
-};
-
 beforeAll(async () => {
   // One pool thread: the steps cross from a worker thread, and a rehearsal can be made to wait behind another.
   deck = await testDeck({ DECK_SAMPLE_TAPE: 'on', DECK_PROFILE: 'local', DECK_WORKERS: '1' });
   alice = await signedIn(deck.url, 'alice');
   bob = await signedIn(deck.url, 'bob');
-  seed = await forgeOf(alice);
-  bobs = await forgeOf(bob);
+  seed = await forgedEmaCross(deck.url, alice.bearer);
+  bobs = await forgedEmaCross(deck.url, bob.bearer);
 }, 60_000);
 afterAll(() => deck.stop());
 

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { forgedEmaCross, signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient, modernClient, REHEARSAL_PARTS } from './support/mcp.js';
 
@@ -17,8 +17,7 @@ beforeAll(async () => {
   deck = await testDeck({ DECK_SAMPLE_TAPE: 'on', DECK_PROFILE: 'local' });
   alice = await signedIn(deck.url, 'alice');
   bob = await signedIn(deck.url, 'bob');
-  const words = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: alice.bearer })).body.intent as string;
-  seed = (await call(`${deck.url}/forge`, { body: { intent: words }, headers: alice.bearer })).body.seed_hash as string;
+  seed = await forgedEmaCross(deck.url, alice.bearer);
 }, 60_000);
 afterAll(() => deck.stop());
 
