@@ -15,6 +15,17 @@ export type ResourceRead =
  * enumerate every rehearsal; a rehearsal's answer links its own).
  */
 export function endpointResources(e: McpEndpoint) {
+  const made = built.get(e);
+  if (made) return made;
+  const resources = build(e);
+  built.set(e, resources);
+  return resources;
+}
+
+/** Each endpoint's resources, built once (the 2026-07-28 line asks for them per request). */
+const built = new WeakMap<McpEndpoint, ReturnType<typeof build>>();
+
+function build(e: McpEndpoint) {
   const resources = appResources((tool) => e.byName.has(tool));
   const resourceTemplates = e.byName.has(LINKING_TOOL) ? REHEARSAL_TEMPLATES : [];
   const served = [...resources.map((r) => r.uri), ...resourceTemplates.map((t) => t.uriTemplate)].join(', ') || 'none';
