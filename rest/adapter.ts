@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Services } from '../tools/context.js';
-import { EventStream, JsonBytes, WithImage, type Tool } from '../tools/define.js';
+import { EventStream, JsonBytes, WithImage, WithLinks, type Tool } from '../tools/define.js';
 import { DeckError, signInFirst } from '../core/errors.js';
 import { jsonOf } from '../core/json.js';
 import { SESSION_COOKIE } from '../tools/identity/lib/credentials.js';
@@ -100,8 +100,8 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
       // The status as res.status would set it, without its checks on every answer: the binding's is a constant.
       res.statusCode = rest.status ?? 200;
       if (result instanceof JsonBytes) sendJson(req, res, result.bytes);
-      // The picture is served by its own URL on REST, named in the body.
-      else if (result instanceof WithImage) sendJson(req, res, jsonOf(result.body));
+      // The picture is served by its own URL on REST, named in the body; the linked parts are in the body whole.
+      else if (result instanceof WithImage || result instanceof WithLinks) sendJson(req, res, jsonOf(result.body));
       else sendJson(req, res, jsonOf(rest.cookie ? applyCookie(rest.cookie, result, req.secure || httpsBase, res) : result));
     };
     const handler = s.config.checkOutput ? heldToStatuses(tool, facts, s.log, answer) : answer;

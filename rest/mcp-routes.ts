@@ -4,6 +4,7 @@ import { contextOf } from './credential.js';
 import { resting } from '../tools/identity/lib/login-throttle.js';
 import { bodyFailure } from './errors.js';
 import { sendJson } from './json-answer.js';
+import { answerStream } from './mcp-stream.js';
 import { jsonBody, parsedOnPool } from './json-body.js';
 import { originAllowed, ownOrigin } from './origin.js';
 import { MAX_BATCH_MESSAGES, MIB, runBatch, tooManyMessages } from '../sellers/batch.js';
@@ -188,8 +189,10 @@ export function mcpRoutes(app: Router, s: Services, version: string, tasks: Deck
         return;
       }
       if (modern) return modernAnswer(req, res, ctx, e, toolsets, body, challenged.missing);
-      const reply = await server.dispatch(checked.message, ctx, toolsets);
+      const stream = answerStream(req, res, checked.message);
+      const reply = await server.dispatch(checked.message, ctx, toolsets, stream.hear);
       if (reply === null) res.status(202).end();
+      else if (stream.end(replyJson(reply))) return;
       else {
         // A call that needs a key and came without one is HTTP 401: an OAuth client signs in by the header, another
         // reads the join step in the body.

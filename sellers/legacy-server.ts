@@ -3,15 +3,16 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   TaskMetadataSchema,
   type JSONRPCMessage,
+  type ProgressToken,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../tools/context.js';
 import { listedAs, listingOf, unknownToolMessage, type McpEndpoint } from './endpoints.js';
 import { instructionsFor } from './instructions.js';
 import { KEY_REQUIRED, RESOURCE_NOT_FOUND, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';
-import { appResources, readAppResource } from './app/resource.js';
+import { endpointResources } from './resources.js';
 import { callOnEndpoint, joinStep, resultJson } from './tool-call.js';
-import { TASK_TOOLS, TASKS_CAPABILITY, type DeckTasks } from './tasks.js';
+import { progressNote, TASK_TOOLS, TASKS_CAPABILITY, type DeckTasks, type Hear } from './tasks.js';
 
 /** JSON-RPC's code for a method no handler serves, and for a failure the SDK does not name. */
 const METHOD_NOT_FOUND = -32601;
@@ -35,7 +36,21 @@ interface Call {
   params?: Record<string, unknown>;
 }
 
-type Handler = (params: Record<string, unknown>, ctx: Ctx, toolsets: ReadonlySet<string>) => unknown;
+type Handler = (params: Record<string, unknown>, ctx: Ctx, toolsets: ReadonlySet<string>, hear: Hear | undefined) => unknown;
+
+/** The progressToken a request gave in its _meta, if any. */
+const tokenOf = (params: Record<string, unknown>): ProgressToken | undefined => {
+  const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  return typeof token === 'string' || (typeof token === 'number' && Number.isSafeInteger(token)) ? token : undefined;
+};
+
+/** A call that gave a progressToken and can hear notifications is told each step of its work as progress. */
+const heard = (ctx: Ctx, params: Record<string, unknown>, hear: Hear | undefined): Ctx => {
+  const token = tokenOf(params);
+  if (!hear || token === undefined) return ctx;
+  let step = 0;
+  return { ...ctx, progress: (words) => hear(progressNote(token, ++step, words)) };
+};
 
 /**
  * 2025-era MCP (the protocols the SDK 1.x line speaks, up to 2025-11-25), stateless: the deck answers each checked
@@ -46,7 +61,8 @@ type Handler = (params: Record<string, unknown>, ctx: Ctx, toolsets: ReadonlySet
  *
  * - initialize answers the client's protocol when the SDK supports it, else its latest, with the capabilities,
  *   serverInfo and instructions; ping answers {}; the tool, prompt and resource lists answer the prebuilt listings
- *   (the resources: the MCP App page of an endpoint serving a tool that opens it, read by resources/read)
+ *   (the resources: the MCP App page of an endpoint serving a tool that opens it, and the templates of a caller's
+ *   rehearsal parts where rehearse is served, each read by resources/read: sellers/resources.ts)
  *   (tools/list of the endpoint's default toolsets as JSON written at start, one per tier; another choice of
  *   toolsets is written when asked).
  * - tools/call answers the tool's result, its body serialized once (resultJson); a handler's refusal is a JSON-RPC error with its code, message and data;
@@ -60,7 +76,7 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
   // A client that declares tasks is told the deck serves them; any other is answered as before.
   const withTasks = { ...capabilities, tasks: TASKS_CAPABILITY };
   const serverInfo = { name: e.name, version };
-  const resources = appResources((tool) => e.byName.has(tool));
+  const resources = endpointResources(e);
   // tools/list of the default toolsets for each tier, written once.
   const defaults = new Set(e.defaults);
   const lists = new Map([...e.listings.keys()].map((tier) => [tier, new Written(JSON.stringify({ tools: listingOf(e, tier, defaults) }))]));
@@ -84,9 +100,9 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
     ],
     [
       'tools/call',
-      async (params, ctx) => {
+      async (params, ctx, _toolsets, hear) => {
         const name = params.name as string;
-        const outcome = await callOnEndpoint(e, ctx, name, params.arguments ?? {});
+        const outcome = await callOnEndpoint(e, heard(ctx, params, hear), name, params.arguments ?? {});
         if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, unknownToolMessage(e, outcome.name));
         if (outcome.kind === 'join_required') {
           const { message, next } = joinStep(name, ctx.urls);
@@ -96,20 +112,22 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
       },
     ],
     ['tasks/get', (params, ctx) => tasks.get(ctx, params.taskId)],
-    ['tasks/result', (params, ctx) => tasks.result(ctx, params.taskId)],
+    ['tasks/result', (params, ctx, _toolsets, hear) => tasks.result(ctx, params.taskId, hear)],
     ['tasks/list', (params, ctx) => tasks.list(ctx, params.cursor)],
     ['tasks/cancel', (params, ctx) => tasks.cancel(ctx, params.taskId)],
     ['prompts/list', () => ({ prompts: [] })],
-    ['resources/list', () => ({ resources })],
+    ['resources/list', () => resources.list],
     [
       'resources/read',
-      async (params) => {
-        const read = await readAppResource(params.uri as string);
-        if (!read) throw new Refusal(RESOURCE_NOT_FOUND, `no resource ${String(params.uri)}: this endpoint serves ${resources.map((r) => r.uri).join(', ') || 'none'}`, { uri: params.uri });
-        return read;
+      async (params, ctx) => {
+        const read = await resources.read(ctx, params.uri as string);
+        if (read.kind === 'contents') return read.result;
+        if (read.kind === 'not_found') throw new Refusal(RESOURCE_NOT_FOUND, read.message, { uri: params.uri });
+        const { message, next } = joinStep(read.uri, ctx.urls);
+        throw new Refusal(KEY_REQUIRED, message, { next });
       },
     ],
-    ['resources/templates/list', () => ({ resourceTemplates: [] })],
+    ['resources/templates/list', () => resources.templates],
   ]);
 
   /** A tools/call as a task: the same call as tools/call's, run under the task's signal; the answer is the task. */
@@ -119,9 +137,11 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
       const { message, next } = joinStep(name, ctx.urls);
       throw new Refusal(KEY_REQUIRED, message, { next });
     }
-    return tasks.start(ctx, id, { method: 'tools/call', params }, ttl, async (signal, say) => {
+    return tasks.start(ctx, id, { method: 'tools/call', params }, ttl, tokenOf(params), async (signal, say) => {
       await say(`${name} is running`);
-      const outcome = await callOnEndpoint(e, { ...ctx, ended: () => signal }, name, params.arguments ?? {});
+      // Each step of the work is the task's status message, and its progress for a call that gave a progressToken.
+      const progress = (words: string) => void say(`${name}: ${words}`);
+      const outcome = await callOnEndpoint(e, { ...ctx, ended: () => signal, progress }, name, params.arguments ?? {});
       // The tool is served here and the caller signed in (both checked before the task was made).
       return (outcome as Extract<typeof outcome, { kind: 'result' }>).result;
     });
@@ -136,8 +156,11 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
     };
   };
 
-  /** Answers one checked message: a request with its answer, a notification with null. */
-  async function dispatch(message: JSONRPCMessage, ctx: Ctx, toolsets: ReadonlySet<string>): Promise<Reply | null> {
+  /**
+   * Answers one checked message: a request with its answer, a notification with null. `hear`, given where the answer
+   * can be a stream, is told the request's notifications (a tools/call's progress, a task's on its tasks/result).
+   */
+  async function dispatch(message: JSONRPCMessage, ctx: Ctx, toolsets: ReadonlySet<string>, hear?: Hear): Promise<Reply | null> {
     if (!('method' in message) || !('id' in message)) return null;
     const { id, method, params } = message as Call;
     const handler = handlers.get(method);
@@ -153,7 +176,7 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
         return { result: (await startTask(id, params!, task.data.ttl, ctx)) as Record<string, unknown>, jsonrpc: '2.0', id } as Reply;
       }
       // The SDK's own order of keys: result, then jsonrpc and id.
-      return { result: (await handler(params ?? {}, ctx, toolsets)) as Record<string, unknown>, jsonrpc: '2.0', id } as Reply;
+      return { result: (await handler(params ?? {}, ctx, toolsets, hear)) as Record<string, unknown>, jsonrpc: '2.0', id } as Reply;
     } catch (error) {
       return failed(id, error);
     }

@@ -9,7 +9,7 @@ import {
 import type { Ctx } from '../tools/context.js';
 import { listingFor, unknownToolMessage, type McpEndpoint } from './endpoints.js';
 import { KEY_REQUIRED, RESOURCE_NOT_FOUND, UNKNOWN_TOOL } from './json-rpc.js';
-import { appResources, readAppResource } from './app/resource.js';
+import { endpointResources } from './resources.js';
 import { callOnEndpoint, joinStep } from './tool-call.js';
 
 /** The single input request a keyless call of a gated tool asks for: the join page, in URL mode. */
@@ -46,14 +46,17 @@ export function modernHandler(version: string) {
     const server = new Server({ name: e.name, version }, { capabilities: { tools: { listChanged: false }, prompts: {}, resources: {} }, instructions });
     server.setRequestHandler('tools/list', () => ({ tools: [...listingFor(e, ctx.principal, toolsets)] }));
     server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
-    const resources = appResources((tool) => e.byName.has(tool));
-    server.setRequestHandler('resources/list', () => ({ resources }));
+    const resources = endpointResources(e);
+    server.setRequestHandler('resources/list', () => resources.list);
     server.setRequestHandler('resources/read', async (req) => {
-      const read = await readAppResource(req.params.uri);
-      if (!read) throw new ProtocolError(RESOURCE_NOT_FOUND, `no resource ${req.params.uri}: this endpoint serves ${resources.map((r) => r.uri).join(', ') || 'none'}`, { uri: req.params.uri });
-      return read;
+      const read = await resources.read(ctx, req.params.uri);
+      if (read.kind === 'contents') return read.result as never;
+      if (read.kind === 'not_found') throw new ProtocolError(RESOURCE_NOT_FOUND, read.message, { uri: req.params.uri });
+      const { message, next } = joinStep(read.uri, ctx.urls);
+      call.seen.keyRequired = true;
+      throw new ProtocolError(KEY_REQUIRED, message, { next });
     });
-    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
+    server.setRequestHandler('resources/templates/list', () => resources.templates as never);
     server.setRequestHandler('tools/call', async (req, hctx) => {
       const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});
       if (outcome.kind === 'unknown_tool') throw new ProtocolError(UNKNOWN_TOOL, unknownToolMessage(e, outcome.name));

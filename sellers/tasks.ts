@@ -1,5 +1,5 @@
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { RELATED_TASK_META_KEY, type RequestId, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { RELATED_TASK_META_KEY, type JSONRPCNotification, type ProgressToken, type RequestId, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../tools/context.js';
 import type { ToolResult } from './tool-call.js';
 
@@ -15,6 +15,19 @@ const POLL_MS = 500;
 
 /** The capability initialize answers a client that declares tasks: the SDK 1.x (2025-11-25) task requests the deck serves. */
 export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } } as const;
+
+/** How many progress notifications a task keeps for its tasks/result (a rehearsal tells about ten steps). */
+const NOTES_KEPT = 64;
+
+/** Hears the notifications of a call as they are made (on a response stream); absent where the transport has none. */
+export type Hear = (note: JSONRPCNotification) => void;
+
+/** A notifications/progress of a call that gave `token`: its step's number (1, 2, ...) and words. */
+export const progressNote = (token: ProgressToken, progress: number, message: string, taskId?: string): JSONRPCNotification => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken: token, progress, message, ...(taskId ? { _meta: { [RELATED_TASK_META_KEY]: { taskId } } } : {}) },
+});
 
 const terminal = (s: Task['status']) => s === 'completed' || s === 'failed' || s === 'cancelled';
 
@@ -39,6 +52,12 @@ export function deckTasks() {
   const store = new InMemoryTaskStore();
   /** Each working task's abort controller and the promise of its end, by task id. */
   const running = new Map<string, { owner: string; abort: AbortController; ended: Promise<void> }>();
+  /**
+   * The progress notifications of a task made with a progressToken, kept for its tasks/result to carry (MCP sends a
+   * task's notifications on that request's stream), with whoever is hearing them now; dropped once delivered or with
+   * the task's TTL.
+   */
+  const notes = new Map<string, { kept: JSONRPCNotification[]; hearing: Set<Hear> }>();
 
   const ownerOf = (ctx: Ctx): string => {
     if (!ctx.principal) throw new TaskRefusal(-32001, 'tasks belong to a principal: send "Authorization: Bearer <deck_session value or key>"');
@@ -60,6 +79,7 @@ export function deckTasks() {
       id: RequestId,
       request: { method: string; params?: Record<string, unknown> },
       ttl: number | undefined,
+      token: ProgressToken | undefined,
       work: (signal: AbortSignal, say: (words: string) => Promise<void>) => Promise<ToolResult>,
     ): Promise<{ task: Task }> {
       const owner = ownerOf(ctx);
@@ -69,8 +89,20 @@ export function deckTasks() {
       }
       const task = await store.createTask({ ttl: Math.min(ttl ?? TASK_TTL_MS, TASK_TTL_MS), pollInterval: POLL_MS }, id, request as never, owner);
       const abort = new AbortController();
+      const told = token === undefined ? null : { kept: [] as JSONRPCNotification[], hearing: new Set<Hear>() };
+      if (told) {
+        notes.set(task.taskId, told);
+        setTimeout(() => notes.delete(task.taskId), task.ttl ?? TASK_TTL_MS).unref();
+      }
+      let step = 0;
       const say = async (words: string) => {
-        if (!abort.signal.aborted) await store.updateTaskStatus(task.taskId, 'working', words, owner).catch(() => undefined);
+        if (abort.signal.aborted) return;
+        if (told && told.kept.length < NOTES_KEPT) {
+          const note = progressNote(token!, ++step, words, task.taskId);
+          told.kept.push(note);
+          for (const hear of told.hearing) hear(note);
+        }
+        await store.updateTaskStatus(task.taskId, 'working', words, owner).catch(() => undefined);
       };
       const ended = (async () => {
         let result: ToolResult;
@@ -91,14 +123,27 @@ export function deckTasks() {
       return found(taskId, ownerOf(ctx));
     },
 
-    /** tasks/result: waits for the task to end, then answers its tool result (a cancelled task is an error). */
-    async result(ctx: Ctx, taskId: unknown): Promise<Result> {
+    /**
+     * tasks/result: waits for the task to end, then answers its tool result (a cancelled task is an error). A request
+     * that can hear notifications is told the task's progress so far, then each step as it comes, before the result.
+     */
+    async result(ctx: Ctx, taskId: unknown, hear?: Hear): Promise<Result> {
       const owner = ownerOf(ctx);
       let task = await found(taskId, owner);
-      if (!terminal(task.status)) {
-        await running.get(task.taskId)?.ended;
-        task = await found(taskId, owner);
+      const told = hear ? notes.get(task.taskId) : undefined;
+      if (told) {
+        for (const note of told.kept) hear!(note);
+        told.hearing.add(hear!);
       }
+      try {
+        if (!terminal(task.status)) {
+          await running.get(task.taskId)?.ended;
+          task = await found(taskId, owner);
+        }
+      } finally {
+        told?.hearing.delete(hear!);
+      }
+      if (told) notes.delete(task.taskId);
       if (task.status === 'cancelled') throw new TaskRefusal(-32602, `Task ${task.taskId} was cancelled: it has no result`);
       const result = await store.getTaskResult(task.taskId, owner);
       return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: task.taskId } } };

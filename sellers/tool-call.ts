@@ -1,5 +1,5 @@
 import type { Ctx } from '../tools/context.js';
-import { EventStream, JsonBytes, WithImage } from '../tools/define.js';
+import { EventStream, JsonBytes, WithImage, WithLinks, type ResourceLink } from '../tools/define.js';
 import { jsonOf } from '../core/json.js';
 import { DeckError, internalFailure } from '../core/errors.js';
 import { outcomeOfStatus } from '../tools/plane/lib/metrics.js';
@@ -12,7 +12,7 @@ import type { McpEndpoint } from './endpoints.js';
  */
 export interface ToolResult {
   [key: string | symbol]: unknown;
-  content: ({ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string })[];
+  content: ({ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string } | ({ type: 'resource_link' } & ResourceLink))[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
@@ -52,10 +52,21 @@ export function resultJson(r: ToolResult): string {
   return json;
 }
 
+/**
+ * An answer whose large parts are linked: the body stays the structuredContent, byte for byte, and the text is its
+ * summary beside a resource_link to each part, in place of the body's JSON (MCP asks that text for clients that read no
+ * structuredContent; here those clients read the summary and fetch the parts they need).
+ */
+const linkedResult = (out: WithLinks): ToolResult => ({
+  content: [{ type: 'text', text: out.summary }, ...out.links.map((l) => ({ type: 'resource_link' as const, ...l }))],
+  structuredContent: out.body,
+});
+
 /** A tool's answer as the body MCP structures (sealed bytes are read back; a picture rides beside it; a stream is read whole). */
 async function resultOf(out: unknown): Promise<ToolResult> {
   if (out instanceof EventStream) return asResult(await out.whole(), false);
   if (out instanceof WithImage) return asResult(out.body, false, out.png);
+  if (out instanceof WithLinks) return linkedResult(out);
   if (out instanceof JsonBytes) return asResult(JSON.parse(out.bytes.toString('utf8')) as Record<string, unknown>, false);
   return asResult(out as Record<string, unknown>, false);
 }

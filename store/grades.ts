@@ -13,6 +13,8 @@ import type { Ledger, LedgerEntry } from './ledger.js';
 export interface KeptRecord extends KeptRehearsal {
   kept_at: number;
   expires_at: number;
+  /** The id of the plate sealed with it, when one was asked (the plates store keeps it). */
+  plate?: string;
 }
 
 /**
@@ -129,11 +131,16 @@ export class Grades {
     return (this.kept.data.by_principal[principalId] ?? []).filter((r) => r.id === seed && r.expires_at > now && typeof r.digest === 'string');
   }
 
+  /** A principal's kept rehearsal by its digest, whatever its seed; null when none of theirs is kept under it. */
+  rehearsal(principalId: string, digest: string, now: number): KeptRecord | null {
+    return (this.kept.data.by_principal[principalId] ?? []).find((r) => r.digest === digest && r.expires_at > now) ?? null;
+  }
+
   /**
    * Keeps a principal's rehearsal of a seed as the newest (the same rehearsal again, by digest, moves up); the seed
    * keeps its last REHEARSALS_KEPT, and every expired one goes.
    */
-  keepRehearsal(principalId: string, kept: KeptRehearsal, now: number, expiresAt: number): Promise<void> {
+  keepRehearsal(principalId: string, kept: KeptRehearsal & { plate?: string }, now: number, expiresAt: number): Promise<void> {
     return this.kept.update((d) => {
       for (const [who, list] of Object.entries(d.by_principal)) {
         const live = list.filter((r) => r.expires_at > now && !(who === principalId && r.id === kept.id && r.digest === kept.digest));

@@ -61,12 +61,16 @@ describe('the rehearsal app over MCP', () => {
     await copy.close();
   });
 
-  it('leaves the tool answer as it was: a host without apps gets the same content and structured result', async () => {
+  it('leaves the tool answer as it was: a host without apps gets the same summary, links and structured result', async () => {
     const plain = await legacyClient(`${deck.url}/mcp`, bearer);
     const forge = (await plain.callTool({ name: 'forge', arguments: { intent: RULE } })) as CallToolResult;
     const seed = (forge.structuredContent as { seed_hash: string }).seed_hash;
     const a = (await plain.callTool({ name: 'rehearse', arguments: { seed_hash: seed } })) as CallToolResult;
-    expect(a.content).toEqual([{ type: 'text', text: JSON.stringify(a.structuredContent) }]);
+    const body = a.structuredContent as { summary: string; rehearsal_digest: string };
+    expect(a.content).toEqual([
+      { type: 'text', text: expect.stringContaining(body.summary) },
+      expect.objectContaining({ type: 'resource_link', uri: `deck://rehearsals/${body.rehearsal_digest}/trades` }),
+    ]);
     await plain.close();
   });
 });

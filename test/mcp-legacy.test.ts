@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { httpRefusal, legacyClient, APP_ON, MCP_PATHS } from './support/mcp.js';
+import { httpRefusal, legacyClient, APP_ON, MCP_PATHS, REHEARSAL_PARTS } from './support/mcp.js';
 
 // A 2025-era client (the SDK 1.x Client over Streamable HTTP) on every MCP endpoint: what answers without a
 // key, what a keyless gated call is told, and the session or the key as bearer.
@@ -28,7 +28,8 @@ describe.each(MCP_PATHS)('2025-era client on %s', (path) => {
     expect(await client.listPrompts()).toEqual({ prompts: [] });
     // The rehearsal app (test/mcp-app.test.ts) is listed where rehearse or plate_seal is served.
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(APP_ON.has(path) ? ['ui://deck/rehearsal.html'] : []);
-    expect(await client.listResourceTemplates()).toEqual({ resourceTemplates: [] });
+    // A caller's rehearsal parts are templates where rehearse is served (test/mcp-resource-links.test.ts).
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(APP_ON.has(path) ? REHEARSAL_PARTS : []);
     await client.close();
   });
 

@@ -1,7 +1,7 @@
 import { isInputRequiredResult, ProtocolError, type ElicitRequestParams, type InputRequiredResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
-import { httpRefusal, APP_ON, MCP_PATHS, MODERN_PROTOCOL, modernClient, rpc, type RpcError } from './support/mcp.js';
+import { httpRefusal, APP_ON, MCP_PATHS, REHEARSAL_PARTS, MODERN_PROTOCOL, modernClient, rpc, type RpcError } from './support/mcp.js';
 
 // Clients on protocol 2026-07-28 (the SDK 2.x Client, pinned): a client that declared URL-mode elicitation
 // is sent to the join page with an input_required result; one that did not gets HTTP 401 with -32001 and data.next.
@@ -39,7 +39,8 @@ describe.each(MCP_PATHS)('2026-07-28 client on %s', (path) => {
     expect((await client.listPrompts()).prompts).toEqual([]);
     // The rehearsal app (test/mcp-app.test.ts) is listed where rehearse or plate_seal is served.
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(APP_ON.has(path) ? ['ui://deck/rehearsal.html'] : []);
-    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
+    // A caller's rehearsal parts are templates where rehearse is served (test/mcp-resource-links.test.ts).
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(APP_ON.has(path) ? REHEARSAL_PARTS : []);
     const catalogue = await client.callTool({ name: 'catalogue', arguments: {} });
     expect(catalogue.structuredContent).toMatchObject({ ok: true });
     await client.close();

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { forgedEmaCross, signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
 
@@ -30,8 +30,7 @@ beforeAll(async () => {
   deck = await testDeck({ DECK_SAMPLE_TAPE: 'on', DECK_PROFILE: 'local', DECK_WORKERS: '1' });
   alice = await signedIn(deck.url, 'alice');
   bob = await signedIn(deck.url, 'bob');
-  const words = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: alice.bearer })).body.intent as string;
-  seed = (await call(`${deck.url}/forge`, { body: { intent: words }, headers: alice.bearer })).body.seed_hash as string;
+  seed = await forgedEmaCross(deck.url, alice.bearer);
 }, 60_000);
 afterAll(() => deck.stop());
 
@@ -85,8 +84,7 @@ describe('long tools as MCP tasks', () => {
     try {
       const before = await spent();
       // Bob's rehearsal holds the one thread, so Alice's waits in the work pool when it is cancelled.
-      const words = (await call(`${deck.url}/forge?onboard=ema-cross`, { headers: bob.bearer })).body.intent as string;
-      const bobs = (await call(`${deck.url}/forge`, { body: { intent: words }, headers: bob.bearer })).body.seed_hash as string;
+      const bobs = await forgedEmaCross(deck.url, bob.bearer);
       const busy = call(`${deck.url}/studio/rehearse`, { body: { seed_hash: bobs, market: 'ES', folds: 4 }, headers: bob.bearer });
       while (deck.services.pool.depth() < 1) await new Promise((r) => setTimeout(r, 1));
       const { task } = await client.request({ method: 'tools/call', params: { ...rehearsal(), task: {} } }, CreateTaskResultSchema);

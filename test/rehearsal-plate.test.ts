@@ -8,7 +8,7 @@ import { legacyClient } from './support/mcp.js';
 import { answered, callAnswered } from './support/answers.js';
 
 // A rehearsal answers a plate of itself (plate: true): sealed in the plates store like POST /plates, served at its
-// URLs, carried as image content over MCP; the same rehearsal answers the same bytes. Over the sample tape a deck
+// URLs, linked as a resource over MCP; the same rehearsal answers the same bytes. Over the sample tape a deck
 // with no venue seeds itself with (ES 1m, October 2013).
 
 let deck: TestDeck;
@@ -81,17 +81,19 @@ describe('POST /studio/rehearse with plate: true', () => {
     expect(body.problems.map((p: { field: string }) => p.field)).toEqual(['plate']);
   });
 
-  it('carries the very PNG it sealed as image content over MCP', async () => {
+  it('links the very PNG it sealed over MCP, read by resources/read as a blob', async () => {
     const client = await legacyClient(`${deck.url}/mcp/studio`, me.bearer);
     try {
       const result = await client.callTool({ name: 'rehearse', arguments: { seed_hash: seed, ...ASK, plate: true } });
-      const content = result.content as { type: string; data?: string; mimeType?: string }[];
-      const image = content.find((c) => c.type === 'image')!;
+      const content = result.content as { type: string; uri?: string; mimeType?: string }[];
+      const link = content.find((c) => c.type === 'resource_link' && c.mimeType === 'image/png')!;
+      expect(content.some((c) => c.type === 'image')).toBe(false);
+      const image = (await client.readResource({ uri: link.uri! })).contents[0] as { mimeType: string; blob: string };
       expect(image.mimeType).toBe('image/png');
       const plate = (result.structuredContent as { plate: { id: string; png: string } }).plate;
       answered('rehearse', result.structuredContent);
       const sealed = Buffer.from(await (await fetch(plate.png)).arrayBuffer());
-      expect(Buffer.from(image.data!, 'base64').equals(sealed)).toBe(true);
+      expect(Buffer.from(image.blob, 'base64').equals(sealed)).toBe(true);
     } finally {
       await client.close();
     }

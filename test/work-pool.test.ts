@@ -3,6 +3,10 @@ import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { grantsFile } from './support/mcp.js';
+import { sampleFile } from './support/tape-file.js';
+import { EMA_CROSS } from './fixtures/scripts.js';
+import { irOf } from '../engine/decider/ir.js';
+import { WorkPool } from '../core/pool/pool.js';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
@@ -155,5 +159,26 @@ describe('the work pool', () => {
     await new Promise((r) => setTimeout(r, 2_000));
     expect(deck.services.pool.depth()).toBe(0);
     expect((await used()) - before).toBe(2 * one);
+  });
+});
+
+describe('a pool job told as it goes', () => {
+  it('tells its turn and each engine step in order before its answer, on a thread as on the loop, and answers the same', async () => {
+    const ir = irOf(EMA_CROSS);
+    const job = { ir, seed: 'e'.repeat(64), version: 'test.v1', bars: sampleFile('BTC-1m'), options: { nullRuns: 50, folds: 3 } };
+    const answers: string[] = [];
+    for (const threads of [1, 0]) {
+      const pool = new WorkPool({ threads, lane: 4, held: 8 });
+      try {
+        const told: string[] = [];
+        const heard = await pool.run('rehearsal', job, { owner: 'p', hear: (step) => told.push(step.phase) });
+        told.push('answered');
+        expect(told).toEqual(['running', 'stepping', 'null', 'folds', 'answered']);
+        answers.push(JSON.stringify(heard), JSON.stringify(await pool.run('rehearsal', job, { owner: 'p' })));
+      } finally {
+        await pool.close();
+      }
+    }
+    expect(new Set(answers).size).toBe(1);
   });
 });

@@ -14,6 +14,27 @@ export class WithImage {
   ) {}
 }
 
+/** A part of an answer kept by the deck, which the caller reads when it needs it (over MCP: a resource_link). */
+export interface ResourceLink {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+}
+
+/**
+ * An answer whose large parts the deck keeps as resources: MCP carries the body as structuredContent, and as content
+ * a short summary with a link to each part (resources/read fetches it); REST sends the body.
+ */
+export class WithLinks {
+  constructor(
+    readonly body: Record<string, unknown>,
+    readonly summary: string,
+    readonly links: readonly ResourceLink[],
+  ) {}
+}
+
 /** One event of an answer sent as it is made. */
 export interface StreamEvent {
   event: string;

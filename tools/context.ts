@@ -55,6 +55,11 @@ export interface Ctx extends Services {
    * that request's behalf alone stops with it. Made on first use, so a call that asks nothing pays nothing for it.
    */
   ended(): AbortSignal;
+  /**
+   * Told how a long call goes, step by step, when its caller asked to hear it (an MCP task's status message, MCP
+   * progress notifications); absent otherwise. What the call answers never depends on it.
+   */
+  progress?: (words: string) => void;
 }
 
 /** The context of a call a tool admits only signed in (access 'session'): the principal is there. */

@@ -6,9 +6,9 @@ import { guardStatus, type GuardName } from './guards.js';
 import { howToBuy } from './plans/lib/offered.js';
 import { opens, type Tier } from '../core/principal.js';
 import { heldTo, outlineOf, outputJsonSchema } from './output.js';
-import type { EventStream, JsonBytes, WithImage } from './answers.js';
+import type { EventStream, JsonBytes, WithImage, WithLinks } from './answers.js';
 
-export { EventStream, JsonBytes, WithImage, type StreamEvent } from './answers.js';
+export { EventStream, JsonBytes, WithImage, WithLinks, type ResourceLink, type StreamEvent } from './answers.js';
 
 export type Access = 'none' | 'session' | 'optional';
 export type Method = 'GET' | 'POST' | 'DELETE';
@@ -110,10 +110,10 @@ function admitting<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): (ctx: Ctx) =
 }
 
 /**
- * What run answers: its output's body as an object, or a form that carries it (sealed bytes, a picture beside it, a
- * stream whose whole is it). Only the object form is typed against the schema; the others are held to it at run time.
+ * What run answers: its output's body as an object, or a form that carries it (sealed bytes, a picture beside it, links
+ * to its kept parts, a stream whose whole is it). Only the object form is typed against the schema; the others are held to it at run time.
  */
-export type Answer<O> = [O] extends [never] ? never : O | JsonBytes | WithImage | EventStream;
+export type Answer<O> = [O] extends [never] ? never : O | JsonBytes | WithImage | WithLinks | EventStream;
 
 /** A tool with its types erased but its name, as the registry, adapters and cards hold it. */
 export interface Tool<N extends string = string> {

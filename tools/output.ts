@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EventStream, JsonBytes, WithImage } from './answers.js';
+import { EventStream, JsonBytes, WithImage, WithLinks } from './answers.js';
 
 type Schema = Record<string, unknown>;
 
@@ -88,7 +88,7 @@ function strayIn(body: unknown, kept: unknown, path: PropertyKey[]): Drift | nul
 /** The JSON body an answer carries, as it goes on the wire (sealed bytes read back, a picture's body). */
 export function bodyOf(answer: unknown): unknown {
   if (answer instanceof JsonBytes) return JSON.parse(answer.bytes.toString('utf8'));
-  if (answer instanceof WithImage) return JSON.parse(JSON.stringify(answer.body));
+  if (answer instanceof WithImage || answer instanceof WithLinks) return JSON.parse(JSON.stringify(answer.body));
   return JSON.parse(JSON.stringify(answer));
 }
 

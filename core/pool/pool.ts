@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { DeckError } from '../errors.js';
 import { FairQueue } from '../fair-queue.js';
@@ -7,6 +8,12 @@ import * as work from './worker.js';
 /** The kinds of work the pool runs, by the worker's export that runs each. */
 type Work = typeof work;
 export type WorkKind = keyof Work;
+type InputOf<K extends WorkKind> = Parameters<Work[K]>[0]['input'];
+/** What a job tells of itself as it runs (the engine's steps of that kind of work). */
+type StepOf<K extends WorkKind> = Parameters<NonNullable<Parameters<Work[K]>[1]>>[0];
+
+/** Where a job stands in the pool, told before the job's own steps. */
+export type PoolStep = { phase: 'queued'; ahead: number } | { phase: 'running' };
 
 export interface PoolLimits {
   /** Worker threads; 0 runs the work on the event loop, as a deck with one core must. */
@@ -61,20 +68,41 @@ export class WorkPool {
     this.turns = new FairQueue('work', Math.max(1, limits.threads), limits.lane, limits.held);
   }
 
-  async run<K extends WorkKind>(kind: K, input: Parameters<Work[K]>[0], ask: WorkAsk): Promise<Awaited<ReturnType<Work[K]>>> {
+  /**
+   * Runs a job in its principal's turn. `hear`, when given, is told where the job stands (waiting for a turn, then
+   * running) and each step the job takes, in order; the answer is the same with or without it.
+   */
+  async run<K extends WorkKind>(kind: K, input: InputOf<K>, ask: WorkAsk & { hear?: (step: PoolStep | StepOf<K>) => void }): Promise<Awaited<ReturnType<Work[K]>>> {
+    const hear = ask.hear;
+    const ahead = this.turns.depth();
+    if (hear && ahead >= Math.max(1, this.limits.threads)) hear({ phase: 'queued', ahead });
     const release = await this.turns.turn(ask.owner);
     try {
       if (ask.signal?.aborted) throw cancelled();
+      hear?.({ phase: 'running' });
       const threads = this.limits.threads === 0 ? null : this.started();
       // A light job does not wait for threads still loading: it runs on the loop, as it would on one core.
       if (!threads || (!this.warm && !HEAVY.has(kind))) {
         this.count(kind, 'loop');
-        return await (work[kind] as (x: typeof input) => Promise<Awaited<ReturnType<Work[K]>>>)(input);
+        const run = work[kind] as (job: work.Job<InputOf<K>>, tell?: (step: StepOf<K>) => void) => Promise<Awaited<ReturnType<Work[K]>>>;
+        return await run({ input }, hear);
       }
       this.count(kind, 'thread');
-      return await threads.run(input, { name: kind, ...(ask.signal ? { signal: ask.signal } : {}) }).catch((error: unknown) => {
-        throw ask.signal?.aborted ? cancelled() : error;
-      });
+      // The thread posts its steps on a port of its own, heard as they come.
+      const channel = hear ? new MessageChannel() : null;
+      channel?.port1.on('message', (step: StepOf<K>) => hear!(step));
+      const job: work.Job<InputOf<K>> = { input, ...(channel ? { port: channel.port2 } : {}) };
+      try {
+        return await threads.run(job, { name: kind, ...(channel ? { transferList: [channel.port2] } : {}), ...(ask.signal ? { signal: ask.signal } : {}) }).catch((error: unknown) => {
+          throw ask.signal?.aborted ? cancelled() : error;
+        });
+      } finally {
+        // The answer comes on piscina's own port: steps posted before it and not yet heard are heard now, in order.
+        if (channel) {
+          for (let m = receiveMessageOnPort(channel.port1); m; m = receiveMessageOnPort(channel.port1)) hear!(m.message as StepOf<K>);
+          channel.port1.close();
+        }
+      }
     } finally {
       release();
     }
@@ -90,7 +118,7 @@ export class WorkPool {
       // A thread loads the engine once and stays for the next job.
       idleTimeout: 60_000,
     });
-    threads.run(new Uint8Array(0), { name: 'parsing' }).then(
+    threads.run({ input: new Uint8Array(0) } satisfies work.Job<Uint8Array>, { name: 'parsing' }).then(
       () => void (this.warm = true),
       () => {},
     );

@@ -5,6 +5,6 @@ export { foldsOf, MAX_FOLDS, type Fold } from './folds.js';
 export { fillOf, Machine, type Fill, type TradeRecord } from './machine.js';
 export { randomNull, type NullReport } from './null.js';
 export { Prng } from './prng.js';
-export { DEFAULT_NULL_RUNS, rehearse, type RehearseOptions } from './rehearse.js';
+export { DEFAULT_NULL_RUNS, rehearse, type RehearsalPhase, type RehearseOptions } from './rehearse.js';
 export { nearestRank, round4, statsOf, type RStats } from './stats.js';
 export { summaryOf } from './summary.js';

@@ -36,7 +36,16 @@ export interface RehearseOptions {
    * rehearsal itself starts its series at the warm-up the IR asks for before `from`, as always.
    */
   verdict?: { script: Script; version: string; trials: TrialRecord };
+  /** Told each step as it starts, for a caller that reports how the work goes; the envelope is the same without it. */
+  phase?: (p: RehearsalPhase) => void;
 }
+
+/** A rehearsal's steps, in the order they run: the rule over the bars, its random null, the verdict, the folds. */
+export type RehearsalPhase =
+  | { phase: 'stepping'; bars: number }
+  | { phase: 'null'; runs: number }
+  | { phase: 'verdict' }
+  | { phase: 'folds'; folds: number };
 
 export const DEFAULT_NULL_RUNS = 1000;
 
@@ -65,9 +74,13 @@ export function rehearse(ir: DeciderIR, decider: Decider, given: Bars, options: 
   const start = options.from === undefined ? 0 : firstAtOrAfter(bars.t, options.from);
   const end = bars.length;
   if (end - start < 2) throw new RangeError('a rehearsal needs at least two bars in its window');
+  const phase = options.phase ?? (() => {});
+  phase({ phase: 'stepping', bars: end - start });
   const { trades, skipped } = machine.run(start, end);
   const stats = statsOf(trades);
   let totals: Float64Array = new Float64Array(0);
+  const runs = options.nullRuns ?? DEFAULT_NULL_RUNS;
+  phase({ phase: 'null', runs });
   const nullReport = randomNull({
     machine,
     decider,
@@ -77,7 +90,7 @@ export function rehearse(ir: DeciderIR, decider: Decider, given: Bars, options: 
     start,
     end,
     slippage,
-    runs: options.nullRuns ?? DEFAULT_NULL_RUNS,
+    runs,
     seed: options.seed,
     totals: (t) => {
       totals = t;
@@ -88,6 +101,7 @@ export function rehearse(ir: DeciderIR, decider: Decider, given: Bars, options: 
   if (k !== undefined && !(Number.isInteger(k) && k >= 2 && k <= MAX_FOLDS)) throw new RangeError(`folds: 2 to ${MAX_FOLDS}`);
   const window = { from: bars.t[start]!, to: bars.t[end - 1]! + ir.tf_seconds, bars: end - start, warm_up_bars: start };
   const ask = options.verdict;
+  if (ask) phase({ phase: 'verdict' });
   const verdict = ask
     ? verdictOf({
         ...ask,
@@ -107,6 +121,8 @@ export function rehearse(ir: DeciderIR, decider: Decider, given: Bars, options: 
         seed: options.seed,
       })
     : undefined;
+  if (k !== undefined) phase({ phase: 'folds', folds: k });
+  const folds = k === undefined ? null : foldsOf(trades, bars.t, ir.tf_seconds, start, end, k);
   return {
     version: REHEARSAL_VERSION,
     market: ir.market,
@@ -117,7 +133,7 @@ export function rehearse(ir: DeciderIR, decider: Decider, given: Bars, options: 
     skipped,
     stats,
     null: { ...nullReport, histogram: nullBins(totals, [nullReport.rule_total_r, ...neighboursOf(verdict)]) },
-    folds: k === undefined ? null : foldsOf(trades, bars.t, ir.tf_seconds, start, end, k),
+    folds,
     ...(verdict ? { verdict } : {}),
     summary: summaryOf({ market: ir.market, timeframe: ir.timeframe, bars: window.bars, from: window.from, to: window.to, stats, null: nullReport, verdict: verdict?.words }),
   };

@@ -56,6 +56,14 @@ export async function signedIn(url: string, name: string, wallet?: string) {
   return { key, session, bearer: { authorization: `Bearer ${session}` } };
 }
 
+/** The seed_hash of a forge of the onboarding EMA cross (ES, 1m), forged by the principal signed in with `bearer`. */
+export async function forgedEmaCross(url: string, bearer: Record<string, string>): Promise<string> {
+  const onboard = (await (await fetch(`${url}/forge?onboard=ema-cross`, { headers: bearer })).json()) as { intent: string };
+  const forged = await fetch(`${url}/forge`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ intent: onboard.intent }) });
+  if (forged.status !== 200) throw new Error(`forge: ${forged.status} ${await forged.text()}`);
+  return ((await forged.json()) as { seed_hash: string }).seed_hash;
+}
+
 /**
  * Proves `wallet` for the principal signed in with `bearer`: the challenge GET /me/wallet gives, signed by the wallet
  * (EIP-191), sent back to POST /me/wallet. Answers the proof's answer.

@@ -16,6 +16,8 @@ export const SELLER_IDS = ['studio', 'candles', 'copy'] as const;
 export const MCP_PATHS = ['/mcp', ...SELLER_IDS.map((id) => `/mcp/${id}`)] as const;
 /** The endpoints that serve rehearse or plate_seal, so list the rehearsal app. */
 export const APP_ON: ReadonlySet<string> = new Set(['/mcp', '/mcp/studio']);
+/** The templates of a caller's rehearsal parts, listed where rehearse is served (the same endpoints as the app). */
+export const REHEARSAL_PARTS = ['deck://rehearsals/{rehearsal_digest}/trades', 'deck://rehearsals/{rehearsal_digest}/plate'];
 
 /** A 2025-era client (SDK 1.x) connected (initialize done) to one endpoint, with optional headers. */
 export async function legacyClient(endpoint: string, headers: Record<string, string> = {}): Promise<LegacyClient> {

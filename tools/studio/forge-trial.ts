@@ -53,8 +53,10 @@ export const forgeTrial = defineTool({
     const script = { ...input.script, market, session: input.script.session ?? trialSession(market) };
     const { ir, seed_hash } = deciderOf(script, fromScript);
     const to = await windowEnd(ctx, market, script.timeframe, undefined);
+    ctx.progress?.(`reading the tape: ${market} ${script.timeframe}`);
     const w = await windowBars(ctx, { market, tf: script.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars * LONGEST_WARM_UP, session: input.session });
     const rehearsal = await stepOver(ctx, script, ir, seed_hash, w);
+    ctx.progress?.('recording the trial');
     await meterSteps(ctx, 'trial', rehearsal);
     return pagedTrades({ ok: true, name: input.name ?? null, tenant: input.tenant ?? null, seed_hash, script, ...rehearsal }, input);
   },

@@ -5,7 +5,7 @@ import { renderRehearsalPlate } from '../../engine/plate/index.js';
 import { MAX_FOLDS } from '../../engine/stepper/index.js';
 import { LONGEST_WARM_UP } from '../../engine/verdict/index.js';
 import type { SessionCtx } from '../context.js';
-import { defineTool, WithImage } from '../define.js';
+import { defineTool, WithLinks } from '../define.js';
 import { drawing, plateId } from '../plates/lib/draw.js';
 import { sealPlate } from '../plates/plate-seal.js';
 import { int, unixTime } from '../schemas.js';
@@ -15,6 +15,7 @@ import { meterSteps, stepOver } from './lib/stepper.js';
 import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './lib/trades-page.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './lib/window.js';
 import { RehearseAnswer } from './lib/answers.js';
+import { rehearsalLinks } from './lib/rehearsal-links.js';
 
 /**
  * A rehearsal's name: sha256 of its JSON answer, the very bytes POST /studio/rehearse answers for it. Grades and
@@ -32,8 +33,8 @@ export const rehearseTool = defineTool({
     `Rehearses your forge (by seed_hash, within its two hours) over the tape: hours (default ${DEFAULT_HOURS}) counted back from to (unix seconds) or, without it, from the newest bar the tape holds for the market, so archived history can be rehearsed. ` +
     'The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), a seeded random-entry null (the rule\'s percentile, p = (k+1)/(N+1)), walk-forward folds when asked, a verdict on luck and overfitting (deflated Sharpe after your trials, neighbours\' PBO, SPA, Monte Carlo, break-even cost, bias checks) and a summary: evidence about the past, never a forecast. ' +
     'The same seed and window give the same bytes; the answer\'s sha256 names it: grade and score take it as rehearsal_digest. ' +
-      `Over MCP the first ${MCP_TRADES} trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them). ` +
-    'With plate: true it also answers its plate, sealed like POST /plates: price with every entry and exit, equity in R, the null\'s totals with the rule\'s marked; plate names it ({ id, path, png, json }) and MCP carries the PNG. The same rehearsal draws the same bytes.',
+      `Over MCP the first ${MCP_TRADES} trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them), and resource links to every trade and the plate. ` +
+    'With plate: true it also answers its plate, sealed like POST /plates: price with every entry and exit, equity in R, the null\'s totals with the rule\'s marked; plate names it ({ id, path, png, json }). The same rehearsal draws the same bytes.',
   input: z
     .object({
       seed_hash: SeedHash.describe('the seed_hash your forge returned'),
@@ -51,13 +52,20 @@ export const rehearseTool = defineTool({
   access: 'session',
   rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 429, 500, 502, 503], tag: 'studio' },
   async run(ctx, input) {
-    const { answer, digest, png } = await rehearseForge(ctx, input);
+    const { answer, digest } = await rehearseForge(ctx, input);
     const paged = pagedTrades(answer, input);
     // A page is not the whole answer, so it names the whole one's digest, which grade and score take.
     const shown = paged === answer ? answer : { ...paged, rehearsal_digest: digest };
-    return png ? new WithImage(shown, png) : shown;
+    const links = rehearsalLinks(digest, answer.plate !== undefined);
+    return new WithLinks(shown, summaryText(answer, digest, paged.trades.length, links), links);
   },
 });
+
+/** The words an MCP answer carries as its text: what the rehearsal found, its name, and where its parts are read. */
+function summaryText(answer: { summary: string; trades: readonly unknown[] }, digest: string, shown: number, links: readonly { uri: string; name: string }[]): string {
+  const where = links.map((l) => `${l.name} ${l.uri}`).join(', ');
+  return `${answer.summary}\nrehearsal_digest ${digest} (grade and score take it). structuredContent holds the answer with ${shown} of its ${answer.trades.length} trade${answer.trades.length === 1 ? '' : 's'}; read the rest with resources/read: ${where}.`;
+}
 
 /** What a rehearsal is asked: the forge by its seed, the market, the window and folds, and whether to draw its plate. */
 interface RehearsalAsk {
@@ -70,8 +78,8 @@ interface RehearsalAsk {
 }
 
 /**
- * Rehearses your forge and keeps the rehearsal for grading under its digest: the whole answer, its digest and the
- * plate's PNG when one was asked (the rehearse tool pages the answer; the studio's rehearse move keeps its digest).
+ * Rehearses your forge and keeps the rehearsal for grading under its digest, with its plate's id when one was asked:
+ * the whole answer and its digest (the rehearse tool pages the answer; the studio's rehearse move keeps its digest).
  */
 export async function rehearseForge(ctx: SessionCtx, input: RehearsalAsk) {
   const forge = myForge(ctx, input.seed_hash);
@@ -79,17 +87,22 @@ export async function rehearseForge(ctx: SessionCtx, input: RehearsalAsk) {
   const script = { ...forge.script, market };
   const { ir } = deciderOf(script, () => 'market');
   const to = await windowEnd(ctx, market, ir.timeframe, input.to);
+  ctx.progress?.(`reading the tape: ${market} ${ir.timeframe}`);
   const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars * LONGEST_WARM_UP });
   const rehearsal = await stepOver(ctx, script, ir, forge.id, w, input.folds);
+  if (input.plate) ctx.progress?.('drawing and sealing the plate');
   // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.
   const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, bars: w.bars })) : null;
   const stateJson = drawn && JSON.stringify(drawn.state);
   const plate = drawn && stateJson && (await sealPlate(ctx, plateId(drawn.png, stateJson), drawn.png, stateJson));
+  ctx.progress?.('recording the rehearsal');
   await meterSteps(ctx, 'rehearse', rehearsal);
   // A plate sealed before says fresh false: the answer names it without that, so the same rehearsal answers the same bytes.
   const answer = { ok: true, seed_hash: forge.id, ...rehearsal, ...(plate ? { plate: { id: plate.id, path: plate.path, png: plate.png, json: plate.json } } : {}) };
   const digest = rehearsalDigest(answer);
   // Grading judges a kept rehearsal by its digest: its trades against the rule's stop, side and ways out.
-  await ctx.store.grades.keepRehearsal(ctx.principal.id, keptOf(forge.id, digest, rehearsal, w.bars), ctx.clock(), forge.expires_at);
-  return { answer, digest, png: drawn ? drawn.png : null };
+  // Its plate's id is kept with it, so the plate is read as one of the rehearsal's parts by its principal alone.
+  const kept = { ...keptOf(forge.id, digest, rehearsal, w.bars), ...(plate ? { plate: plate.id } : {}) };
+  await ctx.store.grades.keepRehearsal(ctx.principal.id, kept, ctx.clock(), forge.expires_at);
+  return { answer, digest };
 }

@@ -1,10 +1,31 @@
 import { compileDecider, DECIDER_VERSION, type DeciderIR, type Script } from '../../../engine/decider/index.js';
-import type { Rehearsal } from '../../../engine/stepper/index.js';
+import type { Rehearsal, RehearsalPhase } from '../../../engine/stepper/index.js';
+import type { PoolStep } from '../../../core/pool/pool.js';
 import type { SessionCtx } from '../../context.js';
 import { DeckError } from '../../../core/errors.js';
 import { recordSpend } from '../../meter/lib/spend.js';
 import { engineStep } from './cast.js';
 import type { WindowBars } from './window.js';
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** A rehearsal's step in words, as its caller is told it. */
+const wordsOf = (step: PoolStep | RehearsalPhase): string => {
+  switch (step.phase) {
+    case 'queued':
+      return `waiting for a turn in the work pool (${count(step.ahead)} job${step.ahead === 1 ? '' : 's'} ahead)`;
+    case 'running':
+      return 'running in the work pool';
+    case 'stepping':
+      return `stepping the rule over ${count(step.bars)} bars`;
+    case 'null':
+      return `running the random null: ${count(step.runs)} runs`;
+    case 'verdict':
+      return 'weighing the verdict: the neighbours, PBO, SPA, Monte Carlo';
+    case 'folds':
+      return `cutting ${step.folds} walk-forward folds`;
+  }
+};
 
 /**
  * Runs a decider over a window's bars with the stepper: documented fills, R, the seeded random null (seeded by the
@@ -30,7 +51,9 @@ export async function stepOver(
   let rehearsal: Rehearsal;
   try {
     const options = { from: w.from, marks, ...(folds !== undefined ? { folds } : {}), verdict: { script, version: DECIDER_VERSION, trials } };
-    rehearsal = await ctx.pool.run('rehearsal', { ir, seed, version: DECIDER_VERSION, bars: w.bars, options }, { owner: ctx.principal.id, signal: ctx.ended() });
+    const progress = ctx.progress;
+    const hear = progress ? { hear: (step: PoolStep | RehearsalPhase) => progress(wordsOf(step)) } : {};
+    rehearsal = await ctx.pool.run('rehearsal', { ir, seed, version: DECIDER_VERSION, bars: w.bars, options }, { owner: ctx.principal.id, signal: ctx.ended(), ...hear });
   } catch (error) {
     if (error instanceof DeckError) throw error;
     throw new DeckError(500, 'stepper_failed', `the stepper failed: ${(error as Error).message}`);
