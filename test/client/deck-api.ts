@@ -9639,6 +9639,14 @@ export interface operations {
                             to: number;
                             bars: number;
                             warm_up_bars: number;
+                            /** @description the open of the first bar of the window the rule could decide on (at its close); null when none */
+                            ready_at: number | null;
+                            /** @description bars of the window that could not trade: warm_up, a series an entry reads had no value yet; session, the bar's close fell outside the rule's session; gaps, bar slots of open market the tape holds no bar for */
+                            idle: {
+                                warm_up: number;
+                                session: number;
+                                gaps: number;
+                            };
                         };
                         costs: {
                             slippage_ticks: number;
@@ -9655,6 +9663,7 @@ export interface operations {
                             entry_t: number;
                             entry: number;
                             stop: number;
+                            target: number | null;
                             exit_t: number;
                             exit: number;
                             r: number;
@@ -10484,6 +10493,14 @@ export interface operations {
                             to: number;
                             bars: number;
                             warm_up_bars: number;
+                            /** @description the open of the first bar of the window the rule could decide on (at its close); null when none */
+                            ready_at: number | null;
+                            /** @description bars of the window that could not trade: warm_up, a series an entry reads had no value yet; session, the bar's close fell outside the rule's session; gaps, bar slots of open market the tape holds no bar for */
+                            idle: {
+                                warm_up: number;
+                                session: number;
+                                gaps: number;
+                            };
                         };
                         costs: {
                             slippage_ticks: number;
@@ -10500,6 +10517,7 @@ export interface operations {
                             entry_t: number;
                             entry: number;
                             stop: number;
+                            target: number | null;
                             exit_t: number;
                             exit: number;
                             r: number;
@@ -15420,6 +15438,14 @@ export interface operations {
                                 to: number;
                                 bars: number;
                                 warm_up_bars: number;
+                                /** @description the open of the first bar of the window the rule could decide on (at its close); null when none */
+                                ready_at: number | null;
+                                /** @description bars of the window that could not trade: warm_up, a series an entry reads had no value yet; session, the bar's close fell outside the rule's session; gaps, bar slots of open market the tape holds no bar for */
+                                idle: {
+                                    warm_up: number;
+                                    session: number;
+                                    gaps: number;
+                                };
                             };
                             costs: {
                                 slippage_ticks: number;
@@ -15436,6 +15462,7 @@ export interface operations {
                                 entry_t: number;
                                 entry: number;
                                 stop: number;
+                                target: number | null;
                                 exit_t: number;
                                 exit: number;
                                 r: number;
