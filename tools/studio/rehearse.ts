@@ -82,7 +82,7 @@ export async function rehearseForge(ctx: SessionCtx, input: RehearsalAsk) {
   const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars * LONGEST_WARM_UP });
   const rehearsal = await stepOver(ctx, script, ir, forge.id, w, input.folds);
   // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.
-  const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, bars: w.bars })) : null;
+  const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, ir, bars: w.bars })) : null;
   const stateJson = drawn && JSON.stringify(drawn.state);
   const plate = drawn && stateJson && (await sealPlate(ctx, plateId(drawn.png, stateJson), drawn.png, stateJson));
   await meterSteps(ctx, 'rehearse', rehearsal);
