@@ -29,9 +29,9 @@ function plateOf(words: string, bars: ReturnType<typeof sampleFile>, from: numbe
 const PLATES = {
   'rehearsal-btc-trend': () =>
     plateOf(
-      'BTC 1m, long and short: go long when the 9 EMA crosses above the 21 EMA, go short when the 9 EMA crosses below the 21 EMA. Stop 2 ATR(14). Target 2R.',
-      barsIn(sampleFile('BTC-1m'), at('2018-04-04T00:00Z'), at('2018-04-06T00:00Z')),
-      at('2018-04-05T00:00Z'),
+      'BTC 1m, long and short: go long when the 20 EMA crosses above the 50 EMA, go short when the 20 EMA crosses below the 50 EMA. Stop 2 ATR(14). Target 3R.',
+      barsIn(sampleFile('BTC-1m'), at('2018-04-04T00:00Z'), at('2018-04-05T06:00Z')),
+      at('2018-04-04T06:00Z'),
     ),
   'rehearsal-es-week': () =>
     plateOf(

@@ -46,12 +46,12 @@ function pixelsOf(png: Buffer, hex: string, top: number, bottom: number): number
   return count;
 }
 
-// The panes' heights as drawn for a rule without an oscillator: the price from 92 to 358, the equity from 384 to 502,
-// the null from 528 to 674.
-const PRICE = [94, 356] as const;
+// The panes' heights as drawn for a rule without an oscillator and a legend in one row: the price from 74 to 358, the
+// equity from 384 to 502, the null from 528 to 674.
+const PRICE = [76, 356] as const;
 const EQUITY = [384, 502] as const;
 const NULL = [528, 674] as const;
-const PRICE_PANE = { y: 92, h: 266 };
+const PRICE_PANE = { y: 74, h: 284 };
 
 describe("a rehearsal's plate", () => {
   const input = rehearsed();

@@ -22,8 +22,8 @@ export const REHEARSAL_PLATE_STYLE = 'rehearsal-plate/4 dark 1200x700 resvg-js 2
 const MIN_SLOT = 2;
 const PAD = 0.05;
 
-/** Where the panes go, in pixels: the price over the window, the rule's oscillators under it, the equity in R, the random null at the bottom. */
-const LAYOUT = { left: 10, axis: 88, header: 92, gap: 26, lower: 64, lowerGap: 8, footer: 26 } as const;
+/** Where the panes go, in pixels (the price pane starts under the legend's rows): the price over the window, the rule's oscillators under it, the equity in R, the random null at the bottom. */
+const LAYOUT = { left: 10, axis: 88, gap: 26, lower: 64, lowerGap: 8, footer: 26 } as const;
 
 export interface RehearsalPlateInput {
   rehearsal: Pick<Rehearsal, 'market' | 'timeframe' | 'window' | 'trades' | 'stats' | 'null' | 'verdict'>;
@@ -245,13 +245,41 @@ export function rehearsalSvg(input: RehearsalPlateInput): { svg: string; state: 
   }
   if (!(high > low)) throw new PlateError('flat', `every price in the window is ${low}: a flat series has no price axis to draw`);
 
+  // The legend, flowing over as many rows as it needs: the trade marks, the stop and target, the shading, then the rule's lines in its words.
+  const swatch = (fill: string, y: number): string => `<rect x="${x + 2}" y="${y - 10}" width="13" height="11" fill="${fill}" stroke="${THEME.separator}"/>`;
+  const dash = (stroke: string, y: number): string => `<path d="M${x + 1} ${y - 4}h15" stroke="${stroke}" stroke-width="2" fill="none"/>`;
+  const sessionSaid = sessionWords(ir);
+  const legend: { fill: string; words: string; mark: (y: number) => string }[] = [
+    { fill: C.long, words: 'long entry', mark: (y) => `<path d="${tipUp(x + 8, y - 9)}" fill="${C.long}"/>` },
+    { fill: C.short, words: 'short entry', mark: (y) => `<path d="${tipDown(x + 8, y)}" fill="${C.short}"/>` },
+    { fill: C.win, words: 'exit, won', mark: (y) => `<path d="${ring(x + 8, y - 4)}" stroke="${C.win}" ${ringStyle}/>` },
+    { fill: C.loss, words: 'exit, lost', mark: (y) => `<path d="${ring(x + 8, y - 4)}" stroke="${C.loss}" ${ringStyle}/>` },
+    { fill: C.stop, words: exits.stop, mark: (y) => dash(C.stop, y) },
+    ...(exits.target ? [{ fill: C.target, words: exits.target, mark: (y: number) => dash(C.target, y) }] : []),
+    ...(sessionSaid !== 'always' ? [{ fill: THEME.text, words: `outside session ${sessionSaid}`, mark: (y: number) => swatch(C.session, y) }] : []),
+    ...(shade.includes(IDLE.WARM_UP) ? [{ fill: THEME.text, words: 'warming up', mark: (y: number) => swatch(C.warmUp, y) }] : []),
+    ...lines.map((l) => ({ fill: colour.get(l)!, words: l.pane === 'price' ? l.label : `${l.label} (pane below)`, mark: (y: number) => dash(colour.get(l)!, y) })),
+    ...(lines.length === 0 ? [{ fill: THEME.muted, words: 'the rule reads the price alone', mark: () => '' }] : []),
+  ];
+  const placed: { at: number; ly: number; item: (typeof legend)[number] }[] = [];
+  let lx = 0;
+  let ly = 46;
+  for (const item of legend) {
+    const width = 20 + textWidth(item.words, 11);
+    if (lx > 0 && x + lx + width > W - 10) [lx, ly] = [0, ly + 18];
+    placed.push({ at: lx, ly, item });
+    lx += width + 20;
+  }
+  // The price pane starts under the legend's rows and the readiness line under them.
+  const header = ly + 18 + 10;
+
   // Panes from the top: price, the rule's oscillators, equity, null; less room for the price with oscillators.
   const lowerKinds = (['rsi', 'atr'] as const).filter((p) => lines.some((l) => l.pane === p));
   const equityH = lowerKinds.length > 0 ? 96 : 118;
   const nullH = lowerKinds.length > 0 ? 128 : 146;
-  const priceH = H - LAYOUT.header - LAYOUT.footer - 2 * LAYOUT.gap - equityH - nullH - lowerKinds.length * (LAYOUT.lower + LAYOUT.lowerGap);
+  const priceH = H - header - LAYOUT.footer - 2 * LAYOUT.gap - equityH - nullH - lowerKinds.length * (LAYOUT.lower + LAYOUT.lowerGap);
   const pricePad = PAD * (high - low);
-  const price: Pane = { x, y: LAYOUT.header, w, h: priceH, min: low - pricePad, max: high + pricePad };
+  const price: Pane = { x, y: header, w, h: priceH, min: low - pricePad, max: high + pricePad };
   const lowers = lowerKinds.map((kind, j) => {
     const ids = lines.filter((l) => l.pane === kind).flatMap((l) => l.ids);
     let range = { low: Infinity, high: -Infinity };
@@ -496,32 +524,10 @@ export function rehearsalSvg(input: RehearsalPlateInput): { svg: string; state: 
       : ['every bar could trade']),
     ...(gaps > 0 ? [`${counted(gaps, 'empty slot')} in the tape`] : []),
   ].join('  ·  ');
-  out.push(text(x + 2, 84, readiness, { fill: THEME.text }));
 
-  // The legend, flowing over two rows: the trade marks, the stop and target, the shading, then the rule's lines in its words.
-  const swatch = (fill: string, y: number): string => `<rect x="${x + 2}" y="${y - 10}" width="13" height="11" fill="${fill}" stroke="${THEME.separator}"/>`;
-  const dash = (stroke: string, y: number): string => `<path d="M${x + 1} ${y - 4}h15" stroke="${stroke}" stroke-width="2" fill="none"/>`;
-  const sessionSaid = sessionWords(ir);
-  const legend: { fill: string; words: string; mark: (y: number) => string }[] = [
-    { fill: C.long, words: 'long entry', mark: (y) => `<path d="${tipUp(x + 8, y - 9)}" fill="${C.long}"/>` },
-    { fill: C.short, words: 'short entry', mark: (y) => `<path d="${tipDown(x + 8, y)}" fill="${C.short}"/>` },
-    { fill: C.win, words: 'exit, won', mark: (y) => `<path d="${ring(x + 8, y - 4)}" stroke="${C.win}" ${ringStyle}/>` },
-    { fill: C.loss, words: 'exit, lost', mark: (y) => `<path d="${ring(x + 8, y - 4)}" stroke="${C.loss}" ${ringStyle}/>` },
-    { fill: C.stop, words: exits.stop, mark: (y) => dash(C.stop, y) },
-    ...(exits.target ? [{ fill: C.target, words: exits.target, mark: (y: number) => dash(C.target, y) }] : []),
-    ...(sessionSaid !== 'always' ? [{ fill: THEME.text, words: `outside session ${sessionSaid}`, mark: (y: number) => swatch(C.session, y) }] : []),
-    ...(shaded.warm_up > 0 ? [{ fill: THEME.text, words: 'warming up', mark: (y: number) => swatch(C.warmUp, y) }] : []),
-    ...lines.map((l) => ({ fill: colour.get(l)!, words: l.pane === 'price' ? l.label : `${l.label} (pane below)`, mark: (y: number) => dash(colour.get(l)!, y) })),
-    ...(lines.length === 0 ? [{ fill: THEME.muted, words: 'the rule reads the price alone', mark: () => '' }] : []),
-  ];
-  let lx = 0;
-  let ly = 46;
-  for (const { fill, words, mark } of legend) {
-    const width = 20 + textWidth(words, 11);
-    if (lx > 0 && x + lx + width > W - 10) [lx, ly] = [0, ly + 18];
-    out.push(`<g transform="translate(${px(lx)} 0)">${mark(ly)}${text(x + 20, ly, words, { fill })}</g>`);
-    lx += width + 20;
-  }
+  for (const { at, ly, item } of placed) out.push(`<g transform="translate(${px(at)} 0)">${item.mark(ly)}${text(x + 20, ly, item.words, { fill: item.fill })}</g>`);
+  // Under the legend: where the rule could first decide and why bars could not trade.
+  out.push(text(x + 2, ly + 18, readiness, { fill: THEME.text }));
 
   out.push('</svg>');
   const state: RehearsalPlateState = {
