@@ -69,10 +69,12 @@ export function readinessOf(ir: DeciderIR, bars: Bars, s: DeciderSeries, start: 
     else if (x === IDLE.SESSION) session++;
   }
   const expected = expectedBars(ir.market, ir.tf_seconds, bars.t[start]!, bars.t[end - 1]! + ir.tf_seconds);
+  // Both are sorted: one walk along the two counts the expected slots the window holds a bar for.
   let held = 0;
-  for (const t of expected) {
-    const i = firstAtOrAfter(bars.t, t);
-    if (i < bars.length && bars.t[i] === t) held++;
+  for (let e = 0, i = start; e < expected.length && i < end; ) {
+    if (expected[e]! < bars.t[i]!) e++;
+    else if (expected[e]! > bars.t[i]!) i++;
+    else [held, e, i] = [held + 1, e + 1, i + 1];
   }
   return { ready_at: first < 0 ? null : bars.t[start + first]!, idle: { warm_up: warmUp, session, gaps: expected.length - held } };
 }
