@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pngjs from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REHEARSAL_PLATE_STYLE } from '../engine/plate/index.js';
@@ -10,6 +12,9 @@ import { answered, callAnswered } from './support/answers.js';
 // A rehearsal answers a plate of itself (plate: true): sealed in the plates store like POST /plates, served at its
 // URLs, carried as image content over MCP; the same rehearsal answers the same bytes. Over the sample tape a deck
 // with no venue seeds itself with (ES 1m, October 2013).
+
+/** Where the plate of the rehearsal without trades is left, when asked (DECK_SHOTS=<folder>): nowhere otherwise. */
+const SHOTS = process.env.DECK_SHOTS;
 
 let deck: TestDeck;
 let me: Awaited<ReturnType<typeof signedIn>>;
@@ -138,7 +143,9 @@ describe("a rehearsal that took no trade: its plate and summary say why", () => 
       null: null,
     });
     expect(state.readiness.shaded.session).toBeGreaterThan(0);
-    const image = pngjs.PNG.sync.read(Buffer.from(await (await fetch(body.plate.png)).arrayBuffer()));
+    const bytes = Buffer.from(await (await fetch(body.plate.png)).arrayBuffer());
+    if (SHOTS) writeFileSync(join(SHOTS, 'deck-rehearsal-no-trade.png'), bytes);
+    const image = pngjs.PNG.sync.read(bytes);
     for (const colour of [REHEARSAL_COLOURS.session, REHEARSAL_COLOURS.lines[0], REHEARSAL_COLOURS.lines[1], REHEARSAL_COLOURS.threshold]) {
       expect(pixelsOf(image, colour), colour).toBeGreaterThan(0);
     }
