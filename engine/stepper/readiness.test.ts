@@ -83,5 +83,7 @@ describe("a rehearsal's readiness", () => {
     expect(again.bars.t[again.start]).toBe(warm.window.from);
     expect(again.end - again.start).toBe(warm.window.bars);
     expect(Array.from(again.series.ema_200!)).toEqual(Array.from(ema(withHistory.c, 200)));
+    // Bars that lack the warm-up the stepper ran on cannot give its series.
+    expect(() => rehearsedSeries(ir, barsIn(ES, MON + 3600, MON + 2 * 86_400), warm.window)).toThrow(/not the bars the rehearsal ran over/);
   });
 });

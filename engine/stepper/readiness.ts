@@ -86,6 +86,9 @@ export function readinessOf(ir: DeciderIR, bars: Bars, s: DeciderSeries, start: 
  */
 export function rehearsedSeries(ir: DeciderIR, given: Bars, window: Rehearsal['window']): { bars: Bars; start: number; end: number; series: DeciderSeries } {
   const from = firstAtOrAfter(given.t, window.from);
+  if (given.t[from] !== window.from || from < window.warm_up_bars || from + window.bars > given.length) {
+    throw new RangeError("these are not the bars the rehearsal ran over: its window or the warm-up before it is not among them");
+  }
   const bars = windowOf(given, from - window.warm_up_bars, from + window.bars);
   return { bars, start: window.warm_up_bars, end: window.warm_up_bars + window.bars, series: seriesOf(ir, bars) };
 }
