@@ -363,7 +363,11 @@ export function rehearsalSvg(input: RehearsalPlateInput): { svg: string; state: 
   for (const line of lines) if (line.pane === 'price') out.push(lineSvg(line, price));
   const thresholdSvg = (t: Threshold, pane: Pane): string => {
     const y = Math.round(yOf(pane, t.value)) + 0.5;
-    if (y < pane.y || y > pane.y + pane.h) return '';
+    // Beyond the pane's range: named at its edge, so a threshold the values never came near still shows.
+    if (y < pane.y || y > pane.y + pane.h) {
+      const said = `${t.value} ${y < pane.y ? 'above' : 'below'}`;
+      return note(x + w - 6 - textWidth(said, 11), y < pane.y ? pane.y + 14 : pane.y + pane.h - 4, said, C.threshold);
+    }
     return `<path d="M${x} ${y}h${w}" stroke="${C.threshold}" stroke-width="1" stroke-dasharray="2 3" fill="none"/>${note(x + w - 6 - textWidth(String(t.value), 11), y - 3, String(t.value), C.threshold)}`;
   };
   for (const t of thresholds) if (t.pane === 'price') out.push(thresholdSvg(t, price));

@@ -73,4 +73,14 @@ describe('the lines a rehearsal plate draws for each kind of series the forge re
     expect(thresholdsOf(ir)).toEqual([{ pane: 'rsi', value: 30 }]);
     expect(exitWords(ir)).toEqual({ stop: 'stop 1%', target: 'target 2%' });
   });
+
+  it('names a threshold beyond the price the window drew at the pane\'s edge', () => {
+    const ir = irOfWords('ES 1m: go long when the close crosses above 2000, stop 4 points, target 8 points.');
+    expect(thresholdsOf(ir)).toEqual([{ pane: 'price', value: 2000 }]);
+    const seed = 'e'.repeat(64);
+    const rehearsal = rehearse(ir, compileDecider(ir, seed, 'test.v1'), bars, { seed, from: DAY, nullRuns: 0 });
+    expect(rehearsal.stats.n).toBe(0);
+    const { svg } = rehearsalSvg({ rehearsal, ir, bars });
+    expect(svg).toContain('>2000 above</text>');
+  });
 });
