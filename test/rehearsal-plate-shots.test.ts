@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileDecider } from '../engine/decider/compile.js';
@@ -11,7 +11,8 @@ import { barsIn, sampleFile } from './support/tape-file.js';
 
 // The three rehearsal plates docs/plates.md shows, drawn from the shipped sample as a rehearsal draws them: a trending
 // BTC day with trades, the ES week from its Sunday reopen, and an ES day where the rule never fired. With
-// DECK_SHOTS=<folder> the PNGs are written there (docs/images/ holds the ones the page shows); none otherwise.
+// DECK_SHOTS=<folder> the PNGs are written there (docs/images/ holds the ones the page shows, and each must be the
+// very bytes drawn here); none otherwise.
 const SHOTS = process.env.DECK_SHOTS;
 
 const at = (iso: string): number => Date.parse(iso) / 1000;
@@ -55,6 +56,8 @@ describe('the rehearsal plates the docs show', () => {
       expect(plate.state.rule.lines.length).toBeGreaterThan(0);
       expect(plate.state.levels.stops).toBe(rehearsal.trades.length);
       expect(plate.state.readiness.idle).toEqual(rehearsal.window.idle);
+      // The page shows what the code draws: the same bytes (refresh them with DECK_SHOTS=docs/images).
+      expect(plate.png.equals(readFileSync(new URL(`../docs/images/${name}.png`, import.meta.url))), `docs/images/${name}.png`).toBe(true);
     });
   }
 });
