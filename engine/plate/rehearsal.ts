@@ -39,8 +39,8 @@ export interface RehearsalPlateState extends PictureHead {
   bars: { count: number; columns: number; per_column: number; digest: string };
   price: { low: number; high: number };
   trades: { count: number; long: number; short: number; wins: number; losses: number };
-  /** What the rule reads as drawn: its lines by legend label and pane, the constants it compares them with, its stop, target and session in words. */
-  rule: { lines: RuleLine[]; thresholds: Threshold[]; stop: string; target: string | null; session: string };
+  /** What the rule reads as drawn: its lines by legend label and pane, the constants it compares them with, its stop, target, other ways out and session in words. */
+  rule: { lines: RuleLine[]; thresholds: Threshold[]; stop: string; target: string | null; exits: string[]; session: string };
   /** Where the rule could first decide and why bars could not trade (the rehearsal's own counts), and the columns shaded for each reason. */
   readiness: { ready_at: string | null; idle: Rehearsal['window']['idle']; shaded: { warm_up: number; session: number } };
   /** Stop and target segments drawn, one per trade that has each. */
@@ -249,23 +249,25 @@ export function rehearsalSvg(input: RehearsalPlateInput): { svg: string; state: 
   const swatch = (fill: string, y: number): string => `<rect x="${x + 2}" y="${y - 10}" width="13" height="11" fill="${fill}" stroke="${THEME.separator}"/>`;
   const dash = (stroke: string, y: number): string => `<path d="M${x + 1} ${y - 4}h15" stroke="${stroke}" stroke-width="2" fill="none"/>`;
   const sessionSaid = sessionWords(ir);
-  const legend: { fill: string; words: string; mark: (y: number) => string }[] = [
+  // An entry with no mark (words alone) starts where a mark would.
+  const legend: { fill: string; words: string; mark: ((y: number) => string) | null }[] = [
     { fill: C.long, words: 'long entry', mark: (y) => `<path d="${tipUp(x + 8, y - 9)}" fill="${C.long}"/>` },
     { fill: C.short, words: 'short entry', mark: (y) => `<path d="${tipDown(x + 8, y)}" fill="${C.short}"/>` },
     { fill: C.win, words: 'exit, won', mark: (y) => `<path d="${ring(x + 8, y - 4)}" stroke="${C.win}" ${ringStyle}/>` },
     { fill: C.loss, words: 'exit, lost', mark: (y) => `<path d="${ring(x + 8, y - 4)}" stroke="${C.loss}" ${ringStyle}/>` },
     { fill: C.stop, words: exits.stop, mark: (y) => dash(C.stop, y) },
     ...(exits.target ? [{ fill: C.target, words: exits.target, mark: (y: number) => dash(C.target, y) }] : []),
+    ...exits.others.map((words) => ({ fill: THEME.muted, words, mark: null })),
     ...(sessionSaid !== 'always' ? [{ fill: THEME.text, words: `outside session ${sessionSaid}`, mark: (y: number) => swatch(C.session, y) }] : []),
     ...(shade.includes(IDLE.WARM_UP) ? [{ fill: THEME.text, words: 'warming up', mark: (y: number) => swatch(C.warmUp, y) }] : []),
     ...lines.map((l) => ({ fill: colour.get(l)!, words: l.pane === 'price' ? l.label : `${l.label} (pane below)`, mark: (y: number) => dash(colour.get(l)!, y) })),
-    ...(lines.length === 0 ? [{ fill: THEME.muted, words: 'the rule reads the price alone', mark: () => '' }] : []),
+    ...(lines.length === 0 ? [{ fill: THEME.muted, words: 'the rule reads the price alone', mark: null }] : []),
   ];
   const placed: { at: number; ly: number; item: (typeof legend)[number] }[] = [];
   let lx = 0;
   let ly = 46;
   for (const item of legend) {
-    const width = 20 + textWidth(item.words, 11);
+    const width = (item.mark ? 20 : 2) + textWidth(item.words, 11);
     if (lx > 0 && x + lx + width > W - 10) [lx, ly] = [0, ly + 18];
     placed.push({ at: lx, ly, item });
     lx += width + 20;
@@ -529,7 +531,9 @@ export function rehearsalSvg(input: RehearsalPlateInput): { svg: string; state: 
     ...(gaps > 0 ? [`${counted(gaps, 'empty slot')} in the tape`] : []),
   ].join('  ·  ');
 
-  for (const { at, ly, item } of placed) out.push(`<g transform="translate(${px(at)} 0)">${item.mark(ly)}${text(x + 20, ly, item.words, { fill: item.fill })}</g>`);
+  for (const { at, ly, item } of placed) {
+    out.push(`<g transform="translate(${px(at)} 0)">${item.mark ? item.mark(ly) : ''}${text(x + (item.mark ? 20 : 2), ly, item.words, { fill: item.fill })}</g>`);
+  }
   // Under the legend: where the rule could first decide and why bars could not trade.
   out.push(text(x + 2, ly + 18, readiness, { fill: THEME.text }));
 
@@ -544,7 +548,7 @@ export function rehearsalSvg(input: RehearsalPlateInput): { svg: string; state: 
     bars: { count: drawn.length, columns: n, per_column: per, digest: digestOf(drawn) },
     price: { low, high },
     trades: { count: s.n, long: s.long, short: s.short, wins: s.wins, losses: s.losses },
-    rule: { lines, thresholds, stop: exits.stop, target: exits.target, session: sessionSaid },
+    rule: { lines, thresholds, stop: exits.stop, target: exits.target, exits: exits.others, session: sessionSaid },
     readiness: { ready_at: r.window.ready_at === null ? null : iso(r.window.ready_at), idle: r.window.idle, shaded },
     levels: counts,
     equity: { final_r: s.total_r, max_drawdown_r: s.max_drawdown_r, low_r: round4(equityLow), high_r: round4(equityHigh) },

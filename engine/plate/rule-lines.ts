@@ -143,11 +143,30 @@ function levelWords(o: Operand, ir: DeciderIR): string {
   return 'a level';
 }
 
-/** The stop and the target as the legend says them: "stop 2 x ATR(14)", "target 2R". */
-export function exitWords(ir: DeciderIR): { stop: string; target: string | null } {
+/** The rule's other ways out in short words: "trail 3 x ATR(14)", "out after 90 bars", "out at 11:30 America/New_York". */
+function otherExits(ir: DeciderIR): string[] {
+  const clockOf = (id: string): string => {
+    const spec = ir.series.find((x) => x.id === id);
+    return spec?.kind === 'next_clock' ? `${clock(spec.params.minute)} ${spec.params.zone}` : 'session end';
+  };
+  const out: string[] = [];
+  if (ir.trail) out.push(ir.trail.kind === 'distance' ? `trail ${distanceWords(ir.trail.distance)}` : `trail at ${levelWords(ir.trail.level, ir)}`);
+  if (ir.breakeven) out.push(`breakeven at ${distanceWords(ir.breakeven)}`);
+  if (ir.exit_when) out.push('exit rule');
+  for (const t of ir.time) {
+    if (t.kind === 'bars') out.push(`out after ${t.n} bars`);
+    if (t.kind === 'seconds') out.push(`out after ${t.n / 60} minutes`);
+    if (t.kind === 'clock' || t.kind === 'session_close') out.push(`out at ${clockOf(t.series)}`);
+  }
+  if (ir.flat_at_session_end) out.push('flat at window end');
+  return out;
+}
+
+/** The stop and the target as the legend says them ("stop 2 x ATR(14)", "target 2R"), and its other ways out. */
+export function exitWords(ir: DeciderIR): { stop: string; target: string | null; others: string[] } {
   const s = ir.stop;
   const stop = s.kind === 'distance' ? `stop ${distanceWords(s.distance)}` : `stop ${s.where === 'at' ? 'at' : s.where} ${levelWords(s.level, ir)}`;
   const t = ir.target;
   const target = t === null ? null : t.kind === 'distance' ? `target ${distanceWords(t.distance)}` : `target at ${levelWords(t.level, ir)}`;
-  return { stop, target };
+  return { stop, target, others: otherExits(ir) };
 }
