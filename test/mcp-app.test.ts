@@ -114,7 +114,7 @@ describe('the rehearsal app in a host frame', () => {
       expect(await app.locator('.rv-price .rv-trade').count()).toBe(14);
       await app.locator('.rv-price .rv-trade').first().locator('.rv-entry').hover();
       await expect.poll(() => app.locator('.rv-detail').textContent()).toBe(
-        'Trade 1: long at 1671.75 on 2013-10-07 13:45 UTC, stop 1669.25, out at 1676.75 on 2013-10-07 14:10 UTC (target): +1.97R',
+        'Trade 1: long at 1671.75 on 2013-10-07 13:45 UTC, stop 1669.25, target 1676.75, out at 1676.75 on 2013-10-07 14:10 UTC (target): +1.97R',
       );
       expect(await app.locator('.rv-equity polyline').count()).toBe(1);
       expect(await app.locator('.rv-null .rv-mark').count()).toBe(1);

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pngjs from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REHEARSAL_PLATE_STYLE } from '../engine/plate/index.js';
@@ -10,6 +12,9 @@ import { answered, callAnswered } from './support/answers.js';
 // A rehearsal answers a plate of itself (plate: true): sealed in the plates store like POST /plates, served at its
 // URLs, linked as a resource over MCP; the same rehearsal answers the same bytes. Over the sample tape a deck
 // with no venue seeds itself with (ES 1m, October 2013).
+
+/** Where the plate of the rehearsal without trades is left, when asked (DECK_SHOTS=<folder>): nowhere otherwise. */
+const SHOTS = process.env.DECK_SHOTS;
 
 let deck: TestDeck;
 let me: Awaited<ReturnType<typeof signedIn>>;
@@ -96,6 +101,55 @@ describe('POST /studio/rehearse with plate: true', () => {
       expect(Buffer.from(image.blob, 'base64').equals(sealed)).toBe(true);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe("a rehearsal that took no trade: its plate and summary say why", () => {
+  // RSI(14) under 5 in the cash session is a dip the sample's ES day never makes, so the rule never fires; its plate
+  // must still show what it read and why nothing fired.
+  const WORDS = 'ES 1m, long only, during the cash session: go long when RSI(14) crosses above 5 and the close is above the 200 EMA. Stop 4 points. Target 8 points.';
+
+  it('draws the RSI pane with its threshold, the EMA, the session, and the readiness the envelope states', async () => {
+    const forged = await callAnswered(`${deck.url}/forge`, { body: { intent: WORDS }, headers: me.bearer });
+    expect(forged.status).toBe(200);
+    const { status, text } = await rehearseRaw({ seed_hash: forged.body.seed_hash, ...ASK, plate: true });
+    expect(status).toBe(200);
+    const body = JSON.parse(text);
+    answered('rehearse', body);
+    expect(body.stats.n).toBe(0);
+    // The envelope says where the rule could first decide and why the other bars could not trade, and so does its summary.
+    const { ready_at, idle } = body.window;
+    expect(ready_at).toEqual(expect.any(Number));
+    expect(idle.session).toBeGreaterThan(0);
+    expect(body.summary).toContain(`could first decide at the close of the bar opening ${new Date(ready_at * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    // The deck loads the 200 EMA's warm-up before the window, so the session is the one reason.
+    expect(idle.warm_up).toBe(0);
+    expect(body.summary).toContain(`${idle.session.toLocaleString('en-US')} of the ${body.window.bars.toLocaleString('en-US')} bars could not trade, all outside its session (09:30-16:00 America/New_York)`);
+    const state = await (await fetch(body.plate.json)).json();
+    expect(state).toMatchObject({
+      style: REHEARSAL_PLATE_STYLE,
+      trades: { count: 0 },
+      rule: {
+        lines: [
+          { label: 'EMA(200)', pane: 'price', ids: ['ema_200'] },
+          { label: 'RSI(14)', pane: 'rsi', ids: ['rsi_14'] },
+        ],
+        thresholds: [{ pane: 'rsi', value: 5 }],
+        stop: 'stop 4 points',
+        target: 'target 8 points',
+        session: '09:30-16:00 America/New_York',
+      },
+      readiness: { ready_at: new Date(ready_at * 1000).toISOString().replace('.000Z', 'Z'), idle },
+      levels: { stops: 0, targets: 0 },
+      null: null,
+    });
+    expect(state.readiness.shaded.session).toBeGreaterThan(0);
+    const bytes = Buffer.from(await (await fetch(body.plate.png)).arrayBuffer());
+    if (SHOTS) writeFileSync(join(SHOTS, 'deck-rehearsal-no-trade.png'), bytes);
+    const image = pngjs.PNG.sync.read(bytes);
+    for (const colour of [REHEARSAL_COLOURS.session, REHEARSAL_COLOURS.lines[0], REHEARSAL_COLOURS.lines[1], REHEARSAL_COLOURS.threshold]) {
+      expect(pixelsOf(image, colour), colour).toBeGreaterThan(0);
     }
   });
 });

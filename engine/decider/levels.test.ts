@@ -170,7 +170,10 @@ function walk(bars: Bars, f: number, entry: number, p: Plan, tick: number): { x:
 /** Each trade against the walk: where and why it left (a scheduled exit as one of `scheduled`), and at what price. */
 function heldTo(bars: Bars, tf: number, tick: number, ts: readonly Traded[], plan: (x: Traded) => Plan, scheduled: string[] = []): void {
   for (const x of ts) {
-    const w = walk(bars, x.f, x.entry, plan(x), tick);
+    const p = plan(x);
+    // The target the trade states is the one the walk holds it to (null for none).
+    if (typeof p.target === 'number') expect(x.target).toBe(Number.isNaN(p.target) ? null : p.target);
+    const w = walk(bars, x.f, x.entry, p, tick);
     if (w.why === 'scheduled') expect(scheduled).toContain(x.why);
     const want = { t: bars.t[w.x]! + (w.atClose ? tf : 0), exit: w.exit, why: w.why === 'scheduled' ? x.why : w.why };
     expect({ t: x.exit_t, exit: x.exit, why: x.why }).toEqual(want);

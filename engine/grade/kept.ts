@@ -4,7 +4,7 @@ import type { Costs } from '../stepper/costs.js';
 import type { Rehearsal, Trade } from '../stepper/envelope.js';
 
 /** A rehearsed trade with the open of the bar it left in: the witness of a stop filled at a gapped open. */
-export interface KeptTrade extends Trade {
+export interface KeptTrade extends Omit<Trade, 'target'> {
   /** The open of the bar opening at exit_t, or null when the window holds no such bar. */
   exit_open: number | null;
 }
@@ -17,7 +17,7 @@ export interface KeptRehearsal {
   digest: string;
   market: Market;
   timeframe: Timeframe;
-  window: Rehearsal['window'];
+  window: Pick<Rehearsal['window'], 'from' | 'to' | 'bars' | 'warm_up_bars'>;
   costs: Costs & { slippage: number };
   trades: KeptTrade[];
 }
@@ -29,9 +29,10 @@ export function keptOf(seed: string, digest: string, r: Rehearsal, bars: Bars): 
     digest,
     market: r.market,
     timeframe: r.timeframe,
-    window: r.window,
+    // Kept as grading has always kept them: what it reads, so records kept before and after read alike.
+    window: { from: r.window.from, to: r.window.to, bars: r.window.bars, warm_up_bars: r.window.warm_up_bars },
     costs: r.costs,
-    trades: r.trades.map((trade) => {
+    trades: r.trades.map(({ target: _, ...trade }) => {
       const i = barAt(bars.t, trade.exit_t);
       return { ...trade, exit_open: i >= 0 ? bars.o[i]! : null };
     }),

@@ -7,7 +7,11 @@ import { irOf } from '../decider/ir.js';
 import { rehearse } from '../stepper/rehearse.js';
 import { statsOf } from '../stepper/stats.js';
 import { PlateError } from './error.js';
-import { renderRehearsalPlate, type RehearsalPlateInput } from './rehearsal.js';
+import { readRule } from '../reader/index.js';
+import { scriptOfReading } from '../decider/script.js';
+import { sessionGate } from '../decider/series.js';
+import type { DeciderIR } from '../decider/ir.js';
+import { rehearsalSvg, renderRehearsalPlate, type RehearsalPlateInput } from './rehearsal.js';
 import { REHEARSAL_COLOURS, THEME } from './theme.js';
 
 // A day of real BTC 1m bars rehearsed with the 9/21 EMA cross (2 ATR stop, 2R target) and 300 null runs, drawn.
@@ -23,7 +27,7 @@ const bars = barsIn(month, FROM - 3600, TO);
 function rehearsed(): RehearsalPlateInput & { nullTotals: Float64Array } {
   let nullTotals: Float64Array = new Float64Array(0);
   const rehearsal = rehearse(ir, compileDecider(ir, seed, 'test.v1'), bars, { seed, from: FROM, nullRuns: 300, nullTotals: (t) => void (nullTotals = t) });
-  return { rehearsal, bars, nullTotals };
+  return { rehearsal, ir, bars, nullTotals };
 }
 
 const rgb = (hex: string): [number, number, number] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
@@ -42,10 +46,12 @@ function pixelsOf(png: Buffer, hex: string, top: number, bottom: number): number
   return count;
 }
 
-// The panes' heights as drawn: the price from 58 to 358, the equity from 384 to 502, the null from 528 to 674.
-const PRICE = [60, 356] as const;
+// The panes' heights as drawn for a rule without an oscillator and a legend in one row: the price from 74 to 358, the
+// equity from 384 to 502, the null from 528 to 674.
+const PRICE = [76, 356] as const;
 const EQUITY = [384, 502] as const;
 const NULL = [528, 674] as const;
+const PRICE_PANE = { y: 74, h: 284 };
 
 describe("a rehearsal's plate", () => {
   const input = rehearsed();
@@ -123,5 +129,135 @@ describe("a rehearsal plate's words", () => {
     expect(counted(1, 'trade')).toBe('1 trade');
     expect(counted(0, 'trade')).toBe('0 trades');
     expect(counted(1365, 'bar')).toBe('1,365 bars');
+  });
+});
+
+/** The y of a price on a plate's price pane, from the range it states (5% padding either side). */
+const priceY = (state: { price: { low: number; high: number } }, p: number, pane = PRICE_PANE): number => {
+  const pad = 0.05 * (state.price.high - state.price.low);
+  const [min, max] = [state.price.low - pad, state.price.high + pad];
+  return pane.y + ((max - p) / (max - min)) * pane.h;
+};
+
+const images = new WeakMap<Buffer, pngjs.PNG>();
+/** A PNG decoded once however many times it is read. */
+const decoded = (png: Buffer): pngjs.PNG => images.get(png) ?? (images.set(png, pngjs.PNG.sync.read(png)), images.get(png)!);
+
+/** Pixels of exactly this colour in a rectangle of the picture. */
+function pixelsIn(png: Buffer, hex: string, x0: number, x1: number, y0: number, y1: number): number {
+  const image = decoded(png);
+  const [r, g, b] = rgb(hex);
+  let count = 0;
+  for (let y = Math.max(0, y0); y < Math.min(image.height, y1); y++) {
+    for (let x = Math.max(0, x0); x < Math.min(image.width, x1); x++) {
+      const i = (y * image.width + x) * 4;
+      if (image.data[i] === r && image.data[i + 1] === g && image.data[i + 2] === b) count++;
+    }
+  }
+  return count;
+}
+
+describe('what the rule reads, drawn on its rehearsal plate', () => {
+  const input = rehearsed();
+  const { svg, state } = rehearsalSvg(input);
+  const png = renderRehearsalPlate(input).png;
+  const { trades } = input.rehearsal;
+
+  it("draws the rule's own averages over the price, named in its words, and not the ATR its stop only measures with", () => {
+    expect(state.rule.lines).toEqual([
+      { label: 'EMA(9)', pane: 'price', ids: ['ema_9'] },
+      { label: 'EMA(21)', pane: 'price', ids: ['ema_21'] },
+    ]);
+    expect(state.rule).toMatchObject({ stop: 'stop 2 x ATR(14)', target: 'target 2R', session: 'always', thresholds: [] });
+    for (const colour of REHEARSAL_COLOURS.lines.slice(0, 2)) expect(pixelsOf(png, colour, ...PRICE), colour).toBeGreaterThan(300);
+    for (const words of ['EMA(9)', 'EMA(21)', 'stop 2 x ATR(14)', 'target 2R']) expect(svg).toContain(`>${words}</text>`);
+    expect(svg).not.toContain('ATR(14) (pane below)');
+  });
+
+  it('draws each trade\'s stop and target on their own rows, at the prices the trades state', () => {
+    expect(state.levels).toEqual({ stops: trades.length, targets: trades.length });
+    for (const t of trades.slice(0, 5)) {
+      expect(t.target).toBeCloseTo(t.entry + (t.entry - t.stop) * 2, 1);
+      for (const [price, colour] of [[t.stop, REHEARSAL_COLOURS.stop], [t.target!, REHEARSAL_COLOURS.target]] as const) {
+        const y = Math.round(priceY(state, price));
+        expect(pixelsIn(png, colour, 0, THEME.width, y - 1, y + 1), `${colour} at ${price}`).toBeGreaterThan(0);
+      }
+    }
+    // Without trades, no level is drawn.
+    const none = renderRehearsalPlate({ ...input, rehearsal: { ...input.rehearsal, trades: [], stats: statsOf([]), null: { ...input.rehearsal.null, runs: 0, histogram: null } } });
+    expect(none.state.levels).toEqual({ stops: 0, targets: 0 });
+    expect(pixelsOf(none.png, REHEARSAL_COLOURS.stop, ...PRICE)).toBe(0);
+  });
+
+  it('says where the rule could first decide and why bars could not, from the rehearsal', () => {
+    expect(state.readiness).toEqual({ ready_at: '2018-04-06T00:00:00Z', idle: input.rehearsal.window.idle, shaded: { warm_up: 0, session: 0 } });
+    expect(svg).toContain('first decision at 2018-04-06 00:01 UTC');
+  });
+});
+
+describe("a rule with a session and an oscillator, on a plate where it never traded", () => {
+  // ES 1m, 8 October 2013 with no history before it: the 200 EMA warms up inside the window, RSI(14) never
+  // dips under 15 in the cash session, so the rule never fires.
+  const ES = sampleFile('ES-1m');
+  const DAY = Date.UTC(2013, 9, 8) / 1000;
+  const words = 'ES 1m, long only, during the cash session: go long when RSI(14) crosses above 15 and the close is above the 200 EMA. Stop 4 points. Target 8 points.';
+  const read = scriptOfReading(readRule(words));
+  if (!read.ok) throw new Error(read.message);
+  const esIr: DeciderIR = irOf(read.script);
+  const esBars = barsIn(ES, DAY, DAY + 86_400);
+  const rehearsal = rehearse(esIr, compileDecider(esIr, seed, 'test.v1'), esBars, { seed, nullRuns: 100 });
+  const input = { rehearsal, ir: esIr, bars: esBars };
+  const { svg, state } = rehearsalSvg(input);
+  const png = renderRehearsalPlate(input).png;
+
+  it('took no trade, and its plate names the lines, the RSI pane with its threshold, and the session', () => {
+    expect(rehearsal.stats.n).toBe(0);
+    expect(state.rule.lines).toEqual([
+      { label: 'EMA(200)', pane: 'price', ids: ['ema_200'] },
+      { label: 'RSI(14)', pane: 'rsi', ids: ['rsi_14'] },
+    ]);
+    expect(state.rule.thresholds).toEqual([{ pane: 'rsi', value: 15 }]);
+    expect(state.rule.session).toBe('09:30-16:00 America/New_York');
+    for (const words of ['EMA(200)', 'RSI(14) (pane below)', 'outside session 09:30-16:00 America/New_York', 'warming up']) expect(svg).toContain(`>${words}</text>`);
+    // The RSI pane under the price (the price from 92, 234 high; the RSI from 334, 64 high): its line.
+    expect(pixelsIn(png, REHEARSAL_COLOURS.lines[1], 10, 1110, 334, 398)).toBeGreaterThan(300);
+    expect(pixelsIn(png, REHEARSAL_COLOURS.lines[1], 10, 1110, 92, 326)).toBe(0);
+    expect(svg).toMatch(/RSI\(14\) \d+\.\d to \d+\.\d where the rule could decide/);
+  });
+
+  it('shades the hours it may not trade: the columns of bars closing outside 09:30-16:00 New York, and the warm-up', () => {
+    const gate = sessionGate(esBars, esIr.session.kind === 'windows' ? esIr.session : { zone: 'UTC', windows: [] }, 60);
+    const per = state.bars.per_column;
+    const slot = 1102 / state.bars.columns;
+    let outside = 0;
+    let inside = 0;
+    for (let k = 0; k < state.bars.columns; k++) {
+      const bars = Array.from({ length: Math.min(per, esBars.length - k * per) }, (_, j) => k * per + j);
+      const cx = Math.floor(10 + (k + 0.5) * slot);
+      // The pixel column at its centre down the price pane (where a time tick's grid line runs, the grid hides it).
+      const shaded = pixelsIn(png, REHEARSAL_COLOURS.session, cx, cx + 1, 93, 326) + pixelsIn(png, REHEARSAL_COLOURS.warmUp, cx, cx + 1, 93, 326);
+      if (bars.every((i) => gate[i] === 0)) {
+        outside++;
+        expect(shaded + pixelsIn(png, THEME.grid, cx, cx + 1, 93, 326), `column ${k}`).toBeGreaterThan(0);
+      } else if (bars.every((i) => gate[i] === 1)) {
+        inside++;
+        expect(shaded, `column ${k}`).toBe(0);
+      }
+    }
+    expect(outside).toBeGreaterThan(100);
+    expect(inside).toBeGreaterThan(100);
+    expect(state.readiness.shaded.warm_up).toBeGreaterThan(0);
+    expect(state.readiness.idle).toEqual(rehearsal.window.idle);
+  });
+
+  it('says why nothing fired in the pane the null would fill, with the rehearsal\'s own counts', () => {
+    expect(svg).toContain('WHY NO TRADE');
+    expect(svg).toContain(`${rehearsal.window.idle.session.toLocaleString('en-US')} outside its session`);
+    expect(svg).toMatch(/RSI\(14\) stayed between (\d+\.\d) and \d+\.\d on the bars the rule could decide on; the rule compares/);
+    expect(Number(/RSI\(14\) stayed between (\d+\.\d)/.exec(svg)![1])).toBeGreaterThan(15);
+  });
+
+  it('draws the same rule and rehearsal to the same bytes', () => {
+    expect(Buffer.compare(renderRehearsalPlate(input).png, png)).toBe(0);
   });
 });

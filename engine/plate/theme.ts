@@ -44,4 +44,14 @@ export const REHEARSAL_COLOURS = {
   rule: '#ffffff',
   /** The neighbourhood's rules (the verdict), each a tick at its total R under the null's runs. */
   neighbour: '#5ee0d8',
+  /** Each trade's initial stop and the target its fill placed, from its entry to its exit. */
+  stop: '#ff5252',
+  target: '#69f0ae',
+  /** Shading behind the candles: bars whose close fell outside the rule's session, and bars before its series had values. */
+  session: '#1c2233',
+  warmUp: '#2a1f33',
+  /** A constant the rule compares a series with. */
+  threshold: '#b0b8c8',
+  /** The rule's own series, in the IR's order; none is a candle, trade or shading colour. */
+  lines: ['#ff9800', '#00e5ff', '#eceff1', '#bcaaa4', '#ffab91', '#80cbc4', '#b39ddb', '#90a4ae'],
 } as const;

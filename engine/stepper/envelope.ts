@@ -5,6 +5,7 @@ import type { Costs } from './costs.js';
 import type { Fold } from './folds.js';
 import type { NullReport } from './null.js';
 import type { NullBins } from './null-bins.js';
+import type { Readiness } from './readiness.js';
 import type { RStats } from './stats.js';
 import { VerdictSchema, type Verdict } from '../verdict/schema.js';
 
@@ -22,6 +23,8 @@ export interface Trade {
   entry: number;
   /** The initial stop: entry to stop is 1R. */
   stop: number;
+  /** The target the fill placed (a level target is read again at each close: this is where it stood at the fill); null when none. */
+  target: number | null;
   /** The open of the bar the exit filled in, or its close for an exit at the close. */
   exit_t: number;
   exit: number;
@@ -33,8 +36,11 @@ export interface Rehearsal {
   version: typeof REHEARSAL_VERSION;
   market: Market;
   timeframe: Timeframe;
-  /** The bars the rule traded over: from the first one's open to the last one's close; warm_up_bars before it. */
-  window: { from: number; to: number; bars: number; warm_up_bars: number };
+  /**
+   * The bars the rule traded over: from the first one's open to the last one's close; warm_up_bars before it. ready_at
+   * and idle say where the rule could first decide and why bars of the window could not trade (readiness.ts).
+   */
+  window: { from: number; to: number; bars: number; warm_up_bars: number } & Readiness;
   costs: Costs & { slippage: number };
   trades: Trade[];
   /** Entries not taken because the stop would not have been beyond the fill. */
@@ -69,7 +75,16 @@ export const RehearsalSchema = z.strictObject({
   version: z.literal(REHEARSAL_VERSION),
   market: z.enum(MARKETS),
   timeframe: z.enum(TIMEFRAMES),
-  window: z.strictObject({ from: z.number().int(), to: z.number().int(), bars: z.number().int(), warm_up_bars: z.number().int() }),
+  window: z.strictObject({
+    from: z.number().int(),
+    to: z.number().int(),
+    bars: z.number().int(),
+    warm_up_bars: z.number().int(),
+    ready_at: z.number().int().nullable().describe('the open of the first bar of the window the rule could decide on (at its close); null when none'),
+    idle: z
+      .strictObject({ warm_up: z.number().int().nonnegative(), session: z.number().int().nonnegative(), gaps: z.number().int().nonnegative() })
+      .describe("bars of the window that could not trade: warm_up, a series an entry reads had no value yet; session, the bar's close fell outside the rule's session; gaps, bar slots of open market the tape holds no bar for"),
+  }),
   costs: z.strictObject({
     slippage_ticks: z.number().nonnegative(),
     slippage: z.number().nonnegative(),
@@ -81,6 +96,7 @@ export const RehearsalSchema = z.strictObject({
       entry_t: z.number().int(),
       entry: z.number().positive(),
       stop: z.number().finite(),
+      target: z.number().finite().nullable(),
       exit_t: z.number().int(),
       exit: z.number().finite(),
       r: z.number().finite(),

@@ -40,7 +40,7 @@ const t = (i: number) => T0 + 60 * i;
 describe('the stepper fills', () => {
   it('enters at the next bar open after the signal bar closes, and closes a trade still open at the last close', () => {
     const r = run(rule(), [QUIET, [100.75, 101, 100.25, 100.5]]);
-    expect(r.trades).toEqual([{ side: 'long', entry_t: t(2), entry: 100.5, stop: 98.5, exit_t: t(4), exit: 100.5, r: 0, why: 'end_of_data' }]);
+    expect(r.trades).toEqual([{ side: 'long', entry_t: t(2), entry: 100.5, stop: 98.5, target: 104.5, exit_t: t(4), exit: 100.5, r: 0, why: 'end_of_data' }]);
   });
 
   it('takes the stop first when one bar reaches both the stop and the target', () => {
@@ -156,7 +156,7 @@ describe('the stepper fills', () => {
         { kind: 'level', price: 95 },
       ],
     });
-    expect(r.trades).toEqual([{ side: 'long', entry_t: t(2), entry: 101.5, stop: 99.75, exit_t: t(3), exit: 105, r: 2, why: 'target' }]);
+    expect(r.trades).toEqual([{ side: 'long', entry_t: t(2), entry: 101.5, stop: 99.75, target: 105, exit_t: t(3), exit: 105, r: 2, why: 'target' }]);
   });
 
   it('takes neither side when both triggers fire on one bar', () => {

@@ -60,6 +60,8 @@ export class TradeRecord {
     readonly fill: number,
     readonly entry: number,
     readonly stop: number,
+    /** The target the fill placed, on the tick grid (a level target is read again at each close); NaN when none. */
+    readonly target: number,
     readonly exitBar: number,
     readonly exitT: number,
     readonly exit: number,
@@ -84,6 +86,8 @@ export class Machine {
   private readonly c: Float64Array;
   /** The stop placed at the fill: the risk's other end. */
   initialStop = NaN;
+  /** The target placed at the fill. */
+  initialTarget = NaN;
   /** The last exit: its bar, where in it, time, price, R. */
   exitBar = -1;
   exitWhere = AT_OPEN;
@@ -131,6 +135,7 @@ export class Machine {
     const price = this.q(this.o[f]! + st.dir * this.fills.slippage);
     if (!this.decider.fill(f, price, st, this.s)) return false;
     this.initialStop = st.stop;
+    this.initialTarget = this.q(st.target);
     return true;
   }
 
@@ -203,7 +208,7 @@ export class Machine {
 
   private record(): TradeRecord {
     const st = this.st;
-    return new TradeRecord(st.dir, st.fill, st.entry, this.initialStop, this.exitBar, this.exitT, this.exitPx, this.exitR, st.why);
+    return new TradeRecord(st.dir, st.fill, st.entry, this.initialStop, this.initialTarget, this.exitBar, this.exitT, this.exitPx, this.exitR, st.why);
   }
 
   /**

@@ -9,6 +9,7 @@ import { foldsOf, MAX_FOLDS } from './folds.js';
 import { fillOf, Machine, type TradeRecord } from './machine.js';
 import { randomNull } from './null.js';
 import { nullBins } from './null-bins.js';
+import { readinessOf } from './readiness.js';
 import { round4, statsOf } from './stats.js';
 import { summaryOf } from './summary.js';
 import { neighboursOf, verdictOf, type TrialRecord } from '../verdict/index.js';
@@ -54,6 +55,7 @@ const tradeOf = (x: TradeRecord, t: Float64Array): Trade => ({
   entry_t: t[x.fill]!,
   entry: x.entry,
   stop: x.stop,
+  target: Number.isNaN(x.target) ? null : x.target,
   exit_t: x.exitT,
   exit: x.exit,
   r: round4(x.r),
@@ -99,7 +101,7 @@ export function rehearse(ir: DeciderIR, decider: Decider, given: Bars, options: 
   });
   const k = options.folds;
   if (k !== undefined && !(Number.isInteger(k) && k >= 2 && k <= MAX_FOLDS)) throw new RangeError(`folds: 2 to ${MAX_FOLDS}`);
-  const window = { from: bars.t[start]!, to: bars.t[end - 1]! + ir.tf_seconds, bars: end - start, warm_up_bars: start };
+  const window = { from: bars.t[start]!, to: bars.t[end - 1]! + ir.tf_seconds, bars: end - start, warm_up_bars: start, ...readinessOf(ir, bars, series, start, end) };
   const ask = options.verdict;
   if (ask) phase({ phase: 'verdict' });
   const verdict = ask
@@ -135,6 +137,6 @@ export function rehearse(ir: DeciderIR, decider: Decider, given: Bars, options: 
     null: { ...nullReport, histogram: nullBins(totals, [nullReport.rule_total_r, ...neighboursOf(verdict)]) },
     folds,
     ...(verdict ? { verdict } : {}),
-    summary: summaryOf({ market: ir.market, timeframe: ir.timeframe, bars: window.bars, from: window.from, to: window.to, stats, null: nullReport, verdict: verdict?.words }),
+    summary: summaryOf({ ir, window, stats, null: nullReport, verdict: verdict?.words }),
   };
 }

@@ -41,9 +41,9 @@ const signed = (n: number, digits = 2): string => `${n >= 0 ? '+' : ''}${n.toFix
 /** A unix time as the UTC minute it names (the deck's times are UTC). */
 export const when = (t: number): string => new Date(t * 1000).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 
-/** How a trade reads in words: its side, entry, stop, exit, R and why it closed. */
+/** How a trade reads in words: its side, entry, stop and target (when it has one), exit, R and why it closed. */
 export const tradeWords = (t: Trade): string =>
-  `${t.side} at ${t.entry} on ${when(t.entry_t)}, stop ${t.stop}, out at ${t.exit} on ${when(t.exit_t)} (${t.why}): ${signed(t.r)}R`;
+  `${t.side} at ${t.entry} on ${when(t.entry_t)}, stop ${t.stop}${t.target === null ? '' : `, target ${t.target}`}, out at ${t.exit} on ${when(t.exit_t)} (${t.why}): ${signed(t.r)}R`;
 
 const WIDTH = 720;
 

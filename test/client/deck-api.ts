@@ -1411,7 +1411,7 @@ export interface paths {
         put?: never;
         /**
          * Rehearse a forge
-         * @description Rehearses your forge (by seed_hash, within its two hours) over the tape: hours (default 168) counted back from to (unix seconds) or, without it, from the newest bar the tape holds for the market, so archived history can be rehearsed. The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), a seeded random-entry null (the rule's percentile, p = (k+1)/(N+1)), walk-forward folds when asked, a verdict on luck and overfitting (deflated Sharpe after your trials, neighbours' PBO, SPA, Monte Carlo, break-even cost, bias checks) and a summary: evidence about the past, never a forecast. The same seed and window give the same bytes; the answer's sha256 names it: grade and score take it as rehearsal_digest. Over MCP the first 50 trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them), and resource links to every trade and the plate. With plate: true it also answers its plate, sealed like POST /plates: price with every entry and exit, equity in R, the null's totals with the rule's marked; plate names it ({ id, path, png, json }). The same rehearsal draws the same bytes.
+         * @description Rehearses your forge (by seed_hash, within its two hours) over the tape: hours (default 168) counted back from to (unix seconds) or, without it, from the newest bar the tape holds for the market, so archived history can be rehearsed. The envelope: every trade ({ side, entry_t, entry, stop, target, exit_t, exit, r, why }), where the rule could first decide and why bars could not trade (window.ready_at, window.idle), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), a seeded random-entry null (the rule's percentile, p = (k+1)/(N+1)), walk-forward folds when asked, a verdict on luck and overfitting (deflated Sharpe after your trials, neighbours' PBO, SPA, Monte Carlo, break-even cost, bias checks) and a summary: evidence about the past, never a forecast. The same seed and window give the same bytes; the answer's sha256 names it: grade and score take it as rehearsal_digest. Over MCP the first 50 trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them), and resource links to every trade and the plate. With plate: true it also answers its plate, sealed like POST /plates: price with the rule's own indicators, session, stops and targets and every entry and exit, equity in R, the null's totals with the rule's marked; plate names it ({ id, path, png, json }). The same rehearsal draws the same bytes.
          */
         post: operations["rehearse"];
         delete?: never;
@@ -9639,6 +9639,14 @@ export interface operations {
                             to: number;
                             bars: number;
                             warm_up_bars: number;
+                            /** @description the open of the first bar of the window the rule could decide on (at its close); null when none */
+                            ready_at: number | null;
+                            /** @description bars of the window that could not trade: warm_up, a series an entry reads had no value yet; session, the bar's close fell outside the rule's session; gaps, bar slots of open market the tape holds no bar for */
+                            idle: {
+                                warm_up: number;
+                                session: number;
+                                gaps: number;
+                            };
                         };
                         costs: {
                             slippage_ticks: number;
@@ -9655,6 +9663,7 @@ export interface operations {
                             entry_t: number;
                             entry: number;
                             stop: number;
+                            target: number | null;
                             exit_t: number;
                             exit: number;
                             r: number;
@@ -10460,7 +10469,7 @@ export interface operations {
                     trades_from?: number;
                     /** @description at most this many trades from trades_from (over MCP 50 unless told); the same call from trades_page.next reads on, rehearsing the same envelope again */
                     trades_limit?: number;
-                    /** @description true: answer a sealed plate of the rehearsal too (price with entries and exits, equity in R, where the rule falls in the random null) */
+                    /** @description true: answer a sealed plate of the rehearsal too (price with the rule's indicators, session, stops, targets, entries and exits, equity in R, where the rule falls in the random null) */
                     plate?: boolean;
                 };
             };
@@ -10484,6 +10493,14 @@ export interface operations {
                             to: number;
                             bars: number;
                             warm_up_bars: number;
+                            /** @description the open of the first bar of the window the rule could decide on (at its close); null when none */
+                            ready_at: number | null;
+                            /** @description bars of the window that could not trade: warm_up, a series an entry reads had no value yet; session, the bar's close fell outside the rule's session; gaps, bar slots of open market the tape holds no bar for */
+                            idle: {
+                                warm_up: number;
+                                session: number;
+                                gaps: number;
+                            };
                         };
                         costs: {
                             slippage_ticks: number;
@@ -10500,6 +10517,7 @@ export interface operations {
                             entry_t: number;
                             entry: number;
                             stop: number;
+                            target: number | null;
                             exit_t: number;
                             exit: number;
                             r: number;
@@ -15420,6 +15438,14 @@ export interface operations {
                                 to: number;
                                 bars: number;
                                 warm_up_bars: number;
+                                /** @description the open of the first bar of the window the rule could decide on (at its close); null when none */
+                                ready_at: number | null;
+                                /** @description bars of the window that could not trade: warm_up, a series an entry reads had no value yet; session, the bar's close fell outside the rule's session; gaps, bar slots of open market the tape holds no bar for */
+                                idle: {
+                                    warm_up: number;
+                                    session: number;
+                                    gaps: number;
+                                };
                             };
                             costs: {
                                 slippage_ticks: number;
@@ -15436,6 +15462,7 @@ export interface operations {
                                 entry_t: number;
                                 entry: number;
                                 stop: number;
+                                target: number | null;
                                 exit_t: number;
                                 exit: number;
                                 r: number;

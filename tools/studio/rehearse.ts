@@ -31,10 +31,10 @@ export const rehearseTool = defineTool({
   title: 'Rehearse a forge',
   description:
     `Rehearses your forge (by seed_hash, within its two hours) over the tape: hours (default ${DEFAULT_HOURS}) counted back from to (unix seconds) or, without it, from the newest bar the tape holds for the market, so archived history can be rehearsed. ` +
-    'The envelope: every trade ({ side, entry_t, entry, stop, exit_t, exit, r, why }), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), a seeded random-entry null (the rule\'s percentile, p = (k+1)/(N+1)), walk-forward folds when asked, a verdict on luck and overfitting (deflated Sharpe after your trials, neighbours\' PBO, SPA, Monte Carlo, break-even cost, bias checks) and a summary: evidence about the past, never a forecast. ' +
+    'The envelope: every trade ({ side, entry_t, entry, stop, target, exit_t, exit, r, why }), where the rule could first decide and why bars could not trade (window.ready_at, window.idle), R statistics (n, win rate, expectancy, total R, max drawdown in R, profit factor), a seeded random-entry null (the rule\'s percentile, p = (k+1)/(N+1)), walk-forward folds when asked, a verdict on luck and overfitting (deflated Sharpe after your trials, neighbours\' PBO, SPA, Monte Carlo, break-even cost, bias checks) and a summary: evidence about the past, never a forecast. ' +
     'The same seed and window give the same bytes; the answer\'s sha256 names it: grade and score take it as rehearsal_digest. ' +
       `Over MCP the first ${MCP_TRADES} trades come, with trades_page and the rehearsal_digest (trades_from and trades_limit page them), and resource links to every trade and the plate. ` +
-    'With plate: true it also answers its plate, sealed like POST /plates: price with every entry and exit, equity in R, the null\'s totals with the rule\'s marked; plate names it ({ id, path, png, json }). The same rehearsal draws the same bytes.',
+    'With plate: true it also answers its plate, sealed like POST /plates: price with the rule\'s own indicators, session, stops and targets and every entry and exit, equity in R, the null\'s totals with the rule\'s marked; plate names it ({ id, path, png, json }). The same rehearsal draws the same bytes.',
   input: z
     .object({
       seed_hash: SeedHash.describe('the seed_hash your forge returned'),
@@ -43,7 +43,7 @@ export const rehearseTool = defineTool({
       to: unixTime.optional().describe('the window\'s end, unix seconds or ISO-8601 UTC, not in the future (floored to the bar); default: the newest bar the tape holds'),
       folds: Folds.optional().describe('walk-forward folds to cut the window into'),
       ...TradesPage,
-      plate: z.boolean().optional().describe('true: answer a sealed plate of the rehearsal too (price with entries and exits, equity in R, where the rule falls in the random null)'),
+      plate: z.boolean().optional().describe('true: answer a sealed plate of the rehearsal too (price with the rule\'s indicators, session, stops, targets, entries and exits, equity in R, where the rule falls in the random null)'),
     })
     .strict(),
   mcpDefaults: TRADES_MCP_DEFAULTS,
@@ -92,7 +92,7 @@ export async function rehearseForge(ctx: SessionCtx, input: RehearsalAsk) {
   const rehearsal = await stepOver(ctx, script, ir, forge.id, w, input.folds);
   if (input.plate) ctx.progress?.('drawing and sealing the plate');
   // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.
-  const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, bars: w.bars })) : null;
+  const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, ir, bars: w.bars })) : null;
   const stateJson = drawn && JSON.stringify(drawn.state);
   const plate = drawn && stateJson && (await sealPlate(ctx, plateId(drawn.png, stateJson), drawn.png, stateJson));
   ctx.progress?.('recording the rehearsal');
