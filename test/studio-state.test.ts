@@ -126,7 +126,8 @@ describe('GET and POST /studio/state', () => {
         market: 'BTC',
         timeframe: '1m',
         asked: { from: TO - 24 * H, to: TO, hours: 24, folds: null },
-        window,
+        // The bars the rule traded over, as the envelope states them (its readiness stays in the envelope).
+        window: { from: window.from, to: window.to, bars: window.bars, warm_up_bars: window.warm_up_bars },
         trades: rehearsed.body.answer.trades.length,
         tape: { bars: window.bars, expected: 24 * 60 },
       },

@@ -3,8 +3,12 @@ import type { Market, Timeframe } from '../markets.js';
 import type { Costs } from '../stepper/costs.js';
 import type { Rehearsal, Trade } from '../stepper/envelope.js';
 
-/** A rehearsed trade with the open of the bar it left in: the witness of a stop filled at a gapped open. */
+/**
+ * A rehearsed trade as the rehearsal answered it (its target optional: records kept before trades stated one have
+ * none), with the open of the bar it left in: the witness of a stop filled at a gapped open.
+ */
 export interface KeptTrade extends Omit<Trade, 'target'> {
+  target?: Trade['target'];
   /** The open of the bar opening at exit_t, or null when the window holds no such bar. */
   exit_open: number | null;
 }
@@ -32,7 +36,7 @@ export function keptOf(seed: string, digest: string, r: Rehearsal, bars: Bars): 
     // Kept as grading has always kept them: what it reads, so records kept before and after read alike.
     window: { from: r.window.from, to: r.window.to, bars: r.window.bars, warm_up_bars: r.window.warm_up_bars },
     costs: r.costs,
-    trades: r.trades.map(({ target: _, ...trade }) => {
+    trades: r.trades.map((trade) => {
       const i = barAt(bars.t, trade.exit_t);
       return { ...trade, exit_open: i >= 0 ? bars.o[i]! : null };
     }),

@@ -108,7 +108,8 @@ const MOVES: Readonly<Record<StudioAction, (ctx: SessionCtx, r: StudioRecord, mo
       market: got.market,
       timeframe: got.timeframe,
       asked: { from: end - span, to: end, hours: hours ?? DEFAULT_HOURS, folds: folds ?? null },
-      window: got.window,
+      // The bars the rule traded over, as the record has always kept them (the envelope says more: readiness, idle bars).
+      window: { from: got.window.from, to: got.window.to, bars: got.window.bars, warm_up_bars: got.window.warm_up_bars },
       trades: got.trades.length,
       tape: { bars: got.window.bars, expected: expectedBars(got.market, len, end - span, end).length },
     };
