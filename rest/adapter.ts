@@ -99,7 +99,7 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
         throw restingS > 0 ? resting(restingS) : signInFirst(boundTo);
       }
       // Without a key, a priced tool is paid per call (x402): a payment is admitted as its payer, or one is asked for.
-      if (priced && !ctx.principal) paidAs(ctx, s.offer.perCall!, tool.name, `${s.urls.base}${req.originalUrl}`, req.headers['payment-signature']);
+      if (priced && !ctx.principal) Object.assign(ctx, paidAs(ctx, s.offer.perCall!, tool.name, `${s.urls.base}${req.originalUrl}`, req.headers['payment-signature']));
       const result = await tool.call(ctx, inputOf(tool, req, fromText));
       if (ctx.payment?.settled) res.set('payment-response', toHeader(ctx.payment.settled));
       if (result instanceof EventStream) return sendEvents(res, result, s.log);

@@ -86,7 +86,7 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
       'tools/call',
       async (params, ctx) => {
         const name = params.name as string;
-        const outcome = await callOnEndpoint(e, ctx, name, params.arguments ?? {});
+        const outcome = await callOnEndpoint(e, ctx, name, params.arguments ?? {}, params._meta);
         if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, unknownToolMessage(e, outcome.name));
         if (outcome.kind === 'join_required') {
           const { message, next } = joinStep(name, ctx.urls);

@@ -121,14 +121,13 @@ async function settled(
 }
 
 /**
- * Makes a keyless call of a priced tool the payer's: the payment sent (REST's PAYMENT-SIGNATURE header, MCP's _meta
+ * What makes a keyless call of a priced tool the payer's: the payment sent (REST's PAYMENT-SIGNATURE header, MCP's _meta
  * x402/payment) is admitted on the context, to settle once the input is valid; none sent is 402 asking for one.
  */
-export function paidAs(ctx: Ctx, perCall: PerCall, tool: string, url: string, sent: unknown): void {
+export function paidAs(ctx: Ctx, perCall: PerCall, tool: string, url: string, sent: unknown): Pick<Ctx, 'principal' | 'payment'> {
   if (sent === undefined || sent === null || sent === '') {
     throw paymentRequired(perCall, tool, url, 'payment_required', `${tool} costs ${perCall.usdc.get(tool)} USDC a call without a key: pay it with x402 (scheme exact) or sign in`);
   }
   const admitted = admitPayment(ctx, perCall, tool, url, sent);
-  ctx.principal = admitted.principal;
-  ctx.payment = admitted.payment;
+  return { principal: admitted.principal, payment: admitted.payment };
 }

@@ -6,7 +6,9 @@ import { startFacilitator, type FacilitatorFixture } from './fixtures/facilitato
 import { CAIP2, onlyChain, plansFile, startChain, type LocalChain } from './support/chain.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
+import { legacyClient } from './support/mcp.js';
 import { decoded, encoded, paymentFor, type Requirements } from './support/x402.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 // Payment per call over REST (x402 v2, scheme exact): an agent with a funded wallet and no account forges and
 // rehearses by paying each call, settled by a facilitator on the local chain with a real EIP-3009 transfer to the
@@ -155,6 +157,48 @@ describe('x402 on REST', () => {
     expect(forged.headers.get('payment-response')).toBeNull();
   }, 120_000);
 });
+
+describe('x402 on MCP', () => {
+  it('serves a paid forge and rehearsal to a client with no key: PaymentRequired as the result, the payment in _meta, the settlement in the result\'s _meta', async () => {
+    const client = await legacyClient(`${deck.url}/mcp/studio`);
+    // The SDK's callTool holds structuredContent to the tool's outputSchema even on isError: read the result as MCP has it.
+    const callTool = (params: Record<string, unknown>) => client.request({ method: 'tools/call', params }, CallToolResultSchema);
+    try {
+      const unpaid = await callTool({ name: 'forge', arguments: { intent: RULE } });
+      expect(unpaid.isError).toBe(true);
+      const required = unpaid.structuredContent as { accepts: Requirements[]; error: string };
+      expect(required).toMatchObject({ x402Version: 2, error: expect.stringMatching(/^payment_required: /), accepts: [{ scheme: 'exact', network: CAIP2, amount: '50000', payTo: treasury }] });
+      // The same object as the text, for a client that reads only content.
+      expect(JSON.parse((unpaid.content[0] as { text: string }).text)).toEqual(required);
+
+      const balance = await balanceOf(payer.address);
+      const forged = await callTool({ name: 'forge', arguments: { intent: RULE }, _meta: { 'x402/payment': await paymentFor(payer, required.accepts[0]!) } });
+      expect(forged.isError, JSON.stringify(forged)).toBeFalsy();
+      const settled = forged._meta?.['x402/payment-response'] as { success: boolean; transaction: string };
+      expect(settled).toMatchObject({ success: true, network: CAIP2, payer: payer.address });
+      const seed = (forged.structuredContent as { seed_hash: string }).seed_hash;
+
+      const rehearsal = { seed_hash: seed, market: 'ES', hours: 24 };
+      const asked = (await callTool({ name: 'rehearse', arguments: rehearsal })).structuredContent as { accepts: Requirements[] };
+      const rehearsed = await callTool({ name: 'rehearse', arguments: rehearsal, _meta: { 'x402/payment': await paymentFor(payer, asked.accepts[0]!) } });
+      expect(rehearsed.isError).toBeFalsy();
+      expect(rehearsed.structuredContent).toMatchObject({ market: 'ES' });
+      const paidRehearsal = rehearsed._meta?.['x402/payment-response'] as { transaction: string };
+      expect((await chain.provider.getTransactionReceipt(paidRehearsal.transaction))?.status).toBe(1);
+      expect(await balanceOf(payer.address)).toBe(balance - 150_000n);
+      expect(paidRows().at(-1)!.entry).toMatchObject({ action: 'rehearse', paid: { transaction: paidRehearsal.transaction } });
+
+      // A replayed payment is refused by name, as PaymentRequired again.
+      const replay = await callTool({ name: 'forge', arguments: { intent: RULE }, _meta: { 'x402/payment': (await paymentFor(payer, required.accepts[0]!, { nonce: (await lastNonce()) })) } });
+      expect(replay.isError).toBe(true);
+      expect((replay.structuredContent as { error: string }).error).toMatch(/^payment_replayed: /);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
+
+const lastNonce = async () => paidRows().at(-1)!.entry.paid!.nonce;
 
 describe('a settlement that fails', () => {
   it('leaves nothing recorded and nothing served: 402 settlement_failed with the facilitator\'s answer', async () => {
