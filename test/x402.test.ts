@@ -73,6 +73,15 @@ describe('x402 on REST', () => {
     });
     expect(accepts.amount).toBe('50000');
     expect(unpaid.body).toMatchObject({ ok: false, error: 'payment_required', x402: required });
+    // The studio's card says so, with each paid tool's price; a deck without a facilitator says x402Support: false.
+    const card = (await call(`${deck.url}/cards/studio`)).body;
+    expect(card.x402Support).toBe(true);
+    expect(card.x402.prices).toEqual(
+      expect.arrayContaining([
+        { tool: 'forge', price_usdc: '0.05', ...accepts },
+        expect.objectContaining({ tool: 'rehearse', price_usdc: '0.10', amount: '100000', network: CAIP2, payTo: treasury }),
+      ]),
+    );
     // A tool no price names is as it was: 401 without a key.
     expect((await call(`${deck.url}/me`)).status).toBe(401);
   });
@@ -216,6 +225,15 @@ describe('a settlement that fails', () => {
       expect(decoded(refused.headers.get('payment-response'))).toMatchObject({ success: false, errorReason: 'invalid_transaction_state' });
       expect(await balanceOf(payer.address)).toBe(balance);
       expect(failing.services.store.spend.entries).toEqual([]);
+      // Without a facilitator, no x402: the card says false and a keyless call is asked for a key, as before.
+      const off = await testDeck({ DECK_PLANS: plans });
+      try {
+        expect((await call(`${off.url}/cards/studio`)).body).toMatchObject({ x402Support: false });
+        expect((await call(`${off.url}/cards/studio`)).body).not.toHaveProperty('x402');
+        expect((await call(`${off.url}/forge`, { body: { intent: RULE } })).status).toBe(401);
+      } finally {
+        await off.stop();
+      }
     } finally {
       await failing.stop();
       await broke.stop();
