@@ -17,7 +17,8 @@ export interface Requirements {
   extra: { name: string; version: string };
 }
 
-const TYPES = {
+/** EIP-3009's typed data: what a payer signs to authorize a transfer (x402's exact scheme on EVM). */
+export const TRANSFER_WITH_AUTHORIZATION = {
   TransferWithAuthorization: [
     { name: 'from', type: 'address' },
     { name: 'to', type: 'address' },
@@ -48,6 +49,6 @@ export async function paymentFor(
     nonce: change.nonce ?? hexlify(randomBytes(32)),
   };
   const domain = { name: asked.extra.name, version: asked.extra.version, chainId: CHAIN_ID, verifyingContract: accepted.asset };
-  const signature = await payer.signTypedData(domain, TYPES, authorization);
+  const signature = await payer.signTypedData(domain, TRANSFER_WITH_AUTHORIZATION, authorization);
   return { x402Version: 2, accepted, payload: { signature, authorization } };
 }
