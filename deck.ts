@@ -19,6 +19,7 @@ import { makeLogger } from './config/logger.js';
 import { openOAuthDoor } from './tools/oauth/lib/door.js';
 import { Plane } from './tools/plane/lib/metrics.js';
 import { locksOf } from './tools/plans/lib/locks.js';
+import { perCallOf } from './tools/pay/lib/per-call.js';
 import { REGISTRY } from './tools/registry.js';
 import { seedSample } from './upstream/tape/sample.js';
 import { openUpstreams } from './upstream/upstreams.js';
@@ -44,6 +45,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   const store = await openStore(await openBackend(config, { sweep: true }));
   await seedSample(config, store.archive, log);
   const plans = loadPlans(config.files.plans);
+  const locks = locksOf(plans, REGISTRY);
   const guards = new Guards(store.backend);
   // The work pool's threads start on its first job: made here, the forecaster among the upstreams hands work to it.
   const pool = new WorkPool(config.work);
@@ -77,7 +79,8 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     rail: await Rail.open(store, clock),
     offer: {
       plans,
-      locks: locksOf(plans, REGISTRY),
+      locks,
+      perCall: perCallOf(plans, config.treasury ?? plans.treasury, config.x402Facilitator, REGISTRY, locks),
       grants: loadGrants(config.files.grants),
       sellers: SELLERS.map((s) => ({
         id: s.id,

@@ -4,6 +4,7 @@ import { SELLER_ENDPOINTS } from '../sellers/endpoints.js';
 import { priceOf, type Seller } from '../config/sellers.js';
 import { badge } from './image.js';
 import type { AgentWallet } from './wallet.js';
+import type { PerCall } from '../tools/pay/lib/per-call.js';
 
 export const ERC8004_TYPE = 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1';
 /** The MCP protocol a card advertises: the newest the endpoint negotiates in the 2025 era (sellers/legacy-server.ts). */
@@ -20,6 +21,7 @@ export function sellerCard(
   urls: { base: string; join: string },
   plans: PlansFile,
   wallet: AgentWallet | null,
+  perCall: PerCall | null,
 ) {
   const endpoint = SELLER_ENDPOINTS.get(seller.id)!;
   const entry = cards.sellers[seller.id] ?? { agent_id: null, tx: null, block: null };
@@ -28,6 +30,8 @@ export function sellerCard(
   const registry = chain.registry ?? cards.erc8004.registry;
   const agentId = entry.agent_id;
   const keyless = endpoint.tools.filter((t) => t.access !== 'session').map((t) => t.name);
+  // x402 is the operator's choice: a deck with a facilitator states it, and each of this seller's tools it prices per call.
+  const priced = perCall ? endpoint.tools.filter((t) => perCall.requirements.has(t.name)) : [];
   return {
     type: ERC8004_TYPE,
     name: seller.name,
@@ -39,7 +43,15 @@ export function sellerCard(
       // state, and ERC-8004 wants every endpoint to be a string, so the entry waits for one.
       ...(wallet ? [{ name: 'agentWallet', endpoint: `eip155:${wallet.chainId}:${wallet.address}`, version: 'v1', from: wallet.from }] : []),
     ],
-    x402Support: false,
+    x402Support: perCall !== null,
+    ...(perCall
+      ? {
+          x402: {
+            version: 2,
+            prices: priced.map((t) => ({ tool: t.name, price_usdc: perCall.usdc.get(t.name)!, ...perCall.requirements.get(t.name)! })),
+          },
+        }
+      : {}),
     active: true,
     registrations: chainId !== null && registry !== null && agentId !== null ? [{ agentId, agentRegistry: `eip155:${chainId}:${registry}` }] : [],
     supportedTrust: ['reputation'],

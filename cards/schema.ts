@@ -18,7 +18,26 @@ export const SellerCardSchema = z.strictObject({
       }),
     )
     .describe('an MCP entry and, when the deck knows a wallet, an agentWallet entry'),
-  x402Support: z.literal(false),
+  x402Support: z.boolean().describe('true when the deck takes payment per call (x402 v2): a facilitator is configured'),
+  x402: z
+    .strictObject({
+      version: z.literal(2),
+      prices: z.array(
+        z.strictObject({
+          tool: z.string(),
+          price_usdc: z.string(),
+          scheme: z.string(),
+          network: z.string(),
+          amount: z.string(),
+          asset: Address,
+          payTo: Address,
+          maxTimeoutSeconds: z.number().int(),
+          extra: z.record(z.string(), z.unknown()).optional(),
+        }),
+      ),
+    })
+    .optional()
+    .describe('with x402Support: each of the seller\'s tools paid per call, its price in USDC and the x402 PaymentRequirements a call answers'),
   active: z.boolean(),
   registrations: z.array(z.strictObject({ agentId: z.number().int(), agentRegistry: z.string() })),
   supportedTrust: z.array(z.string()),

@@ -129,6 +129,7 @@ const EnvSchema = z
     DECK_WORK_QUEUE: z.coerce.number().int().min(1).max(100_000).default(64),
     DECK_METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
     DECK_CHAIN_RPC: url.optional(),
+    DECK_X402_FACILITATOR: url.optional(),
     DECK_FORECAST_URL: url.optional(),
     DECK_FORECASTER: z.enum(['in-process', 'off']).default('in-process'),
     DECK_ERC8004_CHAIN_ID: z.coerce.number().int().positive().optional(),
@@ -242,6 +243,8 @@ export interface Config {
   /** A bearer that opens GET /metrics besides the house and loopback; null: none. */
   metricsToken: string | null;
   chainRpc: string | null;
+  /** The x402 facilitator (its /verify, /settle and /supported) that per-call payments settle through; null: x402 is off. */
+  x402Facilitator: string | null;
   forecastUrl: string | null;
   /** 'off' disables the in-process forecaster (an HTTP sidecar at forecastUrl still serves). */
   forecaster: Env['DECK_FORECASTER'];
@@ -318,6 +321,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     work: { threads: e.DECK_WORKERS ?? (availableParallelism() > 1 ? availableParallelism() : 0), lane: e.DECK_WORK_LANE, held: e.DECK_WORK_QUEUE },
     metricsToken: e.DECK_METRICS_TOKEN ?? null,
     chainRpc: e.DECK_CHAIN_RPC ?? null,
+    x402Facilitator: e.DECK_X402_FACILITATOR ?? null,
     forecastUrl: e.DECK_FORECAST_URL ?? null,
     forecaster: e.DECK_FORECASTER,
     erc8004: { chainId: e.DECK_ERC8004_CHAIN_ID ?? null, registry: e.DECK_ERC8004_REGISTRY ?? null },

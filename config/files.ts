@@ -17,6 +17,11 @@ export const Chain = z.object({
   /** The operator's ERC-721 collection whose holders gain a daily allowance. */
   collection: Address.nullable().default(null),
   min_confirmations: z.number().int().min(1).default(2),
+  /**
+   * The token's EIP-712 domain (name and version), which an EIP-3009 authorization is signed under: a payment per call
+   * (x402's exact scheme) on this chain needs it. Base's USDC: { "name": "USD Coin", "version": "2" }.
+   */
+  eip712: z.object({ name: z.string().min(1), version: z.string().min(1) }).nullable().default(null),
 });
 export type Chain = z.infer<typeof Chain>;
 
@@ -49,7 +54,21 @@ const PlansFile = z.object({
    * session. The names are held to the registry at start.
    */
   tier_tools: z.partialRecord(z.enum(TIERS), z.array(z.string().min(1))).default({}),
+  /**
+   * Payment per call (x402, scheme exact), taken once DECK_X402_FACILITATOR is set: the chain it is paid on (one of
+   * chains, with its token's eip712 domain), how long an authorization may take to settle, and each priced tool's
+   * price in USDC as a decimal string. The names are held to the registry at start.
+   */
+  per_call: z
+    .object({
+      chain: chainId,
+      max_timeout_s: z.number().int().min(10).max(3600).default(300),
+      tools: z.record(z.string().min(1), z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, 'a USDC price as a decimal string, up to 6 decimals ("0.10")')),
+    })
+    .nullable()
+    .default(null),
 })
+  .refine((f) => !f.per_call || f.chains.some((c) => c.id === f.per_call!.chain), { path: ['per_call', 'chain'], message: 'must be one of chains[].id' })
   .refine((f) => !f.spot || f.chains.some((c) => c.id === f.spot!.chain), { path: ['spot', 'chain'], message: 'must be one of chains[].id' })
   .refine((f) => new Set(Object.values(f.tier_tools).flat()).size === Object.values(f.tier_tools).flat().length, {
     path: ['tier_tools'],

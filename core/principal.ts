@@ -18,8 +18,11 @@ export interface Principal {
   wallet: string | null;
   wallet_status: WalletStatus;
   tier: Tier;
-  /** How this call was signed in: the session (cookie or its value as bearer) or the key as bearer. */
-  via: 'session' | 'key';
+  /**
+   * How this call was signed in: the session (cookie or its value as bearer), the key as bearer, or a payment per call
+   * (x402), whose payer is the principal.
+   */
+  via: 'session' | 'key' | 'payment';
 }
 
 /** The principal's wallet when it is proven; a wallet only named proves nothing and counts for nothing. */

@@ -37,7 +37,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string, ta
   const wallet = agentWalletOf(cards, s.config.erc8004.chainId, treasuryOf(s), s.offer.plans);
   if (wallet) s.log.info('agent_wallet', { address: wallet.address, chain_id: wallet.chainId, from: wallet.from });
   else s.log.info('agent_wallet_none', { message: 'the cards state no agentWallet: set agent_wallet or owner in the cards file (DECK_CARDS), or a treasury (DECK_TREASURY)' });
-  const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls, s.offer.plans, wallet);
+  const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls, s.offer.plans, wallet, s.offer.perCall);
   const openapi = JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version, statusFactsOf(s)));
 
   app.use(watchRequests(s, REGISTRY));

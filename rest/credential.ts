@@ -73,6 +73,6 @@ export async function contextOf(s: Services, req: Request, guarded: boolean, at:
     if ('restingS' in admitted) restingS = admitted.restingS;
     if ('refused' in admitted) boundTo = admitted.boundTo;
   } else if (value) principal = await principalFrom(s, value, 'any');
-  const credential = principal && value ? { kind: principal.via, value } : null;
+  const credential = principal && value && principal.via !== 'payment' ? { kind: principal.via, value } : null;
   return { ctx: callContext(s, principal, credential, caller, endOf(req.res!)), refused: value !== null && principal === null && restingS === 0, boundTo, restingS };
 }

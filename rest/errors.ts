@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { DeckError, internalFailure } from '../core/errors.js';
 import type { Logger } from '../config/logger.js';
+import { toHeader } from '../upstream/x402/wire.js';
 
 const encodingOf = (req: Request): string => String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
 
@@ -44,6 +45,10 @@ export function bodyFailure(err: unknown, req: Request): DeckError | null {
 export function sendRefusal(res: Response, error: DeckError): void {
   const retry = error.details.retry_after_s;
   if (error.status === 429 && typeof retry === 'number') res.set('retry-after', String(retry));
+  // x402's HTTP transport: a payment asked for (or refused) carries the PaymentRequired in PAYMENT-REQUIRED, and a
+  // settlement that failed its answer in PAYMENT-RESPONSE.
+  if (error.status === 402 && error.details.x402) res.set('payment-required', toHeader(error.details.x402));
+  if (error.status === 402 && error.details.settlement) res.set('payment-response', toHeader(error.details.settlement));
   res.status(error.status).json(error.body());
 }
 

@@ -10,9 +10,15 @@ import type { IdentityDoor } from '../upstream/identity/door.js';
 export interface StatusFacts {
   locks: Locks;
   door: IdentityDoor['kind'];
+  /** The tools paid per call (x402): without a key they answer 402 asking for a payment. */
+  priced: ReadonlySet<string>;
 }
 
-export const statusFactsOf = (s: Pick<Services, 'offer' | 'upstreams'>): StatusFacts => ({ locks: s.offer.locks, door: s.upstreams.door.kind });
+export const statusFactsOf = (s: Pick<Services, 'offer' | 'upstreams'>): StatusFacts => ({
+  locks: s.offer.locks,
+  door: s.upstreams.door.kind,
+  priced: new Set(s.offer.perCall?.requirements.keys() ?? []),
+});
 
 /**
  * The statuses a route that reads the caller's credential adds when keys are verified by a remote identity door
@@ -38,6 +44,8 @@ export function routeStatuses(tool: Tool, facts: StatusFacts): number[] {
   for (const s of credentialStatuses(facts)) set.add(s);
   // A tool the plans file locks on a tier answers upgrade_required (403) below it.
   if (facts.locks.has(tool.name)) set.add(403);
+  // A tool paid per call answers 402 asking for the payment, or refusing one, naming why.
+  if (facts.priced.has(tool.name)) set.add(402);
   // A failure inside the deck (not a refusal) is 500 on any route.
   set.add(500);
   return [...set].sort((a, b) => a - b);

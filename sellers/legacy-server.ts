@@ -102,7 +102,7 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
       'tools/call',
       async (params, ctx, _toolsets, hear) => {
         const name = params.name as string;
-        const outcome = await callOnEndpoint(e, heard(ctx, params, hear), name, params.arguments ?? {});
+        const outcome = await callOnEndpoint(e, heard(ctx, params, hear), name, params.arguments ?? {}, params._meta);
         if (outcome.kind === 'unknown_tool') throw new Refusal(UNKNOWN_TOOL, unknownToolMessage(e, outcome.name));
         if (outcome.kind === 'join_required') {
           const { message, next } = joinStep(name, ctx.urls);

@@ -58,7 +58,7 @@ export function modernHandler(version: string) {
     });
     server.setRequestHandler('resources/templates/list', () => resources.templates as never);
     server.setRequestHandler('tools/call', async (req, hctx) => {
-      const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {});
+      const outcome = await callOnEndpoint(e, ctx, req.params.name, req.params.arguments ?? {}, req.params._meta);
       if (outcome.kind === 'unknown_tool') throw new ProtocolError(UNKNOWN_TOOL, unknownToolMessage(e, outcome.name));
       if (outcome.kind === 'result') return outcome.result;
       const { message, next } = joinStep(req.params.name, ctx.urls);

@@ -4,6 +4,7 @@ import { jsonOf } from '../core/json.js';
 import { DeckError, internalFailure } from '../core/errors.js';
 import { outcomeOfStatus } from '../tools/plane/lib/metrics.js';
 import type { McpEndpoint } from './endpoints.js';
+import { paidAs } from '../tools/pay/lib/payment.js';
 
 /**
  * A tools/call result in the shape both protocol eras share. A refusal (isError) carries its body as the JSON text
@@ -41,7 +42,8 @@ const asResult = (body: Record<string, unknown>, isError: boolean, png?: Uint8Ar
  */
 export function resultJson(r: ToolResult): string {
   const body = r[BODY_JSON] as string | undefined;
-  if (body === undefined) return JSON.stringify(r);
+  // A result with _meta (a payment's settlement) is written whole.
+  if (body === undefined || r._meta !== undefined) return JSON.stringify(r);
   const structured = r.structuredContent;
   const keep = r.content.length === 1 && structured !== undefined && Object.isFrozen(structured);
   const kept = keep ? writtenResults.get(structured) : undefined;
@@ -76,23 +78,38 @@ async function resultOf(out: unknown): Promise<ToolResult> {
  * refusal's body, upgrade_required among them; a failure inside the deck is one too, saying only that it failed
  * (what failed goes to the log, as REST's 500 does); only "who are you" leaves as a protocol-level outcome.
  */
-export async function callOnEndpoint(e: McpEndpoint, ctx: Ctx, name: string, args: unknown): Promise<CallOutcome> {
+export async function callOnEndpoint(e: McpEndpoint, given: Ctx, name: string, args: unknown, meta?: unknown): Promise<CallOutcome> {
   const tool = e.byName.get(name);
   if (!tool) return { kind: 'unknown_tool', name };
-  if (tool.access === 'session' && !ctx.principal) return { kind: 'join_required' };
+  let ctx = given;
+  // Without a key, a tool the plans file prices per call (x402) asks for its payment instead of a key.
+  const perCall = tool.access === 'session' && !ctx.principal ? ctx.offer.perCall : null;
+  if (tool.access === 'session' && !ctx.principal && !perCall?.requirements.has(name)) return { kind: 'join_required' };
   const started = performance.now();
   try {
-    const given = tool.mcpDefaults && typeof args === 'object' && args !== null ? { ...tool.mcpDefaults, ...args } : args;
-    const result = await resultOf(await tool.call(ctx, given));
+    if (perCall) {
+      const sent = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[PAYMENT] : undefined;
+      ctx = { ...ctx, ...paidAs(ctx, perCall, name, `${ctx.urls.base}/mcp#${name}`, sent) };
+    }
+    const withDefaults = tool.mcpDefaults && typeof args === 'object' && args !== null ? { ...tool.mcpDefaults, ...args } : args;
+    const result = await resultOf(await tool.call(ctx, withDefaults));
+    if (ctx.payment?.settled) result._meta = { [PAYMENT_RESPONSE]: ctx.payment.settled };
     ctx.plane.toolCall(name, 'mcp', 'ok', (performance.now() - started) / 1000);
     return { kind: 'result', result };
   } catch (error) {
     const refusal = error instanceof DeckError ? error : internalFailure();
     if (refusal !== error) ctx.log.error('tool_failed', { tool: name, error: (error as Error).message });
     ctx.plane.toolCall(name, 'mcp', outcomeOfStatus(refusal.status), (performance.now() - started) / 1000);
+    // x402's MCP transport: a payment asked for or refused is the PaymentRequired itself, structured and as the text.
+    const required = refusal.status === 402 ? (refusal.details.x402 as Record<string, unknown> | undefined) : undefined;
+    if (required) return { kind: 'result', result: { content: [{ type: 'text', text: JSON.stringify(required) }], structuredContent: required, isError: true } };
     return { kind: 'result', result: asResult({ ...refusal.body(), status: refusal.status }, true) };
   }
 }
+
+/** Where x402's MCP transport carries the payment (request _meta) and the settlement (result _meta). */
+const PAYMENT = 'x402/payment';
+const PAYMENT_RESPONSE = 'x402/payment-response';
 
 /** What a keyless call of a gated tool is told in both eras: the words, and the join step as data. */
 export function joinStep(tool: string, urls: { base: string; join: string }) {

@@ -6,6 +6,19 @@ export interface Spend {
   action: string;
   units: number;
   bars?: number;
+  /** A payment per call (x402) that bought the act: the settlement's transaction and what it moved. */
+  paid?: Paid;
+}
+
+/** A settled payment per call as the meter keeps it. */
+export interface Paid {
+  network: string;
+  transaction: string;
+  payer: string;
+  asset: string;
+  amount: string;
+  /** The EIP-3009 authorization's nonce: a payer's nonce buys one act. */
+  nonce: string;
 }
 
 /** The last day asked for, kept: every call of a request, and most requests of a day, ask for the same one. */
@@ -20,9 +33,13 @@ export const utcDay = (ms: number): string => {
 /** Seconds from `ms` until the next UTC day begins, when every per-day count starts again. */
 export const secondsToNextUtcDay = (ms: number): number => Math.ceil((86_400_000 - (ms % 86_400_000)) / 1000);
 
+const nonceKey = (payer: string, nonce: string) => `${payer.toLowerCase()}|${nonce.toLowerCase()}`;
+
 /** The meter's ledger with a per-day index, so reading today's spend is a lookup, not a scan. */
 export class SpendBook {
   private readonly byDay = new Map<string, number>();
+  /** The payer|nonce of every payment per call recorded, so one is never taken twice. */
+  private readonly paidNonces = new Set<string>();
 
   constructor(private readonly ledger: Ledger<Spend>) {
     ledger.follow((e) => this.count(e.entry, e.at));
@@ -33,6 +50,12 @@ export class SpendBook {
   private count(s: Spend, at: number): void {
     const k = this.key(s.principal_id, utcDay(at));
     this.byDay.set(k, (this.byDay.get(k) ?? 0) + s.units);
+    if (s.paid) this.paidNonces.add(nonceKey(s.paid.payer, s.paid.nonce));
+  }
+
+  /** Whether a payment per call with this payer's nonce is on the ledger. */
+  paidWith(payer: string, nonce: string): boolean {
+    return this.paidNonces.has(nonceKey(payer, nonce));
   }
 
   spentOn(principalId: string, day: string): number {

@@ -152,8 +152,8 @@ beforeAll(async () => {
   // A fixed clock: the two lines answer the same call a moment apart.
   const s = { ...deck.services, clock: () => Date.UTC(2025, 5, 1) };
   contexts = [
-    ['anonymous', { ...s, principal: null, credential: null, caller, ended }],
-    ['signed in', { ...s, principal: await principalFrom(s, session, 'any'), credential: { kind: 'session', value: session }, caller, ended }],
+    ['anonymous', { ...s, principal: null, credential: null, caller, ended, payment: null }],
+    ['signed in', { ...s, principal: await principalFrom(s, session, 'any'), credential: { kind: 'session', value: session }, caller, ended, payment: null }],
   ];
 });
 afterAll(() => deck.stop());

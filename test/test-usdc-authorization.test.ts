@@ -2,19 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Signature, hexlify, type Contract } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAIN_ID, startChain, type LocalChain } from './support/chain.js';
+import { TRANSFER_WITH_AUTHORIZATION as TYPES } from './support/x402.js';
 
 // The local chain's test USDC takes EIP-3009 transferWithAuthorization, as Base's USDC does: the transfer a payment
 // per call (x402's exact scheme) is settled with. Signed with ethers' EIP-712, sent by a third party, a real transfer.
-const TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-};
 
 let chain: LocalChain;
 let usdc: Contract;

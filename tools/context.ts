@@ -11,6 +11,7 @@ import type { OAuthDoor } from './oauth/lib/door.js';
 import type { Principal } from '../core/principal.js';
 import type { Offer } from './offer.js';
 import type { Plane } from './plane/lib/metrics.js';
+import type { SettleResponse } from '../upstream/x402/wire.js';
 
 /** Who is on the other end of this call, as far as the transport can tell. */
 export interface Caller {
@@ -60,6 +61,15 @@ export interface Ctx extends Services {
    * progress notifications); absent otherwise. What the call answers never depends on it.
    */
   progress?: (words: string) => void;
+  /** The payment per call (x402) this call came with, admitted by its transport; null on every other call. */
+  payment: PerCallPayment | null;
+}
+
+/** A payment per call, checked and not yet settled: it settles once the call's input is valid, before the tool runs. */
+export interface PerCallPayment {
+  settle(ctx: SessionCtx): Promise<void>;
+  /** The facilitator's settlement once made: the answer carries it (PAYMENT-RESPONSE, _meta x402/payment-response). */
+  settled: SettleResponse | null;
 }
 
 /** The context of a call a tool admits only signed in (access 'session'): the principal is there. */
@@ -93,4 +103,5 @@ export const callContext = (s: Services, principal: Principal | null, credential
   credential,
   caller,
   ended,
+  payment: null,
 });

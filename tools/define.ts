@@ -220,6 +220,8 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) throw badInput(problemsOf(parsed.error), undefined, spec.invalid ?? 422);
       const principal = ctx.principal;
+      // A call paid per call settles here: after its input is valid, before anything is done or recorded for it.
+      if (ctx.payment && principal) await ctx.payment.settle(ctx as SessionCtx);
       const guard = spec.guard;
       const answer =
         guard && principal

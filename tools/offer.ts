@@ -1,5 +1,6 @@
 import type { Grant, PlansFile } from '../config/files.js';
 import type { Locks } from './plans/lib/locks.js';
+import type { PerCall } from './pay/lib/per-call.js';
 
 /** A seller as the catalogue lists it: where to reach it and what it serves. */
 export interface SellerListing {
@@ -17,5 +18,7 @@ export interface Offer {
   /** The tier locks of the plans file: the lowest tier that opens each locked tool. */
   locks: Locks;
   grants: readonly Grant[];
+  /** Payment per call (x402): the priced tools and where payments settle; null when no facilitator is configured. */
+  perCall: PerCall | null;
   sellers: readonly SellerListing[];
 }

@@ -101,10 +101,11 @@ export async function plansFile(change: (plans: PlansJson) => void): Promise<str
   return path;
 }
 
-/** Pays plans on one chain only (the house's spot chain is then that chain too). */
+/** Pays plans on one chain only (the house's spot chain and payment per call are then on that chain too). */
 export function onlyChain(plans: PlansJson, chain: Record<string, unknown> & { id: string }): void {
   plans.chains = [chain];
   if (plans.spot) plans.spot.chain = chain.id;
+  if (plans.per_call) plans.per_call.chain = chain.id;
 }
 
 /** The plans file as JSON (the fields tests change). */
@@ -113,5 +114,6 @@ export interface PlansJson {
   treasury: string | null;
   holder: { allowance_per_nft: number; max_nfts: number } | null;
   spot: { chain: string; administrators: string[] } | null;
+  per_call: { chain: string; max_timeout_s: number; tools: Record<string, string> } | null;
   [key: string]: unknown;
 }

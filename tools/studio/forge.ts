@@ -29,8 +29,12 @@ export const SCRIPT_LISTED = {
     'a script block (script.v1: market, timeframe, session, side, entry, stop, exit): pass the script a forge answered, or an example from forge_onboard. Its full JSON Schema is the POST /forge body in the deck\'s OpenAPI document (GET /openapi.json); skill_read strategy-compile explains it.',
 };
 
-/** A tier's daily count of forges: on a local deck (DECK_PROFILE=local, one person on their own machine) the free tier has none. */
-const forgesPerDay = (ctx: SessionCtx, tier: Tier): number | null => (tier === 'free' && ctx.config.profile === 'local' ? null : FORGES_PER_DAY[tier]);
+/**
+ * A tier's daily count of forges: on a local deck (DECK_PROFILE=local, one person on their own machine) the free tier
+ * has none, and a forge paid for per call (x402) is bought, never counted.
+ */
+const forgesPerDay = (ctx: SessionCtx, tier: Tier): number | null =>
+  ctx.payment || (tier === 'free' && ctx.config.profile === 'local') ? null : FORGES_PER_DAY[tier];
 
 /**
  * What a body carrying a script block may hold: its expressions nest (the schema is recursive) and a script of the

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { hexlify, type HDNodeWallet } from 'ethers';
+import { CHAIN_ID } from './chain.js';
+
+/** x402's base64 JSON, as its HTTP transport carries it in PAYMENT-REQUIRED, PAYMENT-SIGNATURE and PAYMENT-RESPONSE. */
+export const encoded = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
+export const decoded = (header: string | null): any => (header ? JSON.parse(Buffer.from(header, 'base64').toString('utf8')) : null);
+
+/** One way to pay, as a PaymentRequired's accepts lists it. */
+export interface Requirements {
+  scheme: string;
+  network: string;
+  amount: string;
+  asset: string;
+  payTo: string;
+  maxTimeoutSeconds: number;
+  extra: { name: string; version: string };
+}
+
+/** EIP-3009's typed data: what a payer signs to authorize a transfer (x402's exact scheme on EVM). */
+export const TRANSFER_WITH_AUTHORIZATION = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+};
+
+/**
+ * A client's x402 PaymentPayload for `asked` (the exact scheme on EVM): an EIP-3009 authorization signed by `payer`
+ * under the token's EIP-712 domain. `change` alters what is signed and claimed, to make wrong payments.
+ */
+export async function paymentFor(
+  payer: HDNodeWallet,
+  asked: Requirements,
+  change: { value?: string; validBefore?: number; network?: string; asset?: string; nonce?: string } = {},
+) {
+  const accepted = { ...asked, ...(change.network ? { network: change.network } : {}), ...(change.asset ? { asset: change.asset } : {}), ...(change.value ? { amount: change.value } : {}) };
+  const now = Math.floor(Date.now() / 1000);
+  const authorization = {
+    from: payer.address,
+    to: asked.payTo,
+    value: change.value ?? asked.amount,
+    validAfter: String(now - 60),
+    validBefore: String(change.validBefore ?? now + asked.maxTimeoutSeconds),
+    nonce: change.nonce ?? hexlify(randomBytes(32)),
+  };
+  const domain = { name: asked.extra.name, version: asked.extra.version, chainId: CHAIN_ID, verifyingContract: accepted.asset };
+  const signature = await payer.signTypedData(domain, TRANSFER_WITH_AUTHORIZATION, authorization);
+  return { x402Version: 2, accepted, payload: { signature, authorization } };
+}

@@ -1,0 +1,242 @@
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Contract, HDNodeWallet, Wallet, parseUnits } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFacilitator, type FacilitatorFixture } from './fixtures/facilitator.js';
+import { CAIP2, onlyChain, plansFile, startChain, type LocalChain } from './support/chain.js';
+import { signedIn, testDeck, type TestDeck } from './support/deck.js';
+import { call } from './support/http.js';
+import { legacyClient } from './support/mcp.js';
+import { decoded, encoded, paymentFor, type Requirements } from './support/x402.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+// Payment per call over REST (x402 v2, scheme exact): an agent with a funded wallet and no account forges and
+// rehearses by paying each call, settled by a facilitator on the local chain with a real EIP-3009 transfer to the
+// treasury; each wrong payment is refused by name with nothing settled or recorded; a settlement that fails leaves
+// nothing recorded and nothing served; a signed-in principal's calls are as they were.
+
+const RULE = 'ES on the 5 minute chart, long and short: go long when the 9 EMA crosses above the 21 EMA, go short when the 9 EMA crosses below the 21 EMA. Stop 2 ATR(14). Target 2R.';
+
+let chain: LocalChain;
+let usdc: Contract;
+let otherToken: Contract;
+let payer: HDNodeWallet;
+let treasury: string;
+let plans: string;
+let facilitator: FacilitatorFixture;
+let deck: TestDeck;
+
+const balanceOf = async (who: string): Promise<bigint> => usdc.getFunction('balanceOf')(who);
+const paidRows = () => deck.services.store.spend.entries.filter((e) => e.entry.paid);
+
+beforeAll(async () => {
+  chain = await startChain();
+  payer = chain.accounts[1]!;
+  treasury = chain.accounts[9]!.address;
+  usdc = await chain.deploy('TestUSDC');
+  otherToken = await chain.deploy('TestUSDC');
+  for (const token of [usdc, otherToken]) await (await token.getFunction('mint')(payer.address, parseUnits('10', 6))).wait();
+  const token = await usdc.getAddress();
+  plans = await plansFile((p) => {
+    onlyChain(p, { id: CAIP2, name: 'Local', token: 'USDC', token_address: token, token_decimals: 6, rpc: chain.rpc, eip712: { name: 'Test USDC', version: '2' } });
+    p.treasury = treasury;
+  });
+  facilitator = await startFacilitator(chain, chain.accounts[3]!);
+  deck = await testDeck({ DECK_PLANS: plans, DECK_X402_FACILITATOR: facilitator.url, DECK_SAMPLE_TAPE: 'on' });
+}, 120_000);
+
+afterAll(async () => {
+  await deck?.stop();
+  await facilitator?.stop();
+  await chain?.stop();
+  if (plans) await rm(dirname(plans), { recursive: true, force: true });
+});
+
+/** What an unpaid call is asked: the 402, its PAYMENT-REQUIRED decoded and the one way to pay it lists. */
+async function asked(path: string, body: unknown) {
+  const unpaid = await call(`${deck.url}${path}`, { body });
+  expect(unpaid.status).toBe(402);
+  const required = decoded(unpaid.headers.get('payment-required'));
+  return { unpaid, required, accepts: required.accepts[0] as Requirements };
+}
+
+const paid = (path: string, body: unknown, payment: unknown) => call(`${deck.url}${path}`, { body, headers: { 'payment-signature': encoded(payment) } });
+
+describe('x402 on REST', () => {
+  it('asks an unpaid call of a priced tool for its price with 402, PAYMENT-REQUIRED and a body a person reads', async () => {
+    const { unpaid, required, accepts } = await asked('/forge', { intent: RULE });
+    expect(required).toEqual({
+      x402Version: 2,
+      error: expect.stringMatching(/^payment_required: forge costs 0\.05 USDC a call/),
+      resource: { url: `${deck.url}/forge`, description: 'forge, one call, 0.05 USDC', mimeType: 'application/json' },
+      accepts: [{ scheme: 'exact', network: CAIP2, amount: '50000', asset: await usdc.getAddress(), payTo: treasury, maxTimeoutSeconds: 300, extra: { name: 'Test USDC', version: '2' } }],
+    });
+    expect(accepts.amount).toBe('50000');
+    expect(unpaid.body).toMatchObject({ ok: false, error: 'payment_required', x402: required });
+    // The studio's card says so, with each paid tool's price; a deck without a facilitator says x402Support: false.
+    const card = (await call(`${deck.url}/cards/studio`)).body;
+    expect(card.x402Support).toBe(true);
+    expect(card.x402.prices).toEqual(
+      expect.arrayContaining([
+        { tool: 'forge', price_usdc: '0.05', ...accepts },
+        expect.objectContaining({ tool: 'rehearse', price_usdc: '0.10', amount: '100000', network: CAIP2, payTo: treasury }),
+      ]),
+    );
+    // A tool no price names is as it was: 401 without a key.
+    expect((await call(`${deck.url}/me`)).status).toBe(401);
+  });
+
+  it('serves a paid forge and rehearsal to a wallet with no account, settled on chain and recorded with the transaction', async () => {
+    const before = { payer: await balanceOf(payer.address), treasury: await balanceOf(treasury) };
+    const forgeAsk = await asked('/forge', { intent: RULE });
+    const forged = await paid('/forge', { intent: RULE }, await paymentFor(payer, forgeAsk.accepts));
+    expect(forged.status).toBe(200);
+    const forgeSettled = decoded(forged.headers.get('payment-response'));
+    expect(forgeSettled).toEqual({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), network: CAIP2, payer: payer.address });
+
+    const rehearsal = { seed_hash: forged.body.seed_hash, market: 'ES', hours: 24 };
+    const rehearseAsk = await asked('/studio/rehearse', rehearsal);
+    expect(rehearseAsk.accepts.amount).toBe('100000');
+    const rehearsed = await paid('/studio/rehearse', rehearsal, await paymentFor(payer, rehearseAsk.accepts));
+    expect(rehearsed.status).toBe(200);
+    expect(rehearsed.body).toMatchObject({ market: 'ES' });
+    const settled = decoded(rehearsed.headers.get('payment-response'));
+    expect(settled.success).toBe(true);
+
+    // A real transfer each: the receipt is on chain, the payer paid 0.15 and the treasury has it.
+    const receipt = await chain.provider.getTransactionReceipt(settled.transaction);
+    expect(receipt?.status).toBe(1);
+    expect(await balanceOf(payer.address)).toBe(before.payer - 150_000n);
+    expect(await balanceOf(treasury)).toBe(before.treasury + 150_000n);
+
+    // The meter: each act bought, as the payer's own principal, with the settlement's transaction.
+    const principal = `x402:${payer.address.toLowerCase()}`;
+    expect(paidRows().map((e) => e.entry)).toEqual([
+      { principal_id: principal, action: 'forge', units: 0, paid: { network: CAIP2, transaction: forgeSettled.transaction, payer: payer.address.toLowerCase(), asset: await usdc.getAddress(), amount: '50000', nonce: expect.any(String) } },
+      { principal_id: principal, action: 'rehearse', units: 0, paid: expect.objectContaining({ transaction: settled.transaction, amount: '100000' }) },
+    ]);
+  }, 120_000);
+
+  it('refuses a replayed, expired, underpaid, wrong-network and wrong-asset payment by name, settling and recording nothing', async () => {
+    const { accepts } = await asked('/forge', { intent: RULE });
+    const once = await paymentFor(payer, accepts);
+    expect((await paid('/forge', { intent: RULE }, once)).status).toBe(200);
+    const rows = paidRows().length;
+    const balance = await balanceOf(payer.address);
+    const settles = facilitator.calls.filter((c) => c.path === '/settle').length;
+    const now = Math.floor(Date.now() / 1000);
+    const wrong = {
+      payment_replayed: once,
+      payment_expired: await paymentFor(payer, accepts, { validBefore: now - 1 }),
+      underpaid: await paymentFor(payer, accepts, { value: '49999' }),
+      wrong_network: await paymentFor(payer, accepts, { network: 'eip155:8453' }),
+      wrong_asset: await paymentFor(payer, accepts, { asset: await otherToken.getAddress() }),
+    };
+    for (const [name, payment] of Object.entries(wrong)) {
+      const refused = await paid('/forge', { intent: RULE }, payment);
+      expect(refused.status, name).toBe(402);
+      expect(refused.body.error, name).toBe(name);
+      expect(decoded(refused.headers.get('payment-required')).error, name).toMatch(new RegExp(`^${name}: `));
+      expect(refused.headers.get('payment-response'), name).toBeNull();
+    }
+    // A payment that is not x402's at all is named too.
+    const garbled = await call(`${deck.url}/forge`, { body: { intent: RULE }, headers: { 'payment-signature': 'not base64 json' } });
+    expect(garbled.body).toMatchObject({ error: 'payment_invalid', field: 'PAYMENT-SIGNATURE' });
+    expect(paidRows().length).toBe(rows);
+    expect(await balanceOf(payer.address)).toBe(balance);
+    expect(facilitator.calls.filter((c) => c.path === '/settle').length).toBe(settles);
+  }, 120_000);
+
+  it('settles nothing for a call whose input is wrong: 422 first, the payment still unspent', async () => {
+    const { accepts } = await asked('/forge', { intent: RULE });
+    const payment = await paymentFor(payer, accepts);
+    const balance = await balanceOf(payer.address);
+    const wrong = await paid('/forge', { intent: 7 }, payment);
+    expect(wrong.status).toBe(422);
+    expect(await balanceOf(payer.address)).toBe(balance);
+    // The same authorization then pays for a valid call.
+    expect((await paid('/forge', { intent: RULE }, payment)).status).toBe(200);
+    expect(await balanceOf(payer.address)).toBe(balance - 50_000n);
+  }, 120_000);
+
+  it('leaves a signed-in principal as it was: its key pays by plan or allowance, with no payment asked or answered', async () => {
+    const me = await signedIn(deck.url, 'keyed_agent');
+    const forged = await call(`${deck.url}/forge`, { body: { intent: RULE }, headers: me.bearer });
+    expect(forged.status).toBe(200);
+    expect(forged.headers.get('payment-response')).toBeNull();
+  }, 120_000);
+});
+
+describe('x402 on MCP', () => {
+  it('serves a paid forge and rehearsal to a client with no key: PaymentRequired as the result, the payment in _meta, the settlement in the result\'s _meta', async () => {
+    const client = await legacyClient(`${deck.url}/mcp/studio`);
+    // The SDK's callTool holds structuredContent to the tool's outputSchema even on isError: read the result as MCP has it.
+    const callTool = (params: Record<string, unknown>) => client.request({ method: 'tools/call', params }, CallToolResultSchema);
+    try {
+      const unpaid = await callTool({ name: 'forge', arguments: { intent: RULE } });
+      expect(unpaid.isError).toBe(true);
+      const required = unpaid.structuredContent as { accepts: Requirements[]; error: string };
+      expect(required).toMatchObject({ x402Version: 2, error: expect.stringMatching(/^payment_required: /), accepts: [{ scheme: 'exact', network: CAIP2, amount: '50000', payTo: treasury }] });
+      // The same object as the text, for a client that reads only content.
+      expect(JSON.parse((unpaid.content[0] as { text: string }).text)).toEqual(required);
+
+      const balance = await balanceOf(payer.address);
+      const forged = await callTool({ name: 'forge', arguments: { intent: RULE }, _meta: { 'x402/payment': await paymentFor(payer, required.accepts[0]!) } });
+      expect(forged.isError, JSON.stringify(forged)).toBeFalsy();
+      const settled = forged._meta?.['x402/payment-response'] as { success: boolean; transaction: string };
+      expect(settled).toMatchObject({ success: true, network: CAIP2, payer: payer.address });
+      const seed = (forged.structuredContent as { seed_hash: string }).seed_hash;
+
+      const rehearsal = { seed_hash: seed, market: 'ES', hours: 24 };
+      const asked = (await callTool({ name: 'rehearse', arguments: rehearsal })).structuredContent as { accepts: Requirements[] };
+      const rehearsed = await callTool({ name: 'rehearse', arguments: rehearsal, _meta: { 'x402/payment': await paymentFor(payer, asked.accepts[0]!) } });
+      expect(rehearsed.isError).toBeFalsy();
+      expect(rehearsed.structuredContent).toMatchObject({ market: 'ES' });
+      const paidRehearsal = rehearsed._meta?.['x402/payment-response'] as { transaction: string };
+      expect((await chain.provider.getTransactionReceipt(paidRehearsal.transaction))?.status).toBe(1);
+      expect(await balanceOf(payer.address)).toBe(balance - 150_000n);
+      expect(paidRows().at(-1)!.entry).toMatchObject({ action: 'rehearse', paid: { transaction: paidRehearsal.transaction } });
+
+      // A replayed payment is refused by name, as PaymentRequired again.
+      const replay = await callTool({ name: 'forge', arguments: { intent: RULE }, _meta: { 'x402/payment': (await paymentFor(payer, required.accepts[0]!, { nonce: (await lastNonce()) })) } });
+      expect(replay.isError).toBe(true);
+      expect((replay.structuredContent as { error: string }).error).toMatch(/^payment_replayed: /);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
+
+const lastNonce = async () => paidRows().at(-1)!.entry.paid!.nonce;
+
+describe('a settlement that fails', () => {
+  it('leaves nothing recorded and nothing served: 402 settlement_failed with the facilitator\'s answer', async () => {
+    // A relayer with no ether cannot send the transfer.
+    const broke = await startFacilitator(chain, Wallet.createRandom().connect(chain.provider));
+    const failing = await testDeck({ DECK_PLANS: plans, DECK_X402_FACILITATOR: broke.url });
+    try {
+      const unpaid = await call(`${failing.url}/forge`, { body: { intent: RULE } });
+      const accepts = decoded(unpaid.headers.get('payment-required')).accepts[0] as Requirements;
+      const balance = await balanceOf(payer.address);
+      const refused = await call(`${failing.url}/forge`, { body: { intent: RULE }, headers: { 'payment-signature': encoded(await paymentFor(payer, accepts)) } });
+      expect(refused.status).toBe(402);
+      expect(refused.body).toMatchObject({ error: 'settlement_failed', reason: 'invalid_transaction_state' });
+      expect(refused.body).not.toHaveProperty('seed_hash');
+      expect(decoded(refused.headers.get('payment-response'))).toMatchObject({ success: false, errorReason: 'invalid_transaction_state' });
+      expect(await balanceOf(payer.address)).toBe(balance);
+      expect(failing.services.store.spend.entries).toEqual([]);
+      // Without a facilitator, no x402: the card says false and a keyless call is asked for a key, as before.
+      const off = await testDeck({ DECK_PLANS: plans });
+      try {
+        expect((await call(`${off.url}/cards/studio`)).body).toMatchObject({ x402Support: false });
+        expect((await call(`${off.url}/cards/studio`)).body).not.toHaveProperty('x402');
+        expect((await call(`${off.url}/forge`, { body: { intent: RULE } })).status).toBe(401);
+      } finally {
+        await off.stop();
+      }
+    } finally {
+      await failing.stop();
+      await broke.stop();
+    }
+  }, 120_000);
+});
