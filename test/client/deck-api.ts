@@ -377,8 +377,26 @@ export interface paths {
                                      */
                                     from?: "cards.agent_wallet" | "cards.owner" | "treasury";
                                 }[];
-                                /** @constant */
-                                x402Support: false;
+                                /** @description true when the deck takes payment per call (x402 v2): a facilitator is configured */
+                                x402Support: boolean;
+                                /** @description with x402Support: each of the seller's tools paid per call, its price in USDC and the x402 PaymentRequirements a call answers */
+                                x402?: {
+                                    /** @constant */
+                                    version: 2;
+                                    prices: {
+                                        tool: string;
+                                        price_usdc: string;
+                                        scheme: string;
+                                        network: string;
+                                        amount: string;
+                                        asset: string;
+                                        payTo: string;
+                                        maxTimeoutSeconds: number;
+                                        extra?: {
+                                            [key: string]: unknown;
+                                        };
+                                    }[];
+                                };
                                 active: boolean;
                                 registrations: {
                                     agentId: number;
@@ -488,8 +506,26 @@ export interface paths {
                                  */
                                 from?: "cards.agent_wallet" | "cards.owner" | "treasury";
                             }[];
-                            /** @constant */
-                            x402Support: false;
+                            /** @description true when the deck takes payment per call (x402 v2): a facilitator is configured */
+                            x402Support: boolean;
+                            /** @description with x402Support: each of the seller's tools paid per call, its price in USDC and the x402 PaymentRequirements a call answers */
+                            x402?: {
+                                /** @constant */
+                                version: 2;
+                                prices: {
+                                    tool: string;
+                                    price_usdc: string;
+                                    scheme: string;
+                                    network: string;
+                                    amount: string;
+                                    asset: string;
+                                    payTo: string;
+                                    maxTimeoutSeconds: number;
+                                    extra?: {
+                                        [key: string]: unknown;
+                                    };
+                                }[];
+                            };
                             active: boolean;
                             registrations: {
                                 agentId: number;
@@ -4075,6 +4111,11 @@ export interface operations {
                             collection: string | null;
                             /** @default 2 */
                             min_confirmations: number;
+                            /** @default null */
+                            eip712: {
+                                name: string;
+                                version: string;
+                            } | null;
                         }[];
                         /** @description where plan payments go; null while none is configured */
                         treasury: string | null;
