@@ -56,6 +56,11 @@ export class JsonShape {
 
   constructor(private readonly bounds: JsonBounds) {}
 
+  /** The keys and array items read so far, at every depth. */
+  get entriesRead(): number {
+    return this.entries;
+  }
+
   /** Reads the next bytes; answers the first bound the body has passed so far (and after it, the same), or null. */
   read(bytes: Uint8Array): Excess | null {
     if (this.excess) return this.excess;

@@ -5,21 +5,27 @@ import { parseJsonBody } from '../core/json.js';
 import type { WorkPool } from '../core/pool/pool.js';
 
 /**
- * Where a body of `from` bytes or more is parsed instead of on the event loop (the work pool): JSON.parse of a body of
- * some megabytes (an image) holds the loop tens of milliseconds. `parse` answers the value, or rejects as JSON.parse
- * does (a DeckError is the place's own refusal, such as a full queue, and is answered as it is).
+ * Where a body of `from` bytes or more, holding at most `entries` keys and array items, is parsed instead of on the
+ * event loop (the work pool): JSON.parse of a body of some megabytes (an image) holds the loop tens of milliseconds.
+ * Only a body of few entries (mostly strings) gains: its value crosses back as a copy of its strings, where a value of
+ * many small parts costs the loop about as much to take back as to parse. `parse` answers the value, or rejects as
+ * JSON.parse does (a DeckError is the place's own refusal, such as a full queue, and is answered as it is).
  */
 export interface BodyOffload {
   from: number;
+  entries: number;
   parse: (bytes: Buffer, req: Request) => Promise<unknown>;
 }
 
 /** Bodies from this size on are parsed on the work pool: below it, JSON.parse takes about a millisecond. */
 const PARSED_ON_POOL_FROM = 128 * 1024;
+/** ... when they hold at most this many keys and items (an image's body holds one). */
+const PARSED_ON_POOL_ENTRIES = 1_024;
 
-/** Large bodies parsed on the work pool, each a turn of its client's address (no principal is known yet). */
+/** Large bodies of few entries parsed on the work pool, each a turn of its client's address (no principal is known yet). */
 export const parsedOnPool = (pool: WorkPool): BodyOffload => ({
   from: PARSED_ON_POOL_FROM,
+  entries: PARSED_ON_POOL_ENTRIES,
   parse: (bytes, req) => pool.run('parsing', bytes, { owner: `address ${req.ip ?? ''}` }),
 });
 
@@ -76,7 +82,7 @@ export function jsonBody(limit: number, bounds: JsonBounds, offload?: BodyOffloa
       if (excess) return next(tooComplex(excess.message, bounds));
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
       const notJson = () => failure(400, 'entity.parse.failed', 'the body is not JSON');
-      if (offload && received >= offload.from) {
+      if (offload && received >= offload.from && shape.entriesRead <= offload.entries) {
         offload.parse(bytes, req).then(
           (value) => {
             req.body = value;

@@ -24,9 +24,9 @@ let base: string;
 const reported: Record<string, unknown[]> = { '/deck': [], '/body-parser': [], '/bounded': [], '/pooled': [], '/refusing': [] };
 /** A work pool of one thread, where /pooled parses every body (from its first byte) off the event loop. */
 const pool = new WorkPool({ threads: 1, lane: 100, held: 100 });
-const pooled: BodyOffload = { from: 0, parse: (bytes) => pool.run('parsing', bytes, { owner: 'test' }) };
-/** A place that refuses every body it is handed, as a full queue would. */
-const refusing: BodyOffload = { from: 0, parse: () => Promise.reject(new DeckError(429, 'queue_full', 'the work queue is full')) };
+const pooled: BodyOffload = { from: 0, entries: LIMIT, parse: (bytes) => pool.run('parsing', bytes, { owner: 'test' }) };
+/** A place that refuses every body of at most 4 entries (keys and items) it is handed, as a full queue would. */
+const refusing: BodyOffload = { from: 0, entries: 4, parse: () => Promise.reject(new DeckError(429, 'queue_full', 'the work queue is full')) };
 
 beforeAll(async () => {
   const app = express();
@@ -125,8 +125,11 @@ describe('jsonBody', () => {
       }),
       { seed: 17, numRuns: 150 },
     );
-    const refused = await post('/refusing', { type: 'application/json', encoding: 'none', chunked: false, bytes: Buffer.from('{"a":1}') });
+    const refused = await post('/refusing', { type: 'application/json', encoding: 'none', chunked: false, bytes: Buffer.from('{"a":1,"b":[2,3]}') });
     expect(refused).toEqual({ failed: { type: null, status: 429 } });
+    // A body of more entries than the place takes is parsed where it arrived.
+    const many = await post('/refusing', { type: 'application/json', encoding: 'none', chunked: false, bytes: Buffer.from('{"a":1,"b":[2,3,4]}') });
+    expect(many).toEqual({ body: { a: 1, b: [2, 3, 4] } });
   }, 120_000);
 
   it('reads the bodies that differ in one byte as body-parser does, however they are sent', async () => {
