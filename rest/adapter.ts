@@ -12,7 +12,7 @@ import { jsonBody, parsedOnPool } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 import { textReader } from './query-input.js';
 import { heldToStatuses, statusFactsOf } from './statuses.js';
-import { paidAs } from '../tools/pay/lib/payment.js';
+import { paidAs, perCallFor } from '../tools/pay/lib/payment.js';
 import { toHeader } from '../upstream/x402/wire.js';
 
 /** The largest JSON body a REST route reads unless its binding says otherwise. */
@@ -89,7 +89,6 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
     const rest = tool.rest;
     if (!rest) continue;
     const guarded = tool.access !== 'none';
-    const priced = tool.access === 'session' && s.offer.perCall?.requirements.has(tool.name) === true;
     const fromText = textReader(tool.input);
     const answer = async (req: Request, res: Response) => {
       const { ctx, refused, boundTo, restingS } = await contextOf(s, req, guarded);
@@ -99,7 +98,8 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
         throw restingS > 0 ? resting(restingS) : signInFirst(boundTo);
       }
       // Without a key, a priced tool is paid per call (x402): a payment is admitted as its payer, or one is asked for.
-      if (priced && !ctx.principal) Object.assign(ctx, paidAs(ctx, s.offer.perCall!, tool.name, `${s.urls.base}${req.originalUrl}`, req.headers['payment-signature']));
+      const perCall = perCallFor(ctx, tool);
+      if (perCall) Object.assign(ctx, paidAs(ctx, perCall, tool.name, `${s.urls.base}${req.originalUrl}`, req.headers['payment-signature']));
       const result = await tool.call(ctx, inputOf(tool, req, fromText));
       if (ctx.payment?.settled) res.set('payment-response', toHeader(ctx.payment.settled));
       if (result instanceof EventStream) return sendEvents(res, result, s.log);

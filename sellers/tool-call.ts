@@ -4,7 +4,7 @@ import { jsonOf } from '../core/json.js';
 import { DeckError, internalFailure } from '../core/errors.js';
 import { outcomeOfStatus } from '../tools/plane/lib/metrics.js';
 import type { McpEndpoint } from './endpoints.js';
-import { paidAs } from '../tools/pay/lib/payment.js';
+import { paidAs, perCallFor } from '../tools/pay/lib/payment.js';
 
 /**
  * A tools/call result in the shape both protocol eras share. A refusal (isError) carries its body as the JSON text
@@ -83,8 +83,8 @@ export async function callOnEndpoint(e: McpEndpoint, given: Ctx, name: string, a
   if (!tool) return { kind: 'unknown_tool', name };
   let ctx = given;
   // Without a key, a tool the plans file prices per call (x402) asks for its payment instead of a key.
-  const perCall = tool.access === 'session' && !ctx.principal ? ctx.offer.perCall : null;
-  if (tool.access === 'session' && !ctx.principal && !perCall?.requirements.has(name)) return { kind: 'join_required' };
+  const perCall = perCallFor(ctx, tool);
+  if (tool.access === 'session' && !ctx.principal && !perCall) return { kind: 'join_required' };
   const started = performance.now();
   try {
     if (perCall) {

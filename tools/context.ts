@@ -3,7 +3,7 @@ import type { Store } from '../store/store.js';
 import type { Upstreams } from '../upstream/upstreams.js';
 import type { Rail } from './agent/lib/rail.js';
 import type { FairQueue } from '../core/fair-queue.js';
-import type { WorkPool } from '../core/pool/pool.js';
+import type { WorkAsk, WorkPool } from '../core/pool/pool.js';
 import type { Guards } from './guards.js';
 import type { LoginThrottle } from './identity/lib/login-throttle.js';
 import type { Logger } from '../config/logger.js';
@@ -78,6 +78,9 @@ export interface SessionCtx extends Ctx {
 }
 
 export const signedIn = (ctx: Ctx): ctx is SessionCtx => ctx.principal !== null;
+
+/** A call's turn on the work pool: its principal's, cancelled with the request. */
+export const workAsk = (ctx: SessionCtx): WorkAsk => ({ owner: ctx.principal.id, signal: ctx.ended() });
 
 /**
  * A call's context: the deck's services and who is calling. Written out field by field: in the V8 of Node 20 an object

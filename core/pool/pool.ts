@@ -62,7 +62,8 @@ export class WorkPool {
   /** Whether a thread has answered: until then the threads are still loading (seconds, run from source). */
   private warm = false;
   private readonly turns: FairQueue;
-  private readonly ran = new Map<string, number>();
+  /** Jobs run since start, by kind: how many on a thread, how many on the loop. */
+  private readonly ran = new Map<WorkKind, Record<'thread' | 'loop', number>>();
 
   constructor(readonly limits: PoolLimits) {
     this.turns = new FairQueue('work', Math.max(1, limits.threads), limits.lane, limits.held);
@@ -126,16 +127,14 @@ export class WorkPool {
   }
 
   private count(kind: WorkKind, where: 'thread' | 'loop'): void {
-    const key = `${kind} ${where}`;
-    this.ran.set(key, (this.ran.get(key) ?? 0) + 1);
+    const counts = this.ran.get(kind) ?? { thread: 0, loop: 0 };
+    counts[where]++;
+    this.ran.set(kind, counts);
   }
 
-  /** Jobs run since start, by kind and where they ran (a thread, or the loop). */
+  /** Jobs run since start, by kind and where they ran (a thread, or the loop); a place none ran in is left out. */
   jobsRun(): { kind: string; where: string; n: number }[] {
-    return [...this.ran].map(([key, n]) => {
-      const [kind, where] = key.split(' ') as [string, string];
-      return { kind, where, n };
-    });
+    return [...this.ran].flatMap(([kind, counts]) => (['thread', 'loop'] as const).filter((where) => counts[where] > 0).map((where) => ({ kind, where, n: counts[where] })));
   }
 
   /** Jobs running or waiting, every principal's together. */

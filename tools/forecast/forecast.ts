@@ -3,7 +3,7 @@ import { compactOf, drawOf, EnvelopeSchema, FORECAST_TIMEFRAMES, ForecastError, 
 import { MARKETS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import type { ForecastBook } from '../../store/forecasts.js';
 import { noForecaster, type Forecaster } from '../../upstream/forecast/forecaster.js';
-import type { SessionCtx } from '../context.js';
+import { workAsk, type SessionCtx } from '../context.js';
 import { recordSpend } from '../meter/lib/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, type Problem } from '../../core/errors.js';
@@ -35,7 +35,7 @@ async function issueAt(ctx: SessionCtx, forecaster: Forecaster, book: ForecastBo
     const newest = book.newest();
     if (!newest || bar > newest.issued_t) {
       try {
-        out.issued = await forecaster.issue(book.pair, bar, fresh, { owner: ctx.principal.id, signal: ctx.ended() });
+        out.issued = await forecaster.issue(book.pair, bar, fresh, workAsk(ctx));
       } catch (error) {
         if (!(error instanceof ForecastError)) throw error;
         out.unissued = error;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
-import type { SessionCtx } from '../context.js';
+import { workAsk, type SessionCtx } from '../context.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/lib/spend.js';
@@ -35,7 +35,7 @@ export const imageAttach = defineTool({
 /** Attaches an image (base64 as ImageData reads it) to the principal's studio, inside the tier's daily ceiling. */
 export async function attachImage(ctx: SessionCtx, data: string) {
   const p = ctx.principal;
-  const read = await ctx.pool.run('imaging', { base64: data, cap: IMAGE_CAP_BYTES }, { owner: p.id, signal: ctx.ended() });
+  const read = await ctx.pool.run('imaging', { base64: data, cap: IMAGE_CAP_BYTES }, workAsk(ctx));
   if (!read.ok && read.why === 'empty') throw badInput([{ field: 'data', message: 'no image' }]);
   if (!read.ok) throw new DeckError(413, 'too_large', `the image is ${read.bytes} bytes; the cap is ${IMAGE_CAP_BYTES}`, { cap_bytes: IMAGE_CAP_BYTES });
   const ext = read.mime ? KINDS[read.mime] : undefined;

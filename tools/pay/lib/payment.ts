@@ -120,6 +120,12 @@ async function settled(
   return settlement;
 }
 
+/** The prices a call is paid by: those of the deck when the tool needs a key, the caller has none and the tool is priced. */
+export function perCallFor(ctx: Ctx, tool: { name: string; access: string }): PerCall | null {
+  const perCall = ctx.offer.perCall;
+  return tool.access === 'session' && !ctx.principal && perCall?.requirements.has(tool.name) ? perCall : null;
+}
+
 /**
  * What makes a keyless call of a priced tool the payer's: the payment sent (REST's PAYMENT-SIGNATURE header, MCP's _meta
  * x402/payment) is admitted on the context, to settle once the input is valid; none sent is 402 asking for one.

@@ -3,7 +3,7 @@ import type { ScanSource } from '../../../engine/forge/index.js';
 import type { RuleReading } from '../../../engine/reader/index.js';
 import type { Forged, ForgeRefusal } from '../../../engine/forge/job.js';
 import { DeckError } from '../../../core/errors.js';
-import type { SessionCtx } from '../../context.js';
+import { workAsk, type SessionCtx } from '../../context.js';
 
 /** The field a refusal of a script's part names: the one the caller can change (the words, the script block, ...). */
 export type FieldOf = (part: string) => string;
@@ -47,14 +47,14 @@ export function deciderOf(script: Script, fieldOf: FieldOf): { ir: DeciderIR; se
 
 /** The embedded reader's reading of the words, on the work pool (words of up to 256 KB take it some hundreds of ms). */
 export const readOnPool = (ctx: SessionCtx, text: string): Promise<RuleReading> =>
-  engineWork('the reader', ctx.pool.run('reading', text, { owner: ctx.principal.id, signal: ctx.ended() }));
+  engineWork('the reader', ctx.pool.run('reading', text, workAsk(ctx)));
 
 /**
  * Script -> decider IR -> watermarked code (the watermark read back from the code, so it is what the code carries),
  * with the code's self-review and scan: on the work pool, the caller's turn among every principal's work.
  */
 export async function forgeOnPool(ctx: SessionCtx, script: Script, source: ScanSource, fieldOf: FieldOf): Promise<Forged> {
-  const outcome = await engineWork('the forge', ctx.pool.run('forging', { script, source }, { owner: ctx.principal.id, signal: ctx.ended() }));
+  const outcome = await engineWork('the forge', ctx.pool.run('forging', { script, source }, workAsk(ctx)));
   if (outcome.ok) return outcome.forged;
   if ('refused' in outcome) throw refusalOf(outcome.refused, fieldOf);
   throw new DeckError(500, 'engine_failed', outcome.failed.message, { step: outcome.failed.step });

@@ -1,7 +1,7 @@
 import { compileDecider, DECIDER_VERSION, type DeciderIR, type Script } from '../../../engine/decider/index.js';
 import type { Rehearsal, RehearsalPhase } from '../../../engine/stepper/index.js';
 import type { PoolStep } from '../../../core/pool/pool.js';
-import type { SessionCtx } from '../../context.js';
+import { workAsk, type SessionCtx } from '../../context.js';
 import { DeckError } from '../../../core/errors.js';
 import { recordSpend } from '../../meter/lib/spend.js';
 import { engineStep } from './cast.js';
@@ -53,7 +53,7 @@ export async function stepOver(
     const options = { from: w.from, marks, ...(folds !== undefined ? { folds } : {}), verdict: { script, version: DECIDER_VERSION, trials } };
     const progress = ctx.progress;
     const hear = progress ? { hear: (step: PoolStep | RehearsalPhase) => progress(wordsOf(step)) } : {};
-    rehearsal = await ctx.pool.run('rehearsal', { ir, seed, version: DECIDER_VERSION, bars: w.bars, options }, { owner: ctx.principal.id, signal: ctx.ended(), ...hear });
+    rehearsal = await ctx.pool.run('rehearsal', { ir, seed, version: DECIDER_VERSION, bars: w.bars, options }, { ...workAsk(ctx), ...hear });
   } catch (error) {
     if (error instanceof DeckError) throw error;
     throw new DeckError(500, 'stepper_failed', `the stepper failed: ${(error as Error).message}`);
