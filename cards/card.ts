@@ -4,7 +4,7 @@ import { SELLER_ENDPOINTS } from '../sellers/endpoints.js';
 import { priceOf, type Seller } from '../config/sellers.js';
 import { badge } from './image.js';
 import type { AgentWallet } from './wallet.js';
-import type { PerCall } from '../tools/pay/lib/per-call.js';
+import type { PerCall } from '../services/pay/per-call.js';
 
 export const ERC8004_TYPE = 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1';
 /** The MCP protocol a card advertises: the newest the endpoint negotiates in the 2025 era (sellers/legacy-server.ts). */

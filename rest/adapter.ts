@@ -1,10 +1,10 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import type { Services } from '../tools/context.js';
+import type { Services } from '../services/context.js';
 import { EventStream, JsonBytes, WithImage, WithLinks, type Tool } from '../tools/define.js';
 import { DeckError, signInFirst } from '../core/errors.js';
 import { jsonOf } from '../core/json.js';
-import { SESSION_COOKIE } from '../tools/identity/lib/credentials.js';
-import { resting } from '../tools/identity/lib/login-throttle.js';
+import { SESSION_COOKIE } from '../services/identity/credentials.js';
+import { resting } from '../services/identity/login-throttle.js';
 import { byCookie, contextOf } from './credential.js';
 import { sendEvents } from './events.js';
 import { sendJson } from './json-answer.js';
@@ -12,7 +12,7 @@ import { jsonBody, parsedOnPool } from './json-body.js';
 import { originAllowed, ownOrigin, pageOrigin } from './origin.js';
 import { textReader } from './query-input.js';
 import { heldToStatuses, statusFactsOf } from './statuses.js';
-import { paidAs, perCallFor } from '../tools/pay/lib/payment.js';
+import { paidAs, perCallFor } from '../services/pay/payment.js';
 import { toHeader } from '../upstream/x402/wire.js';
 
 /** The largest JSON body a REST route reads unless its binding says otherwise. */

@@ -1,11 +1,11 @@
 import { parse as parseCookies } from 'cookie';
 import type { Request, Response, Router } from 'express';
 import { DeckError } from '../core/errors.js';
-import type { Services } from '../tools/context.js';
-import type { Proved } from '../tools/doors/lib/proved.js';
-import { X_TTL_MS } from '../tools/doors/lib/secrets.js';
-import { finishX, startX, X_CALLBACK_PATH } from '../tools/doors/lib/x.js';
-import { SESSION_COOKIE } from '../tools/identity/lib/credentials.js';
+import type { Services } from '../services/context.js';
+import type { Proved } from '../services/doors/proved.js';
+import { X_TTL_MS } from '../services/doors/secrets.js';
+import { finishX, startX, X_CALLBACK_PATH } from '../services/doors/x.js';
+import { SESSION_COOKIE } from '../services/identity/credentials.js';
 import { contextOf } from './credential.js';
 
 /** The browser's half of an X sign-in: the state it started, only for the X door's paths. */
@@ -17,7 +17,7 @@ const X_PATH = '/auth/x';
  * authorize URL (the state also set as an httpOnly cookie on /auth/x, so only this browser can finish), and
  * GET /auth/x/callback is where X sends them back. The callback always ends on the join page: signed in (the
  * deck_session cookie set, ?door=x), with a proof to join or link with (?door=x&proof=...), or with the refusal's
- * code (?door=x&door_error=...). What the steps do is tools/doors/lib/x.ts.
+ * code (?door=x&door_error=...). What the steps do is services/doors/x.ts.
  */
 export function doorRoutes(app: Router, s: Services): void {
   const httpsBase = s.urls.base.startsWith('https:');

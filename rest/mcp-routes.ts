@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
-import type { Services } from '../tools/context.js';
+import type { Services } from '../services/context.js';
 import { contextOf } from './credential.js';
-import { resting } from '../tools/identity/lib/login-throttle.js';
+import { resting } from '../services/identity/login-throttle.js';
 import { bodyFailure } from './errors.js';
 import { sendJson } from './json-answer.js';
 import { answerStream } from './mcp-stream.js';
@@ -27,7 +27,7 @@ import type { DeckTasks } from '../sellers/tasks.js';
 import { modernBridge, PROTOCOL_META } from '../sellers/modern-bridge.js';
 import { SELLER_IDS } from '../config/sellers.js';
 import { chooseToolsets } from '../sellers/toolsets.js';
-import { challenges } from '../tools/oauth/lib/resources.js';
+import { challenges } from '../services/oauth/resources.js';
 import type { JsonBounds } from '../core/json-bounds.js';
 
 /** The client's address rests under the login throttle (HTTP 429 with Retry-After; error.data.retry_after_s). */

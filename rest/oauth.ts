@@ -7,11 +7,11 @@ import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/tok
 import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express, { type RequestHandler, type Router } from 'express';
-import type { Services } from '../tools/context.js';
-import { REQUEST_TTL_MS } from '../tools/oauth/lib/authorizations.js';
-import { clientFor, metadataUrl, registerClient } from '../tools/oauth/lib/clients.js';
-import { resourceMetadata, resourceNamed } from '../tools/oauth/lib/resources.js';
-import { challengeOf, exchangeCode, refresh, revoke, verifyAccess } from '../tools/oauth/lib/tokens.js';
+import type { Services } from '../services/context.js';
+import { REQUEST_TTL_MS } from '../services/oauth/authorizations.js';
+import { clientFor, metadataUrl, registerClient } from '../services/oauth/clients.js';
+import { resourceMetadata, resourceNamed } from '../services/oauth/resources.js';
+import { challengeOf, exchangeCode, refresh, revoke, verifyAccess } from '../services/oauth/tokens.js';
 
 /** Where the authorization server's endpoints sit under the deck's base URL. */
 export const OAUTH_PATHS = { authorize: '/oauth/authorize', token: '/oauth/token', register: '/oauth/register', revoke: '/oauth/revoke' } as const;

@@ -1,12 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Router } from 'express';
-import type { Services } from '../tools/context.js';
+import type { Services } from '../services/context.js';
 import { upgradeRequired, type Tool } from '../tools/define.js';
 import { loopbackAddress } from '../core/addresses.js';
 import { signInFirst } from '../core/errors.js';
-import { resting } from '../tools/identity/lib/login-throttle.js';
-import { outcomeOfStatus } from '../tools/plane/lib/metrics.js';
-import { readiness } from '../tools/plane/lib/ready.js';
+import { resting } from '../services/identity/login-throttle.js';
+import { outcomeOfStatus } from '../services/plane/metrics.js';
+import { readiness } from '../services/plane/ready.js';
 import { bearerOf, contextOf } from './credential.js';
 
 /** A route's pattern as express matched it (the first of a list that fits the path's depth); unmatched otherwise. */

@@ -1,9 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../config/logger.js';
 import { DeckError, internalFailure } from '../core/errors.js';
-import type { Services } from '../tools/context.js';
+import type { Services } from '../services/context.js';
 import type { Tool } from '../tools/define.js';
-import type { Locks } from '../tools/plans/lib/locks.js';
+import type { Locks } from '../services/plans/locks.js';
 import type { IdentityDoor } from '../upstream/identity/door.js';
 
 /** What a deck's configuration adds to the statuses of its routes: its tier locks, and which door verifies keys. */

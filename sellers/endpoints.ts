@@ -1,6 +1,6 @@
 import type { Tool, ToolAnnotations } from '../tools/define.js';
 import { opens, TIERS, type Principal, type Tier } from '../core/principal.js';
-import type { Locks } from '../tools/plans/lib/locks.js';
+import type { Locks } from '../services/plans/locks.js';
 import { MCP_TOOLS, type ToolName } from '../tools/registry.js';
 import { HOUSE_TOOLS, SELLERS, type Seller } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from './toolsets.js';

@@ -1,4 +1,4 @@
-import type { Ctx } from '../tools/context.js';
+import type { Ctx } from '../services/context.js';
 import type { HeldTape } from '../store/tape-archive.js';
 import { DECK_ENDPOINT, servedOn, type McpEndpoint } from './endpoints.js';
 

@@ -6,7 +6,7 @@ import {
   type ProgressToken,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Ctx } from '../tools/context.js';
+import type { Ctx } from '../services/context.js';
 import { listedAs, listingOf, unknownToolMessage, type McpEndpoint } from './endpoints.js';
 import { instructionsFor } from './instructions.js';
 import { KEY_REQUIRED, RESOURCE_NOT_FOUND, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Ctx } from '../tools/context.js';
+import type { Ctx } from '../services/context.js';
 import type { McpEndpoint } from './endpoints.js';
 import type { ModernCall } from './modern-server.js';
 import { instructionsFor } from './instructions.js';

@@ -6,7 +6,7 @@ import {
   Server,
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
-import type { Ctx } from '../tools/context.js';
+import type { Ctx } from '../services/context.js';
 import { listingFor, unknownToolMessage, type McpEndpoint } from './endpoints.js';
 import { KEY_REQUIRED, RESOURCE_NOT_FOUND, UNKNOWN_TOOL } from './json-rpc.js';
 import { endpointResources } from './resources.js';

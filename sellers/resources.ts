@@ -1,5 +1,5 @@
-import type { Ctx } from '../tools/context.js';
-import { LINKING_TOOL, readRehearsalPart, REHEARSAL_TEMPLATES } from '../tools/studio/lib/rehearsal-links.js';
+import type { Ctx } from '../services/context.js';
+import { LINKING_TOOL, readRehearsalPart, REHEARSAL_TEMPLATES } from '../services/studio/rehearsal-links.js';
 import { appResources, readAppResource } from './app/resource.js';
 import type { McpEndpoint } from './endpoints.js';
 

@@ -1,6 +1,6 @@
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { RELATED_TASK_META_KEY, type JSONRPCNotification, type ProgressToken, type RequestId, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
-import type { Ctx } from '../tools/context.js';
+import type { Ctx } from '../services/context.js';
 import type { ToolResult } from './tool-call.js';
 
 /** The tools that may take seconds to minutes (folds, a 1,000-run null, a grader lane): served as tasks when asked. */

@@ -1,10 +1,10 @@
-import type { Ctx } from '../tools/context.js';
+import type { Ctx } from '../services/context.js';
 import { EventStream, JsonBytes, WithImage, WithLinks, type ResourceLink } from '../tools/define.js';
 import { jsonOf } from '../core/json.js';
 import { DeckError, internalFailure } from '../core/errors.js';
-import { outcomeOfStatus } from '../tools/plane/lib/metrics.js';
+import { outcomeOfStatus } from '../services/plane/metrics.js';
 import type { McpEndpoint } from './endpoints.js';
-import { paidAs, perCallFor } from '../tools/pay/lib/payment.js';
+import { paidAs, perCallFor } from '../services/pay/payment.js';
 
 /**
  * A tools/call result in the shape both protocol eras share. A refusal (isError) carries its body as the JSON text

@@ -48,7 +48,7 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** The place a guard holds in the store for one key (tools/guards.ts): the same name on every deck. */
+/** The place a guard holds in the store for one key (services/guards.ts): the same name on every deck. */
 export const guardPlace = (guard: string, key: string): string => `${guard}|${key}`;
 
 /** The join guard's one key: joins take turns house-wide, and the door's settling at start waits for the same place. */

@@ -19,8 +19,8 @@ import { endpointResources } from '../sellers/resources.js';
 import { legacyServer, Refusal } from '../sellers/legacy-server.js';
 import { deckTasks } from '../sellers/tasks.js';
 import { callOnEndpoint, joinStep } from '../sellers/tool-call.js';
-import type { Ctx } from '../tools/context.js';
-import { principalFrom } from '../tools/identity/lib/credentials.js';
+import type { Ctx } from '../services/context.js';
+import { principalFrom } from '../services/identity/credentials.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { oddString, oddValue } from './fuzz/values.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readConfig } from '../config/env.js';
-import type { Ctx } from '../tools/context.js';
+import type { Ctx } from '../services/context.js';
 import { defineTool, EventStream, JsonBytes, WithImage } from '../tools/define.js';
 import { DeckError } from '../core/errors.js';
 import { driftOf } from '../tools/output.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRY } from '../tools/registry.js';
-import { loadSkills, SKILLS } from '../tools/skills/lib/bank.js';
+import { loadSkills, SKILLS } from '../services/skills/bank.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { grantsFile, httpRefusal, legacyClient, namesOf, refusalIn } from './support/mcp.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadPlans } from '../config/files.js';
 import { endpoint, listingFor } from '../sellers/endpoints.js';
-import { locksOf } from '../tools/plans/lib/locks.js';
+import { locksOf } from '../services/plans/locks.js';
 import { defineTool } from '../tools/define.js';
 import type { Principal, Tier } from '../core/principal.js';
 

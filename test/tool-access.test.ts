@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import type { Principal } from '../core/principal.js';
-import type { Ctx, SessionCtx } from '../tools/context.js';
+import type { Ctx, SessionCtx } from '../services/context.js';
 import { defineTool, type ToolSpec } from '../tools/define.js';
 
 // What `run` is handed follows the tool's access, checked by the typecheck (npm run typecheck runs over test/).

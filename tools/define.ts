@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { signedIn, type Ctx, type SessionCtx } from './context.js';
+import { signedIn, type Ctx, type SessionCtx } from '../services/context.js';
 import { badInput, DeckError, internalFailure, problemsOf, signInFirst } from '../core/errors.js';
 import { TOOL_INPUT_BOUNDS, type JsonBounds } from '../core/json-bounds.js';
-import { guardStatus, type GuardName } from './guards.js';
-import { howToBuy } from './plans/lib/offered.js';
+import { guardStatus, type GuardName } from '../services/guards.js';
+import { howToBuy } from '../services/plans/offered.js';
 import { opens, type Tier } from '../core/principal.js';
 import { heldTo, outlineOf, outputJsonSchema } from './output.js';
-import type { EventStream, JsonBytes, WithImage, WithLinks } from './answers.js';
+import type { EventStream, JsonBytes, WithImage, WithLinks } from '../services/answers.js';
 
-export { EventStream, JsonBytes, WithImage, WithLinks, type ResourceLink, type StreamEvent } from './answers.js';
+export { EventStream, JsonBytes, WithImage, WithLinks, type ResourceLink, type StreamEvent } from '../services/answers.js';
 
 export type Access = 'none' | 'session' | 'optional';
 export type Method = 'GET' | 'POST' | 'DELETE';

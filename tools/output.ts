@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EventStream, JsonBytes, WithImage, WithLinks } from './answers.js';
+import { EventStream, JsonBytes, WithImage, WithLinks } from '../services/answers.js';
 
 type Schema = Record<string, unknown>;
 

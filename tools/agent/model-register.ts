@@ -3,10 +3,10 @@ import { CapsSchema, within } from '../../engine/book/index.js';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { ModelName } from '../book/lib/books.js';
-import { decideUrl } from './lib/decide-url.js';
-import { modelView } from './lib/model-view.js';
-import { ModelAnswer } from './lib/answers.js';
+import { ModelName } from '../../services/book/books.js';
+import { decideUrl } from '../../services/agent/decide-url.js';
+import { modelView } from '../../services/agent/model-view.js';
+import { ModelAnswer } from '../../services/agent/answers.js';
 
 /** Models one principal may register. */
 const MOST_MODELS = 20;

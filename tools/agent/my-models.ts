@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { ModelName, myModel } from '../book/lib/books.js';
-import { modelView } from './lib/model-view.js';
-import { ModelsMineAnswer, ModelAnswer } from './lib/answers.js';
+import { ModelName, myModel } from '../../services/book/books.js';
+import { modelView } from '../../services/agent/model-view.js';
+import { ModelsMineAnswer, ModelAnswer } from '../../services/agent/answers.js';
 
 export const modelsMine = defineTool({
   name: 'my_models',

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
 import { badInput } from '../../core/errors.js';
-import { int, unixTime } from '../schemas.js';
-import { ModelName, myModel } from '../book/lib/books.js';
-import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../studio/lib/window.js';
+import { int, unixTime } from '../../services/schemas.js';
+import { ModelName, myModel } from '../../services/book/books.js';
+import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../../services/studio/window.js';
 import { barsToRows } from '../../engine/bars.js';
-import { RunAnswer } from './lib/answers.js';
+import { RunAnswer } from '../../services/agent/answers.js';
 
 /** The most bars a run may step: a month of 1m bars, the longest replay window. */
 export const MOST_BARS = 744 * 60;

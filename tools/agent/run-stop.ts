@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { RunId } from '../book/lib/books.js';
-import { RunAnswer } from './lib/answers.js';
+import { RunId } from '../../services/book/books.js';
+import { RunAnswer } from '../../services/agent/answers.js';
 
 export const runStop = defineTool({
   name: 'run_stop',

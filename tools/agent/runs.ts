@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { ModelName, RunId } from '../book/lib/books.js';
-import { RunAnswer, RunsAnswer } from './lib/answers.js';
+import { ModelName, RunId } from '../../services/book/books.js';
+import { RunAnswer, RunsAnswer } from '../../services/agent/answers.js';
 
 export const runRead = defineTool({
   name: 'run_read',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { CapsSchema, HOUSE_LIMITS, HOUSE_MAX_NOTIONAL_USD, limitsFor } from '../../engine/book/index.js';
 import { MARKETS } from '../../engine/markets.js';
-import type { SessionCtx } from '../context.js';
+import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
-import { CapsAnswer } from './lib/answers.js';
+import { CapsAnswer } from '../../services/book/answers.js';
 
 /** The caps and the limits they make on every market, inside the house's. */
 const capsView = (ctx: SessionCtx) => {

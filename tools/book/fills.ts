@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { bookOf } from './lib/books.js';
-import { settled } from './lib/history.js';
+import { bookOf } from '../../services/book/books.js';
+import { settled } from '../../services/book/history.js';
 import { BookQuery } from './orders.js';
-import { pageOf, Paging } from './lib/paging.js';
-import { fillView } from './lib/views.js';
-import { FillsAnswer } from './lib/answers.js';
+import { pageOf, Paging } from '../../services/book/paging.js';
+import { fillView } from '../../services/book/views.js';
+import { FillsAnswer } from '../../services/book/answers.js';
 
 export const fillsList = defineTool({
   name: 'fills',

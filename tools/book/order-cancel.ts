@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { liveBook } from './lib/books.js';
-import { orderView } from './lib/views.js';
-import { OrderAnswer } from './lib/answers.js';
+import { liveBook } from '../../services/book/books.js';
+import { orderView } from '../../services/book/views.js';
+import { OrderAnswer } from '../../services/book/answers.js';
 
 export const orderCancel = defineTool({
   name: 'order_cancel',

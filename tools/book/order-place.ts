@@ -3,10 +3,10 @@ import { ORDER_TYPES, SIDES } from '../../engine/book/index.js';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
 import { badInput } from '../../core/errors.js';
-import { capsOf, liveBook, ModelName, myModel } from './lib/books.js';
-import { placeOrder } from './lib/place.js';
-import { orderView } from './lib/views.js';
-import { OrderAnswer } from './lib/answers.js';
+import { capsOf, liveBook, ModelName, myModel } from '../../services/book/books.js';
+import { placeOrder } from '../../services/book/place.js';
+import { orderView } from '../../services/book/views.js';
+import { OrderAnswer } from '../../services/book/answers.js';
 
 const Price = z.number().finite().positive();
 

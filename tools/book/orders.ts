@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../../store/book.js';
 import { defineTool } from '../define.js';
-import { bookOf, ModelName, RunId } from './lib/books.js';
-import { settled } from './lib/history.js';
-import { pageOf, Paging } from './lib/paging.js';
-import { orderView } from './lib/views.js';
-import { OrdersAnswer } from './lib/answers.js';
+import { bookOf, ModelName, RunId } from '../../services/book/books.js';
+import { settled } from '../../services/book/history.js';
+import { pageOf, Paging } from '../../services/book/paging.js';
+import { orderView } from '../../services/book/views.js';
+import { OrdersAnswer } from '../../services/book/answers.js';
 
 /** Which book a history read names: yours, a model's live book, or a run's. */
 export const BookQuery = {

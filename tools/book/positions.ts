@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
-import { bookOf } from './lib/books.js';
-import { settled } from './lib/history.js';
+import { bookOf } from '../../services/book/books.js';
+import { settled } from '../../services/book/history.js';
 import { BookQuery } from './orders.js';
-import { positionView } from './lib/views.js';
-import { PositionsAnswer } from './lib/answers.js';
+import { positionView } from '../../services/book/views.js';
+import { PositionsAnswer } from '../../services/book/answers.js';
 
 export const positionsList = defineTool({
   name: 'positions',

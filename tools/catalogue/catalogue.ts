@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { MARKETS, MARKET_SPECS, TIMEFRAMES } from '../../engine/markets.js';
 import { DEFAULT_COSTS, slippageOf } from '../../engine/stepper/index.js';
 import type { HeldTape } from '../../store/tape-archive.js';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../../services/context.js';
 import { defineTool } from '../define.js';
-import { perDeck } from '../per-deck.js';
+import { perDeck } from '../../services/per-deck.js';
 import { TIERS } from '../../core/principal.js';
-import { HeldListing } from '../tape/lib/held.js';
+import { HeldListing } from '../../services/tape/held.js';
 
 const answerOf = (ctx: Ctx) => ({
   ok: true as const,

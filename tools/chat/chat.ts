@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { ChatAnswer } from '../../upstream/chat/lane.js';
 import { defineTool, EventStream } from '../define.js';
 import { notConfigured } from '../../core/errors.js';
-import { recordSpend, type Recorded } from '../meter/lib/spend.js';
-import { answer } from '../schemas.js';
+import { recordSpend, type Recorded } from '../../services/meter/spend.js';
+import { answer } from '../../services/schemas.js';
 
 const Message = z
   .object({

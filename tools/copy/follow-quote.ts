@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { CapsSchema, followQuote } from '../../engine/book/index.js';
 import { defineTool } from '../define.js';
 import { badInput } from '../../core/errors.js';
-import { int } from '../schemas.js';
-import { PublicModelId, publicModel, settledBook, trackRecord } from './lib/public.js';
-import { FollowQuoteAnswer } from './lib/answers.js';
+import { int } from '../../services/schemas.js';
+import { PublicModelId, publicModel, settledBook, trackRecord } from '../../services/copy/public.js';
+import { FollowQuoteAnswer } from '../../services/copy/answers.js';
 
 /** The model's recent orders: its live fills of the last `days` days, the newest of them at most. */
 const DEFAULT_DAYS = 30;

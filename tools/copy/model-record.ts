@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { pageOf, Paging } from '../book/lib/paging.js';
-import { fillView, positionView } from '../book/lib/views.js';
-import { PublicModelId, publicModel, settledBook, trackRecord } from './lib/public.js';
-import { ModelRecordAnswer } from './lib/answers.js';
+import { pageOf, Paging } from '../../services/book/paging.js';
+import { fillView, positionView } from '../../services/book/views.js';
+import { PublicModelId, publicModel, settledBook, trackRecord } from '../../services/copy/public.js';
+import { ModelRecordAnswer } from '../../services/copy/answers.js';
 
 export const modelRecord = defineTool({
   name: 'model_record',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { pageOf, Paging } from '../book/lib/paging.js';
-import { listable, settledBook, trackRecord } from './lib/public.js';
-import { ModelsAnswer } from './lib/answers.js';
+import { pageOf, Paging } from '../../services/book/paging.js';
+import { listable, settledBook, trackRecord } from '../../services/copy/public.js';
+import { ModelsAnswer } from '../../services/copy/answers.js';
 
 export const models = defineTool({
   name: 'models',

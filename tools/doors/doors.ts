@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DeckError } from '../../core/errors.js';
 import { defineTool } from '../define.js';
-import { answer } from '../schemas.js';
-import { DoorKindSchema, DoorsList } from './lib/answers.js';
-import { doorsOf, linkProof } from './lib/link.js';
+import { answer } from '../../services/schemas.js';
+import { DoorKindSchema, DoorsList } from '../../services/doors/answers.js';
+import { doorsOf, linkProof } from '../../services/doors/link.js';
 
 export const doors = defineTool({
   name: 'doors',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { answer } from '../schemas.js';
-import { sendSignIn } from './lib/email.js';
+import { answer } from '../../services/schemas.js';
+import { sendSignIn } from '../../services/doors/email.js';
 
 export const emailSend = defineTool({
   name: 'email_send',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { ProvedAnswer } from './lib/answers.js';
-import { verifySignIn } from './lib/email.js';
+import { ProvedAnswer } from '../../services/doors/answers.js';
+import { verifySignIn } from '../../services/doors/email.js';
 
 export const emailVerify = defineTool({
   name: 'email_verify',

@@ -3,10 +3,10 @@ import { drawOf, FORECAST_TIMEFRAMES, HORIZON } from '../../engine/forecast/inde
 import { MARKETS } from '../../engine/markets.js';
 import { noForecaster } from '../../upstream/forecast/forecaster.js';
 import { defineTool } from '../define.js';
-import { ageBars } from './lib/age.js';
-import { scoreDue } from './lib/scoring.js';
+import { ageBars } from '../../services/forecast/age.js';
+import { scoreDue } from '../../services/forecast/scoring.js';
 import { LensSchema } from '../../upstream/forecast/forecaster.js';
-import { LensRow } from './lib/answer-schema.js';
+import { LensRow } from '../../services/forecast/answer-schema.js';
 
 export const forecastHealth = defineTool({
   name: 'forecast_health',

@@ -3,15 +3,15 @@ import { compactOf, drawOf, EnvelopeSchema, FORECAST_TIMEFRAMES, ForecastError, 
 import { MARKETS, TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import type { ForecastBook } from '../../store/forecasts.js';
 import { noForecaster, type Forecaster } from '../../upstream/forecast/forecaster.js';
-import { workAsk, type SessionCtx } from '../context.js';
-import { recordSpend } from '../meter/lib/spend.js';
+import { workAsk, type SessionCtx } from '../../services/context.js';
+import { recordSpend } from '../../services/meter/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, type Problem } from '../../core/errors.js';
-import { answer, flag, unixTime } from '../schemas.js';
+import { answer, flag, unixTime } from '../../services/schemas.js';
 import { tape } from '../tape/tape.js';
-import { ageBars } from './lib/age.js';
-import { Calibration, Drawn } from './lib/answer-schema.js';
-import { scoreDue } from './lib/scoring.js';
+import { ageBars } from '../../services/forecast/age.js';
+import { Calibration, Drawn } from '../../services/forecast/answer-schema.js';
+import { scoreDue } from '../../services/forecast/scoring.js';
 
 /** The most issues one history answer carries; `truncated` says more are left (ask again from the last one + 1). */
 export const MAX_HISTORY = 2000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { answer } from '../schemas.js';
+import { answer } from '../../services/schemas.js';
 
 export const authProviders = defineTool({
   name: 'auth_providers',

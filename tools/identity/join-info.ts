@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { NAME_RULE, WALLET_RULE } from './lib/name-rule.js';
-import { answer } from '../schemas.js';
+import { NAME_RULE, WALLET_RULE } from '../../services/identity/name-rule.js';
+import { answer } from '../../services/schemas.js';
 
 export const joinInfo = defineTool({
   name: 'join_info',

@@ -4,10 +4,10 @@ import { HOUSE_WIDE } from '../../store/backend.js';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
-import { linkProof, proofOf } from '../doors/lib/link.js';
-import { clientOf } from './lib/client.js';
-import { Name, Wallet } from './lib/name-rule.js';
-import { answer } from '../schemas.js';
+import { linkProof, proofOf } from '../../services/doors/link.js';
+import { clientOf } from '../../services/identity/client.js';
+import { Name, Wallet } from '../../services/identity/name-rule.js';
+import { answer } from '../../services/schemas.js';
 
 export const join = defineTool({
   name: 'join',

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { clientOf } from './lib/client.js';
-import { openSession } from './lib/session.js';
-import { resting } from './lib/login-throttle.js';
-import { answer } from '../schemas.js';
+import { clientOf } from '../../services/identity/client.js';
+import { openSession } from '../../services/identity/session.js';
+import { resting } from '../../services/identity/login-throttle.js';
+import { answer } from '../../services/schemas.js';
 
 export const login = defineTool({
   name: 'login',

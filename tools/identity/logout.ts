@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { endSession } from '../oauth/lib/tokens.js';
-import { answer } from '../schemas.js';
+import { endSession } from '../../services/oauth/tokens.js';
+import { answer } from '../../services/schemas.js';
 
 export const logout = defineTool({
   name: 'logout',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { digest } from '../../upstream/identity/keys.js';
 import { defineTool } from '../define.js';
-import { answer } from '../schemas.js';
+import { answer } from '../../services/schemas.js';
 
 export const rotateKey = defineTool({
   name: 'rotate_key',

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { signerOf } from '../../engine/plans/messages.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { Wallet } from './lib/name-rule.js';
-import { challengeOf, Nonce, walletView, WalletAnswer } from './lib/wallet.js';
+import { Wallet } from '../../services/identity/name-rule.js';
+import { challengeOf, Nonce, walletView, WalletAnswer } from '../../services/identity/wallet.js';
 
 const nonceRefused = (why: string) => new DeckError(422, 'nonce_refused', `the nonce ${why}: ask GET /me/wallet for a fresh challenge`, { field: 'nonce' });
 

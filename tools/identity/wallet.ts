@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { walletView, WalletAnswer } from './lib/wallet.js';
+import { walletView, WalletAnswer } from '../../services/identity/wallet.js';
 
 export const wallet = defineTool({
   name: 'wallet',

@@ -5,7 +5,7 @@ import { domainChainId, recoverTypedData, undeclared } from '../../engine/mandat
 import { chainNumber } from '../../upstream/chain/provider.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, notConfigured } from '../../core/errors.js';
-import { MandateAnswer, TypedData } from './lib/answers.js';
+import { MandateAnswer, TypedData } from '../../services/mandates/answers.js';
 
 /** The largest mandate recorded, as JSON: a wallet's typed data is a few hundred bytes. */
 export const MANDATE_MAX_BYTES = 16 * 1024;

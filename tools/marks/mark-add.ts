@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { z } from 'zod';
-import { Mark, MARK_LIMITS, MarkInput } from './lib/mark-schema.js';
-import { answer } from '../schemas.js';
+import { Mark, MARK_LIMITS, MarkInput } from '../../services/marks/mark-schema.js';
+import { answer } from '../../services/schemas.js';
 
 export const marksAdd = defineTool({
   name: 'mark_add',

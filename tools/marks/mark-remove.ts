@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { Mark, MARK_ID } from './lib/mark-schema.js';
-import { answer } from '../schemas.js';
+import { Mark, MARK_ID } from '../../services/marks/mark-schema.js';
+import { answer } from '../../services/schemas.js';
 
 export const marksRemove = defineTool({
   name: 'mark_remove',

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { marksInWords } from '../../engine/marks-words.js';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
-import { Mark } from './lib/mark-schema.js';
-import { answer } from '../schemas.js';
+import { Mark } from '../../services/marks/mark-schema.js';
+import { answer } from '../../services/schemas.js';
 
 export const marksList = defineTool({
   name: 'marks',

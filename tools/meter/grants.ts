@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineTool, upgradeRequired } from '../define.js';
 import { opens } from '../../core/principal.js';
-import { meterOf, tierOf } from '../plans/lib/standing.js';
-import { answer, flag } from '../schemas.js';
+import { meterOf, tierOf } from '../../services/plans/standing.js';
+import { answer, flag } from '../../services/schemas.js';
 import { Grant } from '../../config/files.js';
-import { MeterView } from '../plans/lib/standing-schema.js';
+import { MeterView } from '../../services/plans/standing-schema.js';
 
 export const grants = defineTool({
   name: 'grants',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { meterOf } from '../plans/lib/standing.js';
-import { MeterView } from '../plans/lib/standing-schema.js';
-import { Recorded, spendEntry } from './lib/spend.js';
+import { meterOf } from '../../services/plans/standing.js';
+import { MeterView } from '../../services/plans/standing-schema.js';
+import { Recorded, spendEntry } from '../../services/meter/spend.js';
 
 export const meterRecord = defineTool({
   name: 'meter_record',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { PriceEntry } from '../../config/files.js';
-import { meterOf } from '../plans/lib/standing.js';
-import { MeterView } from '../plans/lib/standing-schema.js';
+import { meterOf } from '../../services/plans/standing.js';
+import { MeterView } from '../../services/plans/standing-schema.js';
 
 export const meter = defineTool({
   name: 'meter',

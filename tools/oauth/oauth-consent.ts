@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { CODE_TTL_MS } from './lib/authorizations.js';
-import { vouchedHost } from './lib/clients.js';
-import { answer } from '../schemas.js';
+import { CODE_TTL_MS } from '../../services/oauth/authorizations.js';
+import { vouchedHost } from '../../services/oauth/clients.js';
+import { answer } from '../../services/schemas.js';
 
 const RequestId = z.string().regex(/^ar_[A-Za-z0-9_-]{22}$/, 'the authorization request id the page was opened with');
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { answer } from '../schemas.js';
+import { answer } from '../../services/schemas.js';
 
 export const ledgerVerify = defineTool({
   name: 'ledger_verify',

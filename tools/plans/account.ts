@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { Grant } from '../../config/files.js';
-import { grantOf, meterOf, planOf } from './lib/standing.js';
-import { MeterView, PlanStanding, PrincipalShown } from './lib/standing-schema.js';
+import { grantOf, meterOf, planOf } from '../../services/plans/standing.js';
+import { MeterView, PlanStanding, PrincipalShown } from '../../services/plans/standing-schema.js';
 
 export const account = defineTool({
   name: 'account',

@@ -4,9 +4,9 @@ import { holderMessage, signerOf } from '../../engine/plans/messages.js';
 import { utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, notConfigured } from '../../core/errors.js';
-import { holderOf } from './lib/standing.js';
-import { Chained, Day, HolderStanding } from './lib/standing-schema.js';
-import { answer } from '../schemas.js';
+import { holderOf } from '../../services/plans/standing.js';
+import { Chained, Day, HolderStanding } from '../../services/plans/standing-schema.js';
+import { answer } from '../../services/schemas.js';
 
 export const holderLink = defineTool({
   name: 'holder_link',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { holderMessage } from '../../engine/plans/messages.js';
 import { defineTool } from '../define.js';
-import { holderOf } from './lib/standing.js';
-import { HolderStanding } from './lib/standing-schema.js';
-import { answer } from '../schemas.js';
+import { holderOf } from '../../services/plans/standing.js';
+import { HolderStanding } from '../../services/plans/standing-schema.js';
+import { answer } from '../../services/schemas.js';
 
 export const holderState = defineTool({
   name: 'holder',

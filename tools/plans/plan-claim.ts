@@ -4,13 +4,13 @@ import { paymentOf, planBought } from '../../engine/plans/payment.js';
 import { periodFor } from '../../engine/plans/period.js';
 import type { PlanClaim } from '../../store/plan-claims.js';
 import type { LedgerEntry } from '../../store/ledger.js';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../../services/context.js';
 import { defineTool } from '../define.js';
 import { DeckError, notConfigured } from '../../core/errors.js';
 import { provenWallet, type Principal } from '../../core/principal.js';
-import { listedChain, treasuryOf } from './lib/offered.js';
-import { meterOf, planOf, tierOf } from './lib/standing.js';
-import { Chained, Mine, PlanClaimEntry } from './lib/standing-schema.js';
+import { listedChain, treasuryOf } from '../../services/plans/offered.js';
+import { meterOf, planOf, tierOf } from '../../services/plans/standing.js';
+import { Chained, Mine, PlanClaimEntry } from '../../services/plans/standing-schema.js';
 
 const refuse = (code: string, message: string, details: Record<string, unknown> = {}) => new DeckError(422, code, message, details);
 const same = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();

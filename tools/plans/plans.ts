@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { Plan } from '../../config/files.js';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../../services/context.js';
 import { defineTool } from '../define.js';
-import { chainsShown, treasuryOf } from './lib/offered.js';
-import { perDeck } from '../per-deck.js';
-import { meterOf, planOf } from './lib/standing.js';
-import { ChainShown, Mine, PrincipalShown } from './lib/standing-schema.js';
-import { answer } from '../schemas.js';
+import { chainsShown, treasuryOf } from '../../services/plans/offered.js';
+import { perDeck } from '../../services/per-deck.js';
+import { meterOf, planOf } from '../../services/plans/standing.js';
+import { ChainShown, Mine, PrincipalShown } from '../../services/plans/standing-schema.js';
+import { answer } from '../../services/schemas.js';
 
 const answerOf = (ctx: Ctx) => {
   const { plans: list, currency } = ctx.offer.plans;

@@ -4,10 +4,10 @@ import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
 import { TIERS } from '../../core/principal.js';
 import { priceOf, SELLERS } from '../../config/sellers.js';
 import { defineTool } from '../define.js';
-import { priceEntry } from '../meter/lib/prices.js';
-import { register } from '../studio/lib/register.js';
+import { priceEntry } from '../../services/meter/prices.js';
+import { register } from '../../services/studio/register.js';
 import { quoteOf } from '../studio/strategy-quote.js';
-import { answer } from '../schemas.js';
+import { answer } from '../../services/schemas.js';
 
 /** An onboarded strategy's price: one forge plus one rehearsal over the default window, in meter units (quoteOf). */
 export const StrategyQuote = z.object({

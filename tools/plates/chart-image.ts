@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool, WithImage } from '../define.js';
-import { ChartState } from './lib/chart-state.js';
-import { drawPlate, PlateRequest } from './lib/draw.js';
-import { answer } from '../schemas.js';
+import { ChartState } from '../../services/plates/chart-state.js';
+import { drawPlate, PlateRequest } from '../../services/plates/draw.js';
+import { answer } from '../../services/schemas.js';
 
 export const chartImage = defineTool({
   name: 'chart_image',

@@ -1,11 +1,11 @@
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
-import type { SessionCtx } from '../context.js';
+import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
 import { limitReached } from '../../core/errors.js';
-import { recordSpend } from '../meter/lib/spend.js';
+import { recordSpend } from '../../services/meter/spend.js';
 import { z } from 'zod';
-import { drawPlate, PlateRequest } from './lib/draw.js';
-import { answer } from '../schemas.js';
+import { drawPlate, PlateRequest } from '../../services/plates/draw.js';
+import { answer } from '../../services/schemas.js';
 
 /** Plates a principal may seal per UTC day (sealing one already sealed does not count). */
 export const PLATE_SEALS_PER_DAY = 40;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { int } from '../schemas.js';
-import { ACT_LEDGERS, ownEntry } from './lib/acts.js';
-import { HistoryEntryAnswer } from './lib/answers.js';
+import { int } from '../../services/schemas.js';
+import { ACT_LEDGERS, ownEntry } from '../../services/records/acts.js';
+import { HistoryEntryAnswer } from '../../services/records/answers.js';
 
 export const historyEntry = defineTool({
   name: 'history_entry',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { badInput } from '../../core/errors.js';
-import { int } from '../schemas.js';
-import { actsOf } from './lib/acts.js';
-import { HistoryAnswer, LEDGER_KINDS } from './lib/answers.js';
+import { int } from '../../services/schemas.js';
+import { actsOf } from '../../services/records/acts.js';
+import { HistoryAnswer, LEDGER_KINDS } from '../../services/records/answers.js';
 
 /** The most acts one page carries. */
 const MAX_PAGE = 200;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { Decision } from '../studio/lib/answers.js';
-import { LabAnswer } from './lib/answers.js';
+import { Decision } from '../../services/studio/answers.js';
+import { LabAnswer } from '../../services/records/answers.js';
 
 /** What a studio record's grade receipt states, as far as the lab shows it. */
 const Receipt = z.object({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ladderOf, MIN_TRADES, type ModelCloses } from '../../engine/ladder.js';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../../services/context.js';
 import { defineTool } from '../define.js';
-import { listable, settledBook, trackRecord } from '../copy/lib/public.js';
-import { LadderAnswer } from './lib/answers.js';
+import { listable, settledBook, trackRecord } from '../../services/copy/public.js';
+import { LadderAnswer } from '../../services/records/answers.js';
 
 /**
  * The paired closes of every listed model (never a synthetic book actor), from its live book brought up to now: the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { register } from '../studio/lib/register.js';
-import { RegistryAnswer } from './lib/answers.js';
+import { register } from '../../services/studio/register.js';
+import { RegistryAnswer } from '../../services/records/answers.js';
 
 export const registry = defineTool({
   name: 'registry',

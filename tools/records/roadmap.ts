@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PROJECT_ROOT } from '../../config/root.js';
 import { defineTool, type Tool } from '../define.js';
 import { REGISTRY } from '../registry.js';
-import { RoadmapAnswer } from './lib/answers.js';
+import { RoadmapAnswer } from '../../services/records/answers.js';
 
 /** The README's section that lists what the interface names and the deck does not serve yet. */
 const SECTION = '## Not built yet';

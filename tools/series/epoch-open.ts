@@ -3,9 +3,9 @@ import { epochOpened, epochToOpen, openEpoch } from '../../engine/series/index.j
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { provenWallet } from '../../core/principal.js';
-import { followSeries, settled } from './lib/follow.js';
-import { notWritten, nowS, SeriesId, seriesView, writeSeries } from './lib/view.js';
-import { EpochOpenAnswer } from './lib/answers.js';
+import { followSeries, settled } from '../../services/series/follow.js';
+import { notWritten, nowS, SeriesId, seriesView, writeSeries } from '../../services/series/view.js';
+import { EpochOpenAnswer } from '../../services/series/answers.js';
 
 /** A failure after the layer opened the handshake: the handshake is kept for recovery, and the caller is told so. */
 const afterHandshake = (error: unknown, handshakeId: string): unknown =>

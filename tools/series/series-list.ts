@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { nowS, seriesView } from './lib/view.js';
-import { SeriesListAnswer } from './lib/answers.js';
+import { nowS, seriesView } from '../../services/series/view.js';
+import { SeriesListAnswer } from '../../services/series/answers.js';
 
 export const seriesList = defineTool({
   name: 'series_list',

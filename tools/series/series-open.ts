@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { unixTime } from '../schemas.js';
+import { unixTime } from '../../services/schemas.js';
 import { openSeries, SERIES_LIMITS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError } from '../../core/errors.js';
-import { QuoteBody } from './lib/quote-body.js';
-import { quoteSeries, VAULT_NOT_BUILT } from './lib/quoting.js';
-import { chainedOrLogged, notWritten, nowS, seriesView } from './lib/view.js';
-import { SeriesOpenAnswer } from './lib/answers.js';
+import { QuoteBody } from '../../services/series/quote-body.js';
+import { quoteSeries, VAULT_NOT_BUILT } from '../../services/series/quoting.js';
+import { chainedOrLogged, notWritten, nowS, seriesView } from '../../services/series/view.js';
+import { SeriesOpenAnswer } from '../../services/series/answers.js';
 
 export const seriesOpen = defineTool({
   name: 'series_open',

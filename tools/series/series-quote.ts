@@ -1,7 +1,7 @@
 import { defineTool } from '../define.js';
-import { QuoteBody } from './lib/quote-body.js';
-import { quoteSeries, VAULT_NOT_BUILT } from './lib/quoting.js';
-import { QuoteAnswer } from './lib/answers.js';
+import { QuoteBody } from '../../services/series/quote-body.js';
+import { quoteSeries, VAULT_NOT_BUILT } from '../../services/series/quoting.js';
+import { QuoteAnswer } from '../../services/series/answers.js';
 
 export const seriesQuote = defineTool({
   name: 'series_quote',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { seriesMarkdown } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
-import { followSeries } from './lib/follow.js';
-import { nowS, SeriesId, seriesView } from './lib/view.js';
-import { SeriesReadAnswer } from './lib/answers.js';
+import { followSeries } from '../../services/series/follow.js';
+import { nowS, SeriesId, seriesView } from '../../services/series/view.js';
+import { SeriesReadAnswer } from '../../services/series/answers.js';
 
 export const seriesRead = defineTool({
   name: 'series_read',

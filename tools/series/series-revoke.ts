@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { revoke, SERIES_LIMITS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { mySeries, nowS, SeriesId, seriesView, writeSeries } from './lib/view.js';
-import { RevokeAnswer } from './lib/answers.js';
+import { mySeries, nowS, SeriesId, seriesView, writeSeries } from '../../services/series/view.js';
+import { RevokeAnswer } from '../../services/series/answers.js';
 
 export const seriesRevoke = defineTool({
   name: 'series_revoke',

@@ -4,8 +4,8 @@ import { SERIES_LIMITS, VENUE_KINDS, type VenueKind } from '../../engine/series/
 import type { Venue } from '../../upstream/coord/wire.js';
 import { DeckError } from '../../core/errors.js';
 import { defineTool } from '../define.js';
-import { pricesBySeller, QuoteBody } from './lib/quote-body.js';
-import { TermsAnswer } from './lib/answers.js';
+import { pricesBySeller, QuoteBody } from '../../services/series/quote-body.js';
+import { TermsAnswer } from '../../services/series/answers.js';
 
 /** The quote body's JSON Schema, made once from the schema that validates it. */
 const BODY = z.toJSONSchema(QuoteBody, { io: 'input', unrepresentable: 'any' });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { SKILLS, skillById } from './lib/bank.js';
-import { answer } from '../schemas.js';
+import { SKILLS, skillById } from '../../services/skills/bank.js';
+import { answer } from '../../services/schemas.js';
 
 export const skillRead = defineTool({
   name: 'skill_read',

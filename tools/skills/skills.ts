@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { SKILLS } from './lib/bank.js';
-import { answer } from '../schemas.js';
+import { SKILLS } from '../../services/skills/bank.js';
+import { answer } from '../../services/schemas.js';
 
 export const skills = defineTool({
   name: 'skills',

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { noteUnsaid } from '../../engine/decider/index.js';
 import { withDefaults, withHints, type RuleReading } from '../../engine/reader/index.js';
 import { modelLaneFor } from '../../upstream/reader/funding.js';
-import type { SessionCtx } from '../context.js';
+import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
-import { recordSpend } from '../meter/lib/spend.js';
+import { recordSpend } from '../../services/meter/spend.js';
 import { opens } from '../../core/principal.js';
-import { readOnPool } from './lib/cast.js';
-import { ForgeLanesAnswer } from './lib/answers.js';
+import { readOnPool } from '../../services/studio/cast.js';
+import { ForgeLanesAnswer } from '../../services/studio/answers.js';
 
 /** The readers of the studio: the embedded one, always there, and the model lane when configured and funded. */
 export const LANES = ['embedded', 'model'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { onboarded } from './lib/register.js';
-import { ForgeOnboardAnswer } from './lib/answers.js';
+import { onboarded } from '../../services/studio/register.js';
+import { ForgeOnboardAnswer } from '../../services/studio/answers.js';
 
 export const forgeOnboard = defineTool({
   name: 'forge_onboard',

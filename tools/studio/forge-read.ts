@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ForgeRecord } from '../../store/forges.js';
-import type { SessionCtx } from '../context.js';
+import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { ForgeReadAnswer } from './lib/answers.js';
+import { ForgeReadAnswer } from '../../services/studio/answers.js';
 
 export const SeedHash = z.string().regex(/^[0-9a-f]{64}$/, 'a seed hash: 64 lowercase hex digits');
 

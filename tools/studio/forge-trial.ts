@@ -5,12 +5,12 @@ import { LONGEST_WARM_UP } from '../../engine/verdict/index.js';
 import { MarketSchema, SessionSchema } from '../../engine/reader/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { deciderOf, fromScript } from './lib/cast.js';
+import { deciderOf, fromScript } from '../../services/studio/cast.js';
 import { SCRIPT_BOUNDS, SCRIPT_LISTED } from './forge.js';
-import { meterSteps, stepOver } from './lib/stepper.js';
-import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './lib/trades-page.js';
-import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './lib/window.js';
-import { TrialAnswer } from './lib/answers.js';
+import { meterSteps, stepOver } from '../../services/studio/stepper.js';
+import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from '../../services/studio/trades-page.js';
+import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../../services/studio/window.js';
+import { TrialAnswer } from '../../services/studio/answers.js';
 
 /** The largest trial script, in bytes of JSON. */
 export const TRIAL_SCRIPT_CAP = 64 * 1024;

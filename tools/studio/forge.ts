@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { scriptOfReading, ScriptSchema, type Script } from '../../engine/decider/index.js';
 import type { ScanSource } from '../../engine/forge/index.js';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
-import type { SessionCtx } from '../context.js';
+import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
 import { DeckError, limitReached } from '../../core/errors.js';
-import { recordSpend } from '../meter/lib/spend.js';
+import { recordSpend } from '../../services/meter/spend.js';
 import type { Tier } from '../../core/principal.js';
-import { forgeOnPool, fromScript, fromWords, type FieldOf } from './lib/cast.js';
+import { forgeOnPool, fromScript, fromWords, type FieldOf } from '../../services/studio/cast.js';
 import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
-import { ForgeAnswer } from './lib/answers.js';
-import { tapeWarnings } from '../tape/lib/held.js';
+import { ForgeAnswer } from '../../services/studio/answers.js';
+import { tapeWarnings } from '../../services/tape/held.js';
 
 /** The largest forge request, in bytes of JSON. */
 export const FORGE_PAYLOAD_CAP = 256 * 1024;

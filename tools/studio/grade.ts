@@ -11,11 +11,11 @@ import {
 } from '../../engine/grade/index.js';
 import type { GradeEntry, Shown } from '../../store/grades.js';
 import { GraderKey } from '../../upstream/grader/funding.js';
-import type { SessionCtx } from '../context.js';
+import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
 import { myForge, SeedHash } from './forge-read.js';
-import { codeInWordsOf, judgedOf, RehearsalToJudge, rehearsalToJudge, receiptOf, shownOf, spendDecision } from './lib/judging.js';
-import { GradeAnswer } from './lib/answers.js';
+import { codeInWordsOf, judgedOf, RehearsalToJudge, rehearsalToJudge, receiptOf, shownOf, spendDecision } from '../../services/studio/judging.js';
+import { GradeAnswer } from '../../services/studio/answers.js';
 
 export const grade = defineTool({
   name: 'grade',

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
-import { workAsk, type SessionCtx } from '../context.js';
+import { workAsk, type SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
-import { recordSpend } from '../meter/lib/spend.js';
+import { recordSpend } from '../../services/meter/spend.js';
 import type { Tier } from '../../core/principal.js';
-import { ImageAttachAnswer } from './lib/answers.js';
+import { ImageAttachAnswer } from '../../services/studio/answers.js';
 
 /** The largest image accepted, decoded. */
 export const IMAGE_CAP_BYTES = 5 * 1024 * 1024;

@@ -4,18 +4,18 @@ import { MARKETS, type Market } from '../../engine/markets.js';
 import { renderRehearsalPlate } from '../../engine/plate/index.js';
 import { MAX_FOLDS } from '../../engine/stepper/index.js';
 import { LONGEST_WARM_UP } from '../../engine/verdict/index.js';
-import type { SessionCtx } from '../context.js';
+import type { SessionCtx } from '../../services/context.js';
 import { defineTool, WithLinks } from '../define.js';
-import { drawing, plateId } from '../plates/lib/draw.js';
+import { drawing, plateId } from '../../services/plates/draw.js';
 import { sealPlate } from '../plates/plate-seal.js';
-import { int, unixTime } from '../schemas.js';
-import { deciderOf } from './lib/cast.js';
+import { int, unixTime } from '../../services/schemas.js';
+import { deciderOf } from '../../services/studio/cast.js';
 import { myForge, SeedHash } from './forge-read.js';
-import { meterSteps, stepOver } from './lib/stepper.js';
-import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './lib/trades-page.js';
-import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './lib/window.js';
-import { RehearseAnswer } from './lib/answers.js';
-import { rehearsalLinks } from './lib/rehearsal-links.js';
+import { meterSteps, stepOver } from '../../services/studio/stepper.js';
+import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from '../../services/studio/trades-page.js';
+import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../../services/studio/window.js';
+import { RehearseAnswer } from '../../services/studio/answers.js';
+import { rehearsalLinks } from '../../services/studio/rehearsal-links.js';
 
 /**
  * A rehearsal's name: sha256 of its JSON answer, the very bytes POST /studio/rehearse answers for it. Grades and

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { calibrationOf, RUBRIC_VERSION, Z95 } from '../../engine/grade/index.js';
 import { STAGES } from '../../store/grades.js';
 import { defineTool } from '../define.js';
-import { ScoreReadAnswer } from './lib/answers.js';
+import { ScoreReadAnswer } from '../../services/studio/answers.js';
 
 export const scoreRead = defineTool({
   name: 'score_read',

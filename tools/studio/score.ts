@@ -18,14 +18,14 @@ import {
 import { citationProblems, isSettled, PARTS, type PartName } from '../../engine/reader/index.js';
 import { STAGES, type GraderPart, type JudgedRehearsal, type ScoreEntry, type Shown, type Stage } from '../../store/grades.js';
 import { GraderKey } from '../../upstream/grader/funding.js';
-import type { SessionCtx } from '../context.js';
+import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError } from '../../core/errors.js';
 import { myForge, SeedHash } from './forge-read.js';
-import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from './lib/judging.js';
-import { RuleWords, withinWordsCap } from './lib/words.js';
-import { readOnPool } from './lib/cast.js';
-import { ScoreAnswer } from './lib/answers.js';
+import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from '../../services/studio/judging.js';
+import { RuleWords, withinWordsCap } from '../../services/studio/words.js';
+import { readOnPool } from '../../services/studio/cast.js';
+import { ScoreAnswer } from '../../services/studio/answers.js';
 
 interface Judged {
   stage: Stage;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
-import { register } from './lib/register.js';
-import { StrategiesAnswer } from './lib/answers.js';
+import { register } from '../../services/studio/register.js';
+import { StrategiesAnswer } from '../../services/studio/answers.js';
 
 export const strategies = defineTool({
   name: 'strategies',

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { irOf } from '../../engine/decider/index.js';
 import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
-import { unitsFor } from '../meter/lib/prices.js';
-import type { Ctx } from '../context.js';
-import { onboarded, type Onboarded } from './lib/register.js';
-import { DEFAULT_HOURS } from './lib/window.js';
-import { StrategyQuoteAnswer } from './lib/answers.js';
+import { unitsFor } from '../../services/meter/prices.js';
+import type { Ctx } from '../../services/context.js';
+import { onboarded, type Onboarded } from '../../services/studio/register.js';
+import { DEFAULT_HOURS } from '../../services/studio/window.js';
+import { StrategyQuoteAnswer } from '../../services/studio/answers.js';
 
 /** One forge plus one rehearsal of a strategy over the default window, in meter units from the price list. */
 export function quoteOf(ctx: Ctx, s: Onboarded) {

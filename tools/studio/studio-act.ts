@@ -6,19 +6,19 @@ import { MAX_FOLDS } from '../../engine/stepper/index.js';
 import { arrive, isMove, machineMarkdown, STATES, STUDIO_ACTIONS, viewOf, type Gate, type Outcome, type StudioAction } from '../../engine/studio/machine.js';
 import type { StudioRecord } from '../../store/studio.js';
 import { GraderKey } from '../../upstream/grader/funding.js';
-import type { SessionCtx } from '../context.js';
+import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
-import { unixTime } from '../schemas.js';
+import { unixTime } from '../../services/schemas.js';
 import { forgeRule } from './forge.js';
 import { attachImage, ImageData, imageAttach } from './image-attach.js';
 import { Folds, rehearseForge } from './rehearse.js';
 import { DEFAULT_STRATEGY, stateOf, Strategy } from './studio-state.js';
-import { DEFAULT_HOURS, Hours } from './lib/window.js';
-import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
+import { DEFAULT_HOURS, Hours } from '../../services/studio/window.js';
+import { RuleWords, WORDS_CAP, withinWordsCap } from '../../services/studio/words.js';
 import { readWorkflow } from './workflow-read.js';
 import { gradeForge } from './grade.js';
-import { StudioActAnswer } from './lib/answers.js';
+import { StudioActAnswer } from '../../services/studio/answers.js';
 
 /** The fields of the actions besides action and strategy. */
 const FIELDS = ['text', 'data', 'market', 'hours', 'to', 'folds', 'grader_key'] as const;

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { PARTS, type PartName, type Status } from '../../engine/reader/index.js';
 import { STATES, viewOf, type Gate } from '../../engine/studio/machine.js';
 import type { StudioRecord } from '../../store/studio.js';
-import type { SessionCtx } from '../context.js';
+import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
-import { StudioStateAnswer } from './lib/answers.js';
+import { StudioStateAnswer } from '../../services/studio/answers.js';
 
 /** The strategy a studio record is kept under; one record per principal's strategy. */
 export const DEFAULT_STRATEGY = 'main';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { SessionCtx } from '../context.js';
+import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
 import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
-import { RuleWords, WORDS_CAP, withinWordsCap } from './lib/words.js';
-import { WorkflowReadAnswer } from './lib/answers.js';
+import { RuleWords, WORDS_CAP, withinWordsCap } from '../../services/studio/words.js';
+import { WorkflowReadAnswer } from '../../services/studio/answers.js';
 import { accountClauses } from '../../engine/reader/index.js';
-import { tapeWarnings } from '../tape/lib/held.js';
+import { tapeWarnings } from '../../services/tape/held.js';
 
 export const workflowRead = defineTool({
   name: 'workflow_read',

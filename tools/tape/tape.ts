@@ -4,14 +4,14 @@ import { isOpen } from '../../engine/calendar.js';
 import { coverage, isFinal, sealHolds } from '../../engine/coverage.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
 import { knownWhole } from '../../upstream/tape/tape.js';
-import type { Ctx, SessionCtx } from '../context.js';
+import type { Ctx, SessionCtx } from '../../services/context.js';
 import { defineTool, JsonBytes } from '../define.js';
 import { badInput } from '../../core/errors.js';
-import { answer, int, unixTime } from '../schemas.js';
-import { recordSpend } from '../meter/lib/spend.js';
-import { Candle, ServedCoverage } from './lib/candles-schema.js';
-import { coverageIn } from './lib/served.js';
-import { candleColumns, knowColumns } from './lib/columns.js';
+import { answer, int, unixTime } from '../../services/schemas.js';
+import { recordSpend } from '../../services/meter/spend.js';
+import { Candle, ServedCoverage } from '../../services/tape/candles-schema.js';
+import { coverageIn } from '../../services/tape/served.js';
+import { candleColumns, knowColumns } from '../../services/tape/columns.js';
 
 /** The most bars one answer carries: seven days of 1m bars fit (10,080), longer windows are asked in parts. */
 export const MAX_BARS = 20_000;

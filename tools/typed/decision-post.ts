@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { DeckError } from '../../core/errors.js';
 import { defineTool } from '../define.js';
-import { liveBook, ModelName, myModel } from '../book/lib/books.js';
-import { orderView, positionView } from '../book/lib/views.js';
-import { applyDecision, countRefused, readDecision } from './lib/decision.js';
+import { liveBook, ModelName, myModel } from '../../services/book/books.js';
+import { orderView, positionView } from '../../services/book/views.js';
+import { applyDecision, countRefused, readDecision } from '../../services/typed/decision.js';
 import { TYPED_DECISION_PATH } from './typed-decision-schema.js';
-import { DecisionAnswer } from './lib/answers.js';
+import { DecisionAnswer } from '../../services/typed/answers.js';
 
 export const decisionPost = defineTool({
   name: 'decision_post',

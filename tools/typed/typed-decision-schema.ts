@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TYPED_DECISION_VERSION, TypedDecisionSchema } from '../../engine/book/index.js';
 import { defineTool } from '../define.js';
-import { TypedSchemaAnswer } from './lib/answers.js';
+import { TypedSchemaAnswer } from '../../services/typed/answers.js';
 
 export const TYPED_DECISION_PATH = `/typed/${TYPED_DECISION_VERSION}.json`;
 
