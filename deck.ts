@@ -11,7 +11,7 @@ import { openBackend } from './store/open-backend.js';
 import { openStore } from './store/store.js';
 import { FairQueue } from './core/fair-queue.js';
 import { WorkPool } from './core/pool/pool.js';
-import type { Services } from './services/context.js';
+import type { Services } from './services/runtime.js';
 import { Rail } from './services/agent/rail.js';
 import { Guards } from './services/guards.js';
 import { LoginThrottle, noLoginWindows, type LoginWindowsDoc } from './services/identity/login-throttle.js';

@@ -6,7 +6,7 @@ import { signedIn } from '../test/support/deck.js';
 import { spawnServer, type Child } from './child.js';
 import { loadPerCore } from './machine.js';
 import { medianVerdict, spread, type Row, type Trial } from './report.js';
-import { MAX_BARS } from '../tools/tape/tape.js';
+import { MAX_BARS } from '../services/tape/candle-window.js';
 import { benchMonth } from './bars.js';
 import { archiveTape } from './servers.js';
 import { spreadOf } from './spread.js';

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import type { Services } from '../services/context.js';
+import type { Services } from '../services/runtime.js';
 import { EventStream, JsonBytes, WithImage, WithLinks, type Tool } from '../tools/define.js';
 import { DeckError, signInFirst } from '../core/errors.js';
 import { jsonOf } from '../core/json.js';

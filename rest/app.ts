@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '../config/root.js';
 import { mcpRoutes } from './mcp-routes.js';
 import type { DeckTasks } from '../sellers/tasks.js';
 import { sellerById, SELLER_IDS, SELLERS } from '../config/sellers.js';
-import type { Services } from '../services/context.js';
+import type { Services } from '../services/runtime.js';
 import { treasuryOf } from '../services/plans/offered.js';
 import { REGISTRY } from '../tools/registry.js';
 import { restRoutes } from './adapter.js';

@@ -1,6 +1,7 @@
 import { parse as parseCookies } from 'cookie';
 import type { Request } from 'express';
-import { callContext, type Caller, type Ctx, type Services } from '../services/context.js';
+import { type Caller, type Ctx } from '../services/context.js';
+import { callContext, type Services } from '../services/runtime.js';
 import { admitCredential, principalFrom, SESSION_COOKIE, type Audience } from '../services/identity/credentials.js';
 import type { Principal } from '../core/principal.js';
 import { endOf } from './request-end.js';

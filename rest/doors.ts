@@ -1,7 +1,7 @@
 import { parse as parseCookies } from 'cookie';
 import type { Request, Response, Router } from 'express';
 import { DeckError } from '../core/errors.js';
-import type { Services } from '../services/context.js';
+import type { Services } from '../services/runtime.js';
 import type { Proved } from '../services/doors/proved.js';
 import { X_TTL_MS } from '../services/doors/secrets.js';
 import { finishX, startX, X_CALLBACK_PATH } from '../services/doors/x.js';

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
-import type { Services } from '../services/context.js';
+import type { Services } from '../services/runtime.js';
 import { contextOf } from './credential.js';
 import { resting } from '../services/identity/login-throttle.js';
 import { bodyFailure } from './errors.js';

@@ -7,7 +7,7 @@ import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/tok
 import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express, { type RequestHandler, type Router } from 'express';
-import type { Services } from '../services/context.js';
+import type { Services } from '../services/runtime.js';
 import { REQUEST_TTL_MS } from '../services/oauth/authorizations.js';
 import { clientFor, metadataUrl, registerClient } from '../services/oauth/clients.js';
 import { resourceMetadata, resourceNamed } from '../services/oauth/resources.js';

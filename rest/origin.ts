@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Services } from '../services/context.js';
+import type { Services } from '../services/runtime.js';
 
 /** The deck's own browser origin: the one its join page is served from. */
 export const ownOrigin = (s: Services): string => new URL(s.urls.base).origin;

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Router } from 'express';
-import type { Services } from '../services/context.js';
+import type { Services } from '../services/runtime.js';
 import { upgradeRequired, type Tool } from '../tools/define.js';
 import { loopbackAddress } from '../core/addresses.js';
 import { signInFirst } from '../core/errors.js';

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../config/logger.js';
 import { DeckError, internalFailure } from '../core/errors.js';
-import type { Services } from '../services/context.js';
+import type { Services } from '../services/runtime.js';
 import type { Tool } from '../tools/define.js';
 import type { Locks } from '../services/plans/locks.js';
 import type { IdentityDoor } from '../upstream/identity/door.js';

@@ -1,17 +1,18 @@
+import type { BarRow } from '../engine/bars.js';
 import type { Config } from '../config/env.js';
+import type { Logger } from '../config/logger.js';
+import type { WorkAsk, WorkPool } from '../core/pool/pool.js';
+import type { Principal } from '../core/principal.js';
+import type { ModelRecord } from '../store/models.js';
+import type { RunInit, RunRecord } from '../store/runs.js';
 import type { Store } from '../store/store.js';
 import type { Upstreams } from '../upstream/upstreams.js';
-import type { Rail } from './agent/rail.js';
-import type { FairQueue } from '../core/fair-queue.js';
-import type { WorkAsk, WorkPool } from '../core/pool/pool.js';
-import type { Guards } from './guards.js';
-import type { LoginThrottle } from './identity/login-throttle.js';
-import type { Logger } from '../config/logger.js';
-import type { OAuthDoor } from './oauth/door.js';
-import type { Principal } from '../core/principal.js';
-import type { Offer } from './offer.js';
-import type { Plane } from './plane/metrics.js';
 import type { SettleResponse } from '../upstream/x402/wire.js';
+import type { Guards } from './guards.js';
+import type { Authorizations } from './oauth/authorizations.js';
+import type { ProtectedResource } from './oauth/resources.js';
+import type { Offer } from './offer.js';
+import type { Surface, ToolOutcome } from './plane/metrics.js';
 
 /** Who is on the other end of this call, as far as the transport can tell. */
 export interface Caller {
@@ -21,32 +22,68 @@ export interface Caller {
   secure: boolean;
 }
 
-/** What the deck is made of, built once at start and shared by every call. */
-export interface Services {
+/** What every part of the deck reads: its configuration, addresses, store, upstreams, clock and log. */
+export interface Essentials {
   config: Config;
   /** The base URL people and agents reach the deck at, and the join page's address. */
   urls: { base: string; join: string };
   store: Store;
   upstreams: Upstreams;
-  guards: Guards;
-  /** The chat lane's fair queue: a lane per principal, served in turn under one bound. */
-  chatQueue: FairQueue;
-  /** CPU-heavy work off the event loop, fairly per principal, bounded. */
-  pool: WorkPool;
-  /** The observability plane: the deck's metrics and each upstream's last answer. */
-  plane: Plane;
-  login: LoginThrottle;
-  offer: Offer;
-  /** The OAuth door: another way in to the same principals, for MCP clients that sign in by OAuth 2.1. */
-  oauth: OAuthDoor;
-  /** The agent runs under way. */
-  rail: Rail;
   clock: () => number;
   log: Logger;
 }
 
+/*
+ * The ports: what a call may ask of each runtime piece the deck builds once at start (services/runtime.ts names the
+ * pieces themselves). A tool sees these and nothing more of them, so a test can hand in its own.
+ */
+
+/** The agent rail, where models run: start a run, stop one, read one. */
+export interface RailPort {
+  view(principal: string, id: string): RunRecord | null;
+  start(ctx: SessionCtx, model: ModelRecord, init: RunInit, bars: readonly BarRow[] | null): Promise<RunRecord>;
+  stop(principal: string, id: string): Promise<RunRecord | null>;
+}
+
+/** The chat lane's fair queue: a lane per principal, served in turn under one bound; a turn is given back once done. */
+export interface QueuePort {
+  turn(principalId: string): Promise<() => void>;
+}
+
+/** The OAuth door: its issuer, the resources it issues tokens for, and the requests waiting for consent. */
+export interface DoorPort {
+  readonly issuer: string;
+  readonly resources: readonly ProtectedResource[];
+  readonly authorizations: Authorizations;
+}
+
+/** The login throttle: how long an address rests after refused keys, counted and cleared per address. */
+export interface ThrottlePort {
+  restingFor(client: string, now: number): number;
+  refused(client: string, now: number): Promise<void>;
+  cleared(client: string): Promise<void>;
+}
+
+/** The observability plane, as far as a call reports to it: each tool call's outcome and time. */
+export interface PlanePort {
+  toolCall(tool: string, surface: Surface, outcome: ToolOutcome, seconds: number): void;
+}
+
+/** What a call may ask of the deck: its essentials and the ports of what it runs. */
+export interface Reach extends Essentials {
+  guards: Guards;
+  chatQueue: QueuePort;
+  /** CPU-heavy work off the event loop, fairly per principal, bounded. */
+  pool: WorkPool;
+  plane: PlanePort;
+  login: ThrottlePort;
+  offer: Offer;
+  oauth: DoorPort;
+  rail: RailPort;
+}
+
 /** Everything a tool touches comes through here, so tests can hand in fixtures. */
-export interface Ctx extends Services {
+export interface Ctx extends Reach {
   principal: Principal | null;
   /** The credential this call came with, when it verified (logout ends exactly this session). */
   credential: { kind: 'session' | 'key'; value: string } | null;
@@ -81,30 +118,3 @@ export const signedIn = (ctx: Ctx): ctx is SessionCtx => ctx.principal !== null;
 
 /** A call's turn on the work pool: its principal's, cancelled with the request. */
 export const workAsk = (ctx: SessionCtx): WorkAsk => ({ owner: ctx.principal.id, signal: ctx.ended() });
-
-/**
- * A call's context: the deck's services and who is calling. Written out field by field: in the V8 of Node 20 an object
- * literal that starts by spreading another and adds fields after it (`{ ...s, principal }`) copies the descriptors
- * into a new shape every time (a few microseconds a call), where naming each field builds one shape once.
- */
-export const callContext = (s: Services, principal: Principal | null, credential: Ctx['credential'], caller: Caller, ended: () => AbortSignal): Ctx => ({
-  config: s.config,
-  urls: s.urls,
-  store: s.store,
-  upstreams: s.upstreams,
-  guards: s.guards,
-  chatQueue: s.chatQueue,
-  pool: s.pool,
-  plane: s.plane,
-  login: s.login,
-  offer: s.offer,
-  oauth: s.oauth,
-  rail: s.rail,
-  clock: s.clock,
-  log: s.log,
-  principal,
-  credential,
-  caller,
-  ended,
-  payment: null,
-});

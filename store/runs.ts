@@ -72,3 +72,6 @@ export class Runs extends Owned<RunRecord> {
     });
   }
 }
+
+/** What a run is started with: its mode, window and bounds. */
+export type RunInit = Pick<RunRecord, 'mode' | 'window' | 'timeout_ms' | 'retries' | 'budget_bars' | 'bars_total'>;

@@ -4,7 +4,7 @@ import { TYPED_DECISION_VERSION, type Bar, type TypedDecision } from '../../engi
 import type { BarRow } from '../../engine/bars.js';
 import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import type { ModelRecord } from '../../store/models.js';
-import type { RunEnd, RunRecord } from '../../store/runs.js';
+import type { RunEnd, RunInit, RunRecord } from '../../store/runs.js';
 import type { Store } from '../../store/store.js';
 import { askDecide } from '../../upstream/decide/client.js';
 import type { BookRef } from '../../upstream/venue/venue.js';
@@ -12,7 +12,7 @@ import type { SessionCtx } from '../context.js';
 import { DeckError, limitReached, type Problem } from '../../core/errors.js';
 import { liveBook, replayBook } from '../book/books.js';
 import { positionView } from '../book/views.js';
-import { meteredCandles } from '../../tools/tape/tape.js';
+import { meteredCandles } from '../tape/candle-window.js';
 import { applyDecision, countRefused, readDecision } from '../typed/decision.js';
 
 /** Runs one principal may have under way at once. */
@@ -40,8 +40,6 @@ interface Drive {
   under: Under;
 }
 
-/** What a run is started with: its mode, window and bounds. */
-export type RunInit = Pick<RunRecord, 'mode' | 'window' | 'timeout_ms' | 'retries' | 'budget_bars' | 'bars_total'>;
 
 /** What one bar's decide() came to: a decision, or the end of the run. */
 type Asked = { decision: TypedDecision } | { end: RunEnd };

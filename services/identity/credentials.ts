@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { walletStatusOf, type Account } from '../../store/accounts.js';
 import { digest } from '../../upstream/identity/keys.js';
-import type { Caller, Services } from '../context.js';
+import type { Caller } from '../context.js';
+import type { Reach } from '../context.js';
 import { tierOf } from '../plans/standing.js';
 import type { Principal } from '../../core/principal.js';
 import { clientOf } from './client.js';
@@ -28,7 +29,7 @@ const reaches = (resource: string | undefined, at: Audience): boolean =>
  * Who a credential (the session value or the key, as cookie or bearer) belongs to, presented at `at`.
  * null: the credential does not verify there. An unreachable door throws (503), it does not read as refused.
  */
-export async function principalFrom(s: Services, credential: string, at: Audience): Promise<Principal | null> {
+export async function principalFrom(s: Reach, credential: string, at: Audience): Promise<Principal | null> {
   if (credential.length > 512) return null;
   if (credential.startsWith(s.config.keyPrefix)) {
     const found = await s.upstreams.door.verify(credential);
@@ -48,7 +49,7 @@ export async function principalFrom(s: Services, credential: string, at: Audienc
  * Where a live session that does not reach `at` is bound (an MCP endpoint's path, or "/" for every one), so its refusal
  * can say so; null when the credential is no live session or reaches `at`.
  */
-export function boundElsewhere(s: Services, credential: string, at: Audience): string | null {
+export function boundElsewhere(s: Reach, credential: string, at: Audience): string | null {
   if (credential.length > 512 || credential.startsWith(s.config.keyPrefix)) return null;
   const session = s.store.sessions.get(digest(credential));
   if (!session || session.expires_at <= s.clock() || session.resource === undefined || reaches(session.resource, at)) return null;
@@ -68,7 +69,7 @@ export type Admission = { principal: Principal } | { refused: true; boundTo: str
  * rest of the window (and no longer counted). A credential that verifies does not clear the count: only a login does,
  * so presenting one's own session between guesses buys no more guesses.
  */
-export async function admitCredential(s: Services, caller: Caller, credential: string, at: Audience): Promise<Admission> {
+export async function admitCredential(s: Reach, caller: Caller, credential: string, at: Audience): Promise<Admission> {
   const principal = await principalFrom(s, credential, at);
   if (principal) return { principal };
   const client = clientOf(s, caller);
@@ -78,6 +79,6 @@ export async function admitCredential(s: Services, caller: Caller, credential: s
   return { refused: true, boundTo: boundElsewhere(s, credential, at) };
 }
 
-function toPrincipal(s: Services, a: Account, via: Principal['via']): Principal {
+function toPrincipal(s: Reach, a: Account, via: Principal['via']): Principal {
   return { id: a.id, name: a.name, agent_id: a.agent_id, wallet: a.wallet, wallet_status: walletStatusOf(a), tier: tierOf(s, a), via };
 }

@@ -4,7 +4,7 @@ import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/share
 import { z } from 'zod';
 import type { Keeping, RegisteredClient } from '../../store/oauth.js';
 import { ClientMetadataUnavailable } from '../../upstream/oauth/client-metadata.js';
-import type { Services } from '../context.js';
+import type { Services } from '../runtime.js';
 
 /**
  * How registrations are kept: at most DECK_OAUTH_CLIENTS; one never used (no grant made under it) a day after it was
@@ -13,8 +13,6 @@ import type { Services } from '../context.js';
  */
 const keeping = (s: Services): Keeping => ({ most: s.config.oauthClients, unusedMs: 24 * 3_600_000, idleMs: 30 * 24 * 3_600_000 });
 /** How long a fetched client metadata document is trusted before it is fetched again. */
-const METADATA_TTL_MS = 10 * 60_000;
-const METADATA_CACHED = 1000;
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -98,21 +96,6 @@ export function metadataUrl(id: string): URL | null {
     return u.pathname !== '/' && !u.hash && !u.username && !u.password ? u : null;
   } catch {
     return null;
-  }
-}
-
-/** Fetched client metadata documents, by client id, for a few minutes. */
-export class ClientMetadataCache {
-  private readonly kept = new Map<string, { client: OAuthClientInformationFull; until: number }>();
-
-  get(id: string, now: number): OAuthClientInformationFull | null {
-    const hit = this.kept.get(id);
-    return hit && hit.until > now ? hit.client : null;
-  }
-
-  put(id: string, client: OAuthClientInformationFull, now: number): void {
-    if (this.kept.size >= METADATA_CACHED) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(id, { client, until: now + METADATA_TTL_MS });
   }
 }
 

@@ -2,7 +2,7 @@ import type { NamedTargets } from '../../upstream/named-targets.js';
 import { ClientMetadataFetcher } from '../../upstream/oauth/client-metadata.js';
 import { Askers } from './askers.js';
 import { Authorizations } from './authorizations.js';
-import { ClientMetadataCache } from './clients.js';
+import { ClientMetadataCache } from './metadata-cache.js';
 import { protectedResources, type ProtectedResource } from './resources.js';
 
 /** The OAuth door's state: its issuer, the resources it issues tokens for, what waits for consent, fetched clients. */

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/env.js';
 import type { UpstreamCall } from '../../upstream/watch.js';
-import type { Services } from '../context.js';
+import type { Services } from '../runtime.js';
 
 /** Each upstream the configuration names, by its label, with the variable that configured it. */
 function configured(c: Config): { upstream: string; variable: string }[] {

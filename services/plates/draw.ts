@@ -8,7 +8,7 @@ import type { Coverage } from '../../engine/coverage.js';
 import { furtherBack, MAX_PLATE_BARS, PlateError, plateLoadFrom, renderPlate, type Plate } from '../../engine/plate/index.js';
 import type { SessionCtx } from '../context.js';
 import { badInput, DeckError } from '../../core/errors.js';
-import { MAX_BARS, readCandles } from '../../tools/tape/tape.js';
+import { MAX_BARS, readCandles } from '../tape/candle-window.js';
 
 export const PlateRequest = z
   .object({

@@ -17,7 +17,7 @@ import { DeckError } from '../../core/errors.js';
 import { opens } from '../../core/principal.js';
 import type { SessionCtx } from '../context.js';
 import { recordSpend } from '../meter/spend.js';
-import { RehearsalDigest } from '../../tools/studio/rehearse.js';
+import { RehearsalDigest } from './rehearse.js';
 import { deciderOf, fromScript } from './cast.js';
 
 // What grade and score share: the rehearsal judged, what the grader is shown, the decision spent and the receipt.

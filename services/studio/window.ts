@@ -5,7 +5,7 @@ import type { Ctx } from '../context.js';
 import { badInput, DeckError } from '../../core/errors.js';
 import { refuseNotHeld, refuseOutsideHeld } from '../tape/held.js';
 import { int } from '../schemas.js';
-import { candleWindow, MAX_BARS } from '../../tools/tape/tape.js';
+import { candleWindow, MAX_BARS } from '../tape/candle-window.js';
 
 /** A trial or rehearsal looks back a week unless told otherwise (the venue keeps about seven days). */
 export const DEFAULT_HOURS = 168;

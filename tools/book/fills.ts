@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { bookOf } from '../../services/book/books.js';
 import { settled } from '../../services/book/history.js';
-import { BookQuery } from './orders.js';
+import { BookQuery } from '../../services/book/query.js';
 import { pageOf, Paging } from '../../services/book/paging.js';
 import { fillView } from '../../services/book/views.js';
 import { FillsAnswer } from '../../services/book/answers.js';

@@ -1,17 +1,12 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../../store/book.js';
 import { defineTool } from '../define.js';
-import { bookOf, ModelName, RunId } from '../../services/book/books.js';
+import { bookOf } from '../../services/book/books.js';
 import { settled } from '../../services/book/history.js';
 import { pageOf, Paging } from '../../services/book/paging.js';
 import { orderView } from '../../services/book/views.js';
 import { OrdersAnswer } from '../../services/book/answers.js';
-
-/** Which book a history read names: yours, a model's live book, or a run's. */
-export const BookQuery = {
-  model: ModelName.optional().describe("one of your models: its live book (without run)"),
-  run: RunId.optional().describe("one of your runs: a replay's own book, or what a live run placed"),
-};
+import { BookQuery } from '../../services/book/query.js';
 
 export const ordersList = defineTool({
   name: 'orders',

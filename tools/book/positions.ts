@@ -3,7 +3,7 @@ import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
 import { bookOf } from '../../services/book/books.js';
 import { settled } from '../../services/book/history.js';
-import { BookQuery } from './orders.js';
+import { BookQuery } from '../../services/book/query.js';
 import { positionView } from '../../services/book/views.js';
 import { PositionsAnswer } from '../../services/book/answers.js';
 

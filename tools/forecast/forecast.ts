@@ -8,7 +8,7 @@ import { recordSpend } from '../../services/meter/spend.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError, type Problem } from '../../core/errors.js';
 import { answer, flag, unixTime } from '../../services/schemas.js';
-import { tape } from '../tape/tape.js';
+import { TapeRequest } from '../../services/tape/candle-window.js';
 import { ageBars } from '../../services/forecast/age.js';
 import { Calibration, Drawn } from '../../services/forecast/answer-schema.js';
 import { scoreDue } from '../../services/forecast/scoring.js';
@@ -73,7 +73,7 @@ export const forecast = defineTool({
       tf: z.enum(FORECAST_TIMEFRAMES),
       t: unixTime.optional().describe('disclosure time, unix seconds or ISO-8601 UTC (default now, never in the future)'),
       // The tape tool's rule for a replay session id, so the two never disagree.
-      session: tape.input.shape.session!.describe('a replay session id: issues from the venue as it answers now, records nothing'),
+      session: TapeRequest.shape.session.describe('a replay session id: issues from the venue as it answers now, records nothing'),
       history: flag.optional().describe('true: the compact issues of [from, t] instead of one envelope'),
       from: unixTime.optional().describe('with history=1: the first issue time, unix seconds or ISO-8601 UTC'),
     })

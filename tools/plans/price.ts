@@ -6,7 +6,7 @@ import { priceOf, SELLERS } from '../../config/sellers.js';
 import { defineTool } from '../define.js';
 import { priceEntry } from '../../services/meter/prices.js';
 import { register } from '../../services/studio/register.js';
-import { quoteOf } from '../studio/strategy-quote.js';
+import { quoteOf } from '../../services/studio/strategy-quote.js';
 import { answer } from '../../services/schemas.js';
 
 /** An onboarded strategy's price: one forge plus one rehearsal over the default window, in meter units (quoteOf). */

@@ -6,7 +6,7 @@ import { MarketSchema, SessionSchema } from '../../engine/reader/index.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { deciderOf, fromScript } from '../../services/studio/cast.js';
-import { SCRIPT_BOUNDS, SCRIPT_LISTED } from './forge.js';
+import { SCRIPT_BOUNDS, SCRIPT_LISTED } from '../../services/studio/forge.js';
 import { meterSteps, stepOver } from '../../services/studio/stepper.js';
 import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from '../../services/studio/trades-page.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../../services/studio/window.js';

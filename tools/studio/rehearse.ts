@@ -1,30 +1,13 @@
 import { z } from 'zod';
-import { keptOf, sha256 } from '../../engine/grade/index.js';
-import { MARKETS, type Market } from '../../engine/markets.js';
-import { renderRehearsalPlate } from '../../engine/plate/index.js';
-import { MAX_FOLDS } from '../../engine/stepper/index.js';
-import { LONGEST_WARM_UP } from '../../engine/verdict/index.js';
-import type { SessionCtx } from '../../services/context.js';
+import { MARKETS } from '../../engine/markets.js';
 import { defineTool, WithLinks } from '../define.js';
-import { drawing, plateId } from '../../services/plates/draw.js';
-import { sealPlate } from '../plates/plate-seal.js';
-import { int, unixTime } from '../../services/schemas.js';
-import { deciderOf } from '../../services/studio/cast.js';
-import { myForge, SeedHash } from './forge-read.js';
-import { meterSteps, stepOver } from '../../services/studio/stepper.js';
+import { unixTime } from '../../services/schemas.js';
+import { SeedHash } from '../../services/studio/forge-read.js';
 import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from '../../services/studio/trades-page.js';
-import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../../services/studio/window.js';
+import { DEFAULT_HOURS, Hours } from '../../services/studio/window.js';
 import { RehearseAnswer } from '../../services/studio/answers.js';
 import { rehearsalLinks } from '../../services/studio/rehearsal-links.js';
-
-/**
- * A rehearsal's name: sha256 of its JSON answer, the very bytes POST /studio/rehearse answers for it. Grades and
- * scores name the rehearsal they judge by it, and the studio record keeps it.
- */
-export const rehearsalDigest = (answer: unknown): string => sha256(JSON.stringify(answer));
-export const RehearsalDigest = z.string().regex(/^[0-9a-f]{64}$/, 'a rehearsal digest: 64 lowercase hex digits, sha256 of the rehearsal\'s JSON answer');
-
-export const Folds = int.refine((k) => k >= 2 && k <= MAX_FOLDS, `2 to ${MAX_FOLDS}`);
+import { Folds, rehearseForge } from '../../services/studio/rehearse.js';
 
 export const rehearseTool = defineTool({
   name: 'rehearse',
@@ -65,44 +48,4 @@ export const rehearseTool = defineTool({
 function summaryText(answer: { summary: string; trades: readonly unknown[] }, digest: string, shown: number, links: readonly { uri: string; name: string }[]): string {
   const where = links.map((l) => `${l.name} ${l.uri}`).join(', ');
   return `${answer.summary}\nrehearsal_digest ${digest} (grade and score take it). structuredContent holds the answer with ${shown} of its ${answer.trades.length} trade${answer.trades.length === 1 ? '' : 's'}; read the rest with resources/read: ${where}.`;
-}
-
-/** What a rehearsal is asked: the forge by its seed, the market, the window and folds, and whether to draw its plate. */
-interface RehearsalAsk {
-  seed_hash: string;
-  market?: Market | undefined;
-  hours?: number | undefined;
-  to?: number | undefined;
-  folds?: number | undefined;
-  plate?: boolean | undefined;
-}
-
-/**
- * Rehearses your forge and keeps the rehearsal for grading under its digest, with its plate's id when one was asked:
- * the whole answer and its digest (the rehearse tool pages the answer; the studio's rehearse move keeps its digest).
- */
-export async function rehearseForge(ctx: SessionCtx, input: RehearsalAsk) {
-  const forge = myForge(ctx, input.seed_hash);
-  const market = input.market ?? forge.script.market;
-  const script = { ...forge.script, market };
-  const { ir } = deciderOf(script, () => 'market');
-  const to = await windowEnd(ctx, market, ir.timeframe, input.to);
-  ctx.progress?.(`reading the tape: ${market} ${ir.timeframe}`);
-  const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars * LONGEST_WARM_UP });
-  const rehearsal = await stepOver(ctx, script, ir, forge.id, w, input.folds);
-  if (input.plate) ctx.progress?.('drawing and sealing the plate');
-  // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.
-  const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, ir, bars: w.bars })) : null;
-  const stateJson = drawn && JSON.stringify(drawn.state);
-  const plate = drawn && stateJson && (await sealPlate(ctx, plateId(drawn.png, stateJson), drawn.png, stateJson));
-  ctx.progress?.('recording the rehearsal');
-  await meterSteps(ctx, 'rehearse', rehearsal);
-  // A plate sealed before says fresh false: the answer names it without that, so the same rehearsal answers the same bytes.
-  const answer = { ok: true, seed_hash: forge.id, ...rehearsal, ...(plate ? { plate: { id: plate.id, path: plate.path, png: plate.png, json: plate.json } } : {}) };
-  const digest = rehearsalDigest(answer);
-  // Grading judges a kept rehearsal by its digest: its trades against the rule's stop, side and ways out.
-  // Its plate's id is kept with it, so the plate is read as one of the rehearsal's parts by its principal alone.
-  const kept = { ...keptOf(forge.id, digest, rehearsal, w.bars), ...(plate ? { plate: plate.id } : {}) };
-  await ctx.store.grades.keepRehearsal(ctx.principal.id, kept, ctx.clock(), forge.expires_at);
-  return { answer, digest };
 }

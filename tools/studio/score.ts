@@ -21,7 +21,7 @@ import { GraderKey } from '../../upstream/grader/funding.js';
 import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
 import { badInput, DeckError } from '../../core/errors.js';
-import { myForge, SeedHash } from './forge-read.js';
+import { myForge, SeedHash } from '../../services/studio/forge-read.js';
 import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from '../../services/studio/judging.js';
 import { RuleWords, withinWordsCap } from '../../services/studio/words.js';
 import { readOnPool } from '../../services/studio/cast.js';

@@ -10,14 +10,14 @@ import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { unixTime } from '../../services/schemas.js';
-import { forgeRule } from './forge.js';
-import { attachImage, ImageData, imageAttach } from './image-attach.js';
-import { Folds, rehearseForge } from './rehearse.js';
-import { DEFAULT_STRATEGY, stateOf, Strategy } from './studio-state.js';
+import { forgeRule } from '../../services/studio/forge.js';
+import { attachImage, IMAGE_BODY_CAP, ImageData } from '../../services/studio/image-attach.js';
+import { Folds, rehearseForge } from '../../services/studio/rehearse.js';
+import { DEFAULT_STRATEGY, stateOf, Strategy } from '../../services/studio/studio-state.js';
 import { DEFAULT_HOURS, Hours } from '../../services/studio/window.js';
 import { RuleWords, WORDS_CAP, withinWordsCap } from '../../services/studio/words.js';
-import { readWorkflow } from './workflow-read.js';
-import { gradeForge } from './grade.js';
+import { readWorkflow } from '../../services/studio/workflow-read.js';
+import { gradeForge } from '../../services/studio/grade.js';
 import { StudioActAnswer } from '../../services/studio/answers.js';
 
 /** The fields of the actions besides action and strategy. */
@@ -163,7 +163,7 @@ export const studioAct = defineTool({
   output: StudioActAnswer,
   access: 'session',
   // As POST /studio/image's cap, so the image move carries any image that route takes.
-  rest: { method: 'POST', path: '/studio/state', maxBody: imageAttach.rest?.maxBody, errors: [402, 404, 409, 413, 415, 429, 500, 502, 503], tag: 'studio' },
+  rest: { method: 'POST', path: '/studio/state', maxBody: IMAGE_BODY_CAP, errors: [402, 404, 409, 413, 415, 429, 500, 502, 503], tag: 'studio' },
   async run(ctx, move) {
     const p = ctx.principal;
     const record = ctx.store.studio.get(p.id, move.strategy ?? DEFAULT_STRATEGY);

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
-import { LaneInput, readWith, type LaneId } from './forge-lanes.js';
-import { RuleWords, WORDS_CAP, withinWordsCap } from '../../services/studio/words.js';
+import { LaneInput } from '../../services/studio/forge-lanes.js';
+import { RuleWords, WORDS_CAP } from '../../services/studio/words.js';
 import { WorkflowReadAnswer } from '../../services/studio/answers.js';
-import { accountClauses } from '../../engine/reader/index.js';
-import { tapeWarnings } from '../../services/tape/held.js';
+import { readWorkflow } from '../../services/studio/workflow-read.js';
 
 export const workflowRead = defineTool({
   name: 'workflow_read',
@@ -24,14 +22,3 @@ export const workflowRead = defineTool({
   rest: { method: 'POST', path: '/studio/read', errors: [402, 413, 500, 502, 503], tag: 'studio' },
   run: (ctx, { text, lane }) => readWorkflow(ctx, text, lane ?? 'embedded'),
 });
-
-/**
- * A rule's words read into its seven parts by the lane and the account of every clause: workflow_read's answer, with a
- * warning when the rule's market cannot be rehearsed here (no bars held and no venue that serves it), before a forge is
- * spent on it.
- */
-export async function readWorkflow(ctx: SessionCtx, text: string, lane: LaneId) {
-  const words = withinWordsCap(text, 'text');
-  const parts = await readWith(ctx, words, lane);
-  return { ok: true, parts, clauses: accountClauses(words, parts), ...(await tapeWarnings(ctx, parts.market.value, parts.timeframe.value)) };
-}

@@ -4,7 +4,7 @@ import { defineTool } from '../define.js';
 import { liveBook, ModelName, myModel } from '../../services/book/books.js';
 import { orderView, positionView } from '../../services/book/views.js';
 import { applyDecision, countRefused, readDecision } from '../../services/typed/decision.js';
-import { TYPED_DECISION_PATH } from './typed-decision-schema.js';
+import { TYPED_DECISION_PATH } from '../../services/typed/schema-path.js';
 import { DecisionAnswer } from '../../services/typed/answers.js';
 
 export const decisionPost = defineTool({

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { TYPED_DECISION_VERSION, TypedDecisionSchema } from '../../engine/book/index.js';
 import { defineTool } from '../define.js';
 import { TypedSchemaAnswer } from '../../services/typed/answers.js';
-
-export const TYPED_DECISION_PATH = `/typed/${TYPED_DECISION_VERSION}.json`;
+import { TYPED_DECISION_PATH } from '../../services/typed/schema-path.js';
 
 /** The contract as JSON Schema, made once from the zod schema every answer is validated with. */
 const SCHEMA = z.toJSONSchema(TypedDecisionSchema, { io: 'input' }) as Record<string, unknown>;
