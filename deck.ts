@@ -20,7 +20,7 @@ import { openOAuthDoor } from './services/oauth/door.js';
 import { Plane } from './services/plane/metrics.js';
 import { locksOf } from './services/plans/locks.js';
 import { perCallOf } from './services/pay/per-call.js';
-import { REGISTRY } from './tools/registry.js';
+import { REGISTRY, TOOL_LISTING } from './tools/registry.js';
 import { seedSample } from './upstream/tape/sample.js';
 import { openUpstreams } from './upstream/upstreams.js';
 import { deckTasks } from './sellers/tasks.js';
@@ -90,6 +90,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
         card_url: `${base}/cards/${s.id}`,
         tools: SELLER_ENDPOINTS.get(s.id)!.tools.map((t) => t.name),
       })),
+      tools: TOOL_LISTING,
     },
     oauth: openOAuthDoor(base, [DECK_ENDPOINT, ...SELLER_ENDPOINTS.values()], upstreams.named),
     clock,

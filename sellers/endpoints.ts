@@ -7,7 +7,7 @@ import { DEFAULT_TOOLSETS, toolsetsOf } from './toolsets.js';
 import type { ArgumentBounds } from './json-rpc.js';
 import { TOOL_INPUT_BOUNDS } from '../core/json-bounds.js';
 import { appMeta } from './app/resource.js';
-import { TASK_TOOLS } from './tasks.js';
+import { TASK_TOOLS } from './task-tools.js';
 
 /** A tool as tools/list shows it, built once. */
 export interface ToolListing {

@@ -12,7 +12,8 @@ import { instructionsFor } from './instructions.js';
 import { KEY_REQUIRED, RESOURCE_NOT_FOUND, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';
 import { endpointResources } from './resources.js';
 import { callOnEndpoint, joinStep, resultJson } from './tool-call.js';
-import { progressNote, TASK_TOOLS, TASKS_CAPABILITY, type DeckTasks, type Hear } from './tasks.js';
+import { TASK_TOOLS } from './task-tools.js';
+import { progressNote, TASKS_CAPABILITY, type DeckTasks, type Hear } from './tasks.js';
 
 /** JSON-RPC's code for a method no handler serves, and for a failure the SDK does not name. */
 const METHOD_NOT_FOUND = -32601;

@@ -3,9 +3,6 @@ import { RELATED_TASK_META_KEY, type JSONRPCNotification, type ProgressToken, ty
 import type { Ctx } from '../services/context.js';
 import type { ToolResult } from './tool-call.js';
 
-/** The tools that may take seconds to minutes (folds, a 1,000-run null, a grader lane): served as tasks when asked. */
-export const TASK_TOOLS: ReadonlySet<string> = new Set(['rehearse', 'forge_trial', 'grade']);
-
 /** The most tasks one principal may have working at once; a further one is refused until one ends. */
 export const LIVE_TASKS_PER_PRINCIPAL = 4;
 /** How long an ended task's answer is kept for tasks/result (ms); a client may ask for less, never more. */

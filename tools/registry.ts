@@ -18,6 +18,7 @@ import { typedSchema } from './typed/typed-decision-schema.js';
 import { catalogue } from './catalogue/catalogue.js';
 import { chat } from './chat/chat.js';
 import type { Tool } from './define.js';
+import type { ToolListing } from '../services/offer.js';
 import { forecast } from './forecast/forecast.js';
 import { forecastHealth } from './forecast/forecast-health.js';
 import { authProviders } from './identity/auth-providers.js';
@@ -181,3 +182,12 @@ export const toolByName: ReadonlyMap<string, Tool> = new Map(REGISTRY.map((t) =>
 
 /** The tools agents reach over MCP (a person's acts such as join and login stay on REST). */
 export const MCP_TOOLS: readonly Tool[] = REGISTRY.filter((t) => t.surface === 'both');
+
+/** Every tool as the roadmap lists it, made once from the registry. */
+export const TOOL_LISTING: readonly ToolListing[] = REGISTRY.map((t) => ({
+  area: t.rest?.tag ?? 'mcp',
+  name: t.name,
+  title: t.title,
+  route: t.rest ? `${t.rest.method} ${t.rest.path}` : null,
+  mcp: t.surface === 'both',
+}));

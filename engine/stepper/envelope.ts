@@ -5,9 +5,15 @@ import type { Costs } from './costs.js';
 import type { Fold } from './folds.js';
 import type { NullReport } from './null.js';
 import type { NullBins } from './null-bins.js';
-import type { Readiness } from './readiness.js';
 import type { RStats } from './stats.js';
 import { VerdictSchema, type Verdict } from '../verdict/schema.js';
+
+/** Where the rule could first decide and how many of the window's bars could not trade, by reason. */
+export interface Readiness {
+  /** The open of the first bar of the window the rule could decide on (at its close); null when none. */
+  ready_at: number | null;
+  idle: { warm_up: number; session: number; gaps: number };
+}
 
 /**
  * The rehearsal envelope (rehearsal.v1): the trades, their R statistics, the random null they were weighed

@@ -3,7 +3,7 @@ import { expectedBars } from '../calendar.js';
 import type { DeciderSeries } from '../decider/contract.js';
 import type { Cond, DeciderIR, Operand } from '../decider/ir.js';
 import { seriesOf } from '../decider/series.js';
-import type { Rehearsal } from './envelope.js';
+import type { Readiness, Rehearsal } from './envelope.js';
 
 /**
  * Which bars of a rehearsal's window the rule could decide on, and why the others could not: read from the very
@@ -15,13 +15,6 @@ import type { Rehearsal } from './envelope.js';
  * - gaps: bar slots of open market in the window for which the tape holds no bar (no trade printed, or none kept).
  */
 export const IDLE = { DECIDES: 0, WARM_UP: 1, SESSION: 2 } as const;
-
-/** Where the rule could first decide and how many of the window's bars could not trade, by reason. */
-export interface Readiness {
-  /** The open of the first bar of the window the rule could decide on (at its close); null when none. */
-  ready_at: number | null;
-  idle: { warm_up: number; session: number; gaps: number };
-}
 
 /** The ids of the series an operand reads. */
 function operandSeries(o: Operand, out: Set<string>): void {

@@ -1,6 +1,7 @@
 import type { DeciderIR } from '../decider/ir.js';
 import type { NullReport } from './null.js';
-import { sessionWords, type Readiness } from './readiness.js';
+import type { Readiness } from './envelope.js';
+import { sessionWords } from './readiness.js';
 import type { RStats } from './stats.js';
 
 /** What a rehearsal found, in words: plain figures, the null comparison, and what the figures are not. */

@@ -5,7 +5,7 @@ import { noForecaster } from '../../upstream/forecast/forecaster.js';
 import { defineTool } from '../define.js';
 import { ageBars } from '../../services/forecast/age.js';
 import { scoreDue } from '../../services/forecast/scoring.js';
-import { LensSchema } from '../../upstream/forecast/forecaster.js';
+import { LensSchema } from '../../upstream/forecast/source.js';
 import { LensRow } from '../../services/forecast/answer-schema.js';
 
 export const forecastHealth = defineTool({

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { PROJECT_ROOT } from '../../config/root.js';
-import { defineTool, type Tool } from '../define.js';
-import { REGISTRY } from '../registry.js';
+import { defineTool } from '../define.js';
 import { RoadmapAnswer } from '../../services/records/answers.js';
 
 /** The README's section that lists what the interface names and the deck does not serve yet. */
@@ -29,9 +28,6 @@ export function notBuiltOf(readme: string): string[] {
 
 const NOT_BUILT = notBuiltOf(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'));
 
-/** Where a tool is listed: its REST route's tag, or mcp for a tool served to agents only. */
-const areaOf = (t: Tool): string => t.rest?.tag ?? 'mcp';
-
 export const roadmap = defineTool({
   name: 'roadmap',
   title: 'The roadmap',
@@ -42,19 +38,12 @@ export const roadmap = defineTool({
   output: RoadmapAnswer,
   access: 'none',
   rest: { method: 'GET', path: '/records/roadmap', tag: 'records' },
-  async run() {
-    const areas = [...new Set(REGISTRY.map(areaOf))].sort();
+  async run(ctx) {
+    const listed = ctx.offer.tools;
+    const areas = [...new Set(listed.map((t) => t.area))].sort();
     return {
       ok: true,
-      serves: areas.map((area) => ({
-        area,
-        tools: REGISTRY.filter((t) => areaOf(t) === area).map((t) => ({
-          name: t.name,
-          title: t.title,
-          route: t.rest ? `${t.rest.method} ${t.rest.path}` : null,
-          mcp: t.surface === 'both',
-        })),
-      })),
+      serves: areas.map((area) => ({ area, tools: listed.filter((t) => t.area === area).map(({ area: _, ...t }) => t) })),
       not_built: NOT_BUILT.map((item) => ({ item, names: [...item.matchAll(/`([^`]+)`/g)].map((m) => m[1]!) })),
     };
   },

@@ -1,32 +1,11 @@
-import { z } from 'zod';
 import type { Config } from '../../config/env.js';
 import { assertNoDirection, DirectionFieldError, EnvelopeSchema, type Envelope, type Pair } from '../../engine/forecast/index.js';
 import { DeckError, notConfigured, problemsOf } from '../../core/errors.js';
 import type { WorkAsk, WorkPool } from '../../core/pool/pool.js';
 import type { Tape } from '../tape/tape.js';
 import { InProcessForecaster } from './in-process.js';
+import { LensSchema, type Lens, type Source } from './source.js';
 import { SidecarForecaster } from './sidecar.js';
-
-/** What the lens says of the forecaster: its model, revision, device and trailing sample size. */
-export const LensSchema = z.strictObject({
-  model: z.string().min(1).max(64),
-  model_rev: z.string().min(1).max(64),
-  device: z.string().min(1).max(32),
-  samples: z.number().int().nonnegative(),
-});
-export type Lens = z.infer<typeof LensSchema>;
-
-/**
- * What answers for envelopes: the in-process forecaster or an HTTP sidecar. envelopeAt(pair, t) is the envelope as
- * of t (a bar close): issued at the close of the last bar closed by t, from bars closed by then. It throws the
- * engine's ForecastError when there is nothing to issue (warming up, flat).
- */
-export interface Source {
-  readonly name: string;
-  /** `ask`: whose turn the work takes where the deck does it (the in-process forecaster's work pool). */
-  envelopeAt(pair: Pair, t: number, fresh: boolean, ask: WorkAsk): Promise<unknown>;
-  lens(): Promise<unknown>;
-}
 
 const refused = (source: string, code: string, message: string, details: Record<string, unknown> = {}) =>
   new DeckError(502, code, `${source} ${message}`, { upstream: source, ...details });

@@ -13,7 +13,7 @@ import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import type { WorkAsk, WorkPool } from '../../core/pool/pool.js';
 import type { Tape } from '../tape/tape.js';
 import { lookbackFrom, pairBars } from './bars.js';
-import type { Lens, Source } from './forecaster.js';
+import type { Lens, Source } from './source.js';
 
 /**
  * Bars read per issue, as a share of what an envelope reads at the least: the margin covers gaps in the tape, so an

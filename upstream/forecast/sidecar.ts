@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ForecastError, type Pair } from '../../engine/forecast/index.js';
 import { DeckError, didNotAnswer, refusedBy } from '../../core/errors.js';
 import { callJson } from '../http.js';
-import type { Source } from './forecaster.js';
+import type { Source } from './source.js';
 
 /** A sidecar's "nothing to issue": too little history before t, or no range. */
 const Unissued = z.object({ reason: z.enum(['warming_up', 'flat']), message: z.string().max(500) });
