@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 // The import rule: folders import only folders below them, in this order from the bottom; the entry points (deck.ts,
 // main.ts, cli/) sit on top. test/ and bench/ may import anything, and nothing imports them.
-const LAYERS = ['engine', 'core', 'config', 'store', 'upstream', 'tools', 'sellers', 'cards', 'rest'] as const;
+const LAYERS = ['engine', 'core', 'config', 'store', 'upstream', 'services', 'tools', 'sellers', 'cards', 'rest'] as const;
 const ENTRY = LAYERS.length;
 const RULE = `folders import only folders below them: ${[...LAYERS, 'the entry points (deck.ts, main.ts, cli/)'].join(' -> ')}`;
 
@@ -77,6 +77,51 @@ function cycles(imports: Import[]): string[][] {
   return found;
 }
 
+/** A tool file: a declaration under tools/<area>/. Only the registry lists tools, so only it imports one. */
+const isToolFile = (path: string): boolean => /^tools\/[^/]+\/[^/]+$/.test(path) && CODE.test(path);
+const REGISTRY_FILE = 'tools/registry.ts';
+
+/** Every import of a tool file by anything but the registry: a tool's work that another needs belongs in services/. */
+function toolImports(imports: Import[]): string[] {
+  return imports
+    .filter((i) => i.file !== REGISTRY_FILE && isToolFile(targetOf(i).replace(/\.js$/, '.ts')))
+    .map((i) => `${i.file} imports the tool file ${targetOf(i)}: only ${REGISTRY_FILE} imports a tool; what two tools share is in services/`);
+}
+
+/** Every circle of files (a strongly connected set of more than one file), each as its files in order. */
+function fileCircles(imports: Import[]): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const i of imports) {
+    const to = targetOf(i).replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts');
+    edges.set(i.file, [...(edges.get(i.file) ?? []), to]);
+  }
+  // Tarjan's strongly connected components.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const circle: string[] = [];
+    for (let w = stack.pop()!; ; w = stack.pop()!) {
+      circle.push(w);
+      if (w === v) break;
+    }
+    if (circle.length > 1) found.push(circle.sort());
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
+  return found;
+}
+
 /** The deck's own source: every code file of the layers and the entry points (not tests, bench/, dist/, node_modules/). */
 function sourceImports(): Import[] {
   const files = readdirSync(ROOT, { recursive: true, encoding: 'utf8' })
@@ -99,6 +144,28 @@ describe('the import rule', () => {
 
   it('has no cycle between folders', () => {
     expect(cycles(imports).map((c) => c.join(' -> '))).toEqual([]);
+  });
+
+  it('has no circle of files, inside a folder or across folders', () => {
+    expect(fileCircles(imports).map((c) => c.join(' <-> '))).toEqual([]);
+  });
+
+  it('has no tool file imported but by the registry', () => {
+    expect(toolImports(imports)).toEqual([]);
+  });
+
+  it('finds a circle of files inside one folder, and a tool file imported by another tool', () => {
+    const imports = [
+      ...importsOf('services/context.ts', "import type { Rail } from './agent/rail.js';"),
+      ...importsOf('services/agent/rail.ts', "import type { SessionCtx } from '../context.js';"),
+      ...importsOf('services/agent/answers.ts', "import type { SessionCtx } from '../context.js';"),
+      ...importsOf('tools/studio/studio-act.ts', "import { forgeRule } from './forge.js';"),
+      ...importsOf('tools/registry.ts', "import { forge } from './studio/forge.js';"),
+    ];
+    expect(fileCircles(imports)).toEqual([['services/agent/rail.ts', 'services/context.ts']]);
+    expect(toolImports(imports)).toEqual([
+      'tools/studio/studio-act.ts imports the tool file tools/studio/forge.js: only tools/registry.ts imports a tool; what two tools share is in services/',
+    ]);
   });
 
   it('names the file, the import and the rule for an import that goes up, of any kind', () => {

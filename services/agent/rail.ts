@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TYPED_DECISION_VERSION, type Bar, type TypedDecision } from '../../engine/book/index.js';
-import type { BarRow } from '../../engine/bars.js';
+import { barsToRows, type BarRow } from '../../engine/bars.js';
 import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import type { ModelRecord } from '../../store/models.js';
 import type { RunEnd, RunInit, RunRecord } from '../../store/runs.js';
@@ -266,7 +266,7 @@ export class Rail {
   private async liveBars(d: Drive, from: number, now: number): Promise<BarRow[]> {
     const got = await meteredCandles(d.ctx, { market: d.model.market, tf: d.model.timeframe, from, to: now, session: d.under.record.id });
     const len = TIMEFRAME_SECONDS[d.model.timeframe];
-    return (JSON.parse(got.bytes.toString('utf8')) as { candles: BarRow[] }).candles.filter((b) => b.t >= from && b.t + len <= now);
+    return barsToRows(got.bars()).filter((b) => b.t >= from && b.t + len <= now);
   }
 
   /** A live run: forward from the bar under way when it starts, each bar decided once the tape has closed it. */

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { unixTime } from '../schemas.js';
-import { barsFromRows, type BarRow } from '../../engine/bars.js';
 import { IndicatorSpecError, parseIndicators, type IndicatorSpec } from '../../engine/indicators/index.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
-import type { Coverage } from '../../engine/coverage.js';
 import { furtherBack, MAX_PLATE_BARS, PlateError, plateLoadFrom, renderPlate, type Plate } from '../../engine/plate/index.js';
 import type { SessionCtx } from '../context.js';
 import { badInput, DeckError } from '../../core/errors.js';
-import { MAX_BARS, readCandles } from '../tape/candle-window.js';
+import { candleWindow, MAX_BARS } from '../tape/candle-window.js';
 
 export const PlateRequest = z
   .object({
@@ -66,9 +64,10 @@ export async function drawPlate(ctx: SessionCtx, input: z.output<typeof PlateReq
   if ((to - from) / len > MAX_PLATE_BARS) throw badInput([{ field: 'to', message: `at most ${MAX_PLATE_BARS} ${input.tf} bars on one plate` }]);
   const specs = specsOf(input.indicators ?? []);
   const read = async (start: number) => {
-    const got = JSON.parse((await readCandles(ctx, { market: input.market, tf: input.tf, from: start, to })).bytes.toString('utf8')) as { candles: BarRow[]; coverage: Coverage };
-    const first = got.candles.findIndex((c) => c.t >= from);
-    return { start, ...got, before: first < 0 ? got.candles.length : first };
+    const got = await candleWindow(ctx, { market: input.market, tf: input.tf, from: start, to });
+    const bars = got.bars();
+    const first = bars.t.findIndex((t) => t >= from);
+    return { start, bars, coverage: got.coverage, before: first < 0 ? bars.length : first };
   };
   const earliest = to - MAX_BARS * len;
   let got = await read(Math.max(earliest, plateLoadFrom(input.market, input.tf, from, specs)));
@@ -80,13 +79,13 @@ export async function drawPlate(ctx: SessionCtx, input: z.output<typeof PlateReq
     if (more.before <= got.before) break;
     got = more;
   }
-  const { candles, coverage } = got;
+  const { bars, coverage } = got;
   const marks = ctx.store.marks
     .list(ctx.principal.id)
     .filter((m) => m.market === input.market)
     .map((m) => ({ kind: m.kind, price: m.price, ...(m.price2 !== undefined ? { price2: m.price2 } : {}) }));
   const plate = drawing(() =>
-    renderPlate({ market: input.market, tf: input.tf, from, to, bars: barsFromRows(candles), unmeasured: coverage.unmeasured.spans, indicators: specs, marks }),
+    renderPlate({ market: input.market, tf: input.tf, from, to, bars, unmeasured: coverage.unmeasured.spans, indicators: specs, marks }),
   );
   const chartStateJson = JSON.stringify(plate.chart_state);
   return { ...plate, id: plateId(plate.png, chartStateJson), chartStateJson };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { barsToRows, barsWhere, type Bars } from '../../engine/bars.js';
 import { isOpen } from '../../engine/calendar.js';
-import { coverage, isFinal, sealHolds } from '../../engine/coverage.js';
+import { coverage, isFinal, sealHolds, type Coverage } from '../../engine/coverage.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
 import { knownWhole } from '../../upstream/tape/tape.js';
 import type { Ctx, SessionCtx } from '../context.js';
@@ -46,7 +46,8 @@ export async function candleWindow(ctx: Ctx, { market, tf, from, to, session }: 
   const key = `${market}/${tf}/${from}-${to}`;
   if (!session) {
     const sealed = await ctx.store.seals.get(key);
-    if (sealed && sealHolds(coverageIn(sealed))) return { bytes: () => sealed, bars: () => candleColumns(sealed) };
+    const kept = sealed ? coverageIn(sealed) : null;
+    if (sealed && kept && sealHolds(kept)) return { bytes: () => sealed, bars: () => candleColumns(sealed), coverage: kept };
     if (sealed) await ctx.store.seals.drop(key);
   }
   const w = await ctx.upstreams.tape.window(market, tf, from, to, session !== undefined, knownWhole(market, tf, from, to));
@@ -54,34 +55,29 @@ export async function candleWindow(ctx: Ctx, { market, tf, from, to, session }: 
   const open = barsWhere(w.bars, (t) => isOpen(market, t));
   const measured = coverage({ market, tf, from, to, times: open.t, held: w.held, ...(w.built ? { built: w.built } : {}) });
   const seal = !session && isFinal(measured);
+  const served = { ...measured, source: w.source, sealed: seal, left_out_in_halts: w.bars.length - open.length };
   let bytes: Buffer | null = null;
   const made = (): Buffer => {
-    const answer: TapeAnswer = {
-      ok: true,
-      market,
-      tf,
-      from,
-      to,
-      candles: barsToRows(open),
-      coverage: { ...measured, source: w.source, sealed: seal, left_out_in_halts: w.bars.length - open.length },
-    };
+    const answer: TapeAnswer = { ok: true, market, tf, from, to, candles: barsToRows(open), coverage: served };
     return (bytes ??= Buffer.from(JSON.stringify(answer)));
   };
-  if (!seal) return { bytes: made, bars: () => open };
+  if (!seal) return { bytes: made, bars: () => open, coverage: served };
   // Two first reads racing for one window both answer what was sealed, and read the sealed answer's columns.
   const sealedBytes = await ctx.store.seals.seal(key, made());
   if (sealedBytes === bytes) knowColumns(sealedBytes, open);
-  return { bytes: () => sealedBytes, bars: () => candleColumns(sealedBytes) };
+  return { bytes: () => sealedBytes, bars: () => candleColumns(sealedBytes), coverage: sealedBytes === bytes ? served : coverageIn(sealedBytes) };
 }
 
 /** A window's candle answer as the bytes served. */
 export const readCandles = async (ctx: Ctx, request: z.output<typeof TapeRequest>): Promise<JsonBytes> => new JsonBytes((await candleWindow(ctx, request)).bytes());
 
-/** A past window's candles: the answer's bytes and its bars as columns, each made when first asked. */
+/** A past window's candles: the answer's bytes and its bars as columns, each made when first asked, and its coverage. */
 export interface CandleWindow {
   bytes(): Buffer;
   /** Shared with other readers of the same seal: read them, never write them. */
   bars(): Bars;
+  /** What was measured of the whole window, as the answer states it. */
+  coverage: Coverage;
 }
 
 /** A candle answer: the bars of the window, or its first ones with a summary of the whole (limit). */
@@ -123,8 +119,8 @@ export function meterRead(ctx: SessionCtx, bars: number): void {
 }
 
 /** A whole window read as the tape tool reads it, metered by every bar (a run's live bars). */
-export async function meteredCandles(ctx: SessionCtx, request: z.output<typeof TapeRequest>): Promise<JsonBytes> {
-  const answer = await readCandles(ctx, request);
-  meterRead(ctx, coverageIn(answer.bytes).bars);
-  return answer;
+export async function meteredCandles(ctx: SessionCtx, request: z.output<typeof TapeRequest>): Promise<CandleWindow> {
+  const window = await candleWindow(ctx, request);
+  meterRead(ctx, window.coverage.bars);
+  return window;
 }
