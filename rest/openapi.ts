@@ -3,6 +3,7 @@ import { CardsSchema, SellerCardSchema } from '../cards/schema.js';
 import { SELLER_IDS } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from '../sellers/toolsets.js';
 import type { Tool } from '../tools/define.js';
+import { TOOLSETS } from '../tools/toolsets.js';
 import { credentialStatuses, routeStatuses, type StatusFacts } from './statuses.js';
 
 type Schema = Record<string, unknown>;
@@ -64,7 +65,7 @@ function operationOf(tool: Tool, components: Record<string, Schema>, facts: Stat
       : {};
   return {
     operationId: tool.name,
-    ...(rest.tag ? { tags: [rest.tag] } : {}),
+    tags: [tool.toolset.id],
     summary: tool.title,
     description: tool.description,
     security: securityOf(tool.access),
@@ -77,26 +78,10 @@ function operationOf(tool: Tool, components: Record<string, Schema>, facts: Stat
 
 const RPC = { type: 'object', description: 'A JSON-RPC 2.0 message, or an array of them (a batch)' };
 
-/** The document's sections: every operation is listed under one of these (a test holds every route to it). */
+/** The document's sections, the toolsets' and two of routes no tool makes: every operation is under one (a test holds it). */
 export const TAGS = [
-  { name: 'identity', description: 'Onboarding and sessions: a key minted once, by the person, at POST /join, exchanged at POST /login for a 12-hour session; key rotation; a wallet proven by its own signature.' },
-  { name: 'plans', description: "The plan catalogue, the caller's account and grant, and the meter, which reports and never turns a caller away." },
-  { name: 'studio', description: "The studio gates over a trader's own rule: read into seven parts, forge, rehearse over the real tape, grade its fidelity; and the eight-state machine that walks them." },
-  { name: 'forge', description: 'The forge and the trial stepper: words or a script block into a watermarked state machine; its reading lanes and the onboarded register.' },
-  { name: 'tape', description: 'Real candles per market and timeframe, with what was measured; past windows are sealed.' },
-  { name: 'forecast', description: 'The forecast envelope (magnitude, never direction) and its measured calibration.' },
-  { name: 'marks', description: 'Levels and zones a trader placed by hand.' },
-  { name: 'plates', description: 'Sealed chart plates, content addressed; they name no one.' },
-  { name: 'skills', description: 'The skill bank: how to drive the studio, step by step, with the real tool names.' },
-  { name: 'series', description: 'Standing hire: a series of epoch jobs under one mandate over the coordination layer: quote, open, read, open the next epoch, revoke.' },
-  { name: 'book', description: "The deck's own book: orders and cancels on its paper venue, which fills from the tape, the caller's caps, read-only history of orders, fills and positions, and the copy seller's models, records and follow quotes." },
-  { name: 'agent', description: "The agent rail: models an operator registers with a decide() endpoint of their own, run over a past window (replay) or forward on the live tape." },
-  { name: 'typed', description: 'The typed-decision lane: the typed-decision.v1 contract of a decide() answer, and one decision posted for a model.' },
-  { name: 'records', description: "The deck's records, read-only: your history with the ledger entry proving each act, the registry, the ladder, the concluded lab (digests only) and the roadmap." },
-  { name: 'plane', description: 'The observability plane: metrics (Prometheus), a load balancer\'s probes, and the hash-chained ledgers with their heads and a verify walk.' },
-  { name: 'chat', description: "The chat lane: a model's words, labelled as such, through a fair queue; never written into a ledger." },
-  { name: 'oauth', description: "The OAuth door's consent steps, which the onboarding page drives: read a pending authorization request, allow or deny it." },
-  { name: 'mcp', description: 'The MCP endpoints: the deck\'s own (every tool; tools/list shows the toolsets ?toolsets= names) and one per seller.' },
+  ...Object.values(TOOLSETS).map((t) => ({ name: t.id, description: t.description })),
+  { name: 'mcp', description: "The MCP endpoints: the deck's own (every tool; tools/list shows the toolsets ?toolsets= names) and one per seller." },
   { name: 'cards', description: "How the deck is described: the seller cards (ERC-8004 registration files, also the coordination layer's cards) and this document." },
 ] as const;
 

@@ -94,7 +94,7 @@ export const listedAs = (principal: Principal | null): Tier | 'anonymous' => (pr
 
 /** tools/list for a tier: what it opens, of the toolsets asked for (the endpoint's default unless told). */
 export const listingOf = (e: McpEndpoint, tier: Tier | 'anonymous', toolsets: ReadonlySet<string> = new Set(e.defaults)): readonly ToolListing[] =>
-  (e.listings.get(tier) ?? []).filter((l) => toolsets.has(e.byName.get(l.name)!.toolset!));
+  (e.listings.get(tier) ?? []).filter((l) => toolsets.has(e.byName.get(l.name)!.toolset.id));
 
 /** tools/list for a caller: what its tier opens, of the toolsets it asked for. */
 export const listingFor = (e: McpEndpoint, principal: Principal | null, toolsets?: ReadonlySet<string>): readonly ToolListing[] =>

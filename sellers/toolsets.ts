@@ -1,11 +1,10 @@
 import type { Tool } from '../tools/define.js';
+import { MCP_TOOLS } from '../tools/registry.js';
 
 /**
- * The toolsets a bare /mcp lists, in registry order: the studio's own loop (plans and account, marks, the tape, the
- * forecast, the studio gates, the forge, the skill bank). The rest (plates, series, book, agent, typed, records, plane, chat) is listed
- * on request, so a model's context pays for the whole deck only when it asks for it.
+ * The toolsets a bare /mcp lists, in registry order: those marked default (tools/toolsets.ts), the studio's own loop.
  */
-export const DEFAULT_TOOLSETS = ['plans', 'marks', 'tape', 'forecast', 'studio', 'forge', 'skills'] as const;
+export const DEFAULT_TOOLSETS: readonly string[] = [...new Set(MCP_TOOLS.filter((t) => t.toolset.default).map((t) => t.toolset.id))];
 
 /** The words the toolsets parameter takes besides toolset names. */
 const ALL = 'all';
@@ -14,7 +13,7 @@ const DEFAULT = 'default';
 /** Toolset name → the names of its tools, in registry order. */
 export function toolsetsOf(tools: readonly Tool[]): ReadonlyMap<string, readonly string[]> {
   const sets = new Map<string, string[]>();
-  for (const t of tools) sets.set(t.toolset!, [...(sets.get(t.toolset!) ?? []), t.name]);
+  for (const t of tools) sets.set(t.toolset.id, [...(sets.get(t.toolset.id) ?? []), t.name]);
   return sets;
 }
 

@@ -21,7 +21,7 @@ const echo = (answer: () => unknown) =>
     output: Answer,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     access: 'none',
-    toolset: 'test',
+    toolset: { id: 'test', default: false, description: 'tools made by a test' },
     // The answer's type is the test's to break: the check at run time is what is under test.
     run: async () => answer() as z.output<typeof Answer>,
   });
@@ -136,7 +136,7 @@ describe('a tool that declares an output', () => {
         output: z.array(z.string()) as unknown as z.ZodType<Record<string, unknown>>,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
         access: 'none',
-        toolset: 'test',
+        toolset: { id: 'test', default: false, description: 'tools made by a test' },
         run: async () => ({}),
       }),
     ).toThrow(/an output is an object/);

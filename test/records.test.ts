@@ -201,7 +201,10 @@ describe('the registry, the ladder and the roadmap', () => {
     const served = (body.serves as { area: string; tools: { name: string; route: string | null }[] }[]).flatMap((a) => a.tools.map((t) => t.name));
     expect([...served].sort()).toEqual(REGISTRY.map((t) => t.name).sort());
     for (const area of body.serves as { area: string; tools: { name: string }[] }[]) {
-      for (const t of area.tools) expect(REGISTRY.find((r) => r.name === t.name)!.rest?.tag ?? 'mcp').toBe(area.area);
+      for (const t of area.tools) {
+        const tool = REGISTRY.find((r) => r.name === t.name)!;
+        expect(tool.rest ? tool.toolset.id : 'mcp').toBe(area.area);
+      }
     }
     // The README's list, read here on its own.
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');

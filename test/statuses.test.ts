@@ -9,6 +9,7 @@ import { DeckError } from '../core/errors.js';
 import { restRoutes } from '../rest/adapter.js';
 import { errorHandler } from '../rest/errors.js';
 import { defineTool, type Tool } from '../tools/define.js';
+import { TOOLSETS } from '../tools/toolsets.js';
 import { REGISTRY } from '../tools/registry.js';
 import { doorServer } from './fixtures/door-server.js';
 import { testDeck, type TestDeck } from './support/deck.js';
@@ -134,7 +135,8 @@ describe('the statuses of every route', () => {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       access: 'none',
       output: z.object({ ok: z.literal(true) }),
-      rest: { method: 'GET', path: '/surprise', errors: [404], tag: 'records' },
+      toolset: TOOLSETS.records,
+      rest: { method: 'GET', path: '/surprise', errors: [404] },
       run: async () => {
         throw new DeckError(thrown, thrown === 404 ? 'not_found' : 'conflict', 'as the test says');
       },

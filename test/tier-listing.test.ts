@@ -10,7 +10,7 @@ import type { Principal, Tier } from '../core/principal.js';
 // registry's follow_quote, on the max tier, is held to it over MCP in copy.test.ts).
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const tool = (name: string) =>
-  defineTool({ name, title: name, description: name, input: z.object({}), annotations: READS, access: 'session', toolset: 'test', output: z.object({ ok: z.literal(true) }), run: async () => ({ ok: true as const }) });
+  defineTool({ name, title: name, description: name, input: z.object({}), annotations: READS, access: 'session', toolset: { id: 'test', default: false, description: 'tools made by a test' }, output: z.object({ ok: z.literal(true) }), run: async () => ({ ok: true as const }) });
 
 const tools = [tool('open'), tool('planned'), tool('maxed'), tool('housed')];
 // The tier locks as a plans file states them (tier_tools), held to these tools.
@@ -40,7 +40,7 @@ describe('tools/list shows what the caller tier opens', () => {
 
 describe('the tier locks of a plans file', () => {
   it('are held to the registry at start: a name no tool has, or a keyless tool, is refused naming it', () => {
-    const keyless = defineTool({ name: 'free_for_all', title: 'k', description: 'k', input: z.object({}), annotations: READS, access: 'none', toolset: 'test', output: z.object({ ok: z.literal(true) }), run: async () => ({ ok: true as const }) });
+    const keyless = defineTool({ name: 'free_for_all', title: 'k', description: 'k', input: z.object({}), annotations: READS, access: 'none', toolset: { id: 'test', default: false, description: 'tools made by a test' }, output: z.object({ ok: z.literal(true) }), run: async () => ({ ok: true as const }) });
     expect(() => locksOf({ tier_tools: { plan: ['nothing'] } }, tools)).toThrow(/tier_tools.plan names nothing, which is not a tool/);
     expect(() => locksOf({ tier_tools: { max: ['free_for_all'] } }, [keyless])).toThrow(/needs no key/);
   });

@@ -10,7 +10,7 @@ const common = {
   description: 't',
   input: z.object({}).strict(),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  toolset: 't',
+  toolset: { id: 't', default: false, description: 'tools made by a test' },
   output: z.object({ ok: z.literal(true), id: z.string() }),
 };
 

@@ -7,6 +7,7 @@ import { howToBuy } from '../services/plans/offered.js';
 import { opens, type Tier } from '../core/principal.js';
 import { heldTo, outlineOf, outputJsonSchema } from './output.js';
 import type { EventStream, JsonBytes, WithImage, WithLinks } from '../services/answers.js';
+import type { Toolset } from './toolsets.js';
 
 export { EventStream, JsonBytes, WithImage, WithLinks, type ResourceLink, type StreamEvent } from '../services/answers.js';
 
@@ -34,8 +35,6 @@ export interface RestBinding {
   bounds?: Partial<JsonBounds>;
   /** The result carries a session to set as the deck_session cookie, or the call ends the session. */
   cookie?: 'set' | 'clear';
-  /** The OpenAPI tag the route is listed under (the spec's tags: skills, book, records, plane, chat, agent, typed, ...). */
-  tag?: string;
 }
 
 /**
@@ -85,8 +84,8 @@ interface ToolSpecBase<I extends z.ZodObject, O> {
    */
   surface?: 'both' | 'rest';
   rest?: RestBinding;
-  /** The toolset /mcp lists it under: its REST binding's tag unless told (a tool without a route must tell). */
-  toolset?: string;
+  /** The toolset it belongs to: what /mcp lists it under, and its route's OpenAPI tag. */
+  toolset: Toolset;
 }
 
 /** A tool as written: a tool that needs a session runs on a context whose principal is there. */
@@ -123,8 +122,8 @@ export interface Tool<N extends string = string> {
   access: Access;
   surface: 'both' | 'rest';
   rest: RestBinding | null;
-  /** The toolset /mcp lists it under (the OpenAPI tag of its route); null for a tool that never reaches MCP. */
-  toolset: string | null;
+  /** The toolset it belongs to: what /mcp lists it under, and its route's OpenAPI tag. */
+  toolset: Toolset;
   /** The status of an input that fails its schema. */
   invalid: 400 | 422;
   /**
@@ -186,13 +185,11 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
   const outputSchema = outputJsonSchema(spec.output) as Tool['outputSchema'];
   if (outputSchema.type !== 'object') throw new Error(`tool ${spec.name}: an output is an object (MCP structures only objects)`);
   const surface = spec.surface ?? 'both';
-  const toolset = spec.toolset ?? spec.rest?.tag ?? null;
   const admit = admitting(spec);
   const statuses = new Set([spec.invalid ?? 422, ...(spec.rest?.errors ?? []), 500]);
   const guarded = spec.guard ? guardStatus(spec.guard) : null;
   if (guarded !== null) statuses.add(guarded);
   const bounds: JsonBounds = { ...TOOL_INPUT_BOUNDS, ...(spec.rest?.maxBody ? { string: spec.rest.maxBody } : {}), ...spec.rest?.bounds };
-  if (surface === 'both' && !toolset) throw new Error(`tool ${spec.name}: an MCP tool names its toolset (a tag on its route, or toolset)`);
   return {
     name: spec.name,
     title: spec.title,
@@ -200,7 +197,7 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
     access: spec.access,
     surface,
     rest: spec.rest ?? null,
-    toolset,
+    toolset: spec.toolset,
     invalid: spec.invalid ?? 422,
     statuses,
     bounds,

@@ -10,21 +10,21 @@ import { orderCancel } from './book/order-cancel.js';
 import { orderPlace } from './book/order-place.js';
 import { ordersList } from './book/orders.js';
 import { positionsList } from './book/positions.js';
-import { followQuoteTool } from './copy/follow-quote.js';
-import { modelRecord } from './copy/model-record.js';
-import { models } from './copy/models.js';
+import { followQuoteTool } from './book/follow-quote.js';
+import { modelRecord } from './book/model-record.js';
+import { models } from './book/models.js';
 import { decisionPost } from './typed/decision-post.js';
 import { typedSchema } from './typed/typed-decision-schema.js';
-import { catalogue } from './catalogue/catalogue.js';
+import { catalogue } from './plans/catalogue.js';
 import { chat } from './chat/chat.js';
 import type { Tool } from './define.js';
 import type { ToolListing } from '../services/offer.js';
 import { forecast } from './forecast/forecast.js';
 import { forecastHealth } from './forecast/forecast-health.js';
 import { authProviders } from './identity/auth-providers.js';
-import { doorLink, doors, doorUnlink } from './doors/doors.js';
-import { emailSend } from './doors/email-send.js';
-import { emailVerify } from './doors/email-verify.js';
+import { doorLink, doors, doorUnlink } from './identity/doors.js';
+import { emailSend } from './identity/email-send.js';
+import { emailVerify } from './identity/email-verify.js';
 import { join } from './identity/join.js';
 import { joinInfo } from './identity/join-info.js';
 import { login } from './identity/login.js';
@@ -33,10 +33,10 @@ import { rotateKey } from './identity/rotate-key.js';
 import { marksAdd } from './marks/mark-add.js';
 import { marksList } from './marks/marks.js';
 import { marksRemove } from './marks/mark-remove.js';
-import { mandateAdd } from './mandates/mandate-add.js';
-import { grants } from './meter/grants.js';
-import { meter } from './meter/meter.js';
-import { meterRecord } from './meter/meter-record.js';
+import { mandateAdd } from './plans/mandate-add.js';
+import { grants } from './plans/grants.js';
+import { meter } from './plans/meter.js';
+import { meterRecord } from './plans/meter-record.js';
 import { oauthConsent, oauthRequest } from './oauth/oauth-consent.js';
 import { planClaim } from './plans/plan-claim.js';
 import { holderLink } from './plans/holder-link.js';
@@ -65,19 +65,19 @@ import { roadmap } from './records/roadmap.js';
 import { skillRead } from './skills/skill-read.js';
 import { skills } from './skills/skills.js';
 import { imageAttach } from './studio/image-attach.js';
-import { forge } from './studio/forge.js';
-import { forgeOnboard } from './studio/forge-onboard.js';
+import { forge } from './forge/forge.js';
+import { forgeOnboard } from './forge/forge-onboard.js';
 import { forgeRead } from './studio/forge-read.js';
 import { grade } from './studio/grade.js';
-import { forgeLanes } from './studio/forge-lanes.js';
+import { forgeLanes } from './forge/forge-lanes.js';
 import { rehearseTool } from './studio/rehearse.js';
 import { score } from './studio/score.js';
 import { scoreRead } from './studio/score-read.js';
 import { studioAct } from './studio/studio-act.js';
 import { studioState } from './studio/studio-state.js';
-import { strategies } from './studio/strategies.js';
-import { strategyQuote } from './studio/strategy-quote.js';
-import { forgeTrial } from './studio/forge-trial.js';
+import { strategies } from './forge/strategies.js';
+import { strategyQuote } from './forge/strategy-quote.js';
+import { forgeTrial } from './forge/forge-trial.js';
 import { workflowRead } from './studio/workflow-read.js';
 import { tape } from './tape/tape.js';
 
@@ -185,7 +185,7 @@ export const MCP_TOOLS: readonly Tool[] = REGISTRY.filter((t) => t.surface === '
 
 /** Every tool as the roadmap lists it, made once from the registry. */
 export const TOOL_LISTING: readonly ToolListing[] = REGISTRY.map((t) => ({
-  area: t.rest?.tag ?? 'mcp',
+  area: t.rest ? t.toolset.id : 'mcp',
   name: t.name,
   title: t.title,
   route: t.rest ? `${t.rest.method} ${t.rest.path}` : null,

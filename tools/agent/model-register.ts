@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CapsSchema, within } from '../../engine/book/index.js';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { ModelName } from '../../services/book/books.js';
 import { decideUrl } from '../../services/agent/decide-url.js';
@@ -29,7 +30,8 @@ export const modelRegister = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   output: ModelAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/agent/models', status: 201, errors: [403, 409], tag: 'agent' },
+  toolset: TOOLSETS.agent,
+  rest: { method: 'POST', path: '/agent/models', status: 201, errors: [403, 409] },
   async run(ctx, input) {
     const p = ctx.principal;
     if (input.synthetic && p.tier !== 'house') throw new DeckError(403, 'house_only', 'only the house registers synthetic book actors', { field: 'synthetic' });

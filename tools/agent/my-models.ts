@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { ModelName, myModel } from '../../services/book/books.js';
 import { modelView } from '../../services/agent/model-view.js';
 import { ModelsMineAnswer, ModelAnswer } from '../../services/agent/answers.js';
@@ -12,7 +13,8 @@ export const modelsMine = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: ModelsMineAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/agent/models', tag: 'agent' },
+  toolset: TOOLSETS.agent,
+  rest: { method: 'GET', path: '/agent/models' },
   async run(ctx) {
     return { ok: true, models: ctx.store.models.list(ctx.principal.id).map(modelView) };
   },
@@ -26,7 +28,8 @@ export const modelRead = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: ModelAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/agent/models/:name', errors: [404], tag: 'agent' },
+  toolset: TOOLSETS.agent,
+  rest: { method: 'GET', path: '/agent/models/:name', errors: [404] },
   async run(ctx, { name }) {
     return { ok: true, model: modelView(myModel(ctx, name)) };
   },

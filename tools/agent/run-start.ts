@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TIMEFRAME_SECONDS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { badInput } from '../../core/errors.js';
 import { int, unixTime } from '../../services/schemas.js';
 import { ModelName, myModel } from '../../services/book/books.js';
@@ -32,7 +33,8 @@ export const runStart = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   output: RunAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/agent/runs', status: 202, errors: [404, 409, 429, 502, 503], tag: 'agent' },
+  toolset: TOOLSETS.agent,
+  rest: { method: 'POST', path: '/agent/runs', status: 202, errors: [404, 409, 429, 502, 503] },
   async run(ctx, input) {
     const model = myModel(ctx, input.model);
     const common = { mode: input.mode, timeout_ms: input.timeout_ms ?? 2000, retries: input.retries ?? 1 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { RunId } from '../../services/book/books.js';
 import { RunAnswer } from '../../services/agent/answers.js';
@@ -12,7 +13,8 @@ export const runStop = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: RunAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/agent/runs/:id/stop', body: 'none', errors: [404], tag: 'agent' },
+  toolset: TOOLSETS.agent,
+  rest: { method: 'POST', path: '/agent/runs/:id/stop', body: 'none', errors: [404] },
   async run(ctx, { id }) {
     const run = await ctx.rail.stop(ctx.principal.id, id);
     if (!run) throw new DeckError(404, 'run_not_found', `you have no run ${id}`, { field: 'id' });

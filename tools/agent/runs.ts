@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { ModelName, RunId } from '../../services/book/books.js';
 import { RunAnswer, RunsAnswer } from '../../services/agent/answers.js';
@@ -13,7 +14,8 @@ export const runRead = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: RunAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/agent/runs/:id', errors: [404], tag: 'agent' },
+  toolset: TOOLSETS.agent,
+  rest: { method: 'GET', path: '/agent/runs/:id', errors: [404] },
   async run(ctx, { id }) {
     const run = ctx.rail.view(ctx.principal.id, id);
     if (!run) throw new DeckError(404, 'run_not_found', `you have no run ${id}`, { field: 'id' });
@@ -29,7 +31,8 @@ export const runsList = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: RunsAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/agent/runs', tag: 'agent' },
+  toolset: TOOLSETS.agent,
+  rest: { method: 'GET', path: '/agent/runs' },
   async run(ctx, { model }) {
     const p = ctx.principal.id;
     const runs = ctx.store.runs

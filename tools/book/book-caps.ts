@@ -3,6 +3,7 @@ import { CapsSchema, HOUSE_LIMITS, HOUSE_MAX_NOTIONAL_USD, limitsFor } from '../
 import { MARKETS } from '../../engine/markets.js';
 import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { CapsAnswer } from '../../services/book/answers.js';
 
 /** The caps and the limits they make on every market, inside the house's. */
@@ -24,7 +25,8 @@ export const capsRead = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: CapsAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/book/caps', tag: 'book' },
+  toolset: TOOLSETS.book,
+  rest: { method: 'GET', path: '/book/caps' },
   async run(ctx) {
     return capsView(ctx);
   },
@@ -38,7 +40,8 @@ export const capsSet = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: CapsAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/book/caps', tag: 'book' },
+  toolset: TOOLSETS.book,
+  rest: { method: 'POST', path: '/book/caps' },
   async run(ctx, { caps }) {
     await ctx.store.bookCaps.set(ctx.principal.id, caps);
     return capsView(ctx);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { bookOf } from '../../services/book/books.js';
 import { settled } from '../../services/book/history.js';
 import { BookQuery } from '../../services/book/query.js';
@@ -16,7 +17,8 @@ export const fillsList = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   output: FillsAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/book/fills', errors: [404, 502, 503], tag: 'book' },
+  toolset: TOOLSETS.book,
+  rest: { method: 'GET', path: '/book/fills', errors: [404, 502, 503] },
   async run(ctx, input) {
     const { ref } = bookOf(ctx, input);
     await settled(ctx, ref);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { liveBook } from '../../services/book/books.js';
 import { orderView } from '../../services/book/views.js';
@@ -14,7 +15,8 @@ export const orderCancel = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   output: OrderAnswer,
   access: 'session',
-  rest: { method: 'DELETE', path: '/book/orders/:id', errors: [404, 409, 502, 503], tag: 'book' },
+  toolset: TOOLSETS.book,
+  rest: { method: 'DELETE', path: '/book/orders/:id', errors: [404, 409, 502, 503] },
   async run(ctx, { id }) {
     const venue = ctx.upstreams.venue;
     const order = ctx.store.book.order(ctx.principal.id, id);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ORDER_TYPES, SIDES } from '../../engine/book/index.js';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { badInput } from '../../core/errors.js';
 import { capsOf, liveBook, ModelName, myModel } from '../../services/book/books.js';
 import { placeOrder } from '../../services/book/place.js';
@@ -30,7 +31,8 @@ export const orderPlace = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   output: OrderAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/book/orders', status: 201, errors: [404, 409, 502, 503], tag: 'book' },
+  toolset: TOOLSETS.book,
+  rest: { method: 'POST', path: '/book/orders', status: 201, errors: [404, 409, 502, 503] },
   async run(ctx, input) {
     const model = input.model ? myModel(ctx, input.model) : null;
     if (model && model.market !== input.market) throw badInput([{ field: 'market', message: `${model.name} trades ${model.market}` }]);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../../store/book.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { bookOf } from '../../services/book/books.js';
 import { settled } from '../../services/book/history.js';
 import { pageOf, Paging } from '../../services/book/paging.js';
@@ -17,7 +18,8 @@ export const ordersList = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   output: OrdersAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/book/orders', errors: [404, 502, 503], tag: 'book' },
+  toolset: TOOLSETS.book,
+  rest: { method: 'GET', path: '/book/orders', errors: [404, 502, 503] },
   async run(ctx, input) {
     const { ref } = bookOf(ctx, input);
     await settled(ctx, ref);

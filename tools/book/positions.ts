@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { bookOf } from '../../services/book/books.js';
 import { settled } from '../../services/book/history.js';
 import { BookQuery } from '../../services/book/query.js';
@@ -16,7 +17,8 @@ export const positionsList = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   output: PositionsAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/book/positions', errors: [404, 502, 503], tag: 'book' },
+  toolset: TOOLSETS.book,
+  rest: { method: 'GET', path: '/book/positions', errors: [404, 502, 503] },
   async run(ctx, input) {
     const { ref } = bookOf(ctx, input);
     await settled(ctx, ref);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChatAnswer } from '../../upstream/chat/lane.js';
 import { defineTool, EventStream } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { notConfigured } from '../../core/errors.js';
 import { recordSpend, type Recorded } from '../../services/meter/spend.js';
 import { answer } from '../../services/schemas.js';
@@ -51,7 +52,8 @@ export const chat = defineTool({
     finish_reason: z.string().nullable(),
     spent: z.object({ action: z.string(), units: z.number() }).nullable().describe('what the answer cost on the meter'),
   }),
-  rest: { method: 'POST', path: '/chat', errors: [429, 502, 503], maxBody: 512 * 1024, tag: 'chat' },
+  toolset: TOOLSETS.chat,
+  rest: { method: 'POST', path: '/chat', errors: [429, 502, 503], maxBody: 512 * 1024 },
   async run(ctx, { messages, stream, max_tokens }) {
     const lane = ctx.upstreams.chat;
     if (!lane) throw notConfigured('the chat lane', 'DECK_CHAT_URL and DECK_CHAT_MODEL (and DECK_CHAT_KEY when the lane needs a key)');

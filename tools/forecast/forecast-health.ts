@@ -3,6 +3,7 @@ import { drawOf, FORECAST_TIMEFRAMES, HORIZON } from '../../engine/forecast/inde
 import { MARKETS } from '../../engine/markets.js';
 import { noForecaster } from '../../upstream/forecast/forecaster.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { ageBars } from '../../services/forecast/age.js';
 import { scoreDue } from '../../services/forecast/scoring.js';
 import { LensSchema } from '../../upstream/forecast/source.js';
@@ -17,7 +18,8 @@ export const forecastHealth = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   output: LensSchema.extend({ ok: z.literal(true), horizon: z.number().int().describe('bars ahead the band spans'), rows: z.array(LensRow) }),
-  rest: { method: 'GET', path: '/forecast/health', errors: [502, 503], tag: 'forecast' },
+  toolset: TOOLSETS.forecast,
+  rest: { method: 'GET', path: '/forecast/health', errors: [502, 503] },
   async run(ctx) {
     const forecaster = ctx.upstreams.forecaster;
     if (!forecaster) throw noForecaster();

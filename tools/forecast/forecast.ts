@@ -6,6 +6,7 @@ import { noForecaster, type Forecaster } from '../../upstream/forecast/forecaste
 import { workAsk, type SessionCtx } from '../../services/context.js';
 import { recordSpend } from '../../services/meter/spend.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { badInput, DeckError, type Problem } from '../../core/errors.js';
 import { answer, flag, unixTime } from '../../services/schemas.js';
 import { TapeRequest } from '../../services/tape/candle-window.js';
@@ -101,7 +102,8 @@ export const forecast = defineTool({
       ...Drawn,
     }),
   ]),
-  rest: { method: 'GET', path: '/forecast/:market/:tf', errors: [404, 502, 503], tag: 'forecast' },
+  toolset: TOOLSETS.forecast,
+  rest: { method: 'GET', path: '/forecast/:market/:tf', errors: [404, 502, 503] },
   async run(ctx, input) {
     const forecaster = ctx.upstreams.forecaster;
     if (!forecaster) throw noForecaster();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { answer } from '../../services/schemas.js';
 
 export const authProviders = defineTool({
@@ -11,7 +12,8 @@ export const authProviders = defineTool({
   access: 'none',
   surface: 'rest',
   output: answer({ email: z.boolean(), x: z.boolean(), key: z.literal(true) }),
-  rest: { method: 'GET', path: '/auth/providers', tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'GET', path: '/auth/providers' },
   // Each door beside the key is open when it is configured (the SMTP server and sender; the X app).
   async run(ctx) {
     return { ok: true, email: ctx.config.email !== null, x: ctx.config.x !== null, key: true };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { NAME_RULE, WALLET_RULE } from '../../services/identity/name-rule.js';
 import { answer } from '../../services/schemas.js';
 
@@ -20,7 +21,8 @@ export const joinInfo = defineTool({
     wallet: z.string().describe('the wallet rule'),
     join_url: z.string(),
   }),
-  rest: { method: 'GET', path: '/join', tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'GET', path: '/join' },
   async run(ctx) {
     return {
       ok: true,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { HOUSE_WIDE } from '../../store/backend.js';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
 import { linkProof, proofOf } from '../../services/doors/link.js';
 import { clientOf } from '../../services/identity/client.js';
@@ -35,7 +36,8 @@ export const join = defineTool({
     shown_once: z.literal(true),
     next: z.string().describe('how to sign in'),
   }),
-  rest: { method: 'POST', path: '/join', status: 201, errors: [409, 429, 502, 503], tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'POST', path: '/join', status: 201, errors: [409, 429, 502, 503] },
   async run(ctx, { name, wallet, proof }) {
     if (ctx.config.reservedNames.has(name)) throw badInput([{ field: 'name', message: 'reserved for the house' }]);
     if (proof !== undefined) proofOf(ctx, proof);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { clientOf } from '../../services/identity/client.js';
 import { openSession } from '../../services/identity/session.js';
@@ -21,7 +22,8 @@ export const login = defineTool({
     expires_at: z.iso.datetime().describe('when the session ends'),
     session: z.object({ token: z.string(), expires_at: z.number().int() }).describe('the session, which REST moves into the deck_session cookie (never in the body)'),
   }),
-  rest: { method: 'POST', path: '/login', cookie: 'set', errors: [401, 429, 502, 503], tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'POST', path: '/login', cookie: 'set', errors: [401, 429, 502, 503] },
   async run(ctx, { key }) {
     const now = ctx.clock();
     const client = clientOf(ctx, ctx.caller);

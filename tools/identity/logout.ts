@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { endSession } from '../../services/oauth/tokens.js';
 import { answer } from '../../services/schemas.js';
 
@@ -12,7 +13,8 @@ export const logout = defineTool({
   access: 'none',
   surface: 'rest',
   output: answer({}),
-  rest: { method: 'POST', path: '/logout', body: 'none', cookie: 'clear', tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'POST', path: '/logout', body: 'none', cookie: 'clear' },
   async run(ctx) {
     if (ctx.credential?.kind === 'session') await endSession(ctx, ctx.credential.value);
     return { ok: true };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { digest } from '../../upstream/identity/keys.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { answer } from '../../services/schemas.js';
 
 export const rotateKey = defineTool({
@@ -13,7 +14,8 @@ export const rotateKey = defineTool({
   access: 'session',
   surface: 'rest',
   output: answer({ api_key: z.string().describe('the new key, shown once'), shown_once: z.literal(true) }),
-  rest: { method: 'POST', path: '/me/key', errors: [502, 503], tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'POST', path: '/me/key', errors: [502, 503] },
   // One at a time per principal, so the embedded door is never more than one key ahead of the account.
   guard: 'key_rotation',
   async run(ctx) {

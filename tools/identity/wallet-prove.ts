@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { signerOf } from '../../engine/plans/messages.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { Wallet } from '../../services/identity/name-rule.js';
 import { challengeOf, Nonce, walletView, WalletAnswer } from '../../services/identity/wallet.js';
@@ -24,7 +25,8 @@ export const walletProve = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'session',
   output: WalletAnswer,
-  rest: { method: 'POST', path: '/me/wallet', tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'POST', path: '/me/wallet' },
   async run(ctx, input) {
     const p = ctx.principal;
     const challenge = challengeOf(ctx, p, input.nonce);

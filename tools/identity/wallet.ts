@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { walletView, WalletAnswer } from '../../services/identity/wallet.js';
 
 export const wallet = defineTool({
@@ -12,7 +13,8 @@ export const wallet = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   output: WalletAnswer,
-  rest: { method: 'GET', path: '/me/wallet', tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'GET', path: '/me/wallet' },
   async run(ctx) {
     return walletView(ctx, ctx.principal);
   },

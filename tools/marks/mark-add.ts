@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { z } from 'zod';
 import { Mark, MARK_LIMITS, MarkInput } from '../../services/marks/mark-schema.js';
@@ -13,7 +14,8 @@ export const marksAdd = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'session',
   output: answer({ mark: Mark.describe('the mark placed'), marks: z.array(Mark).describe('all your marks now') }),
-  rest: { method: 'POST', path: '/me/marks', errors: [409], tag: 'marks' },
+  toolset: TOOLSETS.marks,
+  rest: { method: 'POST', path: '/me/marks', errors: [409] },
   async run(ctx, input) {
     const mark = { id: `mk_${randomBytes(8).toString('hex')}`, ...input, created_at: ctx.clock() };
     const marks = await ctx.store.marks.add(ctx.principal.id, mark, (mine) => {

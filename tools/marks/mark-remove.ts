@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { Mark, MARK_ID } from '../../services/marks/mark-schema.js';
 import { answer } from '../../services/schemas.js';
@@ -12,7 +13,8 @@ export const marksRemove = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   access: 'session',
   output: answer({ marks: z.array(Mark).describe('your marks left') }),
-  rest: { method: 'DELETE', path: '/me/marks', errors: [404], tag: 'marks' },
+  toolset: TOOLSETS.marks,
+  rest: { method: 'DELETE', path: '/me/marks', errors: [404] },
   async run(ctx, { id }) {
     const marks = await ctx.store.marks.remove(ctx.principal.id, id);
     if (!marks) throw new DeckError(404, 'not_found', 'no such mark of yours');

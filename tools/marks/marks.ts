@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { marksInWords } from '../../engine/marks-words.js';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { Mark } from '../../services/marks/mark-schema.js';
 import { answer } from '../../services/schemas.js';
 
@@ -13,7 +14,8 @@ export const marksList = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   output: answer({ marks: z.array(Mark), words: z.array(z.string()).describe('one plain sentence per market stating its marks') }),
-  rest: { method: 'GET', path: '/me/marks', tag: 'marks' },
+  toolset: TOOLSETS.marks,
+  rest: { method: 'GET', path: '/me/marks' },
   async run(ctx, { market }) {
     const all = ctx.store.marks.list(ctx.principal.id);
     const marks = market ? all.filter((m) => m.market === market) : all;

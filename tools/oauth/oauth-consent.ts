@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { CODE_TTL_MS } from '../../services/oauth/authorizations.js';
 import { vouchedHost } from '../../services/oauth/clients.js';
@@ -31,7 +32,8 @@ export const oauthRequest = defineTool({
     resource: z.object({ url: z.string(), name: z.string() }).describe("the MCP endpoint the app's token will reach"),
     expires_at: z.iso.datetime(),
   }),
-  rest: { method: 'GET', path: '/oauth/requests/:id', tag: 'oauth', errors: [404] },
+  toolset: TOOLSETS.oauth,
+  rest: { method: 'GET', path: '/oauth/requests/:id', errors: [404] },
   async run(ctx, { id }) {
     const r = ctx.oauth.authorizations.request(id, ctx.clock());
     if (!r) throw notWaiting(id);
@@ -56,7 +58,8 @@ export const oauthConsent = defineTool({
   surface: 'rest',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   output: answer({ allowed: z.boolean(), redirect: z.string().describe('where to send the person back (with a code, or refused)') }),
-  rest: { method: 'POST', path: '/oauth/consent', tag: 'oauth', errors: [404] },
+  toolset: TOOLSETS.oauth,
+  rest: { method: 'POST', path: '/oauth/consent', errors: [404] },
   async run(ctx, { request, allow }) {
     const now = ctx.clock();
     const r = ctx.oauth.authorizations.close(request, now);

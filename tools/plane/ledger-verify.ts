@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { answer } from '../../services/schemas.js';
 
@@ -29,7 +30,8 @@ export const ledgerVerify = defineTool({
       .nullable()
       .describe('the first break, when there is one'),
   }),
-  rest: { method: 'GET', path: '/plane/ledgers/:ledger/verify', errors: [404], tag: 'plane' },
+  toolset: TOOLSETS.plane,
+  rest: { method: 'GET', path: '/plane/ledgers/:ledger/verify', errors: [404] },
   async run(ctx, { ledger }) {
     const names = await ctx.store.backend.ledgerNames();
     if (!names.includes(ledger)) throw new DeckError(404, 'no_such_ledger', `no ledger ${ledger}`, { ledgers: names });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { answer } from '../../services/schemas.js';
 
 export const ledgers = defineTool({
@@ -20,7 +21,8 @@ export const ledgers = defineTool({
       }),
     ),
   }),
-  rest: { method: 'GET', path: '/plane/ledgers', tag: 'plane' },
+  toolset: TOOLSETS.plane,
+  rest: { method: 'GET', path: '/plane/ledgers' },
   async run(ctx) {
     return { ok: true, ledgers: await ctx.store.backend.ledgerHeads() };
   },

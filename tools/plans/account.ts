@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { Grant } from '../../config/files.js';
 import { grantOf, meterOf, planOf } from '../../services/plans/standing.js';
 import { MeterView, PlanStanding, PrincipalShown } from '../../services/plans/standing-schema.js';
@@ -17,7 +18,8 @@ export const account = defineTool({
     grant: Grant.nullable().describe('the grant you hold today, from the grants file'),
     meter: MeterView,
   }),
-  rest: { method: 'GET', path: '/me', tag: 'plans' },
+  toolset: TOOLSETS.plans,
+  rest: { method: 'GET', path: '/me' },
   async run(ctx) {
     const p = ctx.principal;
     return {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { holderMessage, signerOf } from '../../engine/plans/messages.js';
 import { utcDay } from '../../store/spend.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { badInput, DeckError, notConfigured } from '../../core/errors.js';
 import { holderOf } from '../../services/plans/standing.js';
 import { Chained, Day, HolderStanding } from '../../services/plans/standing-schema.js';
@@ -39,7 +40,8 @@ export const holderLink = defineTool({
       .describe('the link as recorded in its hash-chained ledger'),
     holder: HolderStanding,
   }),
-  rest: { method: 'POST', path: '/plans/holder', errors: [502, 503], tag: 'plans' },
+  toolset: TOOLSETS.plans,
+  rest: { method: 'POST', path: '/plans/holder', errors: [502, 503] },
   async run(ctx, input) {
     const p = ctx.principal;
     const today = utcDay(ctx.clock());

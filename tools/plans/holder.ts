@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { holderMessage } from '../../engine/plans/messages.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { holderOf } from '../../services/plans/standing.js';
 import { HolderStanding } from '../../services/plans/standing-schema.js';
 import { answer } from '../../services/schemas.js';
@@ -15,7 +16,8 @@ export const holderState = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   output: answer({ holder: HolderStanding, message: z.string().describe('the exact text to sign today to link a wallet') }),
-  rest: { method: 'GET', path: '/plans/holder', tag: 'plans' },
+  toolset: TOOLSETS.plans,
+  rest: { method: 'GET', path: '/plans/holder' },
   async run(ctx) {
     const p = ctx.principal;
     const holder = holderOf(ctx, p.id);

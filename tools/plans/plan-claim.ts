@@ -6,6 +6,7 @@ import type { PlanClaim } from '../../store/plan-claims.js';
 import type { LedgerEntry } from '../../store/ledger.js';
 import type { Ctx } from '../../services/context.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError, notConfigured } from '../../core/errors.js';
 import { provenWallet, type Principal } from '../../core/principal.js';
 import { listedChain, treasuryOf } from '../../services/plans/offered.js';
@@ -56,7 +57,8 @@ export const planClaim = defineTool({
       .describe('the claim as recorded, the same each time it is asked for'),
     mine: Mine.describe('where you stand now'),
   }),
-  rest: { method: 'POST', path: '/plans', errors: [502, 503], tag: 'plans' },
+  toolset: TOOLSETS.plans,
+  rest: { method: 'POST', path: '/plans', errors: [502, 503] },
   async run(ctx, input) {
     const p = ctx.principal;
     const chain = listedChain(ctx, input.chain, 'chain');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Plan } from '../../config/files.js';
 import type { Ctx } from '../../services/context.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { chainsShown, treasuryOf } from '../../services/plans/offered.js';
 import { perDeck } from '../../services/per-deck.js';
 import { meterOf, planOf } from '../../services/plans/standing.js';
@@ -42,7 +43,8 @@ export const plans = defineTool({
     mine: Mine.nullable().describe('signed in: the plan you stand on, its period, your tier and today\'s meter'),
     principal: PrincipalShown.nullable().describe('signed in: who you are'),
   }),
-  rest: { method: 'GET', path: '/plans', tag: 'plans' },
+  toolset: TOOLSETS.plans,
+  rest: { method: 'GET', path: '/plans' },
   async run(ctx) {
     return ctx.principal ? answerOf(ctx) : anonymous(ctx);
   },

@@ -4,6 +4,7 @@ import { MARKETS, TIMEFRAMES } from '../../engine/markets.js';
 import { TIERS } from '../../core/principal.js';
 import { priceOf, SELLERS } from '../../config/sellers.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { priceEntry } from '../../services/meter/prices.js';
 import { register } from '../../services/studio/register.js';
 import { quoteOf } from '../../services/studio/strategy-quote.js';
@@ -34,7 +35,8 @@ export const price = defineTool({
     sellers: z.array(z.object({ id: z.string(), price_usdc: z.object({ unit: z.string(), min: z.number(), max: z.number() }), price_basis: z.string() })),
     strategies: z.array(StrategyQuote).describe('the onboarded public strategies, each as strategy_quote quotes it'),
   }),
-  rest: { method: 'GET', path: '/price', tag: 'plans' },
+  toolset: TOOLSETS.plans,
+  rest: { method: 'GET', path: '/price' },
   async run(ctx, { action }) {
     const { prices, plans, house_allowance_per_day } = ctx.offer.plans;
     const listed = action ? [priceEntry(ctx.offer.plans, action)] : prices;

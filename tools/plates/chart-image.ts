@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, WithImage } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { ChartState } from '../../services/plates/chart-state.js';
 import { drawPlate, PlateRequest } from '../../services/plates/draw.js';
 import { answer } from '../../services/schemas.js';
@@ -12,7 +13,7 @@ export const chartImage = defineTool({
   input: PlateRequest,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
-  toolset: 'plates',
+  toolset: TOOLSETS.plates,
   output: answer({ id: z.string().describe("the plate's id: sha256 of the PNG and its chart_state"), chart_state: ChartState }),
   async run(ctx, input) {
     const plate = await drawPlate(ctx, input);

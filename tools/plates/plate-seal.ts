@@ -1,4 +1,5 @@
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { z } from 'zod';
 import { drawPlate, PlateRequest } from '../../services/plates/draw.js';
 import { answer } from '../../services/schemas.js';
@@ -18,7 +19,8 @@ export const plateSeal = defineTool({
     png: z.string().describe("the PNG's URL"),
     json: z.string().describe("the chart_state's URL"),
   }),
-  rest: { method: 'POST', path: '/plates', errors: [429, 502, 503], tag: 'plates' },
+  toolset: TOOLSETS.plates,
+  rest: { method: 'POST', path: '/plates', errors: [429, 502, 503] },
   async run(ctx, input) {
     const plate = await drawPlate(ctx, input);
     return { ok: true, ...(await sealPlate(ctx, plate.id, plate.png, plate.chartStateJson)) };

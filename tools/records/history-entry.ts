@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { int } from '../../services/schemas.js';
 import { ACT_LEDGERS, ownEntry } from '../../services/records/acts.js';
@@ -14,7 +15,8 @@ export const historyEntry = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: HistoryEntryAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/records/history/:ledger/:seq', errors: [404], tag: 'records' },
+  toolset: TOOLSETS.records,
+  rest: { method: 'GET', path: '/records/history/:ledger/:seq', errors: [404] },
   async run(ctx, { ledger, seq }) {
     const found = ownEntry(ctx.store, ctx.principal.id, ledger, seq);
     if (!found) throw new DeckError(404, 'not_found', `no act of yours at ${ledger} #${seq}`);

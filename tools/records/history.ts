@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { badInput } from '../../core/errors.js';
 import { int } from '../../services/schemas.js';
 import { actsOf } from '../../services/records/acts.js';
@@ -24,7 +25,8 @@ export const history = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: HistoryAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/records/history', tag: 'records' },
+  toolset: TOOLSETS.records,
+  rest: { method: 'GET', path: '/records/history' },
   async run(ctx, { kind, cursor = 0, limit = 50 }) {
     const kinds = [...new Set([...ctx.offer.plans.prices.map((p) => p.action), ...LEDGER_KINDS])].sort();
     if (kind !== undefined && !kinds.includes(kind)) throw badInput([{ field: 'kind', message: `one of ${kinds.join(', ')}` }]);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { Decision } from '../../services/studio/answers.js';
 import { LabAnswer } from '../../services/records/answers.js';
 
@@ -22,7 +23,8 @@ export const lab = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: LabAnswer,
   access: 'none',
-  rest: { method: 'GET', path: '/records/lab', tag: 'records' },
+  toolset: TOOLSETS.records,
+  rest: { method: 'GET', path: '/records/lab' },
   async run(ctx) {
     const concluded = ctx.store.studio
       .everyRecord()

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ladderOf, MIN_TRADES, type ModelCloses } from '../../engine/ladder.js';
 import type { Ctx } from '../../services/context.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { listable, settledBook, trackRecord } from '../../services/copy/public.js';
 import { LadderAnswer } from '../../services/records/answers.js';
 
@@ -30,7 +31,8 @@ export const ladder = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   output: LadderAnswer,
   access: 'none',
-  rest: { method: 'GET', path: '/records/ladder', errors: [502, 503], tag: 'records' },
+  toolset: TOOLSETS.records,
+  rest: { method: 'GET', path: '/records/ladder', errors: [502, 503] },
   async run(ctx) {
     return { ok: true, ...ladderOf(await pairedCloses(ctx)) };
   },

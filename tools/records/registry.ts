@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { register } from '../../services/studio/register.js';
 import { RegistryAnswer } from '../../services/records/answers.js';
 
@@ -12,7 +13,8 @@ export const registry = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: RegistryAnswer,
   access: 'none',
-  rest: { method: 'GET', path: '/records/registry', tag: 'records' },
+  toolset: TOOLSETS.records,
+  rest: { method: 'GET', path: '/records/registry' },
   async run(ctx) {
     const sellers = ctx.offer.sellers.map((s) => ({ kind: 'seller' as const, id: s.id, name: s.name, description: s.description, endpoint: s.endpoint, card_url: s.card_url, tools: s.tools }));
     const algorithms = register(ctx)

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { PROJECT_ROOT } from '../../config/root.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { RoadmapAnswer } from '../../services/records/answers.js';
 
 /** The README's section that lists what the interface names and the deck does not serve yet. */
@@ -37,7 +38,8 @@ export const roadmap = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: RoadmapAnswer,
   access: 'none',
-  rest: { method: 'GET', path: '/records/roadmap', tag: 'records' },
+  toolset: TOOLSETS.records,
+  rest: { method: 'GET', path: '/records/roadmap' },
   async run(ctx) {
     const listed = ctx.offer.tools;
     const areas = [...new Set(listed.map((t) => t.area))].sort();

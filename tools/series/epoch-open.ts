@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { epochOpened, epochToOpen, openEpoch } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { provenWallet } from '../../core/principal.js';
 import { followSeries, settled } from '../../services/series/follow.js';
@@ -31,7 +32,8 @@ export const epochOpen = defineTool({
   access: 'session',
   guard: 'epoch_open',
   guardKey: (input) => input.id,
-  rest: { method: 'POST', path: '/v1/series/:id/epochs', status: 201, body: 'none', errors: [404, 409, 502, 503], tag: 'series' },
+  toolset: TOOLSETS.series,
+  rest: { method: 'POST', path: '/v1/series/:id/epochs', status: 201, body: 'none', errors: [404, 409, 502, 503] },
   async run(ctx, { id }) {
     const now = nowS(ctx);
     const followed = await followSeries(ctx, id);

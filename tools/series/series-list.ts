@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { nowS, seriesView } from '../../services/series/view.js';
 import { SeriesListAnswer } from '../../services/series/answers.js';
 
@@ -12,7 +13,8 @@ export const seriesList = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: SeriesListAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/v1/series', tag: 'series' },
+  toolset: TOOLSETS.series,
+  rest: { method: 'GET', path: '/v1/series' },
   async run(ctx) {
     const now = nowS(ctx);
     // Kept in the order they were opened (writes are serialized), so the newest is last.

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { unixTime } from '../../services/schemas.js';
 import { openSeries, SERIES_LIMITS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { badInput, DeckError } from '../../core/errors.js';
 import { QuoteBody } from '../../services/series/quote-body.js';
 import { quoteSeries, VAULT_NOT_BUILT } from '../../services/series/quoting.js';
@@ -25,7 +26,8 @@ export const seriesOpen = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   output: SeriesOpenAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/v1/series', status: 201, errors: [422, 502, 503], tag: 'series' },
+  toolset: TOOLSETS.series,
+  rest: { method: 'POST', path: '/v1/series', status: 201, errors: [422, 502, 503] },
   async run(ctx, input) {
     const now = nowS(ctx);
     const from = input.from ?? now;

@@ -1,4 +1,5 @@
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { QuoteBody } from '../../services/series/quote-body.js';
 import { quoteSeries, VAULT_NOT_BUILT } from '../../services/series/quoting.js';
 import { QuoteAnswer } from '../../services/series/answers.js';
@@ -16,7 +17,8 @@ export const seriesQuote = defineTool({
   output: QuoteAnswer,
   access: 'none',
   invalid: 400,
-  rest: { method: 'POST', path: '/v1/series/quote', errors: [422, 502, 503], tag: 'series' },
+  toolset: TOOLSETS.series,
+  rest: { method: 'POST', path: '/v1/series/quote', errors: [422, 502, 503] },
   async run(ctx, body) {
     const q = await quoteSeries(ctx, body, { status: 400, prefix: '' });
     const { kind, class: cls, checks, evidence, per_epoch, seller_deposit_usdc } = q.terms;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { seriesMarkdown } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { followSeries } from '../../services/series/follow.js';
 import { nowS, SeriesId, seriesView } from '../../services/series/view.js';
 import { SeriesReadAnswer } from '../../services/series/answers.js';
@@ -24,7 +25,8 @@ export const seriesRead = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   output: SeriesReadAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/v1/series/:id', errors: [404, 503], tag: 'series' },
+  toolset: TOOLSETS.series,
+  rest: { method: 'GET', path: '/v1/series/:id', errors: [404, 503] },
   async run(ctx, { id }) {
     const { record, hire, layer } = await followSeries(ctx, id);
     return { ok: true, series: seriesView(record, nowS(ctx)), hire, ...(layer ? { layer: { status: layer.status, ...layer.body() } } : {}) };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { revoke, SERIES_LIMITS } from '../../engine/series/index.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { mySeries, nowS, SeriesId, seriesView, writeSeries } from '../../services/series/view.js';
 import { RevokeAnswer } from '../../services/series/answers.js';
@@ -21,7 +22,8 @@ export const seriesRevoke = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   output: RevokeAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/v1/series/:id', errors: [404, 409, 503], tag: 'series' },
+  toolset: TOOLSETS.series,
+  rest: { method: 'POST', path: '/v1/series/:id', errors: [404, 409, 503] },
   async run(ctx, { id, why }) {
     mySeries(ctx, id);
     const now = nowS(ctx);

@@ -4,6 +4,7 @@ import { SERIES_LIMITS, VENUE_KINDS, type VenueKind } from '../../engine/series/
 import type { Venue } from '../../upstream/coord/wire.js';
 import { DeckError } from '../../core/errors.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { pricesBySeller, QuoteBody } from '../../services/series/quote-body.js';
 import { TermsAnswer } from '../../services/series/answers.js';
 
@@ -22,7 +23,8 @@ export const seriesTerms = defineTool({
   access: 'none',
   // Agents read the body's schema from series_quote in tools/list, and the venues from its refusals.
   surface: 'rest',
-  rest: { method: 'GET', path: '/v1/series/quote', tag: 'series' },
+  toolset: TOOLSETS.series,
+  rest: { method: 'GET', path: '/v1/series/quote' },
   async run(ctx) {
     // Only the venues are the layer's: without it they are unknown, not the whole answer.
     const venues = await ctx.upstreams.coord.venues().catch((e: unknown) => {

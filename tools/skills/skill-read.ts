@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { SKILLS, skillById } from '../../services/skills/bank.js';
 import { answer } from '../../services/schemas.js';
@@ -12,7 +13,8 @@ export const skillRead = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   output: answer({ id: z.string(), title: z.string(), text: z.string().describe('the skill in markdown') }),
-  rest: { method: 'GET', path: '/skills/:id', errors: [404], tag: 'skills' },
+  toolset: TOOLSETS.skills,
+  rest: { method: 'GET', path: '/skills/:id', errors: [404] },
   async run(_ctx, { id }) {
     const skill = skillById(id);
     if (!skill) {

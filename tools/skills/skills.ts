@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { SKILLS } from '../../services/skills/bank.js';
 import { answer } from '../../services/schemas.js';
 
@@ -14,7 +15,8 @@ export const skills = defineTool({
   output: answer({
     skills: z.array(z.object({ id: z.string(), title: z.string(), summary: z.string(), tools: z.array(z.string()).describe('the tools it uses') })),
   }),
-  rest: { method: 'GET', path: '/skills', tag: 'skills' },
+  toolset: TOOLSETS.skills,
+  rest: { method: 'GET', path: '/skills' },
   async run() {
     return { ok: true, skills: SKILLS.map(({ id, title, summary, tools }) => ({ id, title, summary, tools })) };
   },

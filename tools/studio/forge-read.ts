@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { ForgeReadAnswer } from '../../services/studio/answers.js';
 import { SeedHash, myForge } from '../../services/studio/forge-read.js';
 
@@ -11,7 +12,8 @@ export const forgeRead = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: ForgeReadAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/studio/forge', errors: [404], tag: 'studio' },
+  toolset: TOOLSETS.studio,
+  rest: { method: 'GET', path: '/studio/forge', errors: [404] },
   async run(ctx, { seed }) {
     const f = myForge(ctx, seed);
     return {

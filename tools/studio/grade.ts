@@ -4,6 +4,7 @@ import {
 } from '../../engine/grade/index.js';
 import { GraderKey } from '../../upstream/grader/funding.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { SeedHash } from '../../services/studio/forge-read.js';
 import { RehearsalToJudge } from '../../services/studio/judging.js';
 import { GradeAnswer } from '../../services/studio/answers.js';
@@ -28,6 +29,7 @@ export const grade = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   output: GradeAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/studio/grade', errors: [402, 404, 502, 503], tag: 'studio' },
+  toolset: TOOLSETS.studio,
+  rest: { method: 'POST', path: '/studio/grade', errors: [402, 404, 502, 503] },
   run: (ctx, input) => gradeForge(ctx, input),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { ImageAttachAnswer } from '../../services/studio/answers.js';
 import { IMAGE_CAP_BYTES, IMAGE_CEILING, ImageData, attachImage, IMAGE_BODY_CAP } from '../../services/studio/image-attach.js';
 
@@ -11,6 +12,7 @@ export const imageAttach = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   output: ImageAttachAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/studio/image', errors: [413, 415, 429], maxBody: IMAGE_BODY_CAP, tag: 'studio' },
+  toolset: TOOLSETS.studio,
+  rest: { method: 'POST', path: '/studio/image', errors: [413, 415, 429], maxBody: IMAGE_BODY_CAP },
   run: (ctx, { data }) => attachImage(ctx, data),
 });

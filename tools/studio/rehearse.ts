@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MARKETS } from '../../engine/markets.js';
 import { defineTool, WithLinks } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { unixTime } from '../../services/schemas.js';
 import { SeedHash } from '../../services/studio/forge-read.js';
 import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from '../../services/studio/trades-page.js';
@@ -33,7 +34,8 @@ export const rehearseTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   output: RehearseAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 429, 500, 502, 503], tag: 'studio' },
+  toolset: TOOLSETS.studio,
+  rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 429, 500, 502, 503] },
   async run(ctx, input) {
     const { answer, digest } = await rehearseForge(ctx, input);
     const paged = pagedTrades(answer, input);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { calibrationOf, RUBRIC_VERSION, Z95 } from '../../engine/grade/index.js';
 import { STAGES } from '../../store/grades.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { ScoreReadAnswer } from '../../services/studio/answers.js';
 
 export const scoreRead = defineTool({
@@ -13,7 +14,8 @@ export const scoreRead = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: ScoreReadAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/studio/score', tag: 'studio' },
+  toolset: TOOLSETS.studio,
+  rest: { method: 'GET', path: '/studio/score' },
   async run(ctx, { stage }) {
     const side = (principalId: string | null) => {
       const t = ctx.store.grades.tally(stage, principalId);

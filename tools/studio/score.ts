@@ -20,6 +20,7 @@ import { STAGES, type GraderPart, type JudgedRehearsal, type ScoreEntry, type Sh
 import { GraderKey } from '../../upstream/grader/funding.js';
 import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { badInput, DeckError } from '../../core/errors.js';
 import { myForge, SeedHash } from '../../services/studio/forge-read.js';
 import { codeInWordsOf, judgedOf, receiptOf, RehearsalToJudge, rehearsalToJudge, shownOf, spendDecision } from '../../services/studio/judging.js';
@@ -100,7 +101,8 @@ export const score = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   output: ScoreAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/studio/score', errors: [400, 402, 404, 409, 413, 502, 503], tag: 'studio' },
+  toolset: TOOLSETS.studio,
+  rest: { method: 'POST', path: '/studio/score', errors: [400, 402, 404, 409, 413, 502, 503] },
   async run(ctx, input) {
     if (!input.stage) {
       throw new DeckError(400, 'bad_input', 'stage: required, parts or rehearsed', { problems: [{ field: 'stage', message: 'required: parts or rehearsed' }] });

@@ -8,6 +8,7 @@ import type { StudioRecord } from '../../store/studio.js';
 import { GraderKey } from '../../upstream/grader/funding.js';
 import type { SessionCtx } from '../../services/context.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { unixTime } from '../../services/schemas.js';
 import { forgeRule } from '../../services/studio/forge.js';
@@ -163,7 +164,8 @@ export const studioAct = defineTool({
   output: StudioActAnswer,
   access: 'session',
   // As POST /studio/image's cap, so the image move carries any image that route takes.
-  rest: { method: 'POST', path: '/studio/state', maxBody: IMAGE_BODY_CAP, errors: [402, 404, 409, 413, 415, 429, 500, 502, 503], tag: 'studio' },
+  toolset: TOOLSETS.studio,
+  rest: { method: 'POST', path: '/studio/state', maxBody: IMAGE_BODY_CAP, errors: [402, 404, 409, 413, 415, 429, 500, 502, 503] },
   async run(ctx, move) {
     const p = ctx.principal;
     const record = ctx.store.studio.get(p.id, move.strategy ?? DEFAULT_STRATEGY);

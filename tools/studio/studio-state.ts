@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { StudioStateAnswer } from '../../services/studio/answers.js';
 import { DEFAULT_STRATEGY, Strategy, stateOf } from '../../services/studio/studio-state.js';
 
@@ -14,7 +15,8 @@ export const studioState = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: StudioStateAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/studio/state', tag: 'studio' },
+  toolset: TOOLSETS.studio,
+  rest: { method: 'GET', path: '/studio/state' },
   async run(ctx, { strategy }) {
     return { ok: true, ...stateOf(ctx, ctx.store.studio.get(ctx.principal.id, strategy ?? DEFAULT_STRATEGY)) };
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { LaneInput } from '../../services/studio/forge-lanes.js';
 import { RuleWords, WORDS_CAP } from '../../services/studio/words.js';
 import { WorkflowReadAnswer } from '../../services/studio/answers.js';
@@ -19,6 +20,7 @@ export const workflowRead = defineTool({
   output: WorkflowReadAnswer,
   access: 'session',
   // A person with curl reads words as an agent does: words over the cap are 413, the model lane's refusals 402 (not funded) and 503 (not configured).
-  rest: { method: 'POST', path: '/studio/read', errors: [402, 413, 500, 502, 503], tag: 'studio' },
+  toolset: TOOLSETS.studio,
+  rest: { method: 'POST', path: '/studio/read', errors: [402, 413, 500, 502, 503] },
   run: (ctx, { text, lane }) => readWorkflow(ctx, text, lane ?? 'embedded'),
 });

@@ -1,4 +1,5 @@
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { int } from '../../services/schemas.js';
 import { coverageIn } from '../../services/tape/served.js';
 import { MAX_BARS, TapeRequest, readCandles, TapeAnswer, MCP_BARS, meterRead } from '../../services/tape/candle-window.js';
@@ -39,7 +40,8 @@ export const tape = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   access: 'session',
   output: TapeAnswer,
-  rest: { method: 'GET', path: '/timetravel/candles/:market/:tf', errors: [502, 503], tag: 'tape' },
+  toolset: TOOLSETS.tape,
+  rest: { method: 'GET', path: '/timetravel/candles/:market/:tf', errors: [502, 503] },
   async run(ctx, { limit, ...request }) {
     const answer = await readCandles(ctx, request);
     const whole = coverageIn(answer.bytes).bars;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DeckError } from '../../core/errors.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { liveBook, ModelName, myModel } from '../../services/book/books.js';
 import { orderView, positionView } from '../../services/book/views.js';
 import { applyDecision, countRefused, readDecision } from '../../services/typed/decision.js';
@@ -20,7 +21,8 @@ export const decisionPost = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   output: DecisionAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/typed/decisions', errors: [404, 409, 502, 503], tag: 'typed' },
+  toolset: TOOLSETS.typed,
+  rest: { method: 'POST', path: '/typed/decisions', errors: [404, 409, 502, 503] },
   async run(ctx, input) {
     const model = myModel(ctx, input.model);
     const read = readDecision(input.decision, (path) => (path ? `decision.${path}` : 'decision'));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TYPED_DECISION_VERSION, TypedDecisionSchema } from '../../engine/book/index.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { TypedSchemaAnswer } from '../../services/typed/answers.js';
 import { TYPED_DECISION_PATH } from '../../services/typed/schema-path.js';
 
@@ -18,7 +19,8 @@ export const typedSchema = defineTool({
   access: 'none',
   // A document, not an agent's act: agents read the same schema in tools/list.
   surface: 'rest',
-  rest: { method: 'GET', path: TYPED_DECISION_PATH, tag: 'typed' },
+  toolset: TOOLSETS.typed,
+  rest: { method: 'GET', path: TYPED_DECISION_PATH },
   async run(ctx) {
     return {
       $id: `${ctx.urls.base}${TYPED_DECISION_PATH}`,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { answer } from '../../services/schemas.js';
 import { sendSignIn } from '../../services/doors/email.js';
 
@@ -18,7 +19,8 @@ export const emailSend = defineTool({
     expires_at: z.iso.datetime().describe('when the code and the link stop working'),
     next: z.string(),
   }),
-  rest: { method: 'POST', path: '/auth/email', errors: [429, 502, 503], tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'POST', path: '/auth/email', errors: [429, 502, 503] },
   async run(ctx, { email }) {
     return sendSignIn(ctx, email);
   },

@@ -4,6 +4,7 @@ import { MARKETS } from '../../engine/markets.js';
 import { LONGEST_WARM_UP } from '../../engine/verdict/index.js';
 import { MarketSchema, SessionSchema } from '../../engine/reader/index.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { deciderOf, fromScript } from '../../services/studio/cast.js';
 import { SCRIPT_BOUNDS, SCRIPT_LISTED } from '../../services/studio/forge.js';
@@ -45,7 +46,8 @@ export const forgeTrial = defineTool({
   listed: { properties: { script: SCRIPT_LISTED } },
   access: 'session',
   guard: 'trial',
-  rest: { method: 'POST', path: '/forge/trial', maxBody: TRIAL_SCRIPT_CAP + 4096, bounds: SCRIPT_BOUNDS, errors: [413, 429, 500, 502, 503], tag: 'forge' },
+  toolset: TOOLSETS.forge,
+  rest: { method: 'POST', path: '/forge/trial', maxBody: TRIAL_SCRIPT_CAP + 4096, bounds: SCRIPT_BOUNDS, errors: [413, 429, 500, 502, 503] },
   async run(ctx, input) {
     const bytes = Buffer.byteLength(JSON.stringify(input.script));
     if (bytes > TRIAL_SCRIPT_CAP) throw new DeckError(413, 'too_large', `the script is ${bytes} bytes; the cap is ${TRIAL_SCRIPT_CAP}`, { cap_bytes: TRIAL_SCRIPT_CAP });

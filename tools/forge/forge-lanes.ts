@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { ForgeLanesAnswer } from '../../services/studio/answers.js';
 import { modelLane } from '../../services/studio/forge-lanes.js';
 
@@ -13,7 +14,8 @@ export const forgeLanes = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: ForgeLanesAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/forge/lanes', tag: 'forge' },
+  toolset: TOOLSETS.forge,
+  rest: { method: 'GET', path: '/forge/lanes' },
   async run(ctx) {
     const model = modelLane(ctx);
     return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { pageOf, Paging } from '../../services/book/paging.js';
 import { fillView, positionView } from '../../services/book/views.js';
 import { PublicModelId, publicModel, settledBook, trackRecord } from '../../services/copy/public.js';
@@ -14,7 +15,8 @@ export const modelRecord = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: ModelRecordAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/copy/record', errors: [404, 502, 503], tag: 'book' },
+  toolset: TOOLSETS.book,
+  rest: { method: 'GET', path: '/copy/record', errors: [404, 502, 503] },
   async run(ctx, input) {
     const m = publicModel(ctx, input.model);
     await settledBook(ctx, m);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { meterOf } from '../../services/plans/standing.js';
 import { MeterView } from '../../services/plans/standing-schema.js';
 import { Recorded, spendEntry } from '../../services/meter/spend.js';
@@ -23,7 +24,8 @@ export const meterRecord = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: 'session',
   output: MeterView.extend({ ok: z.literal(true), recorded: Recorded.extend({ priced: z.boolean().describe('false: the price list does not name the act, recorded at no cost') }) }),
-  rest: { method: 'POST', path: '/meter', tag: 'plans' },
+  toolset: TOOLSETS.plans,
+  rest: { method: 'POST', path: '/meter' },
   async run(ctx, { action, bars }) {
     // The meter reports and never turns a caller away: an act the price list does not name is kept, unpriced.
     const entry = ctx.offer.plans.prices.find((p) => p.action === action);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { PriceEntry } from '../../config/files.js';
 import { meterOf } from '../../services/plans/standing.js';
 import { MeterView } from '../../services/plans/standing-schema.js';
@@ -12,7 +13,8 @@ export const meter = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: 'session',
   output: MeterView.extend({ ok: z.literal(true), prices: z.array(PriceEntry).describe('the price list') }),
-  rest: { method: 'GET', path: '/meter', tag: 'plans' },
+  toolset: TOOLSETS.plans,
+  rest: { method: 'GET', path: '/meter' },
   async run(ctx) {
     return { ok: true, ...meterOf(ctx, ctx.principal), prices: ctx.offer.plans.prices };
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DeckError } from '../../core/errors.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { answer } from '../../services/schemas.js';
 import { DoorKindSchema, DoorsList } from '../../services/doors/answers.js';
 import { doorsOf, linkProof } from '../../services/doors/link.js';
@@ -14,7 +15,8 @@ export const doors = defineTool({
   access: 'session',
   surface: 'rest',
   output: answer({ doors: DoorsList }),
-  rest: { method: 'GET', path: '/me/doors', tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'GET', path: '/me/doors' },
   async run(ctx) {
     return { ok: true, doors: doorsOf(ctx, ctx.principal.id) };
   },
@@ -30,7 +32,8 @@ export const doorLink = defineTool({
   access: 'session',
   surface: 'rest',
   output: answer({ doors: DoorsList }),
-  rest: { method: 'POST', path: '/me/doors', errors: [409], tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'POST', path: '/me/doors', errors: [409] },
   async run(ctx, { proof }) {
     const link = await linkProof(ctx, proof, ctx.principal.id);
     ctx.log.info('door_linked', { door: link.door, name: ctx.principal.name });
@@ -47,7 +50,8 @@ export const doorUnlink = defineTool({
   access: 'session',
   surface: 'rest',
   output: answer({ doors: DoorsList }),
-  rest: { method: 'DELETE', path: '/me/doors', errors: [404], tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'DELETE', path: '/me/doors', errors: [404] },
   async run(ctx, { door }) {
     const gone = await ctx.store.doors.update(ctx.clock(), (d) => {
       const found = Object.entries(d.links).find(([, l]) => l.principal_id === ctx.principal.id && l.door === door);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { register } from '../../services/studio/register.js';
 import { StrategiesAnswer } from '../../services/studio/answers.js';
 
@@ -12,7 +13,7 @@ export const strategies = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: StrategiesAnswer,
   access: 'none',
-  toolset: 'forge',
+  toolset: TOOLSETS.forge,
   async run(ctx) {
     return {
       ok: true,

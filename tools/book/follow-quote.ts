@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CapsSchema, followQuote } from '../../engine/book/index.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { badInput } from '../../core/errors.js';
 import { int } from '../../services/schemas.js';
 import { PublicModelId, publicModel, settledBook, trackRecord } from '../../services/copy/public.js';
@@ -27,7 +28,8 @@ export const followQuoteTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: FollowQuoteAnswer,
   access: 'session',
-  rest: { method: 'POST', path: '/copy/follow-quote', errors: [404, 502, 503], tag: 'book' },
+  toolset: TOOLSETS.book,
+  rest: { method: 'POST', path: '/copy/follow-quote', errors: [404, 502, 503] },
   async run(ctx, input) {
     if ((input.size === undefined) === (input.notional === undefined)) {
       throw badInput(['size', 'notional'].map((field) => ({ field, message: 'give exactly one of size and notional' })));

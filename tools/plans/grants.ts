@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, upgradeRequired } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { opens } from '../../core/principal.js';
 import { meterOf, tierOf } from '../../services/plans/standing.js';
 import { answer, flag } from '../../services/schemas.js';
@@ -20,7 +21,8 @@ export const grants = defineTool({
       grants: z.array(Grant.extend({ joined: z.boolean(), today: MeterView.nullable().describe("the holder's meter today; null until the name joins") })).describe('all=1: every grant'),
     }),
   ]),
-  rest: { method: 'GET', path: '/grants', errors: [403], tag: 'plans' },
+  toolset: TOOLSETS.plans,
+  rest: { method: 'GET', path: '/grants', errors: [403] },
   async run(ctx, { all }) {
     const p = ctx.principal;
     if (!all) {

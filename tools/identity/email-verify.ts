@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { ProvedAnswer } from '../../services/doors/answers.js';
 import { verifySignIn } from '../../services/doors/email.js';
 
@@ -23,7 +24,8 @@ export const emailVerify = defineTool({
   access: 'none',
   surface: 'rest',
   output: ProvedAnswer,
-  rest: { method: 'POST', path: '/auth/email/verify', cookie: 'set', errors: [401, 429, 503], tag: 'identity' },
+  toolset: TOOLSETS.identity,
+  rest: { method: 'POST', path: '/auth/email/verify', cookie: 'set', errors: [401, 429, 503] },
   async run(ctx, { token, email, code }) {
     return { ok: true as const, ...(await verifySignIn(ctx, token !== undefined ? { token } : { email: email!, code: code! })) };
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { onboarded } from '../../services/studio/register.js';
 import { ForgeOnboardAnswer } from '../../services/studio/answers.js';
 
@@ -12,7 +13,8 @@ export const forgeOnboard = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: ForgeOnboardAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/forge', errors: [404], tag: 'forge' },
+  toolset: TOOLSETS.forge,
+  rest: { method: 'GET', path: '/forge', errors: [404] },
   async run(ctx, { onboard }) {
     const { name, title, source, intent, script } = onboarded(ctx, onboard);
     return { ok: true, name, title, source, intent, script };

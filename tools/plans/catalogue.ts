@@ -4,6 +4,7 @@ import { DEFAULT_COSTS, slippageOf } from '../../engine/stepper/index.js';
 import type { HeldTape } from '../../store/tape-archive.js';
 import type { Ctx } from '../../services/context.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { perDeck } from '../../services/per-deck.js';
 import { TIERS } from '../../core/principal.js';
 import { HeldListing } from '../../services/tape/held.js';
@@ -70,7 +71,8 @@ export const catalogue = defineTool({
       })
       .describe('what the tape can serve'),
   }),
-  rest: { method: 'GET', path: '/catalogue', tag: 'plans' },
+  toolset: TOOLSETS.plans,
+  rest: { method: 'GET', path: '/catalogue' },
   async run(ctx) {
     const fixed = offered(ctx);
     const held = await ctx.store.archive.held();

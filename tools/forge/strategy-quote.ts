@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { onboarded } from '../../services/studio/register.js';
 import { DEFAULT_HOURS } from '../../services/studio/window.js';
 import { StrategyQuoteAnswer } from '../../services/studio/answers.js';
@@ -14,7 +15,7 @@ export const strategyQuote = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: StrategyQuoteAnswer,
   access: 'none',
-  toolset: 'forge',
+  toolset: TOOLSETS.forge,
   async run(ctx, { name }) {
     return { ok: true, ...quoteOf(ctx, onboarded(ctx, name)) };
   },

@@ -4,6 +4,7 @@ import { notHouseMandate } from '../../engine/mandates/house.js';
 import { domainChainId, recoverTypedData, undeclared } from '../../engine/mandates/typed-data.js';
 import { chainNumber } from '../../upstream/chain/provider.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { badInput, DeckError, notConfigured } from '../../core/errors.js';
 import { MandateAnswer, TypedData } from '../../services/mandates/answers.js';
 
@@ -22,7 +23,8 @@ export const mandateAdd = defineTool({
   output: MandateAnswer,
   access: 'session',
   // As many entries as 16 KiB can hold: the size cap decides what is too large (413), as the contract says.
-  rest: { method: 'POST', path: '/me/mandates', maxBody: MANDATE_MAX_BYTES, bounds: { entries: MANDATE_MAX_BYTES / 2 }, errors: [413, 502, 503], tag: 'plans' },
+  toolset: TOOLSETS.plans,
+  rest: { method: 'POST', path: '/me/mandates', maxBody: MANDATE_MAX_BYTES, bounds: { entries: MANDATE_MAX_BYTES / 2 }, errors: [413, 502, 503] },
   async run(ctx, { typed_data: td }) {
     const p = ctx.principal;
     // The REST body cap says the same for HTTP; this holds it over MCP too.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { pageOf, Paging } from '../../services/book/paging.js';
 import { listable, settledBook, trackRecord } from '../../services/copy/public.js';
 import { ModelsAnswer } from '../../services/copy/answers.js';
@@ -13,7 +14,8 @@ export const models = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: ModelsAnswer,
   access: 'session',
-  rest: { method: 'GET', path: '/copy/models', errors: [502, 503], tag: 'book' },
+  toolset: TOOLSETS.book,
+  rest: { method: 'GET', path: '/copy/models', errors: [502, 503] },
   async run(ctx, input) {
     const all = listable(ctx);
     // Each book is brought up to now first (a book with nothing working and no stop or target costs nothing).

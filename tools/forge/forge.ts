@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ScriptSchema } from '../../engine/decider/index.js';
 import { defineTool } from '../define.js';
+import { TOOLSETS } from '../toolsets.js';
 import { LaneInput } from '../../services/studio/forge-lanes.js';
 import { ForgeAnswer } from '../../services/studio/answers.js';
 import { FORGE_PAYLOAD_CAP, FORGES_PER_DAY, SCRIPT_LISTED, SCRIPT_BOUNDS, forgeRule } from '../../services/studio/forge.js';
@@ -25,6 +26,7 @@ export const forge = defineTool({
   output: ForgeAnswer,
   listed: { properties: { script: SCRIPT_LISTED } },
   access: 'session',
-  rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, bounds: SCRIPT_BOUNDS, errors: [402, 413, 429, 500, 502, 503], tag: 'forge' },
+  toolset: TOOLSETS.forge,
+  rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, bounds: SCRIPT_BOUNDS, errors: [402, 413, 429, 500, 502, 503] },
   run: (ctx, input) => forgeRule(ctx, input),
 });
