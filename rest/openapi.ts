@@ -5,6 +5,7 @@ import { DEFAULT_TOOLSETS, toolsetsOf } from '../sellers/toolsets.js';
 import type { Tool } from '../tools/define.js';
 import { TOOLSETS } from '../tools/toolsets.js';
 import { credentialStatuses, routeStatuses, type StatusFacts } from './statuses.js';
+import { shareSchemas } from './openapi-components.js';
 
 type Schema = Record<string, unknown>;
 
@@ -20,6 +21,14 @@ const REASONS: Record<number, string> = {
 const ERROR = { $ref: '#/components/schemas/Error' };
 const json = (schema: Schema) => ({ content: { 'application/json': { schema } } });
 const reply = (status: number, schema: Schema = { type: 'object' }) => [String(status), { description: REASONS[status] ?? 'Answer', ...json(schema) }] as const;
+/** A refusal in the error form: one shared response per status (components.responses). */
+const refused = (status: number) => [String(status), { $ref: `#/components/responses/Error${status}` }] as const;
+
+/** The refusals the paths refer to, each stated once. */
+function refusalsIn(paths: unknown): Record<string, Schema> {
+  const statuses = [...new Set([...JSON.stringify(paths).matchAll(/"#\/components\/responses\/Error(\d+)"/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+  return Object.fromEntries(statuses.map((status) => [`Error${status}`, { description: REASONS[status] ?? 'Refused', ...json(ERROR) }]));
+}
 
 const SESSION = [{ deckSession: [] }, { deckKey: [] }];
 const securityOf = (access: Tool['access']) => (access === 'none' ? [] : access === 'session' ? SESSION : [{}, ...SESSION]);
@@ -49,7 +58,7 @@ function answerSchema(tool: Tool, components: Record<string, Schema>): Schema {
 
 function operationOf(tool: Tool, components: Record<string, Schema>, facts: StatusFacts) {
   const rest = tool.rest!;
-  const inputSchema = hoisted(tool.inputSchema, tool.name, components);
+  const { $schema: _dialect, ...inputSchema } = hoisted(tool.inputSchema, tool.name, components);
   const pathParams = [...rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   const props = (inputSchema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((inputSchema.required as string[] | undefined) ?? []);
@@ -71,7 +80,7 @@ function operationOf(tool: Tool, components: Record<string, Schema>, facts: Stat
     security: securityOf(tool.access),
     ...(parameters.length ? { parameters } : {}),
     ...body,
-    responses: Object.fromEntries([reply(rest.status ?? 200, answerSchema(tool, components)), ...routeStatuses(tool, facts).map((s) => reply(s, ERROR))]),
+    responses: Object.fromEntries([reply(rest.status ?? 200, answerSchema(tool, components)), ...routeStatuses(tool, facts).map((s) => refused(s))]),
     ...(tool.surface === 'both' ? { 'x-mcp-tool': tool.name } : {}),
   };
 }
@@ -150,8 +159,8 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
       reply(200, RPC),
       ['202', { description: REASONS[202] }],
       ...[400, 401, 403, 413, 415, 429].map((status) => reply(status, RPC)),
-      ...(params.length ? [reply(404, ERROR)] : []),
-      ...[...credential, 500].map((status) => reply(status, ERROR)),
+      ...(params.length ? [refused(404)] : []),
+      ...[...credential, 500].map((status) => refused(status)),
     ]),
   });
   const mcpGet = (params: Schema[]) => ({
@@ -159,14 +168,14 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
     summary: 'The endpoint: name, transport, auth rule, tool names and toolsets',
     security: [],
     parameters: [...params, toolsets],
-    responses: Object.fromEntries([reply(200), reply(400, ERROR), reply(405, ERROR), ...(params.length ? [reply(404, ERROR)] : [])]),
+    responses: Object.fromEntries([reply(200), refused(400), refused(405), ...(params.length ? [refused(404)] : [])]),
   });
   return {
     '/mcp': { get: mcpGet([]), post: mcpPost([]) },
     '/mcp/{seller}': { get: mcpGet([seller]), post: mcpPost([seller]) },
-    '/cards': { get: { tags: ['cards'], summary: 'Every seller card', security: [], responses: Object.fromEntries([reply(200, CARDS), reply(500, ERROR)]) } },
+    '/cards': { get: { tags: ['cards'], summary: 'Every seller card', security: [], responses: Object.fromEntries([reply(200, CARDS), refused(500)]) } },
     '/cards/{seller}': {
-      get: { tags: ['cards'], summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200, CARD), ...[400, 404, 500].map((st) => reply(st, ERROR))]) },
+      get: { tags: ['cards'], summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200, CARD), ...[400, 404, 500].map((st) => refused(st))]) },
     },
     '/auth/x': {
       get: {
@@ -174,7 +183,7 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
         summary: 'Sign in with X: a redirect to X\'s authorize URL (OAuth 2.0 with PKCE)',
         description: 'Sets the state as an httpOnly cookie on /auth/x, so only this browser finishes the sign-in. 503 when the X door is not configured; 429 while the address rests under the login throttle.',
         security: [],
-        responses: { '302': { description: "To X's authorize URL" }, ...Object.fromEntries([...new Set([429, 500, 503, ...credential])].map((st) => reply(st, ERROR))) },
+        responses: { '302': { description: "To X's authorize URL" }, ...Object.fromEntries([...new Set([429, 500, 503, ...credential])].map((st) => refused(st))) },
       },
     },
     '/auth/x/callback': {
@@ -185,7 +194,7 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
           'Signed in (the deck_session cookie set): ?door=x. An X account linked to no principal: ?door=x&proof=<proof>, to join with (POST /join) or link (POST /me/doors). Refused: ?door=x&door_error=<code> (x_state_refused, x_declined, login_resting, upstream_refused, upstream_unreachable, upstream_silent, upstream_not_configured).',
         security: [],
         parameters: ['code', 'state', 'error'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
-        responses: { '302': { description: 'To the join page' }, ...Object.fromEntries([reply(500, ERROR)]) },
+        responses: { '302': { description: 'To the join page' }, ...Object.fromEntries([refused(500)]) },
       },
     },
     '/openapi.json': { get: { tags: ['cards'], summary: 'This document', security: [], responses: Object.fromEntries([reply(200)]) } },
@@ -199,7 +208,7 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
         security: [{}, { metricsToken: [] }, ...SESSION],
         responses: {
           '200': { description: 'The metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
-          ...Object.fromEntries([401, 403, 429, ...credential, 500].map((s) => reply(s, ERROR))),
+          ...Object.fromEntries([401, 403, 429, ...credential, 500].map((s) => refused(s))),
         },
       },
     },
@@ -229,7 +238,7 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
         parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}\\.(png|json)$' } }],
         responses: {
           '200': { description: 'The PNG or the chart_state', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } }, 'application/json': { schema: PLATE_JSON } } },
-          ...Object.fromEntries([400, 404, 500].map((st) => reply(st, ERROR))),
+          ...Object.fromEntries([400, 404, 500].map((st) => refused(st))),
         },
       },
     },
@@ -248,13 +257,14 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
     const path = tool.rest.path.replace(/:(\w+)/g, '{$1}');
     (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, defs, facts);
   }
-  return {
+  const doc = {
     openapi: '3.1.0',
     info: { title: 'the deck', version, description: 'A trading-rule workbench served to agents (MCP), registries (seller cards) and people (this REST facade).' },
     servers: [{ url: base }],
     tags: TAGS,
     paths,
     components: {
+      responses: refusalsIn(paths),
       securitySchemes: {
         deckSession: { type: 'apiKey', in: 'cookie', name: 'deck_session', description: 'The session from POST /login; its value is also accepted as "Authorization: Bearer".' },
         deckKey: { type: 'http', scheme: 'bearer', description: 'The key shown once at POST /join, as the bearer.' },
@@ -283,4 +293,6 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
       default_toolsets: DEFAULT_TOOLSETS,
     },
   };
+  shareSchemas(doc);
+  return doc;
 }

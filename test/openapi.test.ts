@@ -44,6 +44,11 @@ afterAll(async () => {
 });
 
 const SESSION = [{ deckSession: [] }, { deckKey: [] }];
+/** A schema, or the component it refers to: a shape stated in several places is one named component. */
+const named = <S extends object>(schema: S): S => {
+  const ref = (schema as { $ref?: string }).$ref;
+  return ref ? ((doc.components as unknown as { schemas: Record<string, S> }).schemas[ref.replace('#/components/schemas/', '')] ?? schema) : schema;
+};
 const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 describe('GET /openapi.json', () => {
@@ -55,6 +60,27 @@ describe('GET /openapi.json', () => {
     expect(validator.version).toBe('3.1');
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
+  });
+
+  it('states each shape once: a schema met in several places is one named component, every reference resolves', () => {
+    const text = JSON.stringify(doc);
+    const named = doc.components as unknown as { schemas: Record<string, unknown>; responses: Record<string, unknown> };
+    for (const [, kind, name] of text.matchAll(/"#\/components\/(schemas|responses)\/([^"]+)"/g)) expect(named[kind as 'schemas' | 'responses'][name!], `${kind} ${name}`).toBeDefined();
+    // Every object of 160 bytes or more (less its own description) inside a schema is written out in one place.
+    const seen = new Map<string, number>();
+    const walk = (x: unknown, inSchema: boolean): void => {
+      if (Array.isArray(x)) return x.forEach((y) => walk(y, inSchema));
+      if (typeof x !== 'object' || x === null) return;
+      const { description: _own, ...bare } = x as Record<string, unknown>;
+      const shape = JSON.stringify(bare);
+      if (inSchema && shape.length >= 160 && ('type' in bare || 'anyOf' in bare || 'oneOf' in bare)) seen.set(shape, (seen.get(shape) ?? 0) + 1);
+      for (const [k, v] of Object.entries(x)) walk(v, inSchema || k === 'schema' || k === 'schemas');
+    };
+    walk(doc, false);
+    expect([...seen].filter(([, n]) => n > 1).map(([shape]) => shape.slice(0, 120))).toEqual([]);
+    // Each refusal is one shared response per status.
+    expect(Object.keys(named.responses)).toContain('Error422');
+    expect(doc.paths['/forge']!.post!.responses['422']).toEqual({ $ref: '#/components/responses/Error422' });
   });
 
   it('names the two security schemes: the session (cookie, or its value as bearer) and the key as bearer', () => {
@@ -75,7 +101,7 @@ describe('GET /openapi.json', () => {
       if (body) {
         // Path parameters are parameters; the rest of the input is the body.
         const inPath = [...rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-        const schema = op!.requestBody!.content['application/json'].schema;
+        const schema = named(op!.requestBody!.content['application/json'].schema);
         expect(Object.keys(schema.properties ?? {}).sort()).toEqual(fields.filter((f) => !inPath.includes(f)));
         expect(schema.required ?? []).toEqual(((tool.inputSchema.required ?? []) as string[]).filter((f) => !inPath.includes(f)));
         expect((op!.parameters ?? []).map((p) => p.name)).toEqual(inPath);

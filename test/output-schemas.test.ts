@@ -13,6 +13,19 @@ let house: Record<string, string>;
 type Doc = { components: { schemas: Record<string, unknown> }; paths: Record<string, Record<string, { operationId?: string; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
 let doc: Doc;
 
+/** A schema with every reference read in place (what sits beside a reference kept), a recursion cut where it repeats. */
+function whole(schema: unknown, lookup: (ref: string) => unknown, under: readonly string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => whole(s, lookup, under));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const { $ref, ...beside } = schema as Record<string, unknown>;
+  const out = Object.fromEntries(Object.entries(beside).map(([k, v]) => [k, whole(v, lookup, under)]));
+  if (typeof $ref !== 'string') return out;
+  if (under.includes($ref)) return { ...out, $ref: '(recursion)' };
+  const target = lookup($ref);
+  expect(target, $ref).toBeDefined();
+  return { ...(whole(target, lookup, [...under, $ref]) as object), ...out };
+}
+
 beforeAll(async () => {
   grants = await grantsFile([{ name: 'shaper', tier: 'house' }]);
   deck = await testDeck({ DECK_GRANTS: grants });
@@ -37,12 +50,12 @@ describe('the OpenAPI document', () => {
       }
     }
     for (const tool of REGISTRY.filter((t) => t.rest && t.rest.cookie !== 'set')) {
-      // A schema's own definitions (a recursive or shared shape) are listed once in components, named for the tool.
+      // The document states each shared shape once, in components; a tool's own definitions (a recursive shape) are
+      // its $defs. Both read whole, a recursion cut where it first repeats.
       const { $defs, ...body } = tool.outputSchema as Record<string, unknown> & { $defs?: Record<string, unknown> };
-      const at = (name: string) => `#/components/schemas/${tool.name}.answer.${name}`;
-      const whole = JSON.parse(JSON.stringify(body).replace(/"#\/\$defs\/([^"]+)"/g, (_, name: string) => JSON.stringify(at(name))));
-      expect(success.get(tool.name), tool.name).toEqual(whole);
-      for (const name of Object.keys($defs ?? {})) expect(doc.components.schemas[`${tool.name}.answer.${name}`], `${tool.name} ${name}`).toBeDefined();
+      const own = whole(body, (ref) => $defs?.[ref.replace('#/$defs/', '')]);
+      const stated = whole(success.get(tool.name), (ref) => doc.components.schemas[ref.replace('#/components/schemas/', '')]);
+      expect(stated, tool.name).toEqual(own);
     }
   });
 

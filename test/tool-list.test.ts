@@ -80,9 +80,11 @@ describe('annotations that say what a tool does to the world', () => {
     const script = (forge.inputSchema.properties as Record<string, { description: string }>).script!;
     expect(script.description).toMatch(/script\.v1.*OpenAPI/);
     expect(JSON.stringify(forge.inputSchema)).not.toContain('$defs');
-    type Body = { properties: { script: { properties: Record<string, unknown> } } };
-    const doc = (await (await fetch(`${deck.url}/openapi.json`)).json()) as { paths: Record<string, { post: { requestBody: { content: { 'application/json': { schema: Body } } } } }> };
-    const full = doc.paths['/forge']!.post.requestBody.content['application/json'].schema.properties.script.properties;
+    type Shape = { $ref?: string; properties: Record<string, Shape> };
+    const doc = (await (await fetch(`${deck.url}/openapi.json`)).json()) as { paths: Record<string, { post: { requestBody: { content: { 'application/json': { schema: Shape } } } } }>; components: { schemas: Record<string, Shape> } };
+    // A shape stated in several places (the script block: a forge's body and its answer) is one named component.
+    const named = (s: Shape): Shape => (s.$ref ? doc.components.schemas[s.$ref.replace('#/components/schemas/', '')]! : s);
+    const full = named(named(doc.paths['/forge']!.post.requestBody.content['application/json'].schema).properties.script!).properties;
     expect(Object.keys(full)).toEqual(expect.arrayContaining(['market', 'timeframe', 'session', 'side', 'entry', 'stop', 'exit']));
   });
 });

@@ -108,7 +108,7 @@ export const ConditionSchema: z.ZodType<Condition> = z.lazy(() =>
     z.strictObject({ op: LineOpSchema, left: OperandSchema, right: OperandSchema }),
     z.strictObject({ op: LevelOpSchema, level: OperandSchema }),
   ]),
-);
+).meta({ id: 'Condition' }); // the name JSON Schema gives the recursive shape among its definitions
 
 /** A trigger; side null when its own words name no side (the side part then says which way). */
 export const TriggerSchema = z.strictObject({ side: z.enum(['long', 'short']).nullable(), when: ConditionSchema });

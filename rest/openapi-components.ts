@@ -1,0 +1,181 @@
+/**
+ * Shared schemas, stated once: every shape the document states in more than one place (a script block in a forge's
+ * body, its answer and the studio's state; a series in each answer that shows one) becomes one named entry of
+ * components.schemas that each place refers to. A place's own description of a shared shape stays beside its
+ * reference, as JSON Schema 2020-12 allows. Named for the place it was met first (`forge.body.script`).
+ */
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Schema = { [key: string]: Json };
+
+/** A shape this small is as cheap written out as referred to. */
+const SMALLEST_SHARED = 160;
+const REF = '#/components/schemas/';
+
+/** A name as components are named: order_place, fill -> OrderPlace, Fill. */
+const pascal = (name: string): string => name.replace(/(^|[_-])([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
+
+const isSchema = (x: Json | undefined): x is Schema => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/**
+ * A schema with each of its subschemas replaced by `f(sub, step)`, step naming the subschema as a path would: a
+ * property's name, `item` for an array's items, the keyword and index of a combination's member.
+ */
+function mapSubschemas(s: Schema, f: (sub: Schema, step: string) => Json): Schema {
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(s)) {
+    if ((key === 'properties' || key === 'patternProperties') && isSchema(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, isSchema(sub) ? f(sub, name) : sub]));
+    } else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf' || key === 'prefixItems') && Array.isArray(value)) {
+      out[key] = value.map((sub, i) => (isSchema(sub) ? f(sub, `${key}${i}`) : sub));
+    } else if ((key === 'items' || key === 'additionalProperties' || key === 'not' || key === 'propertyNames' || key === 'contains') && isSchema(value)) {
+      out[key] = f(value, key === 'items' ? 'item' : key);
+    } else out[key] = value;
+  }
+  return out;
+}
+
+/** The shapes of a document's schemas: an id per distinct shape (less its own description), its size and how often it occurs. */
+class Shapes {
+  private readonly ids = new Map<string, number>();
+  private readonly known = new WeakMap<Schema, { id: number; size: number }>();
+  readonly seen = new Map<number, number>();
+
+  measure(s: Schema): { id: number; size: number } {
+    let m = this.known.get(s);
+    if (m) return m;
+    let size = 0;
+    const { description: _own, ...bare } = s;
+    const text = JSON.stringify(
+      mapSubschemas(bare, (sub) => {
+        const inner = this.measure(sub);
+        size += inner.size;
+        return `\u0000${inner.id}`;
+      }),
+    );
+    let id = this.ids.get(text);
+    if (id === undefined) this.ids.set(text, (id = this.ids.size));
+    m = { id, size: size + text.length };
+    this.known.set(s, m);
+    this.seen.set(id, (this.seen.get(id) ?? 0) + 1);
+    return m;
+  }
+}
+
+/** Where a schema sits in the document: read it, write it, and the name its place suggests. */
+interface Place {
+  schema: Schema;
+  put(s: Schema): void;
+  name: string;
+}
+
+type Operation = {
+  operationId?: string;
+  parameters?: { name: string; schema?: Schema }[];
+  requestBody?: { content: Record<string, { schema?: Schema }> };
+  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+};
+
+/** Every schema of the paths: parameters, request bodies and responses. */
+function placesOf(paths: Record<string, Record<string, unknown>>): Place[] {
+  const places: Place[] = [];
+  const at = (holder: { schema?: Schema }, name: string) => {
+    if (holder.schema) places.push({ schema: holder.schema, put: (s) => void (holder.schema = s), name });
+  };
+  for (const [path, ops] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(ops) as [string, Operation][]) {
+      const id = op.operationId ?? `${method}${path.replace(/[{}]/g, '').replaceAll('/', '.')}`;
+      for (const p of op.parameters ?? []) at(p, `${id}.${p.name}`);
+      for (const c of Object.values(op.requestBody?.content ?? {})) at(c, `${id}.body`);
+      for (const [status, r] of Object.entries(op.responses ?? {})) for (const c of Object.values(r.content ?? {})) at(c, status.startsWith('2') ? `${id}.answer` : `${id}.${status}`);
+    }
+  }
+  return places;
+}
+
+/**
+ * Components that are one shape under several names (a recursive shape each route's schema defined for itself, which
+ * refers to itself by its own name) become one, named for the first; every reference follows.
+ */
+function mergeSameComponents(doc: { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, Schema> } }): void {
+  const first = new Map<string, string>();
+  const renamed = new Map<string, string>();
+  for (const [name, body] of Object.entries(doc.components.schemas)) {
+    const shape = JSON.stringify(body).replaceAll(`"${REF}${name}"`, '"#self"');
+    const kept = first.get(shape);
+    if (kept === undefined) first.set(shape, name);
+    else renamed.set(name, kept);
+  }
+  // A definition zod named (an id, not a generated __schemaN) keeps that name once it stands alone.
+  for (const kept of first.values()) {
+    const own = kept.slice(kept.lastIndexOf('.') + 1);
+    if (own !== kept && !/^__schema\d+$/.test(own) && !(own in doc.components.schemas)) renamed.set(kept, own);
+  }
+  for (const [name, to] of renamed) if (!renamed.has(to)) doc.components.schemas[to] = doc.components.schemas[name]!;
+  for (const name of renamed.keys()) delete doc.components.schemas[name];
+  const last = (name: string): string => (renamed.has(name) ? last(renamed.get(name)!) : name);
+  const follow = (text: string) => text.replace(/"#\/components\/schemas\/([^"]+)"/g, (_, name: string) => `"${REF}${last(name)}"`);
+  doc.paths = JSON.parse(follow(JSON.stringify(doc.paths))) as typeof doc.paths;
+  doc.components.schemas = JSON.parse(follow(JSON.stringify(doc.components.schemas))) as Record<string, Schema>;
+}
+
+/** Shares the document's repeated shapes as named components, in place. */
+export function shareSchemas(doc: { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, Schema> } }): void {
+  mergeSameComponents(doc);
+  const places = placesOf(doc.paths);
+  const given = doc.components.schemas;
+  const shapes = new Shapes();
+  for (const s of [...places.map((p) => p.schema), ...Object.values(given)]) shapes.measure(s);
+
+  const names = new Map<number, string>();
+  const bodies = new Map<string, Schema>();
+  /** Each shared shape as it was met first: put back where it ends up referred to from one place only. */
+  const firsts = new Map<string, Schema>();
+  const taken = new Set(Object.keys(given));
+  /**
+   * The shortest free name for a shape met at a place: a place's whole schema is named for its operation and role
+   * (RunStartAnswer), a part for its property (Verdict), then with its parents' (StopDistance, MarksItem).
+   */
+  const nameFor = (path: string, root: boolean): string => {
+    const parts = path.split('.');
+    const steps = parts.map(pascal);
+    // An array's item or a combination's member says little alone: it starts from its parent's name.
+    const least = /^(item|(anyOf|oneOf|allOf|prefixItems)\d+)$/.test(parts.at(-1)!) ? 2 : 1;
+    const tries = root ? [steps.join('')] : [least, least + 1, least + 2].map((n) => steps.slice(-n).join(''));
+    let name = [...tries, path].find((t) => !taken.has(t));
+    for (let n = 2; name === undefined; n++) if (!taken.has(`${path}.${n}`)) name = `${path}.${n}`;
+    taken.add(name);
+    return name;
+  };
+  const share = (s: Schema, name: string, whole: boolean, root = false): Schema => {
+    const { id, size } = shapes.measure(s);
+    if (whole || size < SMALLEST_SHARED || (shapes.seen.get(id) ?? 0) < 2) return mapSubschemas(s, (sub, step) => share(sub, `${name}.${step}`, false));
+    let at = names.get(id);
+    if (at === undefined) {
+      at = nameFor(name, root);
+      names.set(id, at);
+      firsts.set(at, s);
+      const { description: _own, ...bare } = s;
+      bodies.set(at, mapSubschemas(bare, (sub, step) => share(sub, `${at}.${step}`, false)));
+    }
+    return typeof s.description === 'string' ? { description: s.description, $ref: `${REF}${at}` } : { $ref: `${REF}${at}` };
+  };
+  for (const p of places) p.put(share(p.schema, p.name, false, true));
+  const schemas: Record<string, Schema> = {};
+  for (const [name, s] of Object.entries(given)) schemas[name] = share(s, name, true);
+  for (const [name, body] of bodies) schemas[name] = body;
+
+  // A shape met many times inside one shared shape alone is referred to once: written out there again.
+  const refs = new Map<string, number>();
+  for (const m of JSON.stringify([doc.paths, schemas]).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) refs.set(m[1]!, (refs.get(m[1]!) ?? 0) + 1);
+  const once = new Set([...bodies.keys()].filter((name) => refs.get(name) === 1));
+  const inline = (s: Schema): Schema => {
+    const name = typeof s.$ref === 'string' && s.$ref.startsWith(REF) ? s.$ref.slice(REF.length) : null;
+    if (name === null || !once.has(name)) return mapSubschemas(s, inline);
+    const body = inline(bodies.get(name)!);
+    return Object.fromEntries(Object.keys(firsts.get(name)!).map((key) => [key, key === 'description' ? s.description! : body[key]!]));
+  };
+  for (const name of once) delete schemas[name];
+  for (const p of placesOf(doc.paths)) p.put(inline(p.schema));
+  doc.components.schemas = Object.fromEntries(Object.entries(schemas).map(([name, s]) => [name, inline(s)]));
+}
