@@ -103,7 +103,10 @@ export async function callOnEndpoint(e: McpEndpoint, given: Ctx, name: string, a
     // x402's MCP transport: a payment asked for or refused is the PaymentRequired itself, structured and as the text.
     const required = refusal.status === 402 ? (refusal.details.x402 as Record<string, unknown> | undefined) : undefined;
     if (required) return { kind: 'result', result: { content: [{ type: 'text', text: JSON.stringify(required) }], structuredContent: required, isError: true } };
-    return { kind: 'result', result: asResult({ ...refusal.body(), status: refusal.status }, true) };
+    const result = asResult({ ...refusal.body(), status: refusal.status }, true);
+    // A call refused after its payment settled still says it was paid, as a served one does.
+    if (ctx.payment?.settled) result._meta = { [PAYMENT_RESPONSE]: ctx.payment.settled };
+    return { kind: 'result', result };
   }
 }
 

@@ -240,3 +240,115 @@ describe('a settlement that fails', () => {
     }
   }, 120_000);
 });
+
+describe('a refusal foreseen before the payment settles', () => {
+  const principal = () => `x402:${payer.address.toLowerCase()}`;
+  const payerRows = () => deck.services.store.spend.entries.filter((e) => e.entry.principal_id === principal()).length;
+  const settles = () => facilitator.calls.filter((c) => c.path === '/settle').length;
+  /** Where the payer stands: its USDC on chain, its rows on the meter and the settlements asked. */
+  const standing = async () => ({ balance: await balanceOf(payer.address), rows: payerRows(), settles: settles() });
+  /** The payer's own forge, paid for: what its rehearsals name. */
+  let seed: string;
+
+  beforeAll(async () => {
+    const { accepts } = await asked('/forge', { intent: RULE });
+    seed = (await paid('/forge', { intent: RULE }, await paymentFor(payer, accepts))).body.seed_hash;
+  }, 120_000);
+
+  /** A paid call that is refused with `status` and `error`, settling, charging and recording nothing. */
+  async function refusedUnpaid(path: string, body: Record<string, unknown>, status: number, error: string) {
+    const { accepts } = await asked(path, body);
+    const before = await standing();
+    const refused = await paid(path, body, await paymentFor(payer, accepts));
+    expect([refused.status, refused.body.error], JSON.stringify(refused.body)).toEqual([status, error]);
+    expect(refused.headers.get('payment-response')).toBeNull();
+    expect(refused.body).not.toHaveProperty('refund_due');
+    expect(await standing()).toEqual(before);
+  }
+
+  it('over REST: a rehearsal of a forge the payer does not hold, a market or window the tape does not hold, words that read as no rule', async () => {
+    await refusedUnpaid('/studio/rehearse', { seed_hash: 'ab'.repeat(32), market: 'ES', hours: 24 }, 404, 'not_found');
+    await refusedUnpaid('/studio/rehearse', { seed_hash: seed, market: 'NQ', hours: 24 }, 422, 'bad_input');
+    // Saturday 12 October 2013: the CME is shut, the window holds no bar.
+    await refusedUnpaid('/studio/rehearse', { seed_hash: seed, hours: 1, to: '2013-10-12T12:00:00Z' }, 422, 'bad_window');
+    await refusedUnpaid('/studio/rehearse', { seed_hash: seed, hours: 24, to: Math.floor(Date.now() / 1000) + 86_400 }, 422, 'bad_input');
+    await refusedUnpaid('/forge', { intent: 'buy low and sell high' }, 422, 'bad_input');
+  }, 120_000);
+
+  it('over REST: a rehearsal asking for a plate when the day\'s seals are used', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    for (let i = 0; i < 40; i++) await deck.services.store.plateSeals.add(principal(), { id: `used-${i}`, day });
+    try {
+      await refusedUnpaid('/studio/rehearse', { seed_hash: seed, market: 'ES', hours: 24, plate: true }, 429, 'seals_used');
+    } finally {
+      for (let i = 0; i < 40; i++) await deck.services.store.plateSeals.remove(principal(), `used-${i}`);
+    }
+  }, 120_000);
+
+  it('over REST: a second forge while the payer\'s first is cast is busy (429) and only the first is paid', async () => {
+    const { accepts } = await asked('/forge', { intent: RULE });
+    const before = await standing();
+    const both = await Promise.all([paid('/forge', { intent: RULE }, await paymentFor(payer, accepts)), paid('/forge', { intent: RULE }, await paymentFor(payer, accepts))]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 429]);
+    const busy = both.find((r) => r.status === 429)!;
+    expect(busy.body.error).toBe('busy');
+    expect(busy.headers.get('payment-response')).toBeNull();
+    expect(await standing()).toEqual({ balance: before.balance - 50_000n, rows: before.rows + 2, settles: before.settles + 1 });
+  }, 120_000);
+
+  it('over MCP with the SDK client: the same refusals as tool results, nothing settled or recorded', async () => {
+    const client = await legacyClient(`${deck.url}/mcp/studio`);
+    const callTool = (params: Record<string, unknown>) => client.request({ method: 'tools/call', params }, CallToolResultSchema);
+    try {
+      const cases: [string, Record<string, unknown>, number, string][] = [
+        ['rehearse', { seed_hash: 'cd'.repeat(32), market: 'ES', hours: 24 }, 404, 'not_found'],
+        ['rehearse', { seed_hash: seed, market: 'NQ', hours: 24 }, 422, 'bad_input'],
+        ['rehearse', { seed_hash: seed, hours: 1, to: '2013-10-12T12:00:00Z' }, 422, 'bad_window'],
+        ['forge', { intent: 'buy low and sell high' }, 422, 'bad_input'],
+      ];
+      for (const [name, args, status, error] of cases) {
+        const required = (await callTool({ name, arguments: args })).structuredContent as { accepts: Requirements[] };
+        const before = await standing();
+        const refused = await callTool({ name, arguments: args, _meta: { 'x402/payment': await paymentFor(payer, required.accepts[0]!) } });
+        expect(refused.isError, name).toBe(true);
+        expect(JSON.parse((refused.content[0] as { text: string }).text), name).toMatchObject({ error, status });
+        expect(refused._meta?.['x402/payment-response'], name).toBeUndefined();
+        expect(await standing(), name).toEqual(before);
+      }
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it('a call that fails after its payment settled says so: the settlement, the refund due, and a meter row the operator refunds by', async () => {
+    // 39 seals used: two rehearsals asking for plates both foresee a seal left, both settle, one takes the last seal.
+    const day = new Date().toISOString().slice(0, 10);
+    for (let i = 0; i < 39; i++) await deck.services.store.plateSeals.add(principal(), { id: `used-${i}`, day });
+    try {
+      const asks = [24, 48].map((hours) => ({ seed_hash: seed, market: 'ES', hours, plate: true }));
+      const { accepts } = await asked('/studio/rehearse', asks[0]);
+      const before = await standing();
+      const both = await Promise.all(asks.map(async (body) => paid('/studio/rehearse', body, await paymentFor(payer, accepts))));
+      expect(both.map((r) => r.status).sort()).toEqual([200, 429]);
+      const refused = both.find((r) => r.status === 429)!;
+      const settlement = decoded(refused.headers.get('payment-response'));
+      expect(settlement).toMatchObject({ success: true, network: CAIP2, payer: payer.address });
+      expect(refused.body).toMatchObject({
+        error: 'seals_used',
+        message: expect.stringContaining(`the payment settled (transaction ${settlement.transaction}) and is due back`),
+        settlement,
+        refund_due: { network: CAIP2, transaction: settlement.transaction, payer: payer.address.toLowerCase(), asset: await usdc.getAddress(), amount: '100000' },
+      });
+      expect(await balanceOf(payer.address)).toBe(before.balance - 200_000n);
+      const refund = deck.services.store.spend.entries.find((e) => e.entry.refund_due?.transaction === settlement.transaction)!.entry;
+      expect(refund).toEqual({
+        principal_id: principal(),
+        action: 'rehearse',
+        units: 0,
+        refund_due: { network: CAIP2, transaction: settlement.transaction, payer: payer.address.toLowerCase(), asset: await usdc.getAddress(), amount: '100000', nonce: expect.any(String), status: 429, error: 'seals_used' },
+      });
+    } finally {
+      for (const s of deck.services.store.plateSeals.list(principal())) await deck.services.store.plateSeals.remove(principal(), s.id);
+    }
+  }, 120_000);
+});

@@ -12,6 +12,7 @@ import type { Principal } from '../core/principal.js';
 import type { Offer } from './offer.js';
 import type { Plane } from './plane/lib/metrics.js';
 import type { SettleResponse } from '../upstream/x402/wire.js';
+import type { DeckError } from '../core/errors.js';
 
 /** Who is on the other end of this call, as far as the transport can tell. */
 export interface Caller {
@@ -65,9 +66,17 @@ export interface Ctx extends Services {
   payment: PerCallPayment | null;
 }
 
-/** A payment per call, checked and not yet settled: it settles once the call's input is valid, before the tool runs. */
+/**
+ * A payment per call, checked and not yet settled: it settles once the call's input is valid and the tool foresees no
+ * refusal, before the tool runs.
+ */
 export interface PerCallPayment {
   settle(ctx: SessionCtx): Promise<void>;
+  /**
+   * What a run that failed after the settlement answers: the refusal carrying the settlement (the payer was charged)
+   * and its refund due, recorded on the meter with the transaction for the operator to refund.
+   */
+  unserved(ctx: SessionCtx, error: unknown): Promise<DeckError>;
   /** The facilitator's settlement once made: the answer carries it (PAYMENT-RESPONSE, _meta x402/payment-response). */
   settled: SettleResponse | null;
 }

@@ -7,7 +7,7 @@ import { defineTool } from '../define.js';
 import { DeckError } from '../../core/errors.js';
 import { deciderOf, fromScript } from './lib/cast.js';
 import { SCRIPT_BOUNDS, SCRIPT_LISTED } from './forge.js';
-import { meterSteps, stepOver } from './lib/stepper.js';
+import { compiled, meterSteps, stepOver } from './lib/stepper.js';
 import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from './lib/trades-page.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from './lib/window.js';
 import { TrialAnswer } from './lib/answers.js';
@@ -55,6 +55,7 @@ export const forgeTrial = defineTool({
     const to = await windowEnd(ctx, market, script.timeframe, undefined);
     ctx.progress?.(`reading the tape: ${market} ${script.timeframe}`);
     const w = await windowBars(ctx, { market, tf: script.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars * LONGEST_WARM_UP, session: input.session });
+    compiled(ir, seed_hash);
     const rehearsal = await stepOver(ctx, script, ir, seed_hash, w);
     ctx.progress?.('recording the trial');
     await meterSteps(ctx, 'trial', rehearsal);
