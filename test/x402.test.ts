@@ -9,6 +9,8 @@ import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
 import { decoded, encoded, paymentFor, type Requirements } from './support/x402.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 // Payment per call over REST (x402 v2, scheme exact): an agent with a funded wallet and no account forges and
 // rehearses by paying each call, settled by a facilitator on the local chain with a real EIP-3009 transfer to the
@@ -349,6 +351,79 @@ describe('a refusal foreseen before the payment settles', () => {
       });
     } finally {
       for (const s of deck.services.store.plateSeals.list(principal())) await deck.services.store.plateSeals.remove(principal(), s.id);
+    }
+  }, 120_000);
+});
+
+describe('x402 on MCP tasks', () => {
+  /** A keyless client that declares tasks, as the SDK's tasks stream needs. */
+  async function taskClient(): Promise<Client> {
+    const client = new Client({ name: 'deck-test-paid-tasks', version: '1.0.0' }, { capabilities: { tasks: { list: {}, cancel: {} } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${deck.url}/mcp/studio`)));
+    return client;
+  }
+  let seed: string;
+
+  beforeAll(async () => {
+    const { accepts } = await asked('/forge', { intent: RULE });
+    seed = (await paid('/forge', { intent: RULE }, await paymentFor(payer, accepts))).body.seed_hash;
+  }, 120_000);
+
+  it('asks a keyless task call of a priced tool for its payment as tools/call does, and runs the paid one as the payer\'s task, settled before it works', async () => {
+    const client = await taskClient();
+    const rehearsal = { seed_hash: seed, market: 'ES', hours: 24 };
+    try {
+      // Unpaid: the PaymentRequired, as the call's result; no task is made.
+      const unpaid = await client.request({ method: 'tools/call', params: { name: 'rehearse', arguments: rehearsal, task: { ttl: 60_000 } } }, CallToolResultSchema);
+      expect(unpaid.isError).toBe(true);
+      const required = unpaid.structuredContent as { accepts: Requirements[]; error: string };
+      expect(required).toMatchObject({ x402Version: 2, error: expect.stringMatching(/^payment_required: rehearse costs 0\.10 USDC/), accepts: [{ scheme: 'exact', amount: '100000' }] });
+
+      const before = await balanceOf(payer.address);
+      const seen: string[] = [];
+      let result: { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean } | undefined;
+      const params = { name: 'rehearse', arguments: rehearsal, _meta: { 'x402/payment': await paymentFor(payer, required.accepts[0]!) } };
+      for await (const m of client.experimental.tasks.callToolStream(params, CallToolResultSchema, { task: { ttl: 60_000 } })) {
+        if (m.type === 'taskCreated') {
+          seen.push('created');
+          // Made only once the payment settled: the transfer is on chain and the act on the meter before the work answers.
+          expect(await balanceOf(payer.address)).toBe(before - 100_000n);
+        }
+        if (m.type === 'result') result = m.result as typeof result;
+        if (m.type === 'error') throw m.error;
+      }
+      expect(seen).toEqual(['created']);
+      expect(result!.isError).toBeFalsy();
+      expect(result!.structuredContent).toMatchObject({ ok: true, market: 'ES' });
+      const settled = result!._meta!['x402/payment-response'] as { success: boolean; transaction: string };
+      expect(settled).toMatchObject({ success: true, network: CAIP2, payer: payer.address });
+      expect((await chain.provider.getTransactionReceipt(settled.transaction))?.status).toBe(1);
+      expect(paidRows().at(-1)!.entry).toMatchObject({ principal_id: `x402:${payer.address.toLowerCase()}`, action: 'rehearse', paid: { transaction: settled.transaction } });
+      // The payer has no key: the task is found by its id alone, and listing is for principals with one.
+      const taskId = (result!._meta!['io.modelcontextprotocol/related-task'] as { taskId: string }).taskId;
+      expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'completed' });
+      await expect(client.experimental.tasks.listTasks()).rejects.toThrow(/tasks belong to a principal/);
+      expect(await balanceOf(payer.address)).toBe(before - 100_000n);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it('answers a paid task call the tool foresees refusing as tools/call does: no task, nothing settled or recorded', async () => {
+    const client = await taskClient();
+    try {
+      const rehearsal = { seed_hash: 'ef'.repeat(32), market: 'ES', hours: 24 };
+      const unpaid = await client.request({ method: 'tools/call', params: { name: 'rehearse', arguments: rehearsal, task: {} } }, CallToolResultSchema);
+      const accepts = (unpaid.structuredContent as { accepts: Requirements[] }).accepts[0]!;
+      const before = { balance: await balanceOf(payer.address), rows: deck.services.store.spend.entries.length };
+      const params = { name: 'rehearse', arguments: rehearsal, task: {}, _meta: { 'x402/payment': await paymentFor(payer, accepts) } };
+      const refused = await client.request({ method: 'tools/call', params }, CallToolResultSchema);
+      expect(refused.isError).toBe(true);
+      expect(JSON.parse((refused.content[0] as { text: string }).text)).toMatchObject({ error: 'not_found', status: 404 });
+      expect(refused._meta?.['x402/payment-response']).toBeUndefined();
+      expect({ balance: await balanceOf(payer.address), rows: deck.services.store.spend.entries.length }).toEqual(before);
+    } finally {
+      await client.close();
     }
   }, 120_000);
 });
