@@ -9,8 +9,13 @@ import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
 import { decoded, encoded, paymentFor, type Requirements } from './support/x402.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { loadPlans } from '../config/files.js';
+import { REGISTRY } from '../tools/registry.js';
+import { locksOf } from '../tools/plans/lib/locks.js';
+import { perCallOf } from '../tools/pay/lib/per-call.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/tasks';
 
 // Payment per call over REST (x402 v2, scheme exact): an agent with a funded wallet and no account forges and
 // rehearses by paying each call, settled by a facilitator on the local chain with a real EIP-3009 transfer to the
@@ -268,6 +273,15 @@ describe('a refusal foreseen before the payment settles', () => {
     expect(await standing()).toEqual(before);
   }
 
+  it('holds a price per call to a tool that foresees its refusals: one that does not fails start-up naming it', async () => {
+    const priced = (tools: Record<string, string>) => async () => {
+      const file = await loadPlans(plans);
+      return perCallOf({ ...file, per_call: { ...file.per_call!, tools } }, treasury, facilitator.url, REGISTRY, locksOf(file, REGISTRY));
+    };
+    expect((await priced({ forge: '0.05', rehearse: '0.10' })())?.requirements.size).toBe(2);
+    await expect(priced({ forge_trial: '0.01' })()).rejects.toThrow(/per_call.tools names forge_trial, which does not foresee its refusals/);
+  });
+
   it('over REST: a rehearsal of a forge the payer does not hold, a market or window the tape does not hold, words that read as no rule', async () => {
     await refusedUnpaid('/studio/rehearse', { seed_hash: 'ab'.repeat(32), market: 'ES', hours: 24 }, 404, 'not_found');
     await refusedUnpaid('/studio/rehearse', { seed_hash: seed, market: 'NQ', hours: 24 }, 422, 'bad_input');
@@ -362,6 +376,12 @@ describe('x402 on MCP tasks', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${deck.url}/mcp/studio`)));
     return client;
   }
+  /** A rehearsal's task call with the payment it is asked for (asked first, unpaid, as a task call). */
+  async function paidTaskCall(client: Client, rehearsal: Record<string, unknown>) {
+    const unpaid = await client.request({ method: 'tools/call', params: { name: 'rehearse', arguments: rehearsal, task: {} } }, CallToolResultSchema);
+    const accepts = (unpaid.structuredContent as { accepts: Requirements[] }).accepts[0]!;
+    return { name: 'rehearse', arguments: rehearsal, task: {}, _meta: { 'x402/payment': await paymentFor(payer, accepts) } };
+  }
   let seed: string;
 
   beforeAll(async () => {
@@ -409,14 +429,29 @@ describe('x402 on MCP tasks', () => {
     }
   }, 120_000);
 
+  it('records a paid task cancelled after its settlement as a refund due, with the transaction', async () => {
+    const client = await taskClient();
+    try {
+      const params = await paidTaskCall(client, { seed_hash: seed, market: 'ES', folds: 4 });
+      const { task } = await client.request({ method: 'tools/call', params }, CreateTaskResultSchema);
+      const settled = paidRows().at(-1)!.entry.paid!;
+      await client.experimental.tasks.cancelTask(task.taskId);
+      let refund = null;
+      for (let i = 0; i < 200 && !refund; i++) {
+        refund = deck.services.store.spend.entries.find((e) => e.entry.refund_due?.transaction === settled.transaction)?.entry ?? null;
+        if (!refund) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(refund).toEqual({ principal_id: `x402:${payer.address.toLowerCase()}`, action: 'rehearse', units: 0, refund_due: { ...settled, status: 503, error: 'cancelled' } });
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
   it('answers a paid task call the tool foresees refusing as tools/call does: no task, nothing settled or recorded', async () => {
     const client = await taskClient();
     try {
-      const rehearsal = { seed_hash: 'ef'.repeat(32), market: 'ES', hours: 24 };
-      const unpaid = await client.request({ method: 'tools/call', params: { name: 'rehearse', arguments: rehearsal, task: {} } }, CallToolResultSchema);
-      const accepts = (unpaid.structuredContent as { accepts: Requirements[] }).accepts[0]!;
+      const params = await paidTaskCall(client, { seed_hash: 'ef'.repeat(32), market: 'ES', hours: 24 });
       const before = { balance: await balanceOf(payer.address), rows: deck.services.store.spend.entries.length };
-      const params = { name: 'rehearse', arguments: rehearsal, task: {}, _meta: { 'x402/payment': await paymentFor(payer, accepts) } };
       const refused = await client.request({ method: 'tools/call', params }, CallToolResultSchema);
       expect(refused.isError).toBe(true);
       expect(JSON.parse((refused.content[0] as { text: string }).text)).toMatchObject({ error: 'not_found', status: 404 });
