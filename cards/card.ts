@@ -74,3 +74,5 @@ export function sellerCard(
     erc8004: { agentId, tx: entry.tx, block: entry.block },
   };
 }
+
+export type SellerCard = ReturnType<typeof sellerCard>;

@@ -368,7 +368,7 @@ export interface paths {
                                 services: {
                                     /** @description MCP, or agentWallet */
                                     name: string;
-                                    /** @description the seller's MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
+                                    /** @description an MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
                                     endpoint: string;
                                     version: string;
                                     /**
@@ -497,7 +497,7 @@ export interface paths {
                             services: {
                                 /** @description MCP, or agentWallet */
                                 name: string;
-                                /** @description the seller's MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
+                                /** @description an MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
                                 endpoint: string;
                                 version: string;
                                 /**
@@ -586,6 +586,88 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/agent-registration.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ERC-8004's endpoint-domain proof: the deck's registration file, with every seller's registrations
+         * @description The domain hosts one agent per seller, each registered with its own card (GET /cards/{seller}) as its agentURI; a verifier of any of them finds its { agentId, agentRegistry } in registrations here. `agents` names the card each belongs to.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+                            name: string;
+                            description: string;
+                            /** @description a URI an ERC-721 reader can show */
+                            image: string;
+                            /** @description the deck's own MCP endpoint, each seller's, and the agentWallet when the deck knows one */
+                            services: {
+                                /** @description MCP, or agentWallet */
+                                name: string;
+                                /** @description an MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
+                                endpoint: string;
+                                version: string;
+                                /**
+                                 * @description agentWallet: where the wallet came from
+                                 * @enum {string}
+                                 */
+                                from?: "cards.agent_wallet" | "cards.owner" | "treasury";
+                            }[];
+                            x402Support: boolean;
+                            active: boolean;
+                            /** @description every seller's registrations: a verifier of one seller's agent finds its agentRegistry and agentId here */
+                            registrations: {
+                                agentId: number;
+                                agentRegistry: string;
+                            }[];
+                            supportedTrust: string[];
+                            /** @description each seller's card and agent id (null until it is registered) */
+                            agents: {
+                                id: string;
+                                card_url: string;
+                                agentId: number | null;
+                            }[];
+                        };
                     };
                 };
                 /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
