@@ -1,6 +1,7 @@
 import type { CardsFile } from '../config/files.js';
 import { DECK_ENDPOINT } from '../sellers/endpoints.js';
-import { ERC8004_TYPE, MCP_PROTOCOL_ON_CARDS, type SellerCard } from './card.js';
+import { ERC8004_TYPE, MCP_PROTOCOL_ON_CARDS, walletService, type SellerCard } from './card.js';
+import type { AgentWallet } from './wallet.js';
 import { badge } from './image.js';
 
 /**
@@ -10,8 +11,7 @@ import { badge } from './image.js';
  * shape (its own /mcp beside each seller's endpoint), and `agents` says which card each registration belongs to. Built
  * from the seller cards, so it cannot disagree with them.
  */
-export function deckRegistration(cards: readonly SellerCard[], file: Pick<CardsFile, 'image' | 'provider'>, base: string) {
-  const wallet = cards[0]?.services.find((s) => s.name === 'agentWallet');
+export function deckRegistration(cards: readonly SellerCard[], file: Pick<CardsFile, 'image' | 'provider'>, base: string, wallet: AgentWallet | null) {
   return {
     type: ERC8004_TYPE,
     name: file.provider.name,
@@ -22,7 +22,8 @@ export function deckRegistration(cards: readonly SellerCard[], file: Pick<CardsF
     services: [
       { name: 'MCP', endpoint: `${base}${DECK_ENDPOINT.path}`, version: MCP_PROTOCOL_ON_CARDS },
       ...cards.map((c) => ({ name: 'MCP', endpoint: c.endpoint, version: MCP_PROTOCOL_ON_CARDS })),
-      ...(wallet ? [wallet] : []),
+      // The deck's own wallet: a seller's proven one is on its card.
+      ...walletService(wallet),
     ],
     x402Support: cards.some((c) => c.x402Support),
     active: true,

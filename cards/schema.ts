@@ -6,7 +6,11 @@ const Service = z.strictObject({
   name: z.string().describe('MCP, or agentWallet'),
   endpoint: z.string().describe("an MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>)"),
   version: z.string(),
-  from: z.enum(['cards.agent_wallet', 'cards.owner', 'treasury']).optional().describe('agentWallet: where the wallet came from'),
+  from: z
+    .enum(['erc8004', 'cards.agent_wallet', 'cards.owner', 'treasury'])
+    .optional()
+    .describe('agentWallet: where the wallet came from (erc8004: set on the identity registry with the wallet\'s EIP-712 signature)'),
+  tx: z.string().optional().describe('agentWallet from erc8004: the transaction that set it on the registry'),
 });
 
 const Registrations = z.array(z.strictObject({ agentId: z.number().int(), agentRegistry: z.string() }));
@@ -72,7 +76,7 @@ export const DeckRegistrationSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
   image: z.string().describe('a URI an ERC-721 reader can show'),
-  services: z.array(Service).describe("the deck's own MCP endpoint, each seller's, and the agentWallet when the deck knows one"),
+  services: z.array(Service).describe("the deck's own MCP endpoint, each seller's, and the deck's agentWallet when it knows one"),
   x402Support: z.boolean(),
   active: z.boolean(),
   registrations: Registrations.describe("every seller's registrations: a verifier of one seller's agent finds its agentRegistry and agentId here"),

@@ -372,10 +372,12 @@ export interface paths {
                                     endpoint: string;
                                     version: string;
                                     /**
-                                     * @description agentWallet: where the wallet came from
+                                     * @description agentWallet: where the wallet came from (erc8004: set on the identity registry with the wallet's EIP-712 signature)
                                      * @enum {string}
                                      */
-                                    from?: "cards.agent_wallet" | "cards.owner" | "treasury";
+                                    from?: "erc8004" | "cards.agent_wallet" | "cards.owner" | "treasury";
+                                    /** @description agentWallet from erc8004: the transaction that set it on the registry */
+                                    tx?: string;
                                 }[];
                                 /** @description true when the deck takes payment per call (x402 v2): a facilitator is configured */
                                 x402Support: boolean;
@@ -501,10 +503,12 @@ export interface paths {
                                 endpoint: string;
                                 version: string;
                                 /**
-                                 * @description agentWallet: where the wallet came from
+                                 * @description agentWallet: where the wallet came from (erc8004: set on the identity registry with the wallet's EIP-712 signature)
                                  * @enum {string}
                                  */
-                                from?: "cards.agent_wallet" | "cards.owner" | "treasury";
+                                from?: "erc8004" | "cards.agent_wallet" | "cards.owner" | "treasury";
+                                /** @description agentWallet from erc8004: the transaction that set it on the registry */
+                                tx?: string;
                             }[];
                             /** @description true when the deck takes payment per call (x402 v2): a facilitator is configured */
                             x402Support: boolean;
@@ -640,7 +644,7 @@ export interface paths {
                             description: string;
                             /** @description a URI an ERC-721 reader can show */
                             image: string;
-                            /** @description the deck's own MCP endpoint, each seller's, and the agentWallet when the deck knows one */
+                            /** @description the deck's own MCP endpoint, each seller's, and the deck's agentWallet when it knows one */
                             services: {
                                 /** @description MCP, or agentWallet */
                                 name: string;
@@ -648,10 +652,12 @@ export interface paths {
                                 endpoint: string;
                                 version: string;
                                 /**
-                                 * @description agentWallet: where the wallet came from
+                                 * @description agentWallet: where the wallet came from (erc8004: set on the identity registry with the wallet's EIP-712 signature)
                                  * @enum {string}
                                  */
-                                from?: "cards.agent_wallet" | "cards.owner" | "treasury";
+                                from?: "erc8004" | "cards.agent_wallet" | "cards.owner" | "treasury";
+                                /** @description agentWallet from erc8004: the transaction that set it on the registry */
+                                tx?: string;
                             }[];
                             x402Support: boolean;
                             active: boolean;
