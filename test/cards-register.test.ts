@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CAIP2, CHAIN_ID, startChain, type LocalChain } from './support/chain.js';
 import { testDeck } from './support/deck.js';
 import { call } from './support/http.js';
+import { runCli } from './support/cli.js';
 import { agentWalletTypedData } from '../engine/erc8004/agent-wallet.js';
 
 // `npm run cards -- register` against ERC-8004's identity registry on a real local chain: the card's URL is
@@ -20,19 +20,8 @@ let dir: string;
 let cardsPath: string;
 let keyFile: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** The command as `npm run cards --` runs it, in its own process, with `env` on top of this one's. */
-const cards = (args: string[], env: Record<string, string | undefined> = {}): Promise<Run> =>
-  new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'cli/cards.ts', ...args], { cwd: ROOT, env: { ...process.env, DECK_CARDS: cardsPath, DECK_PUBLIC_URL: PUBLIC, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
+const cards = (args: string[], env: Record<string, string | undefined> = {}) => runCli('cards', args, dir, { DECK_CARDS: cardsPath, DECK_PUBLIC_URL: PUBLIC, ...env });
 const register = (seller: string, extra: string[] = [], env: Record<string, string | undefined> = {}) =>
   cards(['register', '--seller', seller, '--rpc', chain.rpc, '--registry', registryAddress, ...extra], env);
 

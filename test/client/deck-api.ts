@@ -1937,6 +1937,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/records/epochs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sellers' finished epochs
+         * @description Every epoch of standing hire the coordination layer ended with its verdict, house-wide, oldest first: the seller hired, the ERC-8004 agent the hire named, the job class, the epoch's paymentRef (as its job on chain carries it), window, end and verdict, and the value and tags of the ERC-8004 feedback that verdict gives. No principal and no series id: a seller's record, not a hirer's. `seller` keeps one seller. Needs no key.
+         */
+        get: operations["epochs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/records/roadmap": {
         parameters: {
             query?: never;
@@ -16738,6 +16758,73 @@ export interface operations {
                                     description: string;
                                     hook: string;
                                 } | null;
+                                feedback: {
+                                    /** @description the reputation registry, eip155:<chainId>:<address> */
+                                    registry: string;
+                                    /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
+                                    agentRegistry: string;
+                                    /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
+                                    client: string | null;
+                                    /** @description giveFeedback's arguments, in its order */
+                                    args: {
+                                        /** @description the hired agent, as the quote named it */
+                                        agentId: string;
+                                        /** @description the share of the class's checks the verdict passed, in percent with valueDecimals decimals */
+                                        value: number;
+                                        valueDecimals: number;
+                                        /** @description the job class */
+                                        tag1: string;
+                                        /**
+                                         * @description the layer's verdict
+                                         * @enum {string}
+                                         */
+                                        tag2: "pass" | "fail";
+                                        /** @description the seller's MCP endpoint */
+                                        endpoint: string;
+                                        /** @description the file as a data: URI (application/json, base64); empty without a file */
+                                        feedbackURI: string;
+                                        /** @description keccak256 of the file's bytes; zero without a file */
+                                        feedbackHash: string;
+                                    };
+                                    /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
+                                    file: {
+                                        agentRegistry: string;
+                                        agentId: number;
+                                        clientAddress: string;
+                                        /** @description when the layer ended the epoch, ISO-8601 UTC */
+                                        createdAt: string;
+                                        value: number;
+                                        valueDecimals: number;
+                                        tag1: string;
+                                        tag2: string;
+                                        endpoint: string;
+                                        epoch: {
+                                            class: string;
+                                            index: number;
+                                            paymentRef: string;
+                                            window: {
+                                                from: number;
+                                                to: number;
+                                            };
+                                            verdict: {
+                                                pass: boolean;
+                                                checks: {
+                                                    n: number;
+                                                    pass: boolean;
+                                                    why: string;
+                                                }[];
+                                            };
+                                        };
+                                    } | null;
+                                    /** @description giveFeedback on the reputation registry: yours to sign and send, from the client wallet */
+                                    unsigned: {
+                                        chainId: number;
+                                        to: string;
+                                        data: string;
+                                        /** @constant */
+                                        value: "0";
+                                    };
+                                } | null;
                             }[];
                             stopped: {
                                 at: number;
@@ -16967,6 +17054,73 @@ export interface operations {
                                     expiredAt: number;
                                     description: string;
                                     hook: string;
+                                } | null;
+                                feedback: {
+                                    /** @description the reputation registry, eip155:<chainId>:<address> */
+                                    registry: string;
+                                    /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
+                                    agentRegistry: string;
+                                    /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
+                                    client: string | null;
+                                    /** @description giveFeedback's arguments, in its order */
+                                    args: {
+                                        /** @description the hired agent, as the quote named it */
+                                        agentId: string;
+                                        /** @description the share of the class's checks the verdict passed, in percent with valueDecimals decimals */
+                                        value: number;
+                                        valueDecimals: number;
+                                        /** @description the job class */
+                                        tag1: string;
+                                        /**
+                                         * @description the layer's verdict
+                                         * @enum {string}
+                                         */
+                                        tag2: "pass" | "fail";
+                                        /** @description the seller's MCP endpoint */
+                                        endpoint: string;
+                                        /** @description the file as a data: URI (application/json, base64); empty without a file */
+                                        feedbackURI: string;
+                                        /** @description keccak256 of the file's bytes; zero without a file */
+                                        feedbackHash: string;
+                                    };
+                                    /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
+                                    file: {
+                                        agentRegistry: string;
+                                        agentId: number;
+                                        clientAddress: string;
+                                        /** @description when the layer ended the epoch, ISO-8601 UTC */
+                                        createdAt: string;
+                                        value: number;
+                                        valueDecimals: number;
+                                        tag1: string;
+                                        tag2: string;
+                                        endpoint: string;
+                                        epoch: {
+                                            class: string;
+                                            index: number;
+                                            paymentRef: string;
+                                            window: {
+                                                from: number;
+                                                to: number;
+                                            };
+                                            verdict: {
+                                                pass: boolean;
+                                                checks: {
+                                                    n: number;
+                                                    pass: boolean;
+                                                    why: string;
+                                                }[];
+                                            };
+                                        };
+                                    } | null;
+                                    /** @description giveFeedback on the reputation registry: yours to sign and send, from the client wallet */
+                                    unsigned: {
+                                        chainId: number;
+                                        to: string;
+                                        data: string;
+                                        /** @constant */
+                                        value: "0";
+                                    };
                                 } | null;
                             }[];
                             stopped: {
@@ -17204,6 +17358,73 @@ export interface operations {
                                     expiredAt: number;
                                     description: string;
                                     hook: string;
+                                } | null;
+                                feedback: {
+                                    /** @description the reputation registry, eip155:<chainId>:<address> */
+                                    registry: string;
+                                    /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
+                                    agentRegistry: string;
+                                    /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
+                                    client: string | null;
+                                    /** @description giveFeedback's arguments, in its order */
+                                    args: {
+                                        /** @description the hired agent, as the quote named it */
+                                        agentId: string;
+                                        /** @description the share of the class's checks the verdict passed, in percent with valueDecimals decimals */
+                                        value: number;
+                                        valueDecimals: number;
+                                        /** @description the job class */
+                                        tag1: string;
+                                        /**
+                                         * @description the layer's verdict
+                                         * @enum {string}
+                                         */
+                                        tag2: "pass" | "fail";
+                                        /** @description the seller's MCP endpoint */
+                                        endpoint: string;
+                                        /** @description the file as a data: URI (application/json, base64); empty without a file */
+                                        feedbackURI: string;
+                                        /** @description keccak256 of the file's bytes; zero without a file */
+                                        feedbackHash: string;
+                                    };
+                                    /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
+                                    file: {
+                                        agentRegistry: string;
+                                        agentId: number;
+                                        clientAddress: string;
+                                        /** @description when the layer ended the epoch, ISO-8601 UTC */
+                                        createdAt: string;
+                                        value: number;
+                                        valueDecimals: number;
+                                        tag1: string;
+                                        tag2: string;
+                                        endpoint: string;
+                                        epoch: {
+                                            class: string;
+                                            index: number;
+                                            paymentRef: string;
+                                            window: {
+                                                from: number;
+                                                to: number;
+                                            };
+                                            verdict: {
+                                                pass: boolean;
+                                                checks: {
+                                                    n: number;
+                                                    pass: boolean;
+                                                    why: string;
+                                                }[];
+                                            };
+                                        };
+                                    } | null;
+                                    /** @description giveFeedback on the reputation registry: yours to sign and send, from the client wallet */
+                                    unsigned: {
+                                        chainId: number;
+                                        to: string;
+                                        data: string;
+                                        /** @constant */
+                                        value: "0";
+                                    };
                                 } | null;
                             }[];
                             stopped: {
@@ -17458,6 +17679,73 @@ export interface operations {
                                     expiredAt: number;
                                     description: string;
                                     hook: string;
+                                } | null;
+                                feedback: {
+                                    /** @description the reputation registry, eip155:<chainId>:<address> */
+                                    registry: string;
+                                    /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
+                                    agentRegistry: string;
+                                    /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
+                                    client: string | null;
+                                    /** @description giveFeedback's arguments, in its order */
+                                    args: {
+                                        /** @description the hired agent, as the quote named it */
+                                        agentId: string;
+                                        /** @description the share of the class's checks the verdict passed, in percent with valueDecimals decimals */
+                                        value: number;
+                                        valueDecimals: number;
+                                        /** @description the job class */
+                                        tag1: string;
+                                        /**
+                                         * @description the layer's verdict
+                                         * @enum {string}
+                                         */
+                                        tag2: "pass" | "fail";
+                                        /** @description the seller's MCP endpoint */
+                                        endpoint: string;
+                                        /** @description the file as a data: URI (application/json, base64); empty without a file */
+                                        feedbackURI: string;
+                                        /** @description keccak256 of the file's bytes; zero without a file */
+                                        feedbackHash: string;
+                                    };
+                                    /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
+                                    file: {
+                                        agentRegistry: string;
+                                        agentId: number;
+                                        clientAddress: string;
+                                        /** @description when the layer ended the epoch, ISO-8601 UTC */
+                                        createdAt: string;
+                                        value: number;
+                                        valueDecimals: number;
+                                        tag1: string;
+                                        tag2: string;
+                                        endpoint: string;
+                                        epoch: {
+                                            class: string;
+                                            index: number;
+                                            paymentRef: string;
+                                            window: {
+                                                from: number;
+                                                to: number;
+                                            };
+                                            verdict: {
+                                                pass: boolean;
+                                                checks: {
+                                                    n: number;
+                                                    pass: boolean;
+                                                    why: string;
+                                                }[];
+                                            };
+                                        };
+                                    } | null;
+                                    /** @description giveFeedback on the reputation registry: yours to sign and send, from the client wallet */
+                                    unsigned: {
+                                        chainId: number;
+                                        to: string;
+                                        data: string;
+                                        /** @constant */
+                                        value: "0";
+                                    };
                                 } | null;
                             }[];
                             stopped: {
@@ -17720,6 +18008,73 @@ export interface operations {
                                     expiredAt: number;
                                     description: string;
                                     hook: string;
+                                } | null;
+                                feedback: {
+                                    /** @description the reputation registry, eip155:<chainId>:<address> */
+                                    registry: string;
+                                    /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
+                                    agentRegistry: string;
+                                    /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
+                                    client: string | null;
+                                    /** @description giveFeedback's arguments, in its order */
+                                    args: {
+                                        /** @description the hired agent, as the quote named it */
+                                        agentId: string;
+                                        /** @description the share of the class's checks the verdict passed, in percent with valueDecimals decimals */
+                                        value: number;
+                                        valueDecimals: number;
+                                        /** @description the job class */
+                                        tag1: string;
+                                        /**
+                                         * @description the layer's verdict
+                                         * @enum {string}
+                                         */
+                                        tag2: "pass" | "fail";
+                                        /** @description the seller's MCP endpoint */
+                                        endpoint: string;
+                                        /** @description the file as a data: URI (application/json, base64); empty without a file */
+                                        feedbackURI: string;
+                                        /** @description keccak256 of the file's bytes; zero without a file */
+                                        feedbackHash: string;
+                                    };
+                                    /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
+                                    file: {
+                                        agentRegistry: string;
+                                        agentId: number;
+                                        clientAddress: string;
+                                        /** @description when the layer ended the epoch, ISO-8601 UTC */
+                                        createdAt: string;
+                                        value: number;
+                                        valueDecimals: number;
+                                        tag1: string;
+                                        tag2: string;
+                                        endpoint: string;
+                                        epoch: {
+                                            class: string;
+                                            index: number;
+                                            paymentRef: string;
+                                            window: {
+                                                from: number;
+                                                to: number;
+                                            };
+                                            verdict: {
+                                                pass: boolean;
+                                                checks: {
+                                                    n: number;
+                                                    pass: boolean;
+                                                    why: string;
+                                                }[];
+                                            };
+                                        };
+                                    } | null;
+                                    /** @description giveFeedback on the reputation registry: yours to sign and send, from the client wallet */
+                                    unsigned: {
+                                        chainId: number;
+                                        to: string;
+                                        data: string;
+                                        /** @constant */
+                                        value: "0";
+                                    };
                                 } | null;
                             }[];
                             stopped: {
@@ -18530,6 +18885,86 @@ export interface operations {
                             rubric: string;
                             rehearsal_digest: string | null;
                             concluded_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    epochs: {
+        parameters: {
+            query?: {
+                seller?: "studio" | "candles" | "copy";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        count: number;
+                        /** @description oldest ended first */
+                        epochs: {
+                            /** @description the seller hired */
+                            seller: string;
+                            /** @description the ERC-8004 agent the hire named */
+                            agent: {
+                                chainId: number;
+                                agentId: string;
+                            };
+                            /** @description the job class */
+                            class: string;
+                            /** @description the epoch's index in its series */
+                            index: number;
+                            /** @description the epoch's payment reference, as its job on chain carries it */
+                            paymentRef: string;
+                            window: {
+                                from: number;
+                                to: number;
+                            };
+                            ended_at: number;
+                            verdict: {
+                                pass: boolean;
+                                checks: {
+                                    n: number;
+                                    pass: boolean;
+                                    why: string;
+                                }[];
+                            };
+                            /** @description the ERC-8004 feedback's value and tags for this verdict; null when the deck names no reputation registry on the agent's chain */
+                            feedback: {
+                                value: number;
+                                valueDecimals: number;
+                                tag1: string;
+                                tag2: string;
+                            } | null;
                         }[];
                     };
                 };
