@@ -15,12 +15,17 @@ const Service = z.strictObject({
 
 const Registrations = z.array(z.strictObject({ agentId: z.number().int(), agentRegistry: z.string() }));
 
-/** A seller card as GET /cards/{seller} answers it: an ERC-8004 registration file carrying the layer's fields. */
-export const SellerCardSchema = z.strictObject({
+/** What every ERC-8004 registration file opens with: its type, and the fields an ERC-721 reader shows. */
+const REGISTRATION_HEAD = {
   type: z.literal('https://eips.ethereum.org/EIPS/eip-8004#registration-v1'),
   name: z.string(),
   description: z.string(),
   image: z.string().describe('a URI an ERC-721 reader can show'),
+};
+
+/** A seller card as GET /cards/{seller} answers it: an ERC-8004 registration file carrying the layer's fields. */
+export const SellerCardSchema = z.strictObject({
+  ...REGISTRATION_HEAD,
   services: z.array(Service).describe('an MCP entry and, when the deck knows a wallet, an agentWallet entry'),
   x402Support: z.boolean().describe('true when the deck takes payment per call (x402 v2): a facilitator is configured'),
   x402: z
@@ -72,10 +77,7 @@ export const CardsSchema = z.strictObject({ ok: z.literal(true), cards: z.array(
  * per seller: the deck in the registration-v1 shape with every seller's registrations, and which card each belongs to.
  */
 export const DeckRegistrationSchema = z.strictObject({
-  type: z.literal('https://eips.ethereum.org/EIPS/eip-8004#registration-v1'),
-  name: z.string(),
-  description: z.string(),
-  image: z.string().describe('a URI an ERC-721 reader can show'),
+  ...REGISTRATION_HEAD,
   services: z.array(Service).describe("the deck's own MCP endpoint, each seller's, and the deck's agentWallet when it knows one"),
   x402Support: z.boolean(),
   active: z.boolean(),

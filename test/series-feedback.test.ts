@@ -8,6 +8,7 @@ import { runCli } from './support/cli.js';
 import { call } from './support/http.js';
 import { HOUR, hireBody, seriesRig, type SeriesRig } from './support/series.js';
 import { proveWallet } from './support/deck.js';
+import { legacyClient } from './support/mcp.js';
 import { REPUTATION_ABI } from '../engine/erc8004/feedback.js';
 
 // Reputation that follows finished work: once the layer ends an epoch with its verdict, the series read carries the
@@ -113,6 +114,16 @@ describe("an epoch's ERC-8004 feedback", () => {
     expect(JSON.stringify(records.body)).not.toContain(series.id);
     expect((await call(`${rig.url}/records/epochs?seller=studio`)).body).toMatchObject({ count: 0, epochs: [] });
     expect((await call(`${rig.url}/records/epochs?seller=nobody`)).status).toBe(422);
+
+    // Over MCP, with the SDK's client: the same feedback on series_read, the same records from epochs.
+    const client0 = await legacyClient(`${rig.url}/mcp?toolsets=all`, rig.me.bearer);
+    try {
+      const viaMcp = (await client0.callTool({ name: 'series_read', arguments: { id: series.id } })).structuredContent as { series: { epochs: { feedback: unknown }[] } };
+      expect(viaMcp.series.epochs[0]!.feedback).toEqual(fb);
+      expect((await client0.callTool({ name: 'epochs', arguments: { seller: 'copy' } })).structuredContent).toEqual(records.body);
+    } finally {
+      await client0.close();
+    }
 
     // Given for real: the client's wallet sends it, the registry keeps value, decimals and tags, and emits the rest.
     const file = join(dir, 'feedback.json');
