@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAddress, Interface, keccak256, ZeroHash, type Contract } from 'ethers';
@@ -168,5 +168,42 @@ describe("an epoch's ERC-8004 feedback", () => {
     const self = await feedbackCli(file, ownerKey);
     expect(self.code).toBe(1);
     expect(self.stderr).toContain('Self-feedback not allowed');
+  });
+});
+
+describe('where the registries come from', () => {
+  /** Ends epoch 1 of a new series on `r` for a principal with a proven wallet; answers the epoch as read. */
+  const endedEpoch = async (r: SeriesRig) => {
+    await proveWallet(r.url, r.me.bearer, client());
+    const series = await r.open(hire);
+    expect((await r.epochs(series.id)).status).toBe(201);
+    r.clock.advance(HOUR);
+    return (await r.read(series.id)).body.series.epochs[0];
+  };
+
+  it('takes the identity registry from the cards file npm run cards -- register wrote, beside DECK_ERC8004_REPUTATION', { timeout: 120_000 }, async () => {
+    const cardsFile = join(dir, 'cards.json');
+    const shipped = JSON.parse(await readFile(join(import.meta.dirname, '..', 'config', 'cards.json'), 'utf8'));
+    await writeFile(cardsFile, JSON.stringify({ ...shipped, erc8004: { chain_id: CHAIN_ID, registry: identity.target } }));
+    const other = await seriesRig({ DECK_CARDS: cardsFile, DECK_ERC8004_REPUTATION: reputation.target as string });
+    try {
+      const epoch = await endedEpoch(other);
+      expect(epoch.feedback).toMatchObject({ agentRegistry: `eip155:${CHAIN_ID}:${getAddress(identity.target as string)}`, client: client().address });
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('prepares none without a reputation registry, and the records still list the verdict', { timeout: 120_000 }, async () => {
+    const other = await seriesRig({ DECK_ERC8004_CHAIN_ID: String(CHAIN_ID), DECK_ERC8004_REGISTRY: identity.target as string });
+    try {
+      const epoch = await endedEpoch(other);
+      expect(epoch.verdict).not.toBeNull();
+      expect(epoch.feedback).toBeNull();
+      const records = await call(`${other.url}/records/epochs`);
+      expect(records.body.epochs).toEqual([expect.objectContaining({ paymentRef: epoch.paymentRef, verdict: epoch.verdict, feedback: null })]);
+    } finally {
+      await other.stop();
+    }
   });
 });
