@@ -255,6 +255,20 @@ describe('the agentWallet a deck derives', () => {
     }
   });
 
+  it("says x402Support at /.well-known/agent-registration.json as the cards do, with the deck's wallet", async () => {
+    // A facilitator configured turns payment per call on; nothing asks it anything until a call is paid.
+    const deck = await testDeck({ DECK_TREASURY: TREASURY, DECK_X402_FACILITATOR: 'http://127.0.0.1:9' });
+    try {
+      const cards = await cardsOf(deck.url);
+      expect(cards.find((c) => c.id === 'studio')!.x402Support).toBe(true);
+      const file = await wellKnownOf(deck.url);
+      expect(file.x402Support).toBe(true);
+      expect(file.services).toContainEqual({ name: 'agentWallet', endpoint: `eip155:8453:${TREASURY}`, version: 'v1', from: 'treasury' });
+    } finally {
+      await deck.stop();
+    }
+  });
+
   it("states the cards file's owner before the treasury when it names no agent_wallet", async () => {
     const file = join(dir, 'owner.json');
     const cards = JSON.parse(await readFile(new URL('../config/cards.json', import.meta.url), 'utf8'));
