@@ -50,7 +50,8 @@ export function epochFeedback(r: SeriesRecord, e: Epoch, endpoint: string, clien
   const file = client
     ? {
         agentRegistry,
-        agentId: Number(r.quote.agent.agentId),
+        // A number, as registrations carry it, while JSON holds it exactly; its decimal string beyond.
+        agentId: Number.isSafeInteger(Number(r.quote.agent.agentId)) ? Number(r.quote.agent.agentId) : r.quote.agent.agentId,
         clientAddress: `eip155:${at.chainId}:${getAddress(client)}`,
         createdAt: new Date(e.ended_at * 1000).toISOString(),
         value,

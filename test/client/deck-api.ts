@@ -16789,7 +16789,8 @@ export interface operations {
                                     /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
                                     file: {
                                         agentRegistry: string;
-                                        agentId: number;
+                                        /** @description a number; its decimal string past what JSON holds exactly */
+                                        agentId: number | string;
                                         clientAddress: string;
                                         /** @description when the layer ended the epoch, ISO-8601 UTC */
                                         createdAt: string;
@@ -17086,7 +17087,8 @@ export interface operations {
                                     /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
                                     file: {
                                         agentRegistry: string;
-                                        agentId: number;
+                                        /** @description a number; its decimal string past what JSON holds exactly */
+                                        agentId: number | string;
                                         clientAddress: string;
                                         /** @description when the layer ended the epoch, ISO-8601 UTC */
                                         createdAt: string;
@@ -17390,7 +17392,8 @@ export interface operations {
                                     /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
                                     file: {
                                         agentRegistry: string;
-                                        agentId: number;
+                                        /** @description a number; its decimal string past what JSON holds exactly */
+                                        agentId: number | string;
                                         clientAddress: string;
                                         /** @description when the layer ended the epoch, ISO-8601 UTC */
                                         createdAt: string;
@@ -17711,7 +17714,8 @@ export interface operations {
                                     /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
                                     file: {
                                         agentRegistry: string;
-                                        agentId: number;
+                                        /** @description a number; its decimal string past what JSON holds exactly */
+                                        agentId: number | string;
                                         clientAddress: string;
                                         /** @description when the layer ended the epoch, ISO-8601 UTC */
                                         createdAt: string;
@@ -18040,7 +18044,8 @@ export interface operations {
                                     /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
                                     file: {
                                         agentRegistry: string;
-                                        agentId: number;
+                                        /** @description a number; its decimal string past what JSON holds exactly */
+                                        agentId: number | string;
                                         clientAddress: string;
                                         /** @description when the layer ended the epoch, ISO-8601 UTC */
                                         createdAt: string;
@@ -18950,12 +18955,12 @@ export interface operations {
                                 to: number;
                             };
                             ended_at: number;
+                            /** @description the layer's verdict: whether it passed, and each of the class's checks */
                             verdict: {
                                 pass: boolean;
                                 checks: {
                                     n: number;
                                     pass: boolean;
-                                    why: string;
                                 }[];
                             };
                             /** @description the ERC-8004 feedback's value and tags for this verdict; null when the deck names no reputation registry on the agent's chain */

@@ -32,7 +32,8 @@ export const epochs = defineTool({
               paymentRef: e.paymentRef,
               window: e.window,
               ended_at: e.ended_at,
-              verdict: e.verdict,
+              // The judge's words are about the hirer's own fills: the record keeps which checks passed.
+              verdict: { pass: e.verdict.pass, checks: e.verdict.checks.map((c) => ({ n: c.n, pass: c.pass })) },
               feedback: f ? { value: f.value, valueDecimals: f.valueDecimals, tag1: f.tag1, tag2: f.tag2 } : null,
             },
           ];

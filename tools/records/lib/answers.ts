@@ -131,7 +131,9 @@ export const EpochsAnswer = answer({
         paymentRef: Sha256Hex0x.describe("the epoch's payment reference, as its job on chain carries it"),
         window: z.strictObject({ from: UnixS, to: UnixS }),
         ended_at: UnixS,
-        verdict: z.strictObject({ pass: z.boolean(), checks: z.array(z.strictObject({ n: z.number().int(), pass: z.boolean(), why: z.string() })) }),
+        verdict: z
+          .strictObject({ pass: z.boolean(), checks: z.array(z.strictObject({ n: z.number().int(), pass: z.boolean() })) })
+          .describe("the layer's verdict: whether it passed, and each of the class's checks"),
         feedback: z
           .strictObject({ value: z.number().int(), valueDecimals: z.number().int(), tag1: z.string(), tag2: z.string() })
           .nullable()

@@ -81,7 +81,7 @@ const Feedback = z
     file: z
       .strictObject({
         agentRegistry: z.string(),
-        agentId: z.number().int(),
+        agentId: z.union([z.number().int(), z.string()]).describe('a number; its decimal string past what JSON holds exactly'),
         clientAddress: z.string(),
         createdAt: z.string().describe('when the layer ended the epoch, ISO-8601 UTC'),
         value: z.number().int(),
