@@ -368,14 +368,16 @@ export interface paths {
                                 services: {
                                     /** @description MCP, or agentWallet */
                                     name: string;
-                                    /** @description the seller's MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
+                                    /** @description an MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
                                     endpoint: string;
                                     version: string;
                                     /**
-                                     * @description agentWallet: where the wallet came from
+                                     * @description agentWallet: where the wallet came from (erc8004: set on the identity registry with the wallet's EIP-712 signature)
                                      * @enum {string}
                                      */
-                                    from?: "cards.agent_wallet" | "cards.owner" | "treasury";
+                                    from?: "erc8004" | "cards.agent_wallet" | "cards.owner" | "treasury";
+                                    /** @description agentWallet from erc8004: the transaction that set it on the registry */
+                                    tx?: string;
                                 }[];
                                 /** @description true when the deck takes payment per call (x402 v2): a facilitator is configured */
                                 x402Support: boolean;
@@ -497,14 +499,16 @@ export interface paths {
                             services: {
                                 /** @description MCP, or agentWallet */
                                 name: string;
-                                /** @description the seller's MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
+                                /** @description an MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
                                 endpoint: string;
                                 version: string;
                                 /**
-                                 * @description agentWallet: where the wallet came from
+                                 * @description agentWallet: where the wallet came from (erc8004: set on the identity registry with the wallet's EIP-712 signature)
                                  * @enum {string}
                                  */
-                                from?: "cards.agent_wallet" | "cards.owner" | "treasury";
+                                from?: "erc8004" | "cards.agent_wallet" | "cards.owner" | "treasury";
+                                /** @description agentWallet from erc8004: the transaction that set it on the registry */
+                                tx?: string;
                             }[];
                             /** @description true when the deck takes payment per call (x402 v2): a facilitator is configured */
                             x402Support: boolean;
@@ -586,6 +590,90 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/agent-registration.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ERC-8004's endpoint-domain proof: the deck's registration file, with every seller's registrations
+         * @description The domain hosts one agent per seller, each registered with its own card (GET /cards/{seller}) as its agentURI; a verifier of any of them finds its { agentId, agentRegistry } in registrations here. `agents` names the card each belongs to.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+                            name: string;
+                            description: string;
+                            /** @description a URI an ERC-721 reader can show */
+                            image: string;
+                            /** @description the deck's own MCP endpoint, each seller's, and the deck's agentWallet when it knows one */
+                            services: {
+                                /** @description MCP, or agentWallet */
+                                name: string;
+                                /** @description an MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>) */
+                                endpoint: string;
+                                version: string;
+                                /**
+                                 * @description agentWallet: where the wallet came from (erc8004: set on the identity registry with the wallet's EIP-712 signature)
+                                 * @enum {string}
+                                 */
+                                from?: "erc8004" | "cards.agent_wallet" | "cards.owner" | "treasury";
+                                /** @description agentWallet from erc8004: the transaction that set it on the registry */
+                                tx?: string;
+                            }[];
+                            x402Support: boolean;
+                            active: boolean;
+                            /** @description every seller's registrations: a verifier of one seller's agent finds its agentRegistry and agentId here */
+                            registrations: {
+                                agentId: number;
+                                agentRegistry: string;
+                            }[];
+                            supportedTrust: string[];
+                            /** @description each seller's card and agent id (null until it is registered) */
+                            agents: {
+                                id: string;
+                                card_url: string;
+                                agentId: number | null;
+                            }[];
+                        };
                     };
                 };
                 /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
@@ -1841,6 +1929,26 @@ export interface paths {
          * @description Every strategy its owner brought through the studio to a grade (its studio record rests at graded or rejected), house-wide, by digest only: the seed hash, the grade receipt's hash, the decision, the rubric and the rehearsal judged (its digest). No words, no name, no strategy label: nothing of what the trader said leaves the deck. Oldest first. Needs no key.
          */
         get: operations["lab"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/epochs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sellers' finished epochs
+         * @description Every epoch of standing hire the coordination layer ended with its verdict, house-wide, oldest first: the seller hired, the ERC-8004 agent the hire named, the job class, the epoch's paymentRef (as its job on chain carries it), window, end and verdict, and the value and tags of the ERC-8004 feedback that verdict gives. No principal and no series id: a seller's record, not a hirer's. `seller` keeps one seller. Needs no key.
+         */
+        get: operations["epochs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -16650,6 +16758,74 @@ export interface operations {
                                     description: string;
                                     hook: string;
                                 } | null;
+                                feedback: {
+                                    /** @description the reputation registry, eip155:<chainId>:<address> */
+                                    registry: string;
+                                    /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
+                                    agentRegistry: string;
+                                    /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
+                                    client: string | null;
+                                    /** @description giveFeedback's arguments, in its order */
+                                    args: {
+                                        /** @description the hired agent, as the quote named it */
+                                        agentId: string;
+                                        /** @description the share of the class's checks the verdict passed, in percent with valueDecimals decimals */
+                                        value: number;
+                                        valueDecimals: number;
+                                        /** @description the job class */
+                                        tag1: string;
+                                        /**
+                                         * @description the layer's verdict
+                                         * @enum {string}
+                                         */
+                                        tag2: "pass" | "fail";
+                                        /** @description the seller's MCP endpoint */
+                                        endpoint: string;
+                                        /** @description the file as a data: URI (application/json, base64); empty without a file */
+                                        feedbackURI: string;
+                                        /** @description keccak256 of the file's bytes; zero without a file */
+                                        feedbackHash: string;
+                                    };
+                                    /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
+                                    file: {
+                                        agentRegistry: string;
+                                        /** @description a number; its decimal string past what JSON holds exactly */
+                                        agentId: number | string;
+                                        clientAddress: string;
+                                        /** @description when the layer ended the epoch, ISO-8601 UTC */
+                                        createdAt: string;
+                                        value: number;
+                                        valueDecimals: number;
+                                        tag1: string;
+                                        tag2: string;
+                                        endpoint: string;
+                                        epoch: {
+                                            class: string;
+                                            index: number;
+                                            paymentRef: string;
+                                            window: {
+                                                from: number;
+                                                to: number;
+                                            };
+                                            verdict: {
+                                                pass: boolean;
+                                                checks: {
+                                                    n: number;
+                                                    pass: boolean;
+                                                    why: string;
+                                                }[];
+                                            };
+                                        };
+                                    } | null;
+                                    /** @description giveFeedback on the reputation registry: yours to sign and send, from the client wallet */
+                                    unsigned: {
+                                        chainId: number;
+                                        to: string;
+                                        data: string;
+                                        /** @constant */
+                                        value: "0";
+                                    };
+                                } | null;
                             }[];
                             stopped: {
                                 at: number;
@@ -16879,6 +17055,74 @@ export interface operations {
                                     expiredAt: number;
                                     description: string;
                                     hook: string;
+                                } | null;
+                                feedback: {
+                                    /** @description the reputation registry, eip155:<chainId>:<address> */
+                                    registry: string;
+                                    /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
+                                    agentRegistry: string;
+                                    /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
+                                    client: string | null;
+                                    /** @description giveFeedback's arguments, in its order */
+                                    args: {
+                                        /** @description the hired agent, as the quote named it */
+                                        agentId: string;
+                                        /** @description the share of the class's checks the verdict passed, in percent with valueDecimals decimals */
+                                        value: number;
+                                        valueDecimals: number;
+                                        /** @description the job class */
+                                        tag1: string;
+                                        /**
+                                         * @description the layer's verdict
+                                         * @enum {string}
+                                         */
+                                        tag2: "pass" | "fail";
+                                        /** @description the seller's MCP endpoint */
+                                        endpoint: string;
+                                        /** @description the file as a data: URI (application/json, base64); empty without a file */
+                                        feedbackURI: string;
+                                        /** @description keccak256 of the file's bytes; zero without a file */
+                                        feedbackHash: string;
+                                    };
+                                    /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
+                                    file: {
+                                        agentRegistry: string;
+                                        /** @description a number; its decimal string past what JSON holds exactly */
+                                        agentId: number | string;
+                                        clientAddress: string;
+                                        /** @description when the layer ended the epoch, ISO-8601 UTC */
+                                        createdAt: string;
+                                        value: number;
+                                        valueDecimals: number;
+                                        tag1: string;
+                                        tag2: string;
+                                        endpoint: string;
+                                        epoch: {
+                                            class: string;
+                                            index: number;
+                                            paymentRef: string;
+                                            window: {
+                                                from: number;
+                                                to: number;
+                                            };
+                                            verdict: {
+                                                pass: boolean;
+                                                checks: {
+                                                    n: number;
+                                                    pass: boolean;
+                                                    why: string;
+                                                }[];
+                                            };
+                                        };
+                                    } | null;
+                                    /** @description giveFeedback on the reputation registry: yours to sign and send, from the client wallet */
+                                    unsigned: {
+                                        chainId: number;
+                                        to: string;
+                                        data: string;
+                                        /** @constant */
+                                        value: "0";
+                                    };
                                 } | null;
                             }[];
                             stopped: {
@@ -17116,6 +17360,74 @@ export interface operations {
                                     expiredAt: number;
                                     description: string;
                                     hook: string;
+                                } | null;
+                                feedback: {
+                                    /** @description the reputation registry, eip155:<chainId>:<address> */
+                                    registry: string;
+                                    /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
+                                    agentRegistry: string;
+                                    /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
+                                    client: string | null;
+                                    /** @description giveFeedback's arguments, in its order */
+                                    args: {
+                                        /** @description the hired agent, as the quote named it */
+                                        agentId: string;
+                                        /** @description the share of the class's checks the verdict passed, in percent with valueDecimals decimals */
+                                        value: number;
+                                        valueDecimals: number;
+                                        /** @description the job class */
+                                        tag1: string;
+                                        /**
+                                         * @description the layer's verdict
+                                         * @enum {string}
+                                         */
+                                        tag2: "pass" | "fail";
+                                        /** @description the seller's MCP endpoint */
+                                        endpoint: string;
+                                        /** @description the file as a data: URI (application/json, base64); empty without a file */
+                                        feedbackURI: string;
+                                        /** @description keccak256 of the file's bytes; zero without a file */
+                                        feedbackHash: string;
+                                    };
+                                    /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
+                                    file: {
+                                        agentRegistry: string;
+                                        /** @description a number; its decimal string past what JSON holds exactly */
+                                        agentId: number | string;
+                                        clientAddress: string;
+                                        /** @description when the layer ended the epoch, ISO-8601 UTC */
+                                        createdAt: string;
+                                        value: number;
+                                        valueDecimals: number;
+                                        tag1: string;
+                                        tag2: string;
+                                        endpoint: string;
+                                        epoch: {
+                                            class: string;
+                                            index: number;
+                                            paymentRef: string;
+                                            window: {
+                                                from: number;
+                                                to: number;
+                                            };
+                                            verdict: {
+                                                pass: boolean;
+                                                checks: {
+                                                    n: number;
+                                                    pass: boolean;
+                                                    why: string;
+                                                }[];
+                                            };
+                                        };
+                                    } | null;
+                                    /** @description giveFeedback on the reputation registry: yours to sign and send, from the client wallet */
+                                    unsigned: {
+                                        chainId: number;
+                                        to: string;
+                                        data: string;
+                                        /** @constant */
+                                        value: "0";
+                                    };
                                 } | null;
                             }[];
                             stopped: {
@@ -17370,6 +17682,74 @@ export interface operations {
                                     expiredAt: number;
                                     description: string;
                                     hook: string;
+                                } | null;
+                                feedback: {
+                                    /** @description the reputation registry, eip155:<chainId>:<address> */
+                                    registry: string;
+                                    /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
+                                    agentRegistry: string;
+                                    /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
+                                    client: string | null;
+                                    /** @description giveFeedback's arguments, in its order */
+                                    args: {
+                                        /** @description the hired agent, as the quote named it */
+                                        agentId: string;
+                                        /** @description the share of the class's checks the verdict passed, in percent with valueDecimals decimals */
+                                        value: number;
+                                        valueDecimals: number;
+                                        /** @description the job class */
+                                        tag1: string;
+                                        /**
+                                         * @description the layer's verdict
+                                         * @enum {string}
+                                         */
+                                        tag2: "pass" | "fail";
+                                        /** @description the seller's MCP endpoint */
+                                        endpoint: string;
+                                        /** @description the file as a data: URI (application/json, base64); empty without a file */
+                                        feedbackURI: string;
+                                        /** @description keccak256 of the file's bytes; zero without a file */
+                                        feedbackHash: string;
+                                    };
+                                    /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
+                                    file: {
+                                        agentRegistry: string;
+                                        /** @description a number; its decimal string past what JSON holds exactly */
+                                        agentId: number | string;
+                                        clientAddress: string;
+                                        /** @description when the layer ended the epoch, ISO-8601 UTC */
+                                        createdAt: string;
+                                        value: number;
+                                        valueDecimals: number;
+                                        tag1: string;
+                                        tag2: string;
+                                        endpoint: string;
+                                        epoch: {
+                                            class: string;
+                                            index: number;
+                                            paymentRef: string;
+                                            window: {
+                                                from: number;
+                                                to: number;
+                                            };
+                                            verdict: {
+                                                pass: boolean;
+                                                checks: {
+                                                    n: number;
+                                                    pass: boolean;
+                                                    why: string;
+                                                }[];
+                                            };
+                                        };
+                                    } | null;
+                                    /** @description giveFeedback on the reputation registry: yours to sign and send, from the client wallet */
+                                    unsigned: {
+                                        chainId: number;
+                                        to: string;
+                                        data: string;
+                                        /** @constant */
+                                        value: "0";
+                                    };
                                 } | null;
                             }[];
                             stopped: {
@@ -17632,6 +18012,74 @@ export interface operations {
                                     expiredAt: number;
                                     description: string;
                                     hook: string;
+                                } | null;
+                                feedback: {
+                                    /** @description the reputation registry, eip155:<chainId>:<address> */
+                                    registry: string;
+                                    /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
+                                    agentRegistry: string;
+                                    /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
+                                    client: string | null;
+                                    /** @description giveFeedback's arguments, in its order */
+                                    args: {
+                                        /** @description the hired agent, as the quote named it */
+                                        agentId: string;
+                                        /** @description the share of the class's checks the verdict passed, in percent with valueDecimals decimals */
+                                        value: number;
+                                        valueDecimals: number;
+                                        /** @description the job class */
+                                        tag1: string;
+                                        /**
+                                         * @description the layer's verdict
+                                         * @enum {string}
+                                         */
+                                        tag2: "pass" | "fail";
+                                        /** @description the seller's MCP endpoint */
+                                        endpoint: string;
+                                        /** @description the file as a data: URI (application/json, base64); empty without a file */
+                                        feedbackURI: string;
+                                        /** @description keccak256 of the file's bytes; zero without a file */
+                                        feedbackHash: string;
+                                    };
+                                    /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
+                                    file: {
+                                        agentRegistry: string;
+                                        /** @description a number; its decimal string past what JSON holds exactly */
+                                        agentId: number | string;
+                                        clientAddress: string;
+                                        /** @description when the layer ended the epoch, ISO-8601 UTC */
+                                        createdAt: string;
+                                        value: number;
+                                        valueDecimals: number;
+                                        tag1: string;
+                                        tag2: string;
+                                        endpoint: string;
+                                        epoch: {
+                                            class: string;
+                                            index: number;
+                                            paymentRef: string;
+                                            window: {
+                                                from: number;
+                                                to: number;
+                                            };
+                                            verdict: {
+                                                pass: boolean;
+                                                checks: {
+                                                    n: number;
+                                                    pass: boolean;
+                                                    why: string;
+                                                }[];
+                                            };
+                                        };
+                                    } | null;
+                                    /** @description giveFeedback on the reputation registry: yours to sign and send, from the client wallet */
+                                    unsigned: {
+                                        chainId: number;
+                                        to: string;
+                                        data: string;
+                                        /** @constant */
+                                        value: "0";
+                                    };
                                 } | null;
                             }[];
                             stopped: {
@@ -18442,6 +18890,86 @@ export interface operations {
                             rubric: string;
                             rehearsal_digest: string | null;
                             concluded_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description An input failed its rule (problems names each field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    epochs: {
+        parameters: {
+            query?: {
+                seller?: "studio" | "candles" | "copy";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        count: number;
+                        /** @description oldest ended first */
+                        epochs: {
+                            /** @description the seller hired */
+                            seller: string;
+                            /** @description the ERC-8004 agent the hire named */
+                            agent: {
+                                chainId: number;
+                                agentId: string;
+                            };
+                            /** @description the job class */
+                            class: string;
+                            /** @description the epoch's index in its series */
+                            index: number;
+                            /** @description the epoch's payment reference, as its job on chain carries it */
+                            paymentRef: string;
+                            window: {
+                                from: number;
+                                to: number;
+                            };
+                            ended_at: number;
+                            /** @description the layer's verdict: whether it passed, and each of the class's checks */
+                            verdict: {
+                                pass: boolean;
+                                checks: {
+                                    n: number;
+                                    pass: boolean;
+                                }[];
+                            };
+                            /** @description the ERC-8004 feedback's value and tags for this verdict; null when the deck names no reputation registry on the agent's chain */
+                            feedback: {
+                                value: number;
+                                valueDecimals: number;
+                                tag1: string;
+                                tag2: string;
+                            } | null;
                         }[];
                     };
                 };
