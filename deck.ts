@@ -61,8 +61,10 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     ledgers: () => store.backend.ledgerHeads(),
     jobsRun: () => pool.jobsRun(),
   });
+  const cards = loadCards(config.files.cards);
   const services: Services = {
-    config,
+    // The identity registry is the environment's, else the one the cards file was registered on (as the cards state it).
+    config: { ...config, erc8004: { ...config.erc8004, chainId: config.erc8004.chainId ?? cards.erc8004.chain_id, registry: config.erc8004.registry ?? cards.erc8004.registry } },
     urls,
     store,
     upstreams,
@@ -98,7 +100,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
   };
   // The MCP tasks of every endpoint: a task is its principal's wherever it was made, and ends before the store closes.
   const tasks = deckTasks();
-  serve(await httpApp(services, loadCards(config.files.cards), VERSION, tasks));
+  serve(await httpApp(services, cards, VERSION, tasks));
   // The database's URL holds its password: only the kind of store is said.
   log.info('listening', { url: base, store: store.backend.kind, ...(store.backend.kind === 'json' ? { data: config.dataDir } : {}), door: upstreams.door.kind, profile: config.profile });
   return {

@@ -3,12 +3,20 @@ import type { CardsFile, PlansFile } from '../config/files.js';
 import { SELLER_ENDPOINTS } from '../sellers/endpoints.js';
 import { priceOf, type Seller } from '../config/sellers.js';
 import { badge } from './image.js';
-import type { AgentWallet } from './wallet.js';
+import { sellerWalletOf, type AgentWallet } from './wallet.js';
 import type { PerCall } from '../services/pay/per-call.js';
 
 export const ERC8004_TYPE = 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1';
 /** The MCP protocol a card advertises: the newest the endpoint negotiates in the 2025 era (sellers/legacy-server.ts). */
 export const MCP_PROTOCOL_ON_CARDS = LATEST_PROTOCOL_VERSION;
+
+/**
+ * The agentWallet service: the wallet in CAIP-10 form, saying where it came from (and, proven on the registry, the
+ * transaction that set it). With no wallet anywhere there is none to state, and ERC-8004 wants every endpoint to be a
+ * string, so the entry waits for one.
+ */
+export const walletService = (wallet: AgentWallet | null) =>
+  wallet ? [{ name: 'agentWallet', endpoint: `eip155:${wallet.chainId}:${wallet.address}`, version: 'v1', from: wallet.from, ...(wallet.tx ? { tx: wallet.tx } : {}) }] : [];
 
 /**
  * A seller's card: an ERC-8004 registration file that also carries the coordination layer's fields.
@@ -29,6 +37,7 @@ export function sellerCard(
   const chainId = chain.chainId ?? cards.erc8004.chain_id;
   const registry = chain.registry ?? cards.erc8004.registry;
   const agentId = entry.agent_id;
+  const own = sellerWalletOf(entry, chainId, wallet);
   const keyless = endpoint.tools.filter((t) => t.access !== 'session').map((t) => t.name);
   // x402 is the operator's choice: a deck with a facilitator states it, and each of this seller's tools it prices per call.
   const priced = perCall ? endpoint.tools.filter((t) => perCall.requirements.has(t.name)) : [];
@@ -39,9 +48,7 @@ export function sellerCard(
     image: cards.image ?? badge(seller.id),
     services: [
       { name: 'MCP', endpoint: mcpUrl, version: MCP_PROTOCOL_ON_CARDS },
-      // The wallet in CAIP-10 form, saying where it came from (agentWalletOf). With no wallet anywhere there is none to
-      // state, and ERC-8004 wants every endpoint to be a string, so the entry waits for one.
-      ...(wallet ? [{ name: 'agentWallet', endpoint: `eip155:${wallet.chainId}:${wallet.address}`, version: 'v1', from: wallet.from }] : []),
+      ...walletService(own),
     ],
     x402Support: perCall !== null,
     ...(perCall
@@ -57,7 +64,7 @@ export function sellerCard(
     supportedTrust: ['reputation'],
     id: seller.id,
     card_url: `${urls.base}/cards/${seller.id}`,
-    address: wallet?.address ?? null,
+    address: own?.address ?? null,
     owner: cards.owner,
     kind: 'mcp',
     endpoint: mcpUrl,
@@ -74,3 +81,5 @@ export function sellerCard(
     erc8004: { agentId, tx: entry.tx, block: entry.block },
   };
 }
+
+export type SellerCard = ReturnType<typeof sellerCard>;

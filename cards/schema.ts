@@ -2,22 +2,31 @@ import { z } from 'zod';
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 
-/** A seller card as GET /cards/{seller} answers it: an ERC-8004 registration file carrying the layer's fields. */
-export const SellerCardSchema = z.strictObject({
+const Service = z.strictObject({
+  name: z.string().describe('MCP, or agentWallet'),
+  endpoint: z.string().describe("an MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>)"),
+  version: z.string(),
+  from: z
+    .enum(['erc8004', 'cards.agent_wallet', 'cards.owner', 'treasury'])
+    .optional()
+    .describe('agentWallet: where the wallet came from (erc8004: set on the identity registry with the wallet\'s EIP-712 signature)'),
+  tx: z.string().optional().describe('agentWallet from erc8004: the transaction that set it on the registry'),
+});
+
+const Registrations = z.array(z.strictObject({ agentId: z.number().int(), agentRegistry: z.string() }));
+
+/** What every ERC-8004 registration file opens with: its type, and the fields an ERC-721 reader shows. */
+const REGISTRATION_HEAD = {
   type: z.literal('https://eips.ethereum.org/EIPS/eip-8004#registration-v1'),
   name: z.string(),
   description: z.string(),
   image: z.string().describe('a URI an ERC-721 reader can show'),
-  services: z
-    .array(
-      z.strictObject({
-        name: z.string().describe('MCP, or agentWallet'),
-        endpoint: z.string().describe("the seller's MCP endpoint, or the wallet in CAIP-10 form (eip155:<chainId>:<address>)"),
-        version: z.string(),
-        from: z.enum(['cards.agent_wallet', 'cards.owner', 'treasury']).optional().describe('agentWallet: where the wallet came from'),
-      }),
-    )
-    .describe('an MCP entry and, when the deck knows a wallet, an agentWallet entry'),
+};
+
+/** A seller card as GET /cards/{seller} answers it: an ERC-8004 registration file carrying the layer's fields. */
+export const SellerCardSchema = z.strictObject({
+  ...REGISTRATION_HEAD,
+  services: z.array(Service).describe('an MCP entry and, when the deck knows a wallet, an agentWallet entry'),
   x402Support: z.boolean().describe('true when the deck takes payment per call (x402 v2): a facilitator is configured'),
   x402: z
     .strictObject({
@@ -39,7 +48,7 @@ export const SellerCardSchema = z.strictObject({
     .optional()
     .describe('with x402Support: each of the seller\'s tools paid per call, its price in USDC and the x402 PaymentRequirements a call answers'),
   active: z.boolean(),
-  registrations: z.array(z.strictObject({ agentId: z.number().int(), agentRegistry: z.string() })),
+  registrations: Registrations,
   supportedTrust: z.array(z.string()),
   id: z.string(),
   card_url: z.string(),
@@ -62,3 +71,19 @@ export const SellerCardSchema = z.strictObject({
 
 /** GET /cards. */
 export const CardsSchema = z.strictObject({ ok: z.literal(true), cards: z.array(SellerCardSchema) });
+
+/**
+ * GET /.well-known/agent-registration.json: ERC-8004's endpoint-domain proof for the deck's domain, which hosts one agent
+ * per seller: the deck in the registration-v1 shape with every seller's registrations, and which card each belongs to.
+ */
+export const DeckRegistrationSchema = z.strictObject({
+  ...REGISTRATION_HEAD,
+  services: z.array(Service).describe("the deck's own MCP endpoint, each seller's, and the deck's agentWallet when it knows one"),
+  x402Support: z.boolean(),
+  active: z.boolean(),
+  registrations: Registrations.describe("every seller's registrations: a verifier of one seller's agent finds its agentRegistry and agentId here"),
+  supportedTrust: z.array(z.string()),
+  agents: z
+    .array(z.strictObject({ id: z.string(), card_url: z.string(), agentId: z.number().int().nullable() }))
+    .describe("each seller's card and agent id (null until it is registered)"),
+});

@@ -1,7 +1,10 @@
 import type { CardsFile, PlansFile } from '../config/files.js';
 
-/** Where the cards' agentWallet came from: the cards file's agent_wallet or owner, or the plans' treasury. */
-export type WalletSource = 'cards.agent_wallet' | 'cards.owner' | 'treasury';
+/**
+ * Where the cards' agentWallet came from: the identity registry (set there with the wallet's EIP-712 signature), the
+ * cards file's agent_wallet or owner, or the plans' treasury.
+ */
+export type WalletSource = 'erc8004' | 'cards.agent_wallet' | 'cards.owner' | 'treasury';
 
 /** The wallet the cards state as agentWallet, the chain it is stated on, and where it came from. */
 export interface AgentWallet {
@@ -9,6 +12,8 @@ export interface AgentWallet {
   /** The EVM chain id of its CAIP-10 form (eip155:<chainId>:<address>). */
   chainId: number;
   from: WalletSource;
+  /** erc8004: the transaction that set it on the registry. */
+  tx?: string;
 }
 
 /**
@@ -31,4 +36,13 @@ export function agentWalletOf(
   const paidOn = plans.chains[0] ? Number(plans.chains[0].id.slice('eip155:'.length)) : null;
   const chainId = erc8004ChainId ?? cards.erc8004.chain_id ?? paidOn;
   return address && from && chainId !== null ? { address, chainId, from } : null;
+}
+
+/**
+ * A seller's agentWallet: the one its registry entry holds, proven by the wallet's EIP-712 signature (the cards file's
+ * `sellers.<id>.wallet`, written by `npm run cards -- wallet`), stated on the chain it is registered on; else the deck's.
+ */
+export function sellerWalletOf(entry: CardsFile['sellers'][string] | undefined, chainId: number | null, deck: AgentWallet | null): AgentWallet | null {
+  if (!entry?.wallet || chainId === null) return deck;
+  return { address: entry.wallet.address, chainId, from: 'erc8004', tx: entry.wallet.tx };
 }

@@ -134,6 +134,7 @@ const EnvSchema = z
     DECK_FORECASTER: z.enum(['in-process', 'off']).default('in-process'),
     DECK_ERC8004_CHAIN_ID: z.coerce.number().int().positive().optional(),
     DECK_ERC8004_REGISTRY: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+    DECK_ERC8004_REPUTATION: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
     DECK_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
     DECK_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1000),
     DECK_HEADERS_TIMEOUT_S: z.coerce.number().positive().max(600).default(20),
@@ -248,7 +249,8 @@ export interface Config {
   forecastUrl: string | null;
   /** 'off' disables the in-process forecaster (an HTTP sidecar at forecastUrl still serves). */
   forecaster: Env['DECK_FORECASTER'];
-  erc8004: { chainId: number | null; registry: string | null };
+  /** The ERC-8004 registries: the identity registry the cards name, and the reputation registry finished epochs' feedback is for. */
+  erc8004: { chainId: number | null; registry: string | null; reputation: string | null };
   log: Env['DECK_LOG'];
   /** The HTTP server's bounds on its connections (rest/http-server.ts). */
   http: HttpLimits;
@@ -324,7 +326,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     x402Facilitator: e.DECK_X402_FACILITATOR ?? null,
     forecastUrl: e.DECK_FORECAST_URL ?? null,
     forecaster: e.DECK_FORECASTER,
-    erc8004: { chainId: e.DECK_ERC8004_CHAIN_ID ?? null, registry: e.DECK_ERC8004_REGISTRY ?? null },
+    erc8004: { chainId: e.DECK_ERC8004_CHAIN_ID ?? null, registry: e.DECK_ERC8004_REGISTRY ?? null, reputation: e.DECK_ERC8004_REPUTATION ?? null },
     log: e.DECK_LOG,
     http: {
       maxConnections: e.DECK_MAX_CONNECTIONS,

@@ -98,7 +98,13 @@ const CardsFile = z.object({
   sellers: z.record(
     z.string(),
     // agent_id is the ERC-721 token id the registry minted: a number, as ERC-8004 registrations carry it.
-    z.object({ agent_id: z.number().int().nonnegative().nullable(), tx: z.string().nullable(), block: z.number().int().nullable() }),
+    z.object({
+      agent_id: z.number().int().nonnegative().nullable(),
+      tx: z.string().nullable(),
+      block: z.number().int().nullable(),
+      // The agentWallet set on the registry with the wallet's EIP-712 signature (npm run cards -- wallet), and where.
+      wallet: z.object({ address: Address, tx: z.string(), block: z.number().int() }).nullable().optional(),
+    }),
   ),
 });
 export type CardsFile = z.infer<typeof CardsFile>;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { sellerCard } from '../cards/card.js';
+import { deckRegistration } from '../cards/registration.js';
 import { agentWalletOf } from '../cards/wallet.js';
 import type { CardsFile } from '../config/files.js';
 import { PROJECT_ROOT } from '../config/root.js';
@@ -72,6 +73,8 @@ export async function httpApp(s: Services, cards: CardsFile, version: string, ta
     }
     res.json(card(req.params.seller));
   });
+  // ERC-8004's endpoint-domain proof, for a domain hosting one agent per seller (docs/cards.md).
+  app.get('/.well-known/agent-registration.json', (_req, res) => void res.json(deckRegistration(SELLERS.map((x) => card(x.id)), cards, s.urls.base, wallet)));
   app.get('/openapi.json', (_req, res) => void res.type('json').send(openapi));
   // Sealed plates are content addressed: anyone holding the id may fetch them; they name no one.
   app.get('/plates/:file', (req, res, next) => {

@@ -46,9 +46,9 @@ export function sendRefusal(res: Response, error: DeckError): void {
   const retry = error.details.retry_after_s;
   if (error.status === 429 && typeof retry === 'number') res.set('retry-after', String(retry));
   // x402's HTTP transport: a payment asked for (or refused) carries the PaymentRequired in PAYMENT-REQUIRED, and a
-  // settlement that failed its answer in PAYMENT-RESPONSE.
+  // settlement (one that failed, or one made for a call that then failed) its answer in PAYMENT-RESPONSE.
   if (error.status === 402 && error.details.x402) res.set('payment-required', toHeader(error.details.x402));
-  if (error.status === 402 && error.details.settlement) res.set('payment-response', toHeader(error.details.settlement));
+  if (error.details.settlement) res.set('payment-response', toHeader(error.details.settlement));
   res.status(error.status).json(error.body());
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CardsSchema, SellerCardSchema } from '../cards/schema.js';
+import { CardsSchema, DeckRegistrationSchema, SellerCardSchema } from '../cards/schema.js';
 import { SELLER_IDS } from '../config/sellers.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from '../sellers/toolsets.js';
 import type { Tool } from '../tools/define.js';
@@ -100,6 +100,7 @@ const schemaOf = (schema: z.ZodType): Schema => {
 };
 const CARD = schemaOf(SellerCardSchema);
 const CARDS = schemaOf(CardsSchema);
+const REGISTRATION = schemaOf(DeckRegistrationSchema);
 const LAST = { type: ['object', 'null'], properties: { outcome: { enum: ['ok', 'refused', 'unreachable'] }, status: { type: ['integer', 'null'] }, at: { type: 'string', format: 'date-time' }, ms: { type: 'integer' } }, required: ['outcome', 'status', 'at', 'ms'] };
 const READY = {
   type: 'object',
@@ -176,6 +177,16 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
     '/cards': { get: { tags: ['cards'], summary: 'Every seller card', security: [], responses: Object.fromEntries([reply(200, CARDS), refused(500)]) } },
     '/cards/{seller}': {
       get: { tags: ['cards'], summary: "A seller's card (an ERC-8004 registration file)", security: [], parameters: [seller], responses: Object.fromEntries([reply(200, CARD), ...[400, 404, 500].map((st) => refused(st))]) },
+    },
+    '/.well-known/agent-registration.json': {
+      get: {
+        tags: ['cards'],
+        summary: "ERC-8004's endpoint-domain proof: the deck's registration file, with every seller's registrations",
+        description:
+          'The domain hosts one agent per seller, each registered with its own card (GET /cards/{seller}) as its agentURI; a verifier of any of them finds its { agentId, agentRegistry } in registrations here. `agents` names the card each belongs to.',
+        security: [],
+        responses: Object.fromEntries([reply(200, REGISTRATION), reply(500, ERROR)]),
+      },
     },
     '/auth/x': {
       get: {

@@ -11,7 +11,7 @@ import { listedAs, listingOf, unknownToolMessage, type McpEndpoint } from './end
 import { instructionsFor } from './instructions.js';
 import { KEY_REQUIRED, RESOURCE_NOT_FOUND, UNKNOWN_TOOL, Written, type Reply } from './json-rpc.js';
 import { endpointResources } from './resources.js';
-import { callOnEndpoint, joinStep, resultJson } from './tool-call.js';
+import { callOnEndpoint, joinStep, resultJson, type CallOutcome, type Paying } from './tool-call.js';
 import { TASK_TOOLS } from './task-tools.js';
 import { progressNote, TASKS_CAPABILITY, type DeckTasks, type Hear } from './tasks.js';
 
@@ -134,10 +134,7 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
   /** A tools/call as a task: the same call as tools/call's, run under the task's signal; the answer is the task. */
   const startTask = (id: RequestId, params: Record<string, unknown>, ttl: number | undefined, ctx: Ctx) => {
     const name = params.name as string;
-    if (!ctx.principal) {
-      const { message, next } = joinStep(name, ctx.urls);
-      throw new Refusal(KEY_REQUIRED, message, { next });
-    }
+    if (!ctx.principal) return paidTask(id, params, ttl, ctx);
     return tasks.start(ctx, id, { method: 'tools/call', params }, ttl, tokenOf(params), async (signal, say) => {
       await say(`${name} is running`);
       // Each step of the work is the task's status message, and its progress for a call that gave a progressToken.
@@ -146,6 +143,47 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
       // The tool is served here and the caller signed in (both checked before the task was made).
       return (outcome as Extract<typeof outcome, { kind: 'result' }>).result;
     });
+  };
+
+  /**
+   * A keyless task call: a tool priced per call is paid as its tools/call is (the payment in _meta x402/payment), and
+   * becomes the payer's task once the payment has settled, before its work runs. Until then it is the very tools/call:
+   * the PaymentRequired, a refusal the tool foresees or a payment refused answers as that call's result, and no task
+   * is made; a tool not priced asks for a key.
+   */
+  const paidTask = async (id: RequestId, params: Record<string, unknown>, ttl: number | undefined, ctx: Ctx) => {
+    const name = params.name as string;
+    const abort = new AbortController();
+    let say: ((words: string) => Promise<void>) | null = null;
+    let payer: Ctx['principal'] = null;
+    let settled!: () => void;
+    const paidFor = new Promise<null>((resolve) => (settled = () => resolve(null)));
+    const paying: Paying = (payment, principal) => ({
+      get settled() {
+        return payment.settled;
+      },
+      async settle(call) {
+        tasks.room(principal.agent_id);
+        await payment.settle(call);
+        payer = principal;
+        settled();
+      },
+      unserved: (call, error) => payment.unserved(call, error),
+    });
+    const progress = (words: string) => void say?.(`${name}: ${words}`);
+    const call = callOnEndpoint(e, { ...ctx, ended: () => abort.signal, progress }, name, params.arguments ?? {}, params._meta, paying);
+    const outcome = await Promise.race([paidFor, call]);
+    if (outcome?.kind === 'join_required') {
+      const { message, next } = joinStep(name, ctx.urls);
+      throw new Refusal(KEY_REQUIRED, message, { next });
+    }
+    if (outcome) return new Written(resultJson((outcome as Extract<typeof outcome, { kind: 'result' }>).result));
+    const work = async (_signal: AbortSignal, told: (words: string) => Promise<void>) => {
+      say = told;
+      await told(`${name} is running`);
+      return ((await call) as Extract<CallOutcome, { kind: 'result' }>).result;
+    };
+    return tasks.start({ ...ctx, principal: payer }, id, { method: 'tools/call', params }, ttl, tokenOf(params), work, abort);
   };
 
   const failed = (id: RequestId, error: unknown): Reply => {

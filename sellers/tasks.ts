@@ -1,6 +1,7 @@
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { RELATED_TASK_META_KEY, type JSONRPCNotification, type ProgressToken, type RequestId, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../services/context.js';
+import { DeckError } from '../core/errors.js';
 import type { ToolResult } from './tool-call.js';
 
 /** The most tasks one principal may have working at once; a further one is refused until one ends. */
@@ -25,6 +26,11 @@ export const progressNote = (token: ProgressToken, progress: number, message: st
   method: 'notifications/progress',
   params: { progressToken: token, progress, message, ...(taskId ? { _meta: { [RELATED_TASK_META_KEY]: { taskId } } } : {}) },
 });
+
+/** The store's session of the tasks paid per call (x402), each found by its id alone. */
+const PAID_TASKS = 'x402';
+
+const tooMany = (live: number) => `at most ${LIVE_TASKS_PER_PRINCIPAL} tasks may be working at once for one principal; ${live} are: wait for one to end or cancel one (tasks/cancel)`;
 
 const terminal = (s: Task['status']) => s === 'completed' || s === 'failed' || s === 'cancelled';
 
@@ -60,6 +66,13 @@ export function deckTasks() {
     if (!ctx.principal) throw new TaskRefusal(-32001, 'tasks belong to a principal: send "Authorization: Bearer <deck_session value or key>"');
     return ctx.principal.agent_id;
   };
+  /**
+   * The store's session a task is kept under: its principal's, or for a task paid per call (whose payer has no key to
+   * send) the one of every such task, found by its id alone: the id's 128 random bits are its key. A keyless caller
+   * reads, awaits and cancels a task by its id, and lists none.
+   */
+  const sessionOf = (ctx: Ctx): string => (ctx.principal && ctx.principal.via !== 'payment' ? ctx.principal.agent_id : PAID_TASKS);
+  const liveOf = (owner: string) => [...running.values()].filter((r) => r.owner === owner).length;
   const found = async (taskId: unknown, owner: string): Promise<Task> => {
     const task = typeof taskId === 'string' ? await store.getTask(taskId, owner) : null;
     if (!task) throw new TaskRefusal(-32602, `Task not found: ${String(taskId)}`);
@@ -78,14 +91,13 @@ export function deckTasks() {
       ttl: number | undefined,
       token: ProgressToken | undefined,
       work: (signal: AbortSignal, say: (words: string) => Promise<void>) => Promise<ToolResult>,
+      abort = new AbortController(),
     ): Promise<{ task: Task }> {
       const owner = ownerOf(ctx);
-      const live = [...running.values()].filter((r) => r.owner === owner).length;
-      if (live >= LIVE_TASKS_PER_PRINCIPAL) {
-        throw new TaskRefusal(-32005, `at most ${LIVE_TASKS_PER_PRINCIPAL} tasks may be working at once for one principal; ${live} are: wait for one to end or cancel one (tasks/cancel)`);
-      }
-      const task = await store.createTask({ ttl: Math.min(ttl ?? TASK_TTL_MS, TASK_TTL_MS), pollInterval: POLL_MS }, id, request as never, owner);
-      const abort = new AbortController();
+      const live = liveOf(owner);
+      if (live >= LIVE_TASKS_PER_PRINCIPAL) throw new TaskRefusal(-32005, tooMany(live));
+      const session = sessionOf(ctx);
+      const task = await store.createTask({ ttl: Math.min(ttl ?? TASK_TTL_MS, TASK_TTL_MS), pollInterval: POLL_MS }, id, request as never, session);
       const told = token === undefined ? null : { kept: [] as JSONRPCNotification[], hearing: new Set<Hear>() };
       if (told) {
         notes.set(task.taskId, told);
@@ -99,7 +111,7 @@ export function deckTasks() {
           told.kept.push(note);
           for (const hear of told.hearing) hear(note);
         }
-        await store.updateTaskStatus(task.taskId, 'working', words, owner).catch(() => undefined);
+        await store.updateTaskStatus(task.taskId, 'working', words, session).catch(() => undefined);
       };
       const ended = (async () => {
         let result: ToolResult;
@@ -110,14 +122,23 @@ export function deckTasks() {
           result = { content: [{ type: 'text', text: JSON.stringify({ ok: false, error: 'internal', status: 500 }) }], isError: true };
         }
         // A cancelled task keeps its cancellation: what its work answered after tasks/cancel is dropped.
-        if (!abort.signal.aborted) await store.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result as Result, owner).catch(() => undefined);
+        if (!abort.signal.aborted) await store.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result as Result, session).catch(() => undefined);
       })().finally(() => running.delete(task.taskId));
       running.set(task.taskId, { owner, abort, ended });
       return { task };
     },
 
+    /**
+     * Whether a principal may start one more task; a task paid per call asks before its payment settles, so a payer
+     * with its tasks all working is refused (429) with nothing charged.
+     */
+    room(owner: string): void {
+      const live = liveOf(owner);
+      if (live >= LIVE_TASKS_PER_PRINCIPAL) throw new DeckError(429, 'tasks_working', tooMany(live), { per_principal: LIVE_TASKS_PER_PRINCIPAL });
+    },
+
     async get(ctx: Ctx, taskId: unknown): Promise<Task> {
-      return found(taskId, ownerOf(ctx));
+      return found(taskId, sessionOf(ctx));
     },
 
     /**
@@ -125,8 +146,8 @@ export function deckTasks() {
      * that can hear notifications is told the task's progress so far, then each step as it comes, before the result.
      */
     async result(ctx: Ctx, taskId: unknown, hear?: Hear): Promise<Result> {
-      const owner = ownerOf(ctx);
-      let task = await found(taskId, owner);
+      const session = sessionOf(ctx);
+      let task = await found(taskId, session);
       const told = hear ? notes.get(task.taskId) : undefined;
       if (told) {
         for (const note of told.kept) hear!(note);
@@ -135,14 +156,14 @@ export function deckTasks() {
       try {
         if (!terminal(task.status)) {
           await running.get(task.taskId)?.ended;
-          task = await found(taskId, owner);
+          task = await found(taskId, session);
         }
       } finally {
         told?.hearing.delete(hear!);
       }
       if (told) notes.delete(task.taskId);
       if (task.status === 'cancelled') throw new TaskRefusal(-32602, `Task ${task.taskId} was cancelled: it has no result`);
-      const result = await store.getTaskResult(task.taskId, owner);
+      const result = await store.getTaskResult(task.taskId, session);
       return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: task.taskId } } };
     },
 
@@ -157,12 +178,12 @@ export function deckTasks() {
 
     /** tasks/cancel: the task is cancelled and its work told to stop where it can. */
     async cancel(ctx: Ctx, taskId: unknown): Promise<Task> {
-      const owner = ownerOf(ctx);
-      const task = await found(taskId, owner);
+      const session = sessionOf(ctx);
+      const task = await found(taskId, session);
       if (terminal(task.status)) throw new TaskRefusal(-32602, `Cannot cancel task in terminal status: ${task.status}`);
       running.get(task.taskId)?.abort.abort();
-      await store.updateTaskStatus(task.taskId, 'cancelled', 'cancelled by its principal', owner);
-      return found(task.taskId, owner);
+      await store.updateTaskStatus(task.taskId, 'cancelled', 'cancelled by its principal', session);
+      return found(task.taskId, session);
     },
 
     /** The deck's close: every working task is told to stop, its work ends (recording wholly), the store's timers end. */

@@ -1,4 +1,5 @@
-import type { Ctx } from '../services/context.js';
+import type { Ctx, PerCallPayment } from '../services/context.js';
+import type { Principal } from '../core/principal.js';
 import { EventStream, JsonBytes, WithImage, WithLinks, type ResourceLink } from '../tools/define.js';
 import { jsonOf } from '../core/json.js';
 import { DeckError, internalFailure } from '../core/errors.js';
@@ -78,7 +79,7 @@ async function resultOf(out: unknown): Promise<ToolResult> {
  * refusal's body, upgrade_required among them; a failure inside the deck is one too, saying only that it failed
  * (what failed goes to the log, as REST's 500 does); only "who are you" leaves as a protocol-level outcome.
  */
-export async function callOnEndpoint(e: McpEndpoint, given: Ctx, name: string, args: unknown, meta?: unknown): Promise<CallOutcome> {
+export async function callOnEndpoint(e: McpEndpoint, given: Ctx, name: string, args: unknown, meta?: unknown, paying?: Paying): Promise<CallOutcome> {
   const tool = e.byName.get(name);
   if (!tool) return { kind: 'unknown_tool', name };
   let ctx = given;
@@ -89,7 +90,8 @@ export async function callOnEndpoint(e: McpEndpoint, given: Ctx, name: string, a
   try {
     if (perCall) {
       const sent = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[PAYMENT] : undefined;
-      ctx = { ...ctx, ...paidAs(ctx, perCall, name, `${ctx.urls.base}/mcp#${name}`, sent) };
+      const admitted = paidAs(ctx, perCall, name, `${ctx.urls.base}/mcp#${name}`, sent);
+      ctx = { ...ctx, ...admitted, payment: paying ? paying(admitted.payment!, admitted.principal!) : admitted.payment };
     }
     const withDefaults = tool.mcpDefaults && typeof args === 'object' && args !== null ? { ...tool.mcpDefaults, ...args } : args;
     const result = await resultOf(await tool.call(ctx, withDefaults));
@@ -103,9 +105,18 @@ export async function callOnEndpoint(e: McpEndpoint, given: Ctx, name: string, a
     // x402's MCP transport: a payment asked for or refused is the PaymentRequired itself, structured and as the text.
     const required = refusal.status === 402 ? (refusal.details.x402 as Record<string, unknown> | undefined) : undefined;
     if (required) return { kind: 'result', result: { content: [{ type: 'text', text: JSON.stringify(required) }], structuredContent: required, isError: true } };
-    return { kind: 'result', result: asResult({ ...refusal.body(), status: refusal.status }, true) };
+    const result = asResult({ ...refusal.body(), status: refusal.status }, true);
+    // A call refused after its payment settled still says it was paid, as a served one does.
+    if (ctx.payment?.settled) result._meta = { [PAYMENT_RESPONSE]: ctx.payment.settled };
+    return { kind: 'result', result };
   }
 }
+
+/**
+ * What a caller of a paid call may wrap its payment in, to act at its settlement (a task is made once it is settled,
+ * and asks first whether the payer may start one more).
+ */
+export type Paying = (payment: PerCallPayment, payer: Principal) => PerCallPayment;
 
 /** Where x402's MCP transport carries the payment (request _meta) and the settlement (result _meta). */
 const PAYMENT = 'x402/payment';

@@ -8,6 +8,7 @@ import type { RunInit, RunRecord } from '../store/runs.js';
 import type { Store } from '../store/store.js';
 import type { Upstreams } from '../upstream/upstreams.js';
 import type { SettleResponse } from '../upstream/x402/wire.js';
+import type { DeckError } from '../core/errors.js';
 import type { Guards } from './guards.js';
 import type { Authorizations } from './oauth/authorizations.js';
 import type { ProtectedResource } from './oauth/resources.js';
@@ -102,9 +103,17 @@ export interface Ctx extends Reach {
   payment: PerCallPayment | null;
 }
 
-/** A payment per call, checked and not yet settled: it settles once the call's input is valid, before the tool runs. */
+/**
+ * A payment per call, checked and not yet settled: it settles once the call's input is valid and the tool foresees no
+ * refusal, before the tool runs.
+ */
 export interface PerCallPayment {
   settle(ctx: SessionCtx): Promise<void>;
+  /**
+   * What a run that failed after the settlement answers: the refusal carrying the settlement (the payer was charged)
+   * and its refund due, recorded on the meter with the transaction for the operator to refund.
+   */
+  unserved(ctx: SessionCtx, error: unknown): Promise<DeckError>;
   /** The facilitator's settlement once made: the answer carries it (PAYMENT-RESPONSE, _meta x402/payment-response). */
   settled: SettleResponse | null;
 }

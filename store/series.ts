@@ -67,6 +67,11 @@ export class SeriesBook {
     return this.file.data.by_principal[principalId] ?? [];
   }
 
+  /** Every principal's series, house-wide (the records' finished epochs read them, naming no one). */
+  everySeries(): SeriesRecord[] {
+    return Object.values(this.file.data.by_principal).flat();
+  }
+
   get(principalId: string, id: string): SeriesRecord | null {
     return this.list(principalId).find((r) => r.id === id) ?? null;
   }

@@ -8,6 +8,11 @@ export interface Spend {
   bars?: number;
   /** A payment per call (x402) that bought the act: the settlement's transaction and what it moved. */
   paid?: Paid;
+  /**
+   * A payment per call settled for an act that then failed (the work pool full or stopped, a store write): what the
+   * operator owes back, the payment as `paid` had it with the refusal the payer got.
+   */
+  refund_due?: Paid & { status: number; error: string };
 }
 
 /** A settled payment per call as the meter keeps it. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { spawnDeck, testDeck, type TestDeck } from './support/deck.js';
 import { legacyClient, SELLER_IDS } from './support/mcp.js';
-import { CardsSchema } from '../cards/schema.js';
+import { CardsSchema, DeckRegistrationSchema } from '../cards/schema.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 
@@ -77,6 +77,16 @@ const LayerFields = z.object({
 
 type Card = z.infer<typeof Registration> & z.infer<typeof LayerFields>;
 
+/** GET /.well-known/agent-registration.json: the schema the OpenAPI document states, strictly, and ERC-8004's shape. */
+async function wellKnownOf(url: string) {
+  const res = await fetch(`${url}/.well-known/agent-registration.json`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = DeckRegistrationSchema.parse(await res.json());
+  Registration.parse(body);
+  return body;
+}
+
 async function cardsOf(url: string): Promise<Card[]> {
   const res = await fetch(`${url}/cards`);
   expect(res.status).toBe(200);
@@ -142,6 +152,16 @@ describe('the cards of a deck on its defaults', () => {
     expect(card.services.map((s) => s.name)).not.toContain('agentWallet');
   });
 
+  it('serves /.well-known/agent-registration.json: the deck as a registration file, each seller an agent with no registration yet', async () => {
+    const file = await wellKnownOf(deck.url);
+    const cards = await cardsOf(deck.url);
+    expect(file).toMatchObject({ x402Support: false, active: true, registrations: [], supportedTrust: ['reputation'] });
+    expect(file.agents).toEqual(cards.map((c) => ({ id: c.id, card_url: `${deck.url}/cards/${c.id}`, agentId: null })));
+    // The deck's own endpoint, then each seller's as its card states it; no wallet known, so no agentWallet.
+    expect(file.services.map((s) => s.endpoint)).toEqual([`${deck.url}/mcp`, ...cards.map((c) => c.endpoint)]);
+    for (const s of file.services) expect(s).toEqual({ name: 'MCP', endpoint: s.endpoint, version: LATEST_PROTOCOL_VERSION });
+  });
+
   it('answers an unknown seller 404 with the seller ids', async () => {
     const res = await fetch(`${deck.url}/cards/nobody`);
     expect(res.status).toBe(404);
@@ -199,6 +219,17 @@ describe('the cards of a deck registered on ERC-8004', () => {
       });
     }
   });
+
+  it('lists every seller\'s registration at /.well-known/agent-registration.json, as ERC-8004\'s endpoint-domain proof asks', async () => {
+    const file = await wellKnownOf(deck.url);
+    const cards = await cardsOf(deck.url);
+    // A verifier holding any one seller's agent finds its agentRegistry and agentId here.
+    for (const card of cards) expect(file.registrations).toContainEqual(card.registrations[0]);
+    expect(file.registrations).toEqual(SELLER_IDS.map((id) => ({ agentId: AGENT_IDS[id], agentRegistry: `eip155:${CHAIN_ID}:${REGISTRY}` })));
+    expect(file.agents).toEqual(SELLER_IDS.map((id) => ({ id, card_url: `${deck.url}/cards/${id}`, agentId: AGENT_IDS[id] })));
+    expect(file).toMatchObject({ name: 'the deck', image: 'https://deck.example/seller.png' });
+    expect(file.services).toContainEqual({ name: 'agentWallet', endpoint: `eip155:${CHAIN_ID}:${WALLET}`, version: 'v1', from: 'cards.agent_wallet' });
+  });
 });
 
 describe('the agentWallet a deck derives', () => {
@@ -219,6 +250,20 @@ describe('the agentWallet a deck derives', () => {
         expect(walletOf(card)).toEqual({ name: 'agentWallet', endpoint: `eip155:8453:${TREASURY}`, version: 'v1', from: 'treasury' });
         expect(card.address).toBe(TREASURY);
       }
+    } finally {
+      await deck.stop();
+    }
+  });
+
+  it("says x402Support at /.well-known/agent-registration.json as the cards do, with the deck's wallet", async () => {
+    // A facilitator configured turns payment per call on; nothing asks it anything until a call is paid.
+    const deck = await testDeck({ DECK_TREASURY: TREASURY, DECK_X402_FACILITATOR: 'http://127.0.0.1:9' });
+    try {
+      const cards = await cardsOf(deck.url);
+      expect(cards.find((c) => c.id === 'studio')!.x402Support).toBe(true);
+      const file = await wellKnownOf(deck.url);
+      expect(file.x402Support).toBe(true);
+      expect(file.services).toContainEqual({ name: 'agentWallet', endpoint: `eip155:8453:${TREASURY}`, version: 'v1', from: 'treasury' });
     } finally {
       await deck.stop();
     }

@@ -118,7 +118,7 @@ describe('GET /openapi.json', () => {
   );
 
   it('states the routes that are not tools: the MCP endpoints, the cards, itself, the metrics and the probes', () => {
-    const fixed = { '/mcp': ['get', 'post'], '/mcp/{seller}': ['get', 'post'], '/cards': ['get'], '/cards/{seller}': ['get'], '/openapi.json': ['get'], '/metrics': ['get'], '/health': ['get'], '/ready': ['get'] };
+    const fixed = { '/mcp': ['get', 'post'], '/mcp/{seller}': ['get', 'post'], '/cards': ['get'], '/cards/{seller}': ['get'], '/.well-known/agent-registration.json': ['get'], '/openapi.json': ['get'], '/metrics': ['get'], '/health': ['get'], '/ready': ['get'] };
     for (const [path, methods] of Object.entries(fixed)) {
       expect(Object.keys(doc.paths[path] ?? {}).sort()).toEqual(methods);
     }

@@ -88,23 +88,43 @@ interface ToolSpecBase<I extends z.ZodObject, O> {
   toolset: Toolset;
 }
 
-/** A tool as written: a tool that needs a session runs on a context whose principal is there. */
-export type ToolSpec<I extends z.ZodObject, O> = ToolSpecBase<I, O> &
+/**
+ * A tool as written: a tool that needs a session runs on a context whose principal is there. Such a tool may say what
+ * it will refuse (`foresee`): everything a call can be refused for from its input and the deck's state (a forge not
+ * the caller's, a window the tape does not hold, a guard already busy), found before anything is paid for, done or
+ * recorded. A call paid per call (x402) settles only once it has passed, and run goes on with what it found (the
+ * forge, the bars), so nothing is read twice. A tool priced per call must declare one (tools/pay/lib/per-call.ts).
+ */
+export type ToolSpec<I extends z.ZodObject, O, F = undefined> = ToolSpecBase<I, O> &
   (
-    | { access: 'session'; run: (ctx: SessionCtx, input: z.output<I>) => Promise<Answer<O>> }
-    | { access: Exclude<Access, 'session'>; run: (ctx: Ctx, input: z.output<I>) => Promise<Answer<O>> }
+    | { access: 'session'; foresee?: (ctx: SessionCtx, input: z.output<I>) => Promise<F>; run: (ctx: SessionCtx, input: z.output<I>, foreseen: F) => Promise<Answer<O>> }
+    | { access: Exclude<Access, 'session'>; foresee?: never; run: (ctx: Ctx, input: z.output<I>) => Promise<Answer<O>> }
   );
 
-/** A tool's run on any context: a session tool's refuses a call without a principal (401) before anything else. */
-function admitting<I extends z.ZodObject, O>(spec: ToolSpec<I, O>): (ctx: Ctx) => (input: z.output<I>) => Promise<Answer<O>> {
+/**
+ * A tool's work on any context, once its input is valid: a session tool's refuses a call without a principal (401)
+ * before anything else, then foresees what it would refuse, then has a payment per call settled, then runs. A refusal
+ * of the run after a settlement is the payer's due refund, recorded as such (see PerCallPayment.unserved).
+ */
+function admitting<I extends z.ZodObject, O, F>(spec: ToolSpec<I, O, F>): (ctx: Ctx) => (input: z.output<I>) => Promise<Answer<O>> {
   if (spec.access !== 'session') {
     const run = spec.run;
     return (ctx) => (input) => run(ctx, input);
   }
-  const run = spec.run;
+  const { run, foresee } = spec;
   return (ctx) => {
     if (!signedIn(ctx)) throw signInFirst();
-    return (input) => run(ctx, input);
+    return async (input) => {
+      const foreseen = foresee ? await foresee(ctx, input) : (undefined as F);
+      const payment = ctx.payment;
+      if (!payment) return run(ctx, input, foreseen);
+      await payment.settle(ctx);
+      try {
+        return await run(ctx, input, foreseen);
+      } catch (error) {
+        throw await payment.unserved(ctx, error);
+      }
+    };
   };
 }
 
@@ -134,6 +154,8 @@ export interface Tool<N extends string = string> {
   statuses: ReadonlySet<number>;
   /** What its input may hold, as JSON (its route's bounds). */
   bounds: JsonBounds;
+  /** Whether it says what it will refuse before a payment per call settles (a priced tool must). */
+  foresees: boolean;
   input: z.ZodObject;
   output: z.ZodType;
   /** JSON Schema of the output (the answer's JSON body), made once: the OpenAPI success response. */
@@ -172,7 +194,7 @@ function withStandIns(schema: Tool['inputSchema'], standIns: Record<string, Reco
   return JSON.stringify(listed).includes('"#/$defs/') ? { ...listed, $defs } : listed;
 }
 
-export function defineTool<I extends z.ZodObject, O, const N extends string>(spec: ToolSpec<I, O> & { name: N }): Tool<N> {
+export function defineTool<I extends z.ZodObject, O, const N extends string, F = undefined>(spec: ToolSpec<I, O, F> & { name: N }): Tool<N> {
   const inputSchema = z.toJSONSchema(spec.input, { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'];
   const properties = inputSchema.properties as Record<string, unknown> | undefined;
   const defaults = spec.mcpDefaults ?? null;
@@ -201,6 +223,7 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
     invalid: spec.invalid ?? 422,
     statuses,
     bounds,
+    foresees: spec.foresee !== undefined,
     input: spec.input,
     output: spec.output,
     outputSchema,
@@ -217,8 +240,7 @@ export function defineTool<I extends z.ZodObject, O, const N extends string>(spe
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) throw badInput(problemsOf(parsed.error), undefined, spec.invalid ?? 422);
       const principal = ctx.principal;
-      // A call paid per call settles here: after its input is valid, before anything is done or recorded for it.
-      if (ctx.payment && principal) await ctx.payment.settle(ctx as SessionCtx);
+      // Inside its guard, so a guard already busy refuses before a payment per call settles.
       const guard = spec.guard;
       const answer =
         guard && principal

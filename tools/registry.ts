@@ -59,6 +59,7 @@ import { plateSeal } from './plates/plate-seal.js';
 import { history } from './records/history.js';
 import { historyEntry } from './records/history-entry.js';
 import { lab } from './records/lab.js';
+import { epochs } from './records/epochs.js';
 import { ladder } from './records/ladder.js';
 import { registry } from './records/registry.js';
 import { roadmap } from './records/roadmap.js';
@@ -132,6 +133,7 @@ const TOOLS = [
   registry,
   ladder,
   lab,
+  epochs,
   roadmap,
   ledgers,
   ledgerVerify,

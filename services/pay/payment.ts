@@ -1,5 +1,6 @@
-import { DeckError, problemsOf } from '../../core/errors.js';
+import { DeckError, internalFailure, problemsOf } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
+import type { Paid } from '../../store/spend.js';
 import type { Ctx, PerCallPayment, SessionCtx } from '../context.js';
 import { fromHeader, PaymentPayload, X402_VERSION, type PaymentRequired, type PaymentRequirements, type SettleResponse } from '../../upstream/x402/wire.js';
 import type { PerCall } from './per-call.js';
@@ -82,6 +83,7 @@ export function admitPayment(ctx: Pick<Ctx, 'store' | 'clock'>, perCall: PerCall
         inFlight.delete(key);
       }
     },
+    unserved: (call, error) => unserved(call, tool, payment.settled!, paidOf(payment.settled!, paid, asked), error),
   };
   return { principal: payerPrincipal(auth.from), payment };
 }
@@ -107,17 +109,31 @@ async function settled(
       settlement,
     });
   }
-  const auth = paid.payload.authorization;
-  await ctx.store.spend.record(
-    {
-      principal_id: ctx.principal.id,
-      action: tool,
-      units: 0,
-      paid: { network: settlement.network, transaction: settlement.transaction, payer: auth.from.toLowerCase(), asset: asked.asset, amount: auth.value, nonce: auth.nonce.toLowerCase() },
-    },
-    ctx.clock(),
-  );
+  await ctx.store.spend.record({ principal_id: ctx.principal.id, action: tool, units: 0, paid: paidOf(settlement, paid, asked) }, ctx.clock());
   return settlement;
+}
+
+/** A settled payment as the meter keeps it. */
+function paidOf(settlement: SettleResponse, paid: PaymentPayload, asked: PaymentRequirements): Paid {
+  const auth = paid.payload.authorization;
+  return { network: settlement.network, transaction: settlement.transaction, payer: auth.from.toLowerCase(), asset: asked.asset, amount: auth.value, nonce: auth.nonce.toLowerCase() };
+}
+
+/**
+ * A call that failed after its payment settled (what no foresight can see: the work pool full or stopped with its
+ * request, the store failing): the payer keeps the refusal it would have had, told that it paid (the settlement, as
+ * the answer's PAYMENT-RESPONSE or _meta carries it) and that the amount is due back; the meter records the refund due
+ * with the transaction, for the operator to send back.
+ */
+async function unserved(ctx: SessionCtx, tool: string, settlement: SettleResponse, paid: Paid, error: unknown): Promise<DeckError> {
+  const refusal = error instanceof DeckError ? error : internalFailure();
+  if (refusal !== error) ctx.log.error('tool_failed', { tool, error: (error as Error).message });
+  await ctx.store.spend.record({ principal_id: ctx.principal.id, action: tool, units: 0, refund_due: { ...paid, status: refusal.status, error: refusal.code } }, ctx.clock());
+  return new DeckError(refusal.status, refusal.code, `${refusal.message}; the payment settled (transaction ${paid.transaction}) and is due back to ${paid.payer}: the meter records it for the operator to refund`, {
+    ...refusal.details,
+    settlement,
+    refund_due: { network: paid.network, transaction: paid.transaction, payer: paid.payer, asset: paid.asset, amount: paid.amount },
+  });
 }
 
 /** The prices a call is paid by: those of the deck when the tool needs a key, the caller has none and the tool is priced. */

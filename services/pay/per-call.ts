@@ -19,14 +19,14 @@ export interface PerCall {
 /**
  * The plans file's per_call, held to the registry and the chain it names, once a facilitator is configured (null
  * otherwise: x402 is off, every tool answers as before). A name no tool has, a keyless tool (nothing to sell), a tool a
- * tier locks (a payer stands on the free tier), a chain without its token's eip712 domain, or no treasury to pay
+ * tier locks (a payer stands on the free tier), a tool that does not foresee its refusals (define.ts), a chain without its token's eip712 domain, or no treasury to pay
  * fails start-up naming it.
  */
 export function perCallOf(
   plans: PlansFile,
   treasury: string | null,
   facilitator: string | null,
-  tools: readonly { name: string; access: string; surface: string }[],
+  tools: readonly { name: string; access: string; surface: string; foresees: boolean }[],
   locks: Locks,
 ): PerCall | null {
   const per = plans.per_call;
@@ -42,6 +42,7 @@ export function perCallOf(
     if (!tool) throw new Error(`plans file: per_call.tools names ${name}, which is not a tool`);
     if (tool.access === 'none') throw new Error(`plans file: per_call.tools names ${name}, which needs no key: there is nothing to sell`);
     if (locks.has(name)) throw new Error(`plans file: per_call.tools names ${name}, which tier_tools locks: a payer per call stands on the free tier`);
+    if (!tool.foresees) throw new Error(`plans file: per_call.tools names ${name}, which does not foresee its refusals: a payer would be charged for a call it refuses`);
     requirements.set(name, {
       scheme: 'exact',
       network: chain.id,

@@ -4,9 +4,11 @@ import { MandateEntry } from '../mandates/answers.js';
 import { PlanClaimEntry } from '../plans/standing-schema.js';
 import { ACT_LEDGERS, type ActLedger } from './acts.js';
 import { answer } from '../schemas.js';
-import { IsoTime, Sha256Hex } from '../../core/schemas.js';
+import { IsoTime, Sha256Hex, UnixS } from '../../core/schemas.js';
 import { Move } from '../series/answers.js';
 import { Decision, GradeEntry, ScoreEntry } from '../studio/answers.js';
+
+const Sha256Hex0x = z.string().regex(/^0x[0-9a-f]{64}$/);
 
 // The records' answers, each field as the tool answers it.
 
@@ -115,6 +117,30 @@ export const LabAnswer = answer({
       concluded_at: IsoTime.nullable(),
     }),
   ),
+});
+
+export const EpochsAnswer = answer({
+  count: z.number().int(),
+  epochs: z
+    .array(
+      z.strictObject({
+        seller: z.string().describe('the seller hired'),
+        agent: z.strictObject({ chainId: z.number().int(), agentId: z.string() }).describe('the ERC-8004 agent the hire named'),
+        class: z.string().describe('the job class'),
+        index: z.number().int().describe("the epoch's index in its series"),
+        paymentRef: Sha256Hex0x.describe("the epoch's payment reference, as its job on chain carries it"),
+        window: z.strictObject({ from: UnixS, to: UnixS }),
+        ended_at: UnixS,
+        verdict: z
+          .strictObject({ pass: z.boolean(), checks: z.array(z.strictObject({ n: z.number().int(), pass: z.boolean() })) })
+          .describe("the layer's verdict: whether it passed, and each of the class's checks"),
+        feedback: z
+          .strictObject({ value: z.number().int(), valueDecimals: z.number().int(), tag1: z.string(), tag2: z.string() })
+          .nullable()
+          .describe("the ERC-8004 feedback's value and tags for this verdict; null when the deck names no reputation registry on the agent's chain"),
+      }),
+    )
+    .describe('oldest ended first'),
 });
 
 const LadderRow = z.strictObject({

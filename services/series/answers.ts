@@ -57,6 +57,46 @@ const PaymentRef = z.string().regex(/^0x[0-9a-f]{64}$/);
 
 const Job = z.strictObject({ class: z.string(), provider: Address, evaluator: Address, expiredAt: UnixS, description: z.string(), hook: Address });
 
+const Hex32 = z.string().regex(/^0x[0-9a-f]{64}$/);
+const Verdict = z.strictObject({ pass: z.boolean(), checks: z.array(z.strictObject({ n: z.number().int(), pass: z.boolean(), why: z.string() })) });
+
+/** ERC-8004 feedback for an ended epoch: giveFeedback's arguments, the off-chain file and the unsigned call. */
+const Feedback = z
+  .strictObject({
+    registry: z.string().describe('the reputation registry, eip155:<chainId>:<address>'),
+    agentRegistry: z.string().describe('the identity registry the hired agent is on, eip155:<chainId>:<address>'),
+    client: Address.nullable().describe('the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then)'),
+    args: z
+      .strictObject({
+        agentId: z.string().describe('the hired agent, as the quote named it'),
+        value: z.number().int().describe("the share of the class's checks the verdict passed, in percent with valueDecimals decimals"),
+        valueDecimals: z.number().int(),
+        tag1: z.string().describe('the job class'),
+        tag2: z.enum(['pass', 'fail']).describe("the layer's verdict"),
+        endpoint: z.string().describe("the seller's MCP endpoint"),
+        feedbackURI: z.string().describe("the file as a data: URI (application/json, base64); empty without a file"),
+        feedbackHash: Hex32.describe("keccak256 of the file's bytes; zero without a file"),
+      })
+      .describe("giveFeedback's arguments, in its order"),
+    file: z
+      .strictObject({
+        agentRegistry: z.string(),
+        agentId: z.union([z.number().int(), z.string()]).describe('a number; its decimal string past what JSON holds exactly'),
+        clientAddress: z.string(),
+        createdAt: z.string().describe('when the layer ended the epoch, ISO-8601 UTC'),
+        value: z.number().int(),
+        valueDecimals: z.number().int(),
+        tag1: z.string(),
+        tag2: z.string(),
+        endpoint: z.string(),
+        epoch: z.strictObject({ class: z.string(), index: z.number().int(), paymentRef: PaymentRef, window: z.strictObject({ from: UnixS, to: UnixS }), verdict: Verdict }),
+      })
+      .nullable()
+      .describe('the off-chain feedback file feedbackURI carries; null without a proven wallet'),
+    unsigned: UnsignedPlan.describe('giveFeedback on the reputation registry: yours to sign and send, from the client wallet'),
+  })
+  .describe("ERC-8004 feedback you may give the seller for this epoch, once the layer ended it with its verdict; null before, or when the deck names no reputation registry on the hired agent's chain");
+
 const Epoch = z.strictObject({
   index: z.number().int().min(1),
   window: z.strictObject({ from: UnixS, to: UnixS }),
@@ -65,9 +105,10 @@ const Epoch = z.strictObject({
   handshake_id: z.string().nullable(),
   opened_at: UnixS.nullable(),
   ended_at: UnixS.nullable(),
-  verdict: z.strictObject({ pass: z.boolean(), checks: z.array(z.strictObject({ n: z.number().int(), pass: z.boolean(), why: z.string() })) }).nullable(),
+  verdict: Verdict.nullable(),
   unsigned: UnsignedPlan.nullable(),
   job: Job.nullable(),
+  feedback: Feedback.nullable(),
 });
 
 /** One move of a series, as its record lists it and the series ledger chains it. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { nextOf, type Changed, type SeriesRecord } from '../../engine/series/index.js';
+import { nextOf, type Changed, type Epoch, type SeriesRecord } from '../../engine/series/index.js';
+import { epochFeedback, type FeedbackRegistries } from '../../engine/erc8004/feedback.js';
+import { provenWallet } from '../../core/principal.js';
 import type { Chained } from '../../store/series.js';
 import type { Ctx, SessionCtx } from '../context.js';
 import { DeckError } from '../../core/errors.js';
@@ -9,8 +11,26 @@ export const nowS = (ctx: Ctx): number => Math.floor(ctx.clock() / 1000);
 
 export const SeriesId = z.string().regex(/^sr_[0-9a-f]{24}$/, 'a series id (sr_ and 24 hex digits)').describe('the series id');
 
-/** A series as every route answers it: the record and the move that follows. */
-export const seriesView = (r: SeriesRecord, now: number) => ({ ...r, next: nextOf(r, now) });
+/** The registries feedback is given on: all three named (DECK_ERC8004_CHAIN_ID, _REGISTRY, _REPUTATION), else none. */
+export function feedbackRegistries(ctx: Ctx): FeedbackRegistries | null {
+  const { chainId, registry, reputation } = ctx.config.erc8004;
+  return chainId !== null && registry !== null && reputation !== null ? { chainId, identity: registry, reputation } : null;
+}
+
+/** An epoch's ERC-8004 feedback for the seller, given by `client` (null: a client with no proven wallet; no file then). */
+export function feedbackOf(ctx: Ctx, r: SeriesRecord, e: Epoch, client: string | null) {
+  const at = feedbackRegistries(ctx);
+  return at ? epochFeedback(r, e, `${ctx.urls.base}/mcp/${r.quote.agent.seller}`, client, at) : null;
+}
+
+/**
+ * A series as every route answers it: the record, each epoch with the feedback its principal may give the seller once
+ * the layer ended it (docs/series.md, reputation), and the move that follows.
+ */
+export const seriesView = (ctx: SessionCtx, r: SeriesRecord, now: number) => {
+  const client = provenWallet(ctx.principal);
+  return { ...r, epochs: r.epochs.map((e) => ({ ...e, feedback: feedbackOf(ctx, r, e, client) })), next: nextOf(r, now) };
+};
 
 export const notYours = (id: string): DeckError => new DeckError(404, 'not_found', `no series ${id} of yours`);
 

@@ -5,7 +5,7 @@ import type { SessionCtx } from '../context.js';
 import { DeckError, limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/spend.js';
 import type { Tier } from '../../core/principal.js';
-import { forgeOnPool, fromScript, fromWords, type FieldOf } from './cast.js';
+import { deciderOf, forgeOnPool, fromScript, fromWords, type FieldOf } from './cast.js';
 import { readWith, type LaneId } from './forge-lanes.js';
 import { tapeWarnings } from '../tape/held.js';
 
@@ -68,19 +68,34 @@ interface ForgeAsk {
   lane?: LaneId | undefined;
 }
 
-/** Forges a rule, one cast at a time per principal (the forge_cast guard): the forge tool, and the studio's forge move. */
-export const forgeRule = (ctx: SessionCtx, input: ForgeAsk) => ctx.guards.run('forge_cast', ctx.principal.id, () => cast(ctx, input));
+/** Forges a rule, one cast at a time per principal (the forge_cast guard, the forge tool's own): the studio's forge move. */
+export const forgeRule = (ctx: SessionCtx, input: ForgeAsk) => ctx.guards.run('forge_cast', ctx.principal.id, async () => cast(ctx, input, await foreseeForge(ctx, input)));
 
-async function cast(ctx: SessionCtx, input: ForgeAsk) {
+type Foreseen = Awaited<ReturnType<typeof toForge>>;
+
+/**
+ * What a cast is refused for, found before it is paid for or done: a request over the cap, the tier's forges of the
+ * day cast already, words the lane cannot read into a script (or a lane the tier does not fund), a script the decider
+ * cannot run. Answers the script to forge.
+ */
+export async function foreseeForge(ctx: SessionCtx, input: ForgeAsk): Promise<Foreseen> {
   const p = ctx.principal;
   // REST's body parser holds the cap; an MCP call is measured here, so both surfaces refuse alike.
   const bytes = Buffer.byteLength(JSON.stringify(input));
   if (bytes > FORGE_PAYLOAD_CAP) throw new DeckError(413, 'too_large', `the forge request is ${bytes} bytes; the cap is ${FORGE_PAYLOAD_CAP}`, { cap_bytes: FORGE_PAYLOAD_CAP });
   const now = ctx.clock();
+  const limit = forgesPerDay(ctx, p.tier);
+  if (limit !== null && ctx.store.forges.castsOn(p.id, utcDay(now)) >= limit) throw tierLimit(p.tier, limit, now);
+  const what = await toForge(ctx, input);
+  deciderOf(what.script, what.fieldOf);
+  return what;
+}
+
+export async function cast(ctx: SessionCtx, input: ForgeAsk, what: Foreseen) {
+  const p = ctx.principal;
+  const now = ctx.clock();
   const day = utcDay(now);
   const limit = forgesPerDay(ctx, p.tier);
-  if (limit !== null && ctx.store.forges.castsOn(p.id, day) >= limit) throw tierLimit(p.tier, limit, now);
-  const what = await toForge(ctx, input);
   const { script } = what;
   const { seed_hash, version, code, watermark, review: reviewed, scan: scanned } = await forgeOnPool(ctx, script, what.source, what.fieldOf);
   await ctx.store.forges.keep(

@@ -6,11 +6,11 @@ import { MAX_FOLDS } from '../../engine/stepper/index.js';
 import { LONGEST_WARM_UP } from '../../engine/verdict/index.js';
 import type { SessionCtx } from '../context.js';
 import { drawing, plateId } from '../plates/draw.js';
-import { sealPlate } from '../plates/seal.js';
+import { refuseSealsUsed, sealPlate } from '../plates/seal.js';
 import { int } from '../schemas.js';
 import { deciderOf } from './cast.js';
 import { myForge } from './forge-read.js';
-import { meterSteps, stepOver } from './stepper.js';
+import { compiled, meterSteps, stepOver } from './stepper.js';
 import { DEFAULT_HOURS, windowBars, windowEnd } from './window.js';
 
 /**
@@ -37,14 +37,30 @@ interface RehearsalAsk {
  * Rehearses your forge and keeps the rehearsal for grading under its digest, with its plate's id when one was asked:
  * the whole answer and its digest (the rehearse tool pages the answer; the studio's rehearse move keeps its digest).
  */
-export async function rehearseForge(ctx: SessionCtx, input: RehearsalAsk) {
+export const rehearseForge = async (ctx: SessionCtx, input: RehearsalAsk) => rehearsed(ctx, input, await foreseeRehearsal(ctx, input));
+
+type Foreseen = Awaited<ReturnType<typeof foreseeRehearsal>>;
+
+/**
+ * What a rehearsal is refused for, found before it is paid for or run: no forge of yours by that seed (404), a market
+ * the rule cannot be moved to or the tape cannot serve, a window in the future or holding too few bars (422), a rule
+ * the decider compiler refuses, a plate asked for with the day's seals used (429). Answers the forge, the rule and the
+ * window's bars, which the rehearsal steps over.
+ */
+export async function foreseeRehearsal(ctx: SessionCtx, input: RehearsalAsk) {
   const forge = myForge(ctx, input.seed_hash);
   const market = input.market ?? forge.script.market;
   const script = { ...forge.script, market };
   const { ir } = deciderOf(script, () => 'market');
+  compiled(ir, forge.id);
+  if (input.plate) refuseSealsUsed(ctx);
   const to = await windowEnd(ctx, market, ir.timeframe, input.to);
   ctx.progress?.(`reading the tape: ${market} ${ir.timeframe}`);
   const w = await windowBars(ctx, { market, tf: ir.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars * LONGEST_WARM_UP });
+  return { forge, script, ir, w };
+}
+
+export async function rehearsed(ctx: SessionCtx, input: RehearsalAsk, { forge, script, ir, w }: Foreseen) {
   const rehearsal = await stepOver(ctx, script, ir, forge.id, w, input.folds);
   if (input.plate) ctx.progress?.('drawing and sealing the plate');
   // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.

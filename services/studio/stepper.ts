@@ -28,10 +28,16 @@ const wordsOf = (step: PoolStep | RehearsalPhase): string => {
 };
 
 /**
+ * Compiles a rule as the stepper will, so a rule the compiler refuses is refused before anything is read, paid for or
+ * run (the pool's thread compiles it again).
+ */
+export const compiled = (ir: DeciderIR, seed: string): void => void engineStep('the decider compiler', () => compileDecider(ir, seed, DECIDER_VERSION));
+
+/**
  * Runs a decider over a window's bars with the stepper: documented fills, R, the seeded random null (seeded by the
  * seed hash, so the same seed and window give the same envelope), folds when asked, the principal's marks on that
  * market for rules that read them, and the verdict, deflated for the principal's other rules on the market and
- * timeframe (the rule is then noted among them). A stepper failure is 500, carried.
+ * timeframe (the rule is then noted among them). A stepper failure is 500, carried. The rule is compiled() first.
  */
 export async function stepOver(
   ctx: SessionCtx,
@@ -41,8 +47,6 @@ export async function stepOver(
   w: WindowBars,
   folds?: number,
 ): Promise<Rehearsal> {
-  // Compiled here first so a rule the compiler refuses is refused as ever; the pool's thread compiles it again.
-  engineStep('the decider compiler', () => compileDecider(ir, seed, DECIDER_VERSION));
   const marks = ctx.store.marks
     .list(ctx.principal.id)
     .filter((m) => m.market === ir.market)

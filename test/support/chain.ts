@@ -27,7 +27,8 @@ export interface LocalChain {
   provider: JsonRpcProvider;
   /** anvil's funded dev accounts, connected to the chain. */
   accounts: HDNodeWallet[];
-  deploy(name: ContractName, from?: Signer): Promise<Contract>;
+  /** Deploys `name` from `from` (the first account), with its constructor's arguments. */
+  deploy(name: ContractName, from?: Signer, args?: unknown[]): Promise<Contract>;
   /** A contract already deployed, as `from` sees it. */
   at(name: ContractName, address: string, from?: Signer): Contract;
   /** Mines `blocks` empty blocks (each a confirmation more for what came before). */
@@ -66,9 +67,9 @@ export async function startChain(): Promise<LocalChain> {
     rpc,
     provider,
     accounts,
-    async deploy(name, from = accounts[0]!) {
+    async deploy(name, from = accounts[0]!, args = []) {
       const { abi, bytecode } = artifact(name);
-      const contract = await new ContractFactory(abi, bytecode, from).deploy();
+      const contract = await new ContractFactory(abi, bytecode, from).deploy(...args);
       await contract.waitForDeployment();
       return contract as Contract;
     },

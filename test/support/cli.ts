@@ -6,12 +6,20 @@ import { BARS_CSV_HEADER, type BarTuple } from '../../engine/bars.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** Runs one of the deck's command-line tools (npm run tape / forecast / store) on a data directory, as an operator does. */
-export async function runCli(tool: 'tape' | 'forecast' | 'store', args: string[], dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs one of the deck's command-line tools (npm run tape / forecast / store / cards) on a data directory, as an
+ * operator does, with `env` on top of this process's (a variable set undefined is left out).
+ */
+export async function runCli(
+  tool: 'tape' | 'forecast' | 'store' | 'cards',
+  args: string[],
+  dataDir: string,
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', `cli/${tool}.ts`, ...args], {
       cwd: ROOT,
-      env: { ...process.env, DECK_DATA: dataDir },
+      env: { ...process.env, DECK_DATA: dataDir, ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {

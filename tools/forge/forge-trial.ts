@@ -8,7 +8,7 @@ import { TOOLSETS } from '../toolsets.js';
 import { DeckError } from '../../core/errors.js';
 import { deciderOf, fromScript } from '../../services/studio/cast.js';
 import { SCRIPT_BOUNDS, SCRIPT_LISTED } from '../../services/studio/forge.js';
-import { meterSteps, stepOver } from '../../services/studio/stepper.js';
+import { compiled, meterSteps, stepOver } from '../../services/studio/stepper.js';
 import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from '../../services/studio/trades-page.js';
 import { DEFAULT_HOURS, Hours, windowBars, windowEnd } from '../../services/studio/window.js';
 import { TrialAnswer } from '../../services/studio/answers.js';
@@ -57,6 +57,7 @@ export const forgeTrial = defineTool({
     const to = await windowEnd(ctx, market, script.timeframe, undefined);
     ctx.progress?.(`reading the tape: ${market} ${script.timeframe}`);
     const w = await windowBars(ctx, { market, tf: script.timeframe, to, hours: input.hours ?? DEFAULT_HOURS, warmUpBars: ir.warm_up_bars * LONGEST_WARM_UP, session: input.session });
+    compiled(ir, seed_hash);
     const rehearsal = await stepOver(ctx, script, ir, seed_hash, w);
     ctx.progress?.('recording the trial');
     await meterSteps(ctx, 'trial', rehearsal);

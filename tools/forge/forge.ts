@@ -4,7 +4,7 @@ import { defineTool } from '../define.js';
 import { TOOLSETS } from '../toolsets.js';
 import { LaneInput } from '../../services/studio/forge-lanes.js';
 import { ForgeAnswer } from '../../services/studio/answers.js';
-import { FORGE_PAYLOAD_CAP, FORGES_PER_DAY, SCRIPT_LISTED, SCRIPT_BOUNDS, forgeRule } from '../../services/studio/forge.js';
+import { FORGE_PAYLOAD_CAP, FORGES_PER_DAY, SCRIPT_LISTED, SCRIPT_BOUNDS, foreseeForge, cast } from '../../services/studio/forge.js';
 
 export const forge = defineTool({
   name: 'forge',
@@ -28,5 +28,7 @@ export const forge = defineTool({
   access: 'session',
   toolset: TOOLSETS.forge,
   rest: { method: 'POST', path: '/forge', maxBody: FORGE_PAYLOAD_CAP, bounds: SCRIPT_BOUNDS, errors: [402, 413, 429, 500, 502, 503] },
-  run: (ctx, input) => forgeRule(ctx, input),
+  guard: 'forge_cast',
+  foresee: (ctx, input) => foreseeForge(ctx, input),
+  run: (ctx, input, what) => cast(ctx, input, what),
 });

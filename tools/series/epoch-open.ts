@@ -41,7 +41,7 @@ export const epochOpen = defineTool({
     // Whether the open epoch ended is the layer's to say: when its handshake could not be read, no other epoch opens.
     if (followed.layer && !followed.hire && openEpoch(r)) throw followed.layer;
     const pick = epochToOpen(r, now);
-    if (!pick.ok) throw new DeckError(409, pick.code, pick.message, { state: r.state, next: seriesView(r, now).next });
+    if (!pick.ok) throw new DeckError(409, pick.code, pick.message, { state: r.state, next: seriesView(ctx, r, now).next });
     const epoch = r.epochs[pick.epoch - 1]!;
     const { quote, terms } = r;
     const opened = await ctx.upstreams.coord.openHandshake({
@@ -71,7 +71,7 @@ export const epochOpen = defineTool({
     const record = changed.record;
     // The move that opened this epoch: this write's, or a read's that adopted the kept handshake meanwhile.
     const move = record.moves.find((m) => m.handshake_id === hid && (m.what === 'epoch_opened' || m.what === 'epoch_adopted'))!;
-    const series = seriesView(record, now);
+    const series = seriesView(ctx, record, now);
     return {
       ok: true,
       moved: { row: move.row, from: move.from, to: move.to },

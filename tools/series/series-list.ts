@@ -18,7 +18,7 @@ export const seriesList = defineTool({
   async run(ctx) {
     const now = nowS(ctx);
     // Kept in the order they were opened (writes are serialized), so the newest is last.
-    const series = [...ctx.store.series.list(ctx.principal.id)].reverse().map((r) => seriesView(r, now));
+    const series = [...ctx.store.series.list(ctx.principal.id)].reverse().map((r) => seriesView(ctx, r, now));
     return { ok: true, count: series.length, series };
   },
 });

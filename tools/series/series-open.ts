@@ -41,7 +41,7 @@ export const seriesOpen = defineTool({
       throw notWritten(ctx, record.id, error, 'the series could not be kept: nothing is opened');
     });
     chainedOrLogged(ctx, record.id, chained);
-    const series = seriesView(record, now);
+    const series = seriesView(ctx, record, now);
     return { ok: true, series, next: series.next };
   },
 });

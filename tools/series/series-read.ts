@@ -29,6 +29,6 @@ export const seriesRead = defineTool({
   rest: { method: 'GET', path: '/v1/series/:id', errors: [404, 503] },
   async run(ctx, { id }) {
     const { record, hire, layer } = await followSeries(ctx, id);
-    return { ok: true, series: seriesView(record, nowS(ctx)), hire, ...(layer ? { layer: { status: layer.status, ...layer.body() } } : {}) };
+    return { ok: true, series: seriesView(ctx, record, nowS(ctx)), hire, ...(layer ? { layer: { status: layer.status, ...layer.body() } } : {}) };
   },
 });

@@ -38,6 +38,6 @@ export const seriesRevoke = defineTool({
       'the series could not be written: it is not stopped',
     );
     const move = changed.moves[0]!;
-    return { ok: true, moved: { row: move.row, from: move.from, to: move.to }, series: seriesView(changed.record, now) };
+    return { ok: true, moved: { row: move.row, from: move.from, to: move.to }, series: seriesView(ctx, changed.record, now) };
   },
 });

@@ -8,7 +8,7 @@ import { MCP_TRADES, pagedTrades, TRADES_MCP_DEFAULTS, TradesPage } from '../../
 import { DEFAULT_HOURS, Hours } from '../../services/studio/window.js';
 import { RehearseAnswer } from '../../services/studio/answers.js';
 import { rehearsalLinks } from '../../services/studio/rehearsal-links.js';
-import { Folds, rehearseForge } from '../../services/studio/rehearse.js';
+import { Folds, foreseeRehearsal, rehearsed } from '../../services/studio/rehearse.js';
 
 export const rehearseTool = defineTool({
   name: 'rehearse',
@@ -36,8 +36,9 @@ export const rehearseTool = defineTool({
   access: 'session',
   toolset: TOOLSETS.studio,
   rest: { method: 'POST', path: '/studio/rehearse', errors: [404, 429, 500, 502, 503] },
-  async run(ctx, input) {
-    const { answer, digest } = await rehearseForge(ctx, input);
+  foresee: (ctx, input) => foreseeRehearsal(ctx, input),
+  async run(ctx, input, foreseen) {
+    const { answer, digest } = await rehearsed(ctx, input, foreseen);
     const paged = pagedTrades(answer, input);
     // A page is not the whole answer, so it names the whole one's digest, which grade and score take.
     const shown = paged === answer ? answer : { ...paged, rehearsal_digest: digest };
