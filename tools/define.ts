@@ -93,7 +93,7 @@ interface ToolSpecBase<I extends z.ZodObject, O> {
  * it will refuse (`foresee`): everything a call can be refused for from its input and the deck's state (a forge not
  * the caller's, a window the tape does not hold, a guard already busy), found before anything is paid for, done or
  * recorded. A call paid per call (x402) settles only once it has passed, and run goes on with what it found (the
- * forge, the bars), so nothing is read twice. A tool priced per call must declare one (tools/pay/lib/per-call.ts).
+ * forge, the bars), so nothing is read twice. A tool priced per call must declare one (services/pay/per-call.ts).
  */
 export type ToolSpec<I extends z.ZodObject, O, F = undefined> = ToolSpecBase<I, O> &
   (
