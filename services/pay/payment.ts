@@ -30,7 +30,7 @@ export function paymentRequired(perCall: PerCall, tool: string, url: string, cod
   const required: PaymentRequired = {
     x402Version: X402_VERSION,
     error: `${code}: ${message}`,
-    resource: { url, description: `${tool}, ${priceWords(perCall.prices.get(tool)!)}`, mimeType: 'application/json' },
+    resource: { url, description: `${tool}, one call, ${priceWords(perCall.prices.get(tool)!)}`, mimeType: 'application/json' },
     accepts: [requirements],
   };
   return new DeckError(402, code, message, { ...extra, x402: required });
@@ -207,7 +207,7 @@ export function perCallFor(ctx: Ctx, tool: { name: string; access: string }): Pe
  */
 export function paidAs(ctx: Ctx, perCall: PerCall, tool: string, url: string, sent: unknown): Pick<Ctx, 'principal' | 'payment'> {
   if (sent === undefined || sent === null || sent === '') {
-    throw paymentRequired(perCall, tool, url, 'payment_required', `${tool} costs ${priceWords(perCall.prices.get(tool)!)} without a key: pay it with x402 (scheme ${perCall.requirements.get(tool)!.scheme}) or sign in`);
+    throw paymentRequired(perCall, tool, url, 'payment_required', `${tool} costs ${priceWords(perCall.prices.get(tool)!)} a call without a key: pay it with x402 (scheme ${perCall.requirements.get(tool)!.scheme}) or sign in`);
   }
   const admitted = admitPayment(ctx, perCall, tool, url, sent);
   return { principal: admitted.principal, payment: admitted.payment };

@@ -27,7 +27,7 @@ export interface PerCall {
 
 /** A price as a person reads it, in a refusal or a resource's description. */
 export function priceWords(price: Price): string {
-  return price.scheme === 'exact' ? `${price.usdc} USDC a call` : `${price.per_bar_usdc} USDC a bar served, at most ${price.max_usdc} USDC a call`;
+  return price.scheme === 'exact' ? `${price.usdc} USDC` : `${price.per_bar_usdc} USDC a bar served, at most ${price.max_usdc} USDC`;
 }
 
 /** An amount in the token's smallest unit, in USDC. */
