@@ -82,7 +82,7 @@ export async function startDeck(config: Config = readConfig(), clock: () => numb
     offer: {
       plans,
       locks,
-      perCall: await perCallOf(plans, config.treasury ?? plans.treasury, config.x402Facilitator, REGISTRY, locks),
+      perCall: perCallOf(plans, config.treasury ?? plans.treasury, config.x402Facilitator, REGISTRY, locks),
       grants: loadGrants(config.files.grants),
       sellers: SELLERS.map((s) => ({
         id: s.id,

@@ -48,7 +48,7 @@ export const SellerCardSchema = z.strictObject({
       ),
     })
     .optional()
-    .describe('with x402Support: each of the seller\'s tools paid per call, its price in USDC (a call\'s, or a bar\'s and a call\'s most) and the x402 PaymentRequirements a call answers'),
+    .describe('with x402Support: each of the seller\'s tools paid per call, its price in USDC (a call\'s, or a bar\'s and a call\'s most) and the x402 PaymentRequirements a call answers (upto\'s without the facilitatorAddress its 402 adds, the facilitator\'s own)'),
   active: z.boolean(),
   registrations: Registrations,
   supportedTrust: z.array(z.string()),

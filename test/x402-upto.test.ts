@@ -96,7 +96,8 @@ describe('upto on REST', () => {
     });
     expect(unpaid.body).toMatchObject({ ok: false, error: 'payment_required' });
     const card = (await call(`${deck.url}/cards/candles`)).body;
-    expect(card.x402.prices).toContainEqual({ tool: 'tape', per_bar_usdc: '0.00001', max_usdc: '0.20', ...accepts });
+    // The card's requirements are the deck's own: the facilitator's address is the facilitator's, which the 402 carries.
+    expect(card.x402.prices).toContainEqual({ tool: 'tape', per_bar_usdc: '0.00001', max_usdc: '0.20', ...accepts, extra: { name: 'Test USDC', version: '2' } });
   });
 
   it('serves a paid window to a wallet with no account, settled on chain for exactly its bars, not the maximum, and recorded with the amount', async () => {
@@ -243,26 +244,35 @@ describe('an upto settlement that fails', () => {
   }, 120_000);
 });
 
-describe('a price by bars at start-up', () => {
-  const priced = async (tools: Record<string, string | { per_bar: string; max: string }>, url = facilitator.url) => {
+describe('a price by bars, held at start-up and to the facilitator', () => {
+  const priced = async (tools: Record<string, string | { per_bar: string; max: string }>) => {
     const file = await loadPlans(plans);
-    return perCallOf({ ...file, per_call: { ...file.per_call!, tools } }, treasury, url, REGISTRY, locksOf(file, REGISTRY));
+    return perCallOf({ ...file, per_call: { ...file.per_call!, tools } }, treasury, facilitator.url, REGISTRY, locksOf(file, REGISTRY));
   };
 
-  it('is held to a tool whose foresight counts its bars, a maximum of a bar at least, and a facilitator that settles upto', async () => {
+  it('is held to a tool whose foresight counts its bars and a maximum of a bar at least', async () => {
     const perCall = (await priced({ tape: { per_bar: '0.001', max: '1' } }))!;
-    expect(perCall.requirements.get('tape')).toMatchObject({ scheme: 'upto', amount: '1000000', extra: { facilitatorAddress: facilitator.address } });
+    expect(perCall.requirements.get('tape')).toMatchObject({ scheme: 'upto', amount: '1000000' });
+    expect(await perCall.settler()).toBe(facilitator.address);
     await expect(priced({ forge: { per_bar: '0.001', max: '1' } })).rejects.toThrow(/prices forge by bars, which its foresight does not count/);
     await expect(priced({ tape: { per_bar: '0.01', max: '0.001' } })).rejects.toThrow(/max at least one bar's price/);
+  });
+
+  it('answers 502 saying how to configure it when the facilitator settles no upto; a price a call is asked as before', async () => {
     // A facilitator whose /supported lists exact only.
     const exactOnly: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ kinds: [{ x402Version: 2, scheme: 'exact', network: CAIP2 }] })));
     await new Promise<void>((resolve) => exactOnly.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(exactOnly.address() as { port: number }).port}`;
+    const other = await testDeck({ DECK_PLANS: plans, DECK_X402_FACILITATOR: url, DECK_SAMPLE_TAPE: 'on' });
     try {
-      const url = `http://127.0.0.1:${(exactOnly.address() as { port: number }).port}`;
-      await expect(priced({ tape: { per_bar: '0.001', max: '1' } }, url)).rejects.toThrow(/lists no upto scheme on eip155:31337 with a facilitatorAddress/);
-      expect((await priced({ forge: '0.05' }, url))!.requirements.get('forge')).toMatchObject({ scheme: 'exact' });
+      const read = await call(`${other.url}${HOUR}`);
+      expect(read.status).toBe(502);
+      expect(read.body).toMatchObject({ error: 'upstream_refused', message: expect.stringMatching(/lists no upto scheme on eip155:31337 with a facilitatorAddress in \/supported: set DECK_X402_FACILITATOR/) });
+      const forge = await call(`${other.url}/forge`, { body: { intent: 'ES, go long on a 9/21 EMA cross up' } });
+      expect([forge.status, decoded(forge.headers.get('payment-required')).accepts[0].scheme]).toEqual([402, 'exact']);
     } finally {
+      await other.stop();
       await new Promise((resolve) => exactOnly.close(resolve));
     }
-  });
+  }, 120_000);
 });

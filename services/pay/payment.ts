@@ -24,9 +24,22 @@ const SETTLE_MARGIN_S = 6;
 /** The payer|nonce pairs being settled now: a nonce sent twice at once is taken once. */
 const inFlight = new Set<string>();
 
-/** The answer to a call of a priced tool without a key: x402's PaymentRequired, as a refusal (402) carrying it. */
-export function paymentRequired(perCall: PerCall, tool: string, url: string, code: string, message: string, extra: Record<string, unknown> = {}): DeckError {
+/** What a priced tool asks a payer: its requirements, upto's with the address of the facilitator that settles them. */
+export async function askedOf(perCall: PerCall, tool: string): Promise<PaymentRequirements> {
   const requirements = perCall.requirements.get(tool)!;
+  return requirements.scheme === 'upto' ? { ...requirements, extra: { ...requirements.extra, facilitatorAddress: await perCall.settler() } } : requirements;
+}
+
+/** The answer to a call of a priced tool without a key: x402's PaymentRequired, as a refusal (402) carrying it. */
+export function paymentRequired(
+  perCall: PerCall,
+  requirements: PaymentRequirements,
+  tool: string,
+  url: string,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): DeckError {
   const required: PaymentRequired = {
     x402Version: X402_VERSION,
     error: `${code}: ${message}`,
@@ -76,8 +89,15 @@ function termsOf(payload: PaymentPayload['payload']): Terms {
  * bars (upto) is held to the call's cost when it settles, once the tool has counted the bars it will serve. The
  * facilitator checks the signature and the payer's funds (and, for upto, its Permit2 approval) when it settles.
  */
-export function admitPayment(ctx: Pick<Ctx, 'store' | 'clock'>, perCall: PerCall, tool: string, url: string, sent: unknown): { principal: Principal; payment: PerCallPayment } {
-  const refuse = (code: string, message: string, extra?: Record<string, unknown>) => paymentRequired(perCall, tool, url, code, message, extra);
+export function admitPayment(
+  ctx: Pick<Ctx, 'store' | 'clock'>,
+  perCall: PerCall,
+  asked: PaymentRequirements,
+  tool: string,
+  url: string,
+  sent: unknown,
+): { principal: Principal; payment: PerCallPayment } {
+  const refuse = (code: string, message: string, extra?: Record<string, unknown>) => paymentRequired(perCall, asked, tool, url, code, message, extra);
   let raw = sent;
   if (typeof sent === 'string') {
     try {
@@ -88,7 +108,6 @@ export function admitPayment(ctx: Pick<Ctx, 'store' | 'clock'>, perCall: PerCall
   }
   const read = PaymentEnvelope.safeParse(raw);
   if (!read.success) throw refuse('payment_invalid', 'the payment is not an x402 v2 PaymentPayload', { problems: problemsOf(read.error) });
-  const asked = perCall.requirements.get(tool)!;
   const price = perCall.prices.get(tool)!;
   const { accepted } = read.data;
   if (accepted.scheme !== asked.scheme) throw refuse('wrong_scheme', `the payment is of scheme ${accepted.scheme}; ${tool} is paid with ${asked.scheme}`);
@@ -205,10 +224,11 @@ export function perCallFor(ctx: Ctx, tool: { name: string; access: string }): Pe
  * What makes a keyless call of a priced tool the payer's: the payment sent (REST's PAYMENT-SIGNATURE header, MCP's _meta
  * x402/payment) is admitted on the context, to settle once the input is valid; none sent is 402 asking for one.
  */
-export function paidAs(ctx: Ctx, perCall: PerCall, tool: string, url: string, sent: unknown): Pick<Ctx, 'principal' | 'payment'> {
+export async function paidAs(ctx: Ctx, perCall: PerCall, tool: string, url: string, sent: unknown): Promise<Pick<Ctx, 'principal' | 'payment'>> {
+  const asked = await askedOf(perCall, tool);
   if (sent === undefined || sent === null || sent === '') {
-    throw paymentRequired(perCall, tool, url, 'payment_required', `${tool} costs ${priceWords(perCall.prices.get(tool)!)} a call without a key: pay it with x402 (scheme ${perCall.requirements.get(tool)!.scheme}) or sign in`);
+    throw paymentRequired(perCall, asked, tool, url, 'payment_required', `${tool} costs ${priceWords(perCall.prices.get(tool)!)} a call without a key: pay it with x402 (scheme ${asked.scheme}) or sign in`);
   }
-  const admitted = admitPayment(ctx, perCall, tool, url, sent);
+  const admitted = admitPayment(ctx, perCall, asked, tool, url, sent);
   return { principal: admitted.principal, payment: admitted.payment };
 }

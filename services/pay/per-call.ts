@@ -1,4 +1,5 @@
 import { formatUnits, parseUnits } from 'ethers';
+import { DeckError } from '../../core/errors.js';
 import type { PlansFile } from '../../config/files.js';
 import type { Locks } from '../plans/locks.js';
 import { Facilitator } from '../../upstream/x402/facilitator.js';
@@ -17,8 +18,18 @@ export interface PerCall {
   facilitator: Facilitator;
   /** The chain it is paid on, CAIP-2. */
   network: string;
-  /** Each priced tool's requirements (scheme exact or upto; upto's amount is the maximum), by tool name. */
+  /**
+   * Each priced tool's requirements (scheme exact or upto; upto's amount is the maximum), by tool name. Upto's lack the
+   * facilitatorAddress its payers' witness names, which only the facilitator knows: see settler.
+   */
   requirements: ReadonlyMap<string, PaymentRequirements>;
+  /**
+   * The address the facilitator settles upto payments from, as its /supported states it for the chain: asked when a
+   * call priced by bars is first asked for or paid (as x402's resource servers ask when they start), kept once known.
+   * A facilitator that does not answer is 502 and is asked again next time; one that lists no upto on the chain is
+   * 502 saying so.
+   */
+  settler(): Promise<string>;
   /** Each priced tool's price, by tool name. */
   prices: ReadonlyMap<string, Price>;
   /** The token's decimals: a price in its smallest unit is said back in USDC. */
@@ -38,17 +49,15 @@ export const usdcOf = (perCall: PerCall, amount: bigint): string => formatUnits(
  * otherwise: x402 is off, every tool answers as before). A name no tool has, a keyless tool (nothing to sell), a tool a
  * tier locks (a payer stands on the free tier), a tool that does not foresee its refusals (define.ts), a price by
  * bars on a tool whose foresight does not count them, a maximum under one bar's price, a chain without its token's
- * eip712 domain, or no treasury to pay fails start-up naming it. A price by bars asks the facilitator's /supported for
- * the address its upto payers' witness must name (as x402's resource servers do when they start): a facilitator that
- * does not answer, or lists no upto on the chain, fails start-up too.
+ * eip712 domain, or no treasury to pay fails start-up naming it. Nothing asks the facilitator anything at start.
  */
-export async function perCallOf(
+export function perCallOf(
   plans: PlansFile,
   treasury: string | null,
   facilitatorUrl: string | null,
   tools: readonly { name: string; access: string; surface: string; foresees: boolean; countsBars: boolean }[],
   locks: Locks,
-): Promise<PerCall | null> {
+): PerCall | null {
   const per = plans.per_call;
   if (!facilitatorUrl) return null;
   if (!per) throw new Error('DECK_X402_FACILITATOR is set but the plans file has no per_call: name the chain and the priced tools');
@@ -75,7 +84,6 @@ export async function perCallOf(
     }
     prices.set(name, { scheme: 'upto', per_bar_usdc: price.per_bar, max_usdc: price.max, perBar: units(price.per_bar) });
   }
-  const uptoExtra = [...prices.values()].some((p) => p.scheme === 'upto') ? { facilitatorAddress: await uptoSettler(facilitator, facilitatorUrl, chain.id) } : {};
   const requirements = new Map<string, PaymentRequirements>();
   for (const [name, price] of prices) {
     requirements.set(name, {
@@ -85,24 +93,29 @@ export async function perCallOf(
       asset: chain.token_address,
       payTo: treasury,
       maxTimeoutSeconds: per.max_timeout_s,
-      extra: { name: chain.eip712.name, version: chain.eip712.version, ...(price.scheme === 'upto' ? uptoExtra : {}) },
+      extra: { name: chain.eip712.name, version: chain.eip712.version },
     });
   }
-  return { facilitator, network: chain.id, requirements, prices, decimals: chain.token_decimals };
+  let known: Promise<string> | null = null;
+  const settler = () => {
+    known ??= uptoSettler(facilitator, chain.id).catch((error: unknown) => {
+      known = null;
+      throw error;
+    });
+    return known;
+  };
+  return { facilitator, network: chain.id, requirements, prices, decimals: chain.token_decimals, settler };
 }
 
 /** The address the facilitator settles upto payments from, as its /supported states it for the chain. */
-async function uptoSettler(facilitator: Facilitator, url: string, network: string): Promise<string> {
-  let supported;
-  try {
-    supported = await facilitator.supported();
-  } catch (error) {
-    throw new Error(`DECK_X402_FACILITATOR ${url}: /supported did not answer (${(error as Error).message}); a price by bars (upto) needs the facilitator's address from it`);
-  }
+async function uptoSettler(facilitator: Facilitator, network: string): Promise<string> {
+  const supported = await facilitator.supported();
   const kind = supported.kinds.find((k) => k.x402Version === 2 && k.scheme === 'upto' && k.network === network);
   const address = kind?.extra?.facilitatorAddress;
   if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
-    throw new Error(`DECK_X402_FACILITATOR ${url} lists no upto scheme on ${network} with a facilitatorAddress in /supported: price by the call (exact) or use a facilitator that settles upto`);
+    throw new DeckError(502, 'upstream_refused', `the x402 facilitator lists no upto scheme on ${network} with a facilitatorAddress in /supported: set DECK_X402_FACILITATOR to one that settles upto, or price the tool by the call in the plans file`, {
+      upstream: 'x402 facilitator',
+    });
   }
   return address;
 }
