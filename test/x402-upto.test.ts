@@ -1,15 +1,13 @@
-import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { dirname } from 'node:path';
 import { Contract, HDNodeWallet, MaxUint256, Wallet, parseUnits } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startFacilitator, type FacilitatorFixture } from './fixtures/facilitator.js';
-import { CAIP2, onlyChain, plansFile, startChain, type LocalChain } from './support/chain.js';
+import { CAIP2, type LocalChain } from './support/chain.js';
 import { testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
-import { decoded, encoded, paymentFor, uptoPaymentFor, type Requirements } from './support/x402.js';
+import { decoded, encoded, paymentFor, uptoPaymentFor, type PayingChain, type Requirements, payingChain } from './support/x402.js';
 import { loadPlans } from '../config/files.js';
 import { REGISTRY } from '../tools/registry.js';
 import { locksOf } from '../services/plans/locks.js';
@@ -41,18 +39,11 @@ const settles = (f: FacilitatorFixture = facilitator) => f.calls.filter((c) => c
 /** A payer's approval of a Permit2 on the test USDC: the one-time step the upto scheme asks of it. */
 const approve = async (who: HDNodeWallet, permit2: string) => (await (usdc.connect(who) as Contract).getFunction('approve')(permit2, MaxUint256)).wait();
 
+let paying: PayingChain;
+
 beforeAll(async () => {
-  chain = await startChain();
-  payer = chain.accounts[1]!;
-  treasury = chain.accounts[9]!.address;
-  usdc = await chain.deploy('TestUSDC');
-  otherToken = await chain.deploy('TestUSDC');
-  for (const token of [usdc, otherToken]) await (await token.getFunction('mint')(payer.address, parseUnits('10', 6))).wait();
-  const token = await usdc.getAddress();
-  plans = await plansFile((p) => {
-    onlyChain(p, { id: CAIP2, name: 'Local', token: 'USDC', token_address: token, token_decimals: 6, rpc: chain.rpc, eip712: { name: 'Test USDC', version: '2' } });
-    p.treasury = treasury;
-  });
+  paying = await payingChain();
+  ({ chain, usdc, otherToken, payer, treasury, plans } = paying);
   facilitator = await startFacilitator(chain, chain.accounts[3]!);
   await approve(payer, facilitator.permit2);
   deck = await testDeck({ DECK_PLANS: plans, DECK_X402_FACILITATOR: facilitator.url, DECK_SAMPLE_TAPE: 'on' });
@@ -61,8 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await deck?.stop();
   await facilitator?.stop();
-  await chain?.stop();
-  if (plans) await rm(dirname(plans), { recursive: true, force: true });
+  await paying?.stop();
 });
 
 /** What an unpaid read is asked: its PAYMENT-REQUIRED decoded and the one way to pay it lists. */

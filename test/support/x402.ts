@@ -1,10 +1,50 @@
 import { randomBytes } from 'node:crypto';
-import { hexlify, type HDNodeWallet } from 'ethers';
-import { CHAIN_ID } from './chain.js';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { hexlify, parseUnits, type Contract, type HDNodeWallet } from 'ethers';
+import { CAIP2, CHAIN_ID, onlyChain, plansFile, startChain, type LocalChain } from './chain.js';
 
 /** x402's base64 JSON, as its HTTP transport carries it in PAYMENT-REQUIRED, PAYMENT-SIGNATURE and PAYMENT-RESPONSE. */
 export const encoded = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
 export const decoded = (header: string | null): any => (header ? JSON.parse(Buffer.from(header, 'base64').toString('utf8')) : null);
+
+/** A local chain to pay per call on: the test USDC and another token, a payer holding 10 of each, a treasury. */
+export interface PayingChain {
+  chain: LocalChain;
+  usdc: Contract;
+  otherToken: Contract;
+  payer: HDNodeWallet;
+  treasury: string;
+  /** A plans file with the chain as its only one (the token's EIP-712 domain with it) and the treasury. */
+  plans: string;
+  stop(): Promise<void>;
+}
+
+export async function payingChain(): Promise<PayingChain> {
+  const chain = await startChain();
+  const payer = chain.accounts[1]!;
+  const treasury = chain.accounts[9]!.address;
+  const usdc = await chain.deploy('TestUSDC');
+  const otherToken = await chain.deploy('TestUSDC');
+  for (const token of [usdc, otherToken]) await (await token.getFunction('mint')(payer.address, parseUnits('10', 6))).wait();
+  const token = await usdc.getAddress();
+  const plans = await plansFile((p) => {
+    onlyChain(p, { id: CAIP2, name: 'Local', token: 'USDC', token_address: token, token_decimals: 6, rpc: chain.rpc, eip712: { name: 'Test USDC', version: '2' } });
+    p.treasury = treasury;
+  });
+  return {
+    chain,
+    usdc,
+    otherToken,
+    payer,
+    treasury,
+    plans,
+    async stop() {
+      await chain.stop();
+      await rm(dirname(plans), { recursive: true, force: true });
+    },
+  };
+}
 
 /** One way to pay, as a PaymentRequired's accepts lists it. */
 export interface Requirements {
