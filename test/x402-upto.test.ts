@@ -118,7 +118,7 @@ describe('upto on REST', () => {
     const { accepts } = await asked(deck.url, empty);
     const balance = await balanceOf(payer.address);
     const before = settles();
-    const payment = await uptoPaymentFor(payer, accepts, facilitator);
+    const payment = await uptoPaymentFor(payer, accepts, facilitator, { nonce: '7' });
     const read = await paid(empty, payment);
     expect(read.status).toBe(200);
     expect(read.body.candles).toEqual([]);
@@ -126,6 +126,9 @@ describe('upto on REST', () => {
     expect(await balanceOf(payer.address)).toBe(balance);
     expect(settles()).toBe(before);
     expect((await paid(empty, payment)).body.error).toBe('payment_replayed');
+    // The same nonce written another way is the same Permit2 nonce: still spent.
+    const again = await uptoPaymentFor(payer, accepts, facilitator, { nonce: '007' });
+    expect((await paid(empty, again)).body.error).toBe('payment_replayed');
   }, 120_000);
 
   it('refuses by name a maximum under the window\'s cost, a wrong network, asset, scheme or facilitator, an expired and a replayed payment, settling and recording nothing', async () => {

@@ -72,13 +72,15 @@ interface Terms {
   nonce: string;
 }
 
-function termsOf(payload: PaymentPayload['payload']): Terms {
+function termsOf({ accepted, payload }: PaymentPayload): Terms {
+  // EIP-3009's token is the contract the authorization is signed to: the accepted asset.
   if ('authorization' in payload) {
     const a = payload.authorization;
-    return { payer: a.from, to: a.to, token: '', maximum: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce.toLowerCase() };
+    return { payer: a.from, to: a.to, token: accepted.asset, maximum: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce.toLowerCase() };
   }
   const p = payload.permit2Authorization;
-  return { payer: p.from, to: p.witness.to, token: p.permitted.token, maximum: BigInt(p.permitted.amount), validAfter: BigInt(p.witness.validAfter), validBefore: BigInt(p.deadline), nonce: p.nonce };
+  // Permit2's nonce is a number: "007" and "7" are one nonce, kept as its decimal.
+  return { payer: p.from, to: p.witness.to, token: p.permitted.token, maximum: BigInt(p.permitted.amount), validAfter: BigInt(p.witness.validAfter), validBefore: BigInt(p.deadline), nonce: BigInt(p.nonce).toString() };
 }
 
 /**
@@ -114,9 +116,9 @@ export function admitPayment(
   const body = (asked.scheme === 'upto' ? UptoPayload : ExactPayload).safeParse(read.data.payload);
   if (!body.success) throw refuse('payment_invalid', `the payment's payload is not the ${asked.scheme} scheme's on EVM`, { problems: problemsOf(body.error) });
   const paid: PaymentPayload = { ...read.data, payload: body.data };
-  const terms = termsOf(body.data);
+  const terms = termsOf(paid);
   if (accepted.network !== asked.network) throw refuse('wrong_network', `the payment is on ${accepted.network}; ${tool} is paid on ${asked.network}`);
-  if (!same(accepted.asset, asked.asset) || (terms.token && !same(terms.token, asked.asset))) throw refuse('wrong_asset', `the payment is in ${terms.token || accepted.asset}; ${tool} is paid in ${asked.asset}`);
+  if (!same(accepted.asset, asked.asset) || !same(terms.token, asked.asset)) throw refuse('wrong_asset', `the payment is in ${terms.token}; ${tool} is paid in ${asked.asset}`);
   if (!same(accepted.payTo, asked.payTo) || !same(terms.to, asked.payTo)) throw refuse('wrong_recipient', `the payment is not to ${asked.payTo}`);
   const most = BigInt(asked.amount);
   if (price.scheme === 'exact') {
@@ -186,7 +188,7 @@ async function settled(
   const checked = await perCall.facilitator.verify(paid, verifyFor, ctx.ended());
   if (!checked.isValid) throw refuse('payment_refused', `the facilitator refused the payment: ${checked.invalidReason ?? 'no reason given'}`, { reason: checked.invalidReason ?? null });
   const upto = settleFor.scheme === 'upto';
-  if (upto && settleFor.amount === '0') return { success: true, transaction: '', network: settleFor.network, payer: termsOf(paid.payload).payer, amount: '0' };
+  if (upto && settleFor.amount === '0') return { success: true, transaction: '', network: settleFor.network, payer: termsOf(paid).payer, amount: '0' };
   const settlement = await perCall.facilitator.settle(paid, settleFor);
   if (!settlement.success) {
     throw refuse('settlement_failed', `the payment could not be settled: ${settlement.errorReason ?? 'no reason given'}; nothing was done or recorded`, {
