@@ -4,7 +4,7 @@ import { SELLER_ENDPOINTS } from '../sellers/endpoints.js';
 import { priceOf, type Seller } from '../config/sellers.js';
 import { badge } from './image.js';
 import { sellerWalletOf, type AgentWallet } from './wallet.js';
-import type { PerCall } from '../services/pay/per-call.js';
+import type { PerCall, Price } from '../services/pay/per-call.js';
 
 export const ERC8004_TYPE = 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1';
 /** The MCP protocol a card advertises: the newest the endpoint negotiates in the 2025 era (sellers/legacy-server.ts). */
@@ -55,7 +55,7 @@ export function sellerCard(
       ? {
           x402: {
             version: 2,
-            prices: priced.map((t) => ({ tool: t.name, price_usdc: perCall.usdc.get(t.name)!, ...perCall.requirements.get(t.name)! })),
+            prices: priced.map((t) => ({ tool: t.name, ...cardPrice(perCall.prices.get(t.name)!), ...perCall.requirements.get(t.name)! })),
           },
         }
       : {}),
@@ -83,3 +83,8 @@ export function sellerCard(
 }
 
 export type SellerCard = ReturnType<typeof sellerCard>;
+
+/** A price as a card states it: a call's price (exact), or a bar's and the most a call costs (upto). */
+function cardPrice(price: Price) {
+  return price.scheme === 'exact' ? { price_usdc: price.usdc } : { per_bar_usdc: price.per_bar_usdc, max_usdc: price.max_usdc };
+}

@@ -34,7 +34,9 @@ export const SellerCardSchema = z.strictObject({
       prices: z.array(
         z.strictObject({
           tool: z.string(),
-          price_usdc: z.string(),
+          price_usdc: z.string().optional().describe('scheme exact: the price of a call'),
+          per_bar_usdc: z.string().optional().describe('scheme upto: the price of a bar served, settled for the bars a call serves'),
+          max_usdc: z.string().optional().describe('scheme upto: the most a call costs, the amount a payer signs for'),
           scheme: z.string(),
           network: z.string(),
           amount: z.string(),
@@ -46,7 +48,7 @@ export const SellerCardSchema = z.strictObject({
       ),
     })
     .optional()
-    .describe('with x402Support: each of the seller\'s tools paid per call, its price in USDC and the x402 PaymentRequirements a call answers'),
+    .describe('with x402Support: each of the seller\'s tools paid per call, its price in USDC (a call\'s, or a bar\'s and a call\'s most) and the x402 PaymentRequirements a call answers (upto\'s without the facilitatorAddress its 402 adds, the facilitator\'s own)'),
   active: z.boolean(),
   registrations: Registrations,
   supportedTrust: z.array(z.string()),

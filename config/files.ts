@@ -5,6 +5,7 @@ import { Address } from '../core/schemas.js';
 
 /** A chain as CAIP-2 names an EVM chain: eip155:<chain id>. */
 const chainId = z.string().regex(/^eip155:[1-9]\d*$/, 'eip155:<chain id>');
+const usdcPrice = z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, 'a USDC price as a decimal string, up to 6 decimals ("0.10")');
 
 export const Chain = z.object({
   id: chainId,
@@ -55,15 +56,16 @@ const PlansFile = z.object({
    */
   tier_tools: z.partialRecord(z.enum(TIERS), z.array(z.string().min(1))).default({}),
   /**
-   * Payment per call (x402, scheme exact), taken once DECK_X402_FACILITATOR is set: the chain it is paid on (one of
-   * chains, with its token's eip712 domain), how long an authorization may take to settle, and each priced tool's
-   * price in USDC as a decimal string. The names are held to the registry at start.
+   * Payment per call (x402), taken once DECK_X402_FACILITATOR is set: the chain it is paid on (one of chains, with its
+   * token's eip712 domain), how long an authorization may take to settle, and each priced tool's price in USDC as a
+   * decimal string: a fixed price a call (scheme exact), or a price a bar read and the most a call may cost (scheme
+   * upto, settled for the bars the call serves). The names are held to the registry at start.
    */
   per_call: z
     .object({
       chain: chainId,
       max_timeout_s: z.number().int().min(10).max(3600).default(300),
-      tools: z.record(z.string().min(1), z.string().regex(/^\d{1,6}(\.\d{1,6})?$/, 'a USDC price as a decimal string, up to 6 decimals ("0.10")')),
+      tools: z.record(z.string().min(1), z.union([usdcPrice, z.strictObject({ per_bar: usdcPrice, max: usdcPrice })])),
     })
     .nullable()
     .default(null),

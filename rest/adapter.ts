@@ -99,7 +99,7 @@ export function restRoutes(router: Router, s: Services, tools: readonly Tool[]):
       }
       // Without a key, a priced tool is paid per call (x402): a payment is admitted as its payer, or one is asked for.
       const perCall = perCallFor(ctx, tool);
-      if (perCall) Object.assign(ctx, paidAs(ctx, perCall, tool.name, `${s.urls.base}${req.originalUrl}`, req.headers['payment-signature']));
+      if (perCall) Object.assign(ctx, await paidAs(ctx, perCall, tool.name, `${s.urls.base}${req.originalUrl}`, req.headers['payment-signature']));
       const result = await tool.call(ctx, inputOf(tool, req, fromText));
       if (ctx.payment?.settled) res.set('payment-response', toHeader(ctx.payment.settled));
       if (result instanceof EventStream) return sendEvents(res, result, s.log);

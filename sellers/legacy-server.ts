@@ -162,9 +162,9 @@ export function legacyServer(e: McpEndpoint, version: string, tasks: DeckTasks) 
       get settled() {
         return payment.settled;
       },
-      async settle(call) {
+      async settle(call, bars) {
         tasks.room(principal.agent_id);
-        await payment.settle(call);
+        await payment.settle(call, bars);
         payer = principal;
         settled();
       },

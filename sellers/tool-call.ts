@@ -90,7 +90,7 @@ export async function callOnEndpoint(e: McpEndpoint, given: Ctx, name: string, a
   try {
     if (perCall) {
       const sent = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[PAYMENT] : undefined;
-      const admitted = paidAs(ctx, perCall, name, `${ctx.urls.base}/mcp#${name}`, sent);
+      const admitted = await paidAs(ctx, perCall, name, `${ctx.urls.base}/mcp#${name}`, sent);
       ctx = { ...ctx, ...admitted, payment: paying ? paying(admitted.payment!, admitted.principal!) : admitted.payment };
     }
     const withDefaults = tool.mcpDefaults && typeof args === 'object' && args !== null ? { ...tool.mcpDefaults, ...args } : args;

@@ -108,7 +108,8 @@ export interface Ctx extends Reach {
  * refusal, before the tool runs.
  */
 export interface PerCallPayment {
-  settle(ctx: SessionCtx): Promise<void>;
+  /** Settles it; `bars` is what the call will serve, what a price by bars charges for (null for a price a call). */
+  settle(ctx: SessionCtx, bars: number | null): Promise<void>;
   /**
    * What a run that failed after the settlement answers: the refusal carrying the settlement (the payer was charged)
    * and its refund due, recorded on the meter with the transaction for the operator to refund.

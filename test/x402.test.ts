@@ -1,13 +1,11 @@
-import { rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { Contract, HDNodeWallet, Wallet, parseUnits } from 'ethers';
+import { Contract, HDNodeWallet, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFacilitator, type FacilitatorFixture } from './fixtures/facilitator.js';
-import { CAIP2, onlyChain, plansFile, startChain, type LocalChain } from './support/chain.js';
+import { CAIP2, type LocalChain } from './support/chain.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
-import { decoded, encoded, paymentFor, type Requirements } from './support/x402.js';
+import { decoded, encoded, paymentFor, type PayingChain, type Requirements, payingChain } from './support/x402.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { loadPlans } from '../config/files.js';
 import { REGISTRY } from '../tools/registry.js';
@@ -36,18 +34,11 @@ let deck: TestDeck;
 const balanceOf = async (who: string): Promise<bigint> => usdc.getFunction('balanceOf')(who);
 const paidRows = () => deck.services.store.spend.entries.filter((e) => e.entry.paid);
 
+let paying: PayingChain;
+
 beforeAll(async () => {
-  chain = await startChain();
-  payer = chain.accounts[1]!;
-  treasury = chain.accounts[9]!.address;
-  usdc = await chain.deploy('TestUSDC');
-  otherToken = await chain.deploy('TestUSDC');
-  for (const token of [usdc, otherToken]) await (await token.getFunction('mint')(payer.address, parseUnits('10', 6))).wait();
-  const token = await usdc.getAddress();
-  plans = await plansFile((p) => {
-    onlyChain(p, { id: CAIP2, name: 'Local', token: 'USDC', token_address: token, token_decimals: 6, rpc: chain.rpc, eip712: { name: 'Test USDC', version: '2' } });
-    p.treasury = treasury;
-  });
+  paying = await payingChain();
+  ({ chain, usdc, otherToken, payer, treasury, plans } = paying);
   facilitator = await startFacilitator(chain, chain.accounts[3]!);
   deck = await testDeck({ DECK_PLANS: plans, DECK_X402_FACILITATOR: facilitator.url, DECK_SAMPLE_TAPE: 'on' });
 }, 120_000);
@@ -55,8 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await deck?.stop();
   await facilitator?.stop();
-  await chain?.stop();
-  if (plans) await rm(dirname(plans), { recursive: true, force: true });
+  await paying?.stop();
 });
 
 /** What an unpaid call is asked: the 402, its PAYMENT-REQUIRED decoded and the one way to pay it lists. */

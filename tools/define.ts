@@ -97,8 +97,14 @@ interface ToolSpecBase<I extends z.ZodObject, O> {
  */
 export type ToolSpec<I extends z.ZodObject, O, F = undefined> = ToolSpecBase<I, O> &
   (
-    | { access: 'session'; foresee?: (ctx: SessionCtx, input: z.output<I>) => Promise<F>; run: (ctx: SessionCtx, input: z.output<I>, foreseen: F) => Promise<Answer<O>> }
-    | { access: Exclude<Access, 'session'>; foresee?: never; run: (ctx: Ctx, input: z.output<I>) => Promise<Answer<O>> }
+    | {
+        access: 'session';
+        foresee?: (ctx: SessionCtx, input: z.output<I>) => Promise<F>;
+        /** The bars the call will serve, from what it foresaw: what a price by bars (x402's upto) settles for. */
+        bars?: (foreseen: F) => number;
+        run: (ctx: SessionCtx, input: z.output<I>, foreseen: F) => Promise<Answer<O>>;
+      }
+    | { access: Exclude<Access, 'session'>; foresee?: never; bars?: never; run: (ctx: Ctx, input: z.output<I>) => Promise<Answer<O>> }
   );
 
 /**
@@ -111,14 +117,14 @@ function admitting<I extends z.ZodObject, O, F>(spec: ToolSpec<I, O, F>): (ctx: 
     const run = spec.run;
     return (ctx) => (input) => run(ctx, input);
   }
-  const { run, foresee } = spec;
+  const { run, foresee, bars } = spec;
   return (ctx) => {
     if (!signedIn(ctx)) throw signInFirst();
     return async (input) => {
       const foreseen = foresee ? await foresee(ctx, input) : (undefined as F);
       const payment = ctx.payment;
       if (!payment) return run(ctx, input, foreseen);
-      await payment.settle(ctx);
+      await payment.settle(ctx, bars ? bars(foreseen) : null);
       try {
         return await run(ctx, input, foreseen);
       } catch (error) {
@@ -156,6 +162,8 @@ export interface Tool<N extends string = string> {
   bounds: JsonBounds;
   /** Whether it says what it will refuse before a payment per call settles (a priced tool must). */
   foresees: boolean;
+  /** Whether its foresight counts the bars a call will serve (a tool priced by bars must). */
+  countsBars: boolean;
   input: z.ZodObject;
   output: z.ZodType;
   /** JSON Schema of the output (the answer's JSON body), made once: the OpenAPI success response. */
@@ -224,6 +232,7 @@ export function defineTool<I extends z.ZodObject, O, const N extends string, F =
     statuses,
     bounds,
     foresees: spec.foresee !== undefined,
+    countsBars: spec.foresee !== undefined && spec.bars !== undefined,
     input: spec.input,
     output: spec.output,
     outputSchema,

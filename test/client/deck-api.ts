@@ -2245,13 +2245,18 @@ export interface components {
             services: components["schemas"]["Services"];
             /** @description true when the deck takes payment per call (x402 v2): a facilitator is configured */
             x402Support: boolean;
-            /** @description with x402Support: each of the seller's tools paid per call, its price in USDC and the x402 PaymentRequirements a call answers */
+            /** @description with x402Support: each of the seller's tools paid per call, its price in USDC (a call's, or a bar's and a call's most) and the x402 PaymentRequirements a call answers (upto's without the facilitatorAddress its 402 adds, the facilitator's own) */
             x402?: {
                 /** @constant */
                 version: 2;
                 prices: {
                     tool: string;
-                    price_usdc: string;
+                    /** @description scheme exact: the price of a call */
+                    price_usdc?: string;
+                    /** @description scheme upto: the price of a bar served, settled for the bars a call serves */
+                    per_bar_usdc?: string;
+                    /** @description scheme upto: the most a call costs, the amount a payer signs for */
+                    max_usdc?: string;
                     scheme: string;
                     network: string;
                     amount: string;

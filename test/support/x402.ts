@@ -1,10 +1,50 @@
 import { randomBytes } from 'node:crypto';
-import { hexlify, type HDNodeWallet } from 'ethers';
-import { CHAIN_ID } from './chain.js';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { hexlify, parseUnits, type Contract, type HDNodeWallet } from 'ethers';
+import { CAIP2, CHAIN_ID, onlyChain, plansFile, startChain, type LocalChain } from './chain.js';
 
 /** x402's base64 JSON, as its HTTP transport carries it in PAYMENT-REQUIRED, PAYMENT-SIGNATURE and PAYMENT-RESPONSE. */
 export const encoded = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
 export const decoded = (header: string | null): any => (header ? JSON.parse(Buffer.from(header, 'base64').toString('utf8')) : null);
+
+/** A local chain to pay per call on: the test USDC and another token, a payer holding 10 of each, a treasury. */
+export interface PayingChain {
+  chain: LocalChain;
+  usdc: Contract;
+  otherToken: Contract;
+  payer: HDNodeWallet;
+  treasury: string;
+  /** A plans file with the chain as its only one (the token's EIP-712 domain with it) and the treasury. */
+  plans: string;
+  stop(): Promise<void>;
+}
+
+export async function payingChain(): Promise<PayingChain> {
+  const chain = await startChain();
+  const payer = chain.accounts[1]!;
+  const treasury = chain.accounts[9]!.address;
+  const usdc = await chain.deploy('TestUSDC');
+  const otherToken = await chain.deploy('TestUSDC');
+  for (const token of [usdc, otherToken]) await (await token.getFunction('mint')(payer.address, parseUnits('10', 6))).wait();
+  const token = await usdc.getAddress();
+  const plans = await plansFile((p) => {
+    onlyChain(p, { id: CAIP2, name: 'Local', token: 'USDC', token_address: token, token_decimals: 6, rpc: chain.rpc, eip712: { name: 'Test USDC', version: '2' } });
+    p.treasury = treasury;
+  });
+  return {
+    chain,
+    usdc,
+    otherToken,
+    payer,
+    treasury,
+    plans,
+    async stop() {
+      await chain.stop();
+      await rm(dirname(plans), { recursive: true, force: true });
+    },
+  };
+}
 
 /** One way to pay, as a PaymentRequired's accepts lists it. */
 export interface Requirements {
@@ -14,7 +54,7 @@ export interface Requirements {
   asset: string;
   payTo: string;
   maxTimeoutSeconds: number;
-  extra: { name: string; version: string };
+  extra: { name: string; version: string; facilitatorAddress?: string };
 }
 
 /** EIP-3009's typed data: what a payer signs to authorize a transfer (x402's exact scheme on EVM). */
@@ -51,4 +91,60 @@ export async function paymentFor(
   const domain = { name: asked.extra.name, version: asked.extra.version, chainId: CHAIN_ID, verifyingContract: accepted.asset };
   const signature = await payer.signTypedData(domain, TRANSFER_WITH_AUTHORIZATION, authorization);
   return { x402Version: 2, accepted, payload: { signature, authorization } };
+}
+
+/** Permit2's typed data for a witness transfer with x402's upto witness: what a payer signs in the upto scheme on EVM. */
+export const PERMIT_WITNESS_TRANSFER_FROM = {
+  PermitWitnessTransferFrom: [
+    { name: 'permitted', type: 'TokenPermissions' },
+    { name: 'spender', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+    { name: 'witness', type: 'Witness' },
+  ],
+  TokenPermissions: [
+    { name: 'token', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+  ],
+  Witness: [
+    { name: 'to', type: 'address' },
+    { name: 'facilitator', type: 'address' },
+    { name: 'validAfter', type: 'uint256' },
+  ],
+};
+
+export interface Permit2Authorization {
+  from: string;
+  permitted: { token: string; amount: string };
+  spender: string;
+  nonce: string;
+  deadline: string;
+  witness: { to: string; facilitator: string; validAfter: string };
+}
+
+/**
+ * A client's x402 PaymentPayload for `asked` in the upto scheme on EVM: a Permit2 witness transfer for at most the
+ * asked amount, spent by the upto proxy and settled only by the facilitator `asked.extra` names, signed by `payer` under
+ * Permit2's domain. `change` alters what is signed and claimed, to make wrong payments.
+ */
+export async function uptoPaymentFor(
+  payer: HDNodeWallet,
+  asked: Requirements,
+  contracts: { permit2: string; proxy: string },
+  change: { maximum?: string; deadline?: number; network?: string; asset?: string; nonce?: string } = {},
+) {
+  const accepted = { ...asked, ...(change.network ? { network: change.network } : {}), ...(change.asset ? { asset: change.asset } : {}) };
+  const now = Math.floor(Date.now() / 1000);
+  const permit2Authorization: Permit2Authorization = {
+    from: payer.address,
+    permitted: { token: accepted.asset, amount: change.maximum ?? asked.amount },
+    spender: contracts.proxy,
+    nonce: change.nonce ?? BigInt(hexlify(randomBytes(32))).toString(),
+    deadline: String(change.deadline ?? now + asked.maxTimeoutSeconds),
+    witness: { to: asked.payTo, facilitator: asked.extra.facilitatorAddress!, validAfter: String(now - 60) },
+  };
+  const domain = { name: 'Permit2', chainId: CHAIN_ID, verifyingContract: contracts.permit2 };
+  const { from: _from, ...signed } = permit2Authorization;
+  const signature = await payer.signTypedData(domain, PERMIT_WITNESS_TRANSFER_FROM, signed);
+  return { x402Version: 2, accepted, payload: { signature, permit2Authorization } };
 }

@@ -42,11 +42,16 @@ export const tape = defineTool({
   output: TapeAnswer,
   toolset: TOOLSETS.tape,
   rest: { method: 'GET', path: '/timetravel/candles/:market/:tf', errors: [502, 503] },
-  async run(ctx, { limit, ...request }) {
+  // The window is read before anything is paid: a window the tape does not hold is refused first, and a price by bars
+  // (x402's upto) settles for exactly the bars served.
+  async foresee(ctx, { limit, ...request }) {
     const answer = await readCandles(ctx, request);
     const whole = coverageIn(answer.bytes).bars;
-    const part = limit !== undefined && limit < whole ? firstBars(answer.bytes, limit) : null;
-    meterRead(ctx, part ? part.candles.length : whole);
-    return part ?? answer;
+    return { answer, whole, served: limit !== undefined && limit < whole ? limit : whole };
+  },
+  bars: ({ served }) => served,
+  async run(ctx, _input, { answer, whole, served }) {
+    meterRead(ctx, served);
+    return served < whole ? firstBars(answer.bytes, served) : answer;
   },
 });
