@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { barsToRows, barsWhere, type Bars } from '../../engine/bars.js';
 import { isOpen } from '../../engine/calendar.js';
-import { coverage, isFinal, sealHolds, type Coverage } from '../../engine/coverage.js';
+import { coverage, isFinal, sealHolds } from '../../engine/coverage.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
 import { knownWhole } from '../../upstream/tape/tape.js';
 import type { Ctx, SessionCtx } from '../context.js';
-import { JsonBytes } from '../answers.js';
 import { badInput } from '../../core/errors.js';
 import { answer, unixTime } from '../schemas.js';
 import { recordSpend } from '../meter/spend.js';
@@ -68,16 +67,13 @@ export async function candleWindow(ctx: Ctx, { market, tf, from, to, session }: 
   return { bytes: () => sealedBytes, bars: () => candleColumns(sealedBytes), coverage: sealedBytes === bytes ? served : coverageIn(sealedBytes) };
 }
 
-/** A window's candle answer as the bytes served. */
-export const readCandles = async (ctx: Ctx, request: z.output<typeof TapeRequest>): Promise<JsonBytes> => new JsonBytes((await candleWindow(ctx, request)).bytes());
-
 /** A past window's candles: the answer's bytes and its bars as columns, each made when first asked, and its coverage. */
 export interface CandleWindow {
   bytes(): Buffer;
   /** Shared with other readers of the same seal: read them, never write them. */
   bars(): Bars;
   /** What was measured of the whole window, as the answer states it. */
-  coverage: Coverage;
+  coverage: z.output<typeof ServedCoverage>;
 }
 
 /** A candle answer: the bars of the window, or its first ones with a summary of the whole (limit). */

@@ -1,31 +1,41 @@
-import { defineTool } from '../define.js';
+import { barsToRows, windowOf } from '../../engine/bars.js';
+import type { Market, Timeframe } from '../../engine/markets.js';
+import { defineTool, JsonBytes } from '../define.js';
 import { TOOLSETS } from '../toolsets.js';
 import { int } from '../../services/schemas.js';
-import { coverageIn } from '../../services/tape/served.js';
-import { MAX_BARS, TapeRequest, readCandles, TapeAnswer, MCP_BARS, meterRead } from '../../services/tape/candle-window.js';
+import { candleWindow, MAX_BARS, TapeRequest, TapeAnswer, MCP_BARS, meterRead, type CandleWindow } from '../../services/tape/candle-window.js';
 
 const Limit = int.refine((n) => n >= 1 && n <= MAX_BARS, `1 to ${MAX_BARS}`);
 
 /**
- * The first `limit` bars of an answer, with a summary of the whole window (its open, high, low, close and volume) and
- * where the rest begins. The coverage still states the whole window; the meter counts the bars shown.
+ * The first `limit` bars of a window, with a summary of the whole window (its open, high, low, close and volume) and
+ * where the rest begins, read from its columns. The coverage still states the whole window; the meter counts the bars
+ * shown.
  */
-function firstBars(bytes: Buffer, limit: number): TapeAnswer {
-  const whole = JSON.parse(bytes.toString('utf8')) as TapeAnswer;
-  const rows = whole.candles;
-  const shown = rows.slice(0, limit);
-  const next = rows[limit];
-  const window =
-    rows.length === 0
-      ? null
-      : {
-          open: rows[0]!.o,
-          high: rows.reduce((h, r) => Math.max(h, r.h), -Infinity),
-          low: rows.reduce((l, r) => Math.min(l, r.l), Infinity),
-          close: rows.at(-1)!.c,
-          volume: rows.reduce((v, r) => v + r.v, 0),
-        };
-  return { ...whole, candles: shown, summary: { bars: rows.length, shown: shown.length, ...window }, more: next ? { bars: rows.length - limit, from: next.t } : null };
+function firstBars(window: CandleWindow, { market, tf, from, to }: { market: Market; tf: Timeframe; from: number; to: number }, limit: number): TapeAnswer {
+  const bars = window.bars();
+  const n = bars.length;
+  let high = -Infinity;
+  let low = Infinity;
+  let volume = 0;
+  for (let i = 0; i < n; i++) {
+    high = Math.max(high, bars.h[i]!);
+    low = Math.min(low, bars.l[i]!);
+    volume += bars.v[i]!;
+  }
+  const shown = windowOf(bars, 0, Math.min(limit, n));
+  const whole = n === 0 ? null : { open: bars.o[0]!, high, low, close: bars.c[n - 1]!, volume };
+  return {
+    ok: true,
+    market,
+    tf,
+    from,
+    to,
+    candles: barsToRows(shown),
+    coverage: window.coverage,
+    summary: { bars: n, shown: shown.length, ...whole },
+    more: limit < n ? { bars: n - limit, from: bars.t[limit]! } : null,
+  };
 }
 
 export const tape = defineTool({
@@ -45,13 +55,13 @@ export const tape = defineTool({
   // The window is read before anything is paid: a window the tape does not hold is refused first, and a price by bars
   // (x402's upto) settles for exactly the bars served.
   async foresee(ctx, { limit, ...request }) {
-    const answer = await readCandles(ctx, request);
-    const whole = coverageIn(answer.bytes).bars;
-    return { answer, whole, served: limit !== undefined && limit < whole ? limit : whole };
+    const window = await candleWindow(ctx, request);
+    const whole = window.coverage.bars;
+    return { window, request, whole, served: limit !== undefined && limit < whole ? limit : whole };
   },
   bars: ({ served }) => served,
-  async run(ctx, _input, { answer, whole, served }) {
+  async run(ctx, _input, { window, request, whole, served }) {
     meterRead(ctx, served);
-    return served < whole ? firstBars(answer.bytes, served) : answer;
+    return served < whole ? firstBars(window, request, served) : new JsonBytes(window.bytes());
   },
 });
