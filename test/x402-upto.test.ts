@@ -7,7 +7,7 @@ import { CAIP2, type LocalChain } from './support/chain.js';
 import { testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
-import { decoded, encoded, paymentFor, uptoPaymentFor, type PayingChain, type Requirements, payingChain } from './support/x402.js';
+import { decoded, encoded, paymentFor, payingDeck, settlesOf, uptoPaymentFor, type PayingDeck, type Requirements } from './support/x402.js';
 import { loadPlans } from '../config/files.js';
 import { REGISTRY } from '../tools/registry.js';
 import { locksOf } from '../services/plans/locks.js';
@@ -35,25 +35,18 @@ let deck: TestDeck;
 
 const balanceOf = async (who: string): Promise<bigint> => usdc.getFunction('balanceOf')(who);
 const paidRows = () => deck.services.store.spend.entries.filter((e) => e.entry.paid);
-const settles = (f: FacilitatorFixture = facilitator) => f.calls.filter((c) => c.path === '/settle').length;
+const settles = (f: FacilitatorFixture = facilitator) => settlesOf(f);
 /** A payer's approval of a Permit2 on the test USDC: the one-time step the upto scheme asks of it. */
-const approve = async (who: HDNodeWallet, permit2: string) => (await (usdc.connect(who) as Contract).getFunction('approve')(permit2, MaxUint256)).wait();
+const approve = async (token: Contract, who: HDNodeWallet, permit2: string) => (await (token.connect(who) as Contract).getFunction('approve')(permit2, MaxUint256)).wait();
 
-let paying: PayingChain;
+let paying: PayingDeck;
 
 beforeAll(async () => {
-  paying = await payingChain();
-  ({ chain, usdc, otherToken, payer, treasury, plans } = paying);
-  facilitator = await startFacilitator(chain, chain.accounts[3]!);
-  await approve(payer, facilitator.permit2);
-  deck = await testDeck({ DECK_PLANS: plans, DECK_X402_FACILITATOR: facilitator.url, DECK_SAMPLE_TAPE: 'on' });
+  paying = await payingDeck((p, f) => approve(p.usdc, p.payer, f.permit2));
+  ({ chain, usdc, otherToken, payer, treasury, plans, facilitator, deck } = paying);
 }, 120_000);
 
-afterAll(async () => {
-  await deck?.stop();
-  await facilitator?.stop();
-  await paying?.stop();
-});
+afterAll(() => paying?.stop());
 
 /** What an unpaid read is asked: its PAYMENT-REQUIRED decoded and the one way to pay it lists. */
 async function asked(base: string, path: string) {
@@ -217,7 +210,7 @@ describe('an upto settlement that fails', () => {
   it('leaves nothing recorded and nothing served: 402 settlement_failed with the facilitator\'s answer', async () => {
     // A relayer with no ether cannot send the proxy's settle.
     const broke = await startFacilitator(chain, Wallet.createRandom().connect(chain.provider));
-    await approve(payer, broke.permit2);
+    await approve(usdc, payer, broke.permit2);
     const failing = await testDeck({ DECK_PLANS: plans, DECK_X402_FACILITATOR: broke.url, DECK_SAMPLE_TAPE: 'on' });
     try {
       const { accepts } = await asked(failing.url, HOUR);

@@ -5,7 +5,7 @@ import { CAIP2, type LocalChain } from './support/chain.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { legacyClient } from './support/mcp.js';
-import { decoded, encoded, paymentFor, type PayingChain, type Requirements, payingChain } from './support/x402.js';
+import { decoded, encoded, paymentFor, payingDeck, settlesOf, type PayingDeck, type Requirements } from './support/x402.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { loadPlans } from '../config/files.js';
 import { REGISTRY } from '../tools/registry.js';
@@ -34,20 +34,14 @@ let deck: TestDeck;
 const balanceOf = async (who: string): Promise<bigint> => usdc.getFunction('balanceOf')(who);
 const paidRows = () => deck.services.store.spend.entries.filter((e) => e.entry.paid);
 
-let paying: PayingChain;
+let paying: PayingDeck;
 
 beforeAll(async () => {
-  paying = await payingChain();
-  ({ chain, usdc, otherToken, payer, treasury, plans } = paying);
-  facilitator = await startFacilitator(chain, chain.accounts[3]!);
-  deck = await testDeck({ DECK_PLANS: plans, DECK_X402_FACILITATOR: facilitator.url, DECK_SAMPLE_TAPE: 'on' });
+  paying = await payingDeck();
+  ({ chain, usdc, otherToken, payer, treasury, plans, facilitator, deck } = paying);
 }, 120_000);
 
-afterAll(async () => {
-  await deck?.stop();
-  await facilitator?.stop();
-  await paying?.stop();
-});
+afterAll(() => paying?.stop());
 
 /** What an unpaid call is asked: the 402, its PAYMENT-REQUIRED decoded and the one way to pay it lists. */
 async function asked(path: string, body: unknown) {
@@ -120,7 +114,7 @@ describe('x402 on REST', () => {
     expect((await paid('/forge', { intent: RULE }, once)).status).toBe(200);
     const rows = paidRows().length;
     const balance = await balanceOf(payer.address);
-    const settles = facilitator.calls.filter((c) => c.path === '/settle').length;
+    const settles = settlesOf(facilitator);
     const now = Math.floor(Date.now() / 1000);
     const wrong = {
       payment_replayed: once,
@@ -141,7 +135,7 @@ describe('x402 on REST', () => {
     expect(garbled.body).toMatchObject({ error: 'payment_invalid', field: 'PAYMENT-SIGNATURE' });
     expect(paidRows().length).toBe(rows);
     expect(await balanceOf(payer.address)).toBe(balance);
-    expect(facilitator.calls.filter((c) => c.path === '/settle').length).toBe(settles);
+    expect(settlesOf(facilitator)).toBe(settles);
   }, 120_000);
 
   it('settles nothing for a call whose input is wrong: 422 first, the payment still unspent', async () => {
@@ -241,7 +235,7 @@ describe('a settlement that fails', () => {
 describe('a refusal foreseen before the payment settles', () => {
   const principal = () => `x402:${payer.address.toLowerCase()}`;
   const payerRows = () => deck.services.store.spend.entries.filter((e) => e.entry.principal_id === principal()).length;
-  const settles = () => facilitator.calls.filter((c) => c.path === '/settle').length;
+  const settles = () => settlesOf(facilitator);
   /** Where the payer stands: its USDC on chain, its rows on the meter and the settlements asked. */
   const standing = async () => ({ balance: await balanceOf(payer.address), rows: payerRows(), settles: settles() });
   /** The payer's own forge, paid for: what its rehearsals name. */

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hexlify, parseUnits, type Contract, type HDNodeWallet } from 'ethers';
+import { startFacilitator, type FacilitatorFixture } from '../fixtures/facilitator.js';
 import { CAIP2, CHAIN_ID, onlyChain, plansFile, startChain, type LocalChain } from './chain.js';
+import { testDeck, type TestDeck } from './deck.js';
 
 /** x402's base64 JSON, as its HTTP transport carries it in PAYMENT-REQUIRED, PAYMENT-SIGNATURE and PAYMENT-RESPONSE. */
 export const encoded = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
@@ -45,6 +47,33 @@ export async function payingChain(): Promise<PayingChain> {
     },
   };
 }
+
+/** A deck paid per call: a paying chain, its facilitator double, and a deck serving the sample tape that settles there. */
+export interface PayingDeck extends PayingChain {
+  facilitator: FacilitatorFixture;
+  deck: TestDeck;
+}
+
+/** Starts a PayingDeck; `ready` runs on the chain before the deck starts (a payer's one-time approval). */
+export async function payingDeck(ready?: (paying: PayingChain, facilitator: FacilitatorFixture) => Promise<unknown>): Promise<PayingDeck> {
+  const paying = await payingChain();
+  const facilitator = await startFacilitator(paying.chain, paying.chain.accounts[3]!);
+  await ready?.(paying, facilitator);
+  const deck = await testDeck({ DECK_PLANS: paying.plans, DECK_X402_FACILITATOR: facilitator.url, DECK_SAMPLE_TAPE: 'on' });
+  return {
+    ...paying,
+    facilitator,
+    deck,
+    async stop() {
+      await deck.stop();
+      await facilitator.stop();
+      await paying.stop();
+    },
+  };
+}
+
+/** How many settlements a facilitator double was asked for. */
+export const settlesOf = (f: FacilitatorFixture): number => f.calls.filter((c) => c.path === '/settle').length;
 
 /** One way to pay, as a PaymentRequired's accepts lists it. */
 export interface Requirements {
