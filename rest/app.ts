@@ -39,7 +39,9 @@ export async function httpApp(s: Services, cards: CardsFile, version: string, ta
   if (wallet) s.log.info('agent_wallet', { address: wallet.address, chain_id: wallet.chainId, from: wallet.from });
   else s.log.info('agent_wallet_none', { message: 'the cards state no agentWallet: set agent_wallet or owner in the cards file (DECK_CARDS), or a treasury (DECK_TREASURY)' });
   const card = (id: string) => sellerCard(sellerById(id)!, cards, s.config.erc8004, s.urls, s.offer.plans, wallet, s.offer.perCall);
-  const openapi = JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version, statusFactsOf(s)));
+  // Made on the first ask and kept: stating each shape once takes some tens of milliseconds a deck need not spend to start.
+  let openapi: string | null = null;
+  const openapiJson = () => (openapi ??= JSON.stringify(openapiDocument(REGISTRY, s.urls.base, version, statusFactsOf(s))));
 
   app.use(watchRequests(s, REGISTRY));
   if (s.config.log === 'debug') {
@@ -75,7 +77,7 @@ export async function httpApp(s: Services, cards: CardsFile, version: string, ta
   });
   // ERC-8004's endpoint-domain proof, for a domain hosting one agent per seller (docs/cards.md).
   app.get('/.well-known/agent-registration.json', (_req, res) => void res.json(deckRegistration(SELLERS.map((x) => card(x.id)), cards, s.urls.base, wallet)));
-  app.get('/openapi.json', (_req, res) => void res.type('json').send(openapi));
+  app.get('/openapi.json', (_req, res) => void res.type('json').send(openapiJson()));
   // Sealed plates are content addressed: anyone holding the id may fetch them; they name no one.
   app.get('/plates/:file', (req, res, next) => {
     const m = /^([0-9a-f]{64})\.(png|json)$/.exec(req.params.file);
