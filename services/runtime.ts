@@ -1,25 +1,21 @@
 import type { FairQueue } from '../core/fair-queue.js';
-import type { WorkPool } from '../core/pool/pool.js';
 import type { Principal } from '../core/principal.js';
 import type { Rail } from './agent/rail.js';
-import type { Caller, Ctx, Essentials } from './context.js';
-import type { Guards } from './guards.js';
+import type { Caller, Ctx, Reach } from './context.js';
 import type { LoginThrottle } from './identity/login-throttle.js';
 import type { OAuthDoor } from './oauth/door.js';
-import type { Offer } from './offer.js';
 import type { Plane } from './plane/metrics.js';
 
-/** What the deck is made of, built once at start and shared by every call: the pieces behind each port of a call. */
-export interface Services extends Essentials {
-  guards: Guards;
+/**
+ * What the deck is made of, built once at start and shared by every call: what a call reaches, with the pieces themselves
+ * behind the ports (the transports read more of them than a tool may: the plane's exposition, the door's client cache).
+ */
+export interface Services extends Omit<Reach, 'chatQueue' | 'plane' | 'login' | 'oauth' | 'rail'> {
   /** The chat lane's fair queue: a lane per principal, served in turn under one bound. */
   chatQueue: FairQueue;
-  /** CPU-heavy work off the event loop, fairly per principal, bounded. */
-  pool: WorkPool;
   /** The observability plane: the deck's metrics and each upstream's last answer. */
   plane: Plane;
   login: LoginThrottle;
-  offer: Offer;
   /** The OAuth door: another way in to the same principals, for MCP clients that sign in by OAuth 2.1. */
   oauth: OAuthDoor;
   /** The agent runs under way. */
