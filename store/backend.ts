@@ -20,7 +20,7 @@ export interface Backend {
   ledger<T>(name: string): Promise<Ledger<T>>;
   /** The tape archive's days. */
   readonly tapeDays: TapeDays;
-  /** Bytes kept whole by name: the seals of past windows, sealed plates, attached images. */
+  /** Bytes kept whole by name: the seals of past windows, sealed plates, attached images, kept rehearsals' trades. */
   blobs(kind: BlobKind): Blobs;
   /** The ledgers that hold at least one entry, by name, sorted. */
   ledgerNames(): Promise<string[]>;

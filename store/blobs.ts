@@ -2,12 +2,12 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeAtomic } from './atomic-file.js';
 
-/** What the store keeps as blobs: the seals of past windows, sealed plates, attached images. */
-export const BLOB_KINDS = ['seals', 'plates', 'images'] as const;
+/** What the store keeps as blobs: the seals of past windows, sealed plates, attached images, kept rehearsals' trades. */
+export const BLOB_KINDS = ['seals', 'plates', 'images', 'trades'] as const;
 export type BlobKind = (typeof BLOB_KINDS)[number];
 
 /**
- * Bytes kept by name, one kind at a time (seals, plates, images): each written whole or not at all. The JSON store
+ * Bytes kept by name, one kind at a time (seals, plates, images, rehearsals' trades): each written whole or not at all. The JSON store
  * keeps them as files of a folder (<folder>/<name>); PostgreSQL as rows.
  */
 export interface Blobs {

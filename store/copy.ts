@@ -50,7 +50,7 @@ export async function copyToPostgres(dir: string, url: string): Promise<Copied> 
   const documents = top.filter((e) => e.isFile() && e.name.endsWith('.json') && !e.name.startsWith('.')).map((e) => e.name.slice(0, -'.json'.length)).sort();
 
   const pool = new pg.Pool({ connectionString: url, max: 2 });
-  const copied: Copied = { documents, ledgers: [], tapeDays: 0, blobs: { seals: 0, plates: 0, images: 0 } };
+  const copied: Copied = { documents, ledgers: [], tapeDays: 0, blobs: { seals: 0, plates: 0, images: 0, trades: 0 } };
   try {
     await migrate(pool);
     await transact(pool, async (client) => {

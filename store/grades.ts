@@ -1,6 +1,7 @@
-import type { Answered, Chosen, Decision, Fact, KeptRehearsal, Score } from '../engine/grade/index.js';
+import type { Answered, Chosen, Decision, Fact, KeptRehearsal, KeptTrade, Score } from '../engine/grade/index.js';
 import type { Market, Timeframe } from '../engine/markets.js';
 import type { Backend } from './backend.js';
+import type { Blobs } from './blobs.js';
 import type { Doc } from './doc.js';
 import type { Ledger, LedgerEntry } from './ledger.js';
 
@@ -9,13 +10,22 @@ import type { Ledger, LedgerEntry } from './ledger.js';
  * each principal has spent, the grade receipts and the scores, each in an append-only hash-chained ledger.
  */
 
-/** A principal's rehearsal of a seed, kept as long as its forge. */
-export interface KeptRecord extends KeptRehearsal {
+/**
+ * A principal's rehearsal of a seed, kept as long as its forge, as the rehearsals document lists it: everything but
+ * its trades, which are kept apart by the rehearsal's digest (a month of minutes holds some hundreds of KB of them,
+ * and the document is written whole on every rehearsal).
+ */
+export interface KeptRecord extends Omit<KeptRehearsal, 'trades'> {
   kept_at: number;
   expires_at: number;
   /** The id of the plate sealed with it, when one was asked (the plates store keeps it). */
   plate?: string;
+  /** A record kept before trades were kept apart holds its own. */
+  trades?: KeptTrade[];
 }
+
+/** A kept rehearsal whole: its record and its trades. */
+export type WholeRehearsal = KeptRecord & KeptRehearsal;
 
 /**
  * Rehearsals kept per (principal, seed), the newest: a studio record's rehearsal stays gradable through a few
@@ -101,6 +111,12 @@ export interface Tally {
   scores: number;
 }
 
+/** Where a kept rehearsal's trades are: by its digest. */
+const tradesName = (digest: string): string => `${digest}.json`;
+
+/** Every digest the kept records name. */
+const digestsOf = (d: RehearsalsDoc): Set<string> => new Set(Object.values(d.by_principal).flatMap((list) => list.map((r) => r.digest)));
+
 const tallyKey = (stage: Stage, principalId: string | null) => `${stage}|${principalId ?? '*'}`;
 
 export class Grades {
@@ -108,6 +124,8 @@ export class Grades {
 
   private constructor(
     private readonly kept: Doc<RehearsalsDoc>,
+    private readonly trades: Blobs,
+    private readonly alone: Backend['alone'],
     private readonly pings: Doc<PingsDoc>,
     private readonly receipts: Ledger<GradeEntry>,
     private readonly scores: Ledger<ScoreEntry>,
@@ -118,6 +136,8 @@ export class Grades {
   static async open(backend: Backend): Promise<Grades> {
     return new Grades(
       await backend.doc<RehearsalsDoc>('rehearsals', () => ({ by_principal: {} })),
+      backend.blobs('trades'),
+      (name, work) => backend.alone(name, work),
       await backend.doc<PingsDoc>('grader-pings', () => ({ used: {} })),
       await backend.ledger<GradeEntry>('grades'),
       await backend.ledger<ScoreEntry>('scores'),
@@ -136,21 +156,39 @@ export class Grades {
     return (this.kept.data.by_principal[principalId] ?? []).find((r) => r.digest === digest && r.expires_at > now) ?? null;
   }
 
+  /** A kept rehearsal with its trades; null when they are no longer kept (a newer rehearsal dropped it meanwhile). */
+  async whole(record: KeptRecord): Promise<WholeRehearsal | null> {
+    if (record.trades) return record as WholeRehearsal;
+    const bytes = await this.trades.read(tradesName(record.digest));
+    return bytes ? { ...record, trades: JSON.parse(bytes.toString('utf8')) as KeptTrade[] } : null;
+  }
+
   /**
    * Keeps a principal's rehearsal of a seed as the newest (the same rehearsal again, by digest, moves up); the seed
-   * keeps its last REHEARSALS_KEPT, and every expired one goes.
+   * keeps its last REHEARSALS_KEPT, and every expired one goes. Its trades are kept once by digest (the same
+   * rehearsal of the same seed and window is the same bytes) and go when no record names the digest any more. Keeps
+   * run one at a time in every deck on the store, so a digest is never removed under a keep that names it.
    */
   keepRehearsal(principalId: string, kept: KeptRehearsal & { plate?: string }, now: number, expiresAt: number): Promise<void> {
-    return this.kept.update((d) => {
-      for (const [who, list] of Object.entries(d.by_principal)) {
-        const live = list.filter((r) => r.expires_at > now && !(who === principalId && r.id === kept.id && r.digest === kept.digest));
-        if (live.length > 0) d.by_principal[who] = live;
-        else delete d.by_principal[who];
-      }
-      const mine = [...(d.by_principal[principalId] ?? []), { ...kept, kept_at: now, expires_at: expiresAt }];
-      const ofSeed = mine.filter((r) => r.id === kept.id);
-      const dropped = new Set(ofSeed.slice(0, Math.max(0, ofSeed.length - REHEARSALS_KEPT)));
-      d.by_principal[principalId] = mine.filter((r) => !dropped.has(r));
+    const { trades, ...record } = kept;
+    const bytes = Buffer.from(JSON.stringify(trades));
+    return this.alone('rehearsals', async () => {
+      await this.trades.keepFirst(tradesName(kept.digest), bytes);
+      const dropped = await this.kept.update((d) => {
+        const before = digestsOf(d);
+        for (const [who, list] of Object.entries(d.by_principal)) {
+          const live = list.filter((r) => r.expires_at > now && !(who === principalId && r.id === kept.id && r.digest === kept.digest));
+          if (live.length > 0) d.by_principal[who] = live;
+          else delete d.by_principal[who];
+        }
+        const mine = [...(d.by_principal[principalId] ?? []), { ...record, kept_at: now, expires_at: expiresAt }];
+        const ofSeed = mine.filter((r) => r.id === kept.id);
+        const over = new Set(ofSeed.slice(0, Math.max(0, ofSeed.length - REHEARSALS_KEPT)));
+        d.by_principal[principalId] = mine.filter((r) => !over.has(r));
+        const after = digestsOf(d);
+        return [...before].filter((digest) => !after.has(digest));
+      });
+      for (const digest of dropped) await this.trades.remove(tradesName(digest));
     });
   }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { writeAtomic } from './atomic-file.js';
 import type { Backend } from './backend.js';
-import { FileBlobs } from './blobs.js';
+import { BLOB_KINDS, FileBlobs, type BlobKind } from './blobs.js';
 import { FileLedger } from './file-ledger.js';
 import { JsonFile } from './json-file.js';
 import { ledgerHeads, ledgerNames, walkLedger } from './ledger-files.js';
@@ -20,7 +20,7 @@ export async function jsonBackend(dir: string, { sweep = false } = {}): Promise<
   const released = () => Promise.resolve();
   const turns = new Turns();
   // One per kind, so writes of one name by this deck wait for each other.
-  const blobs = { seals: new FileBlobs(join(dir, 'seals')), plates: new FileBlobs(join(dir, 'plates')), images: new FileBlobs(join(dir, 'images')) };
+  const blobs = Object.fromEntries(BLOB_KINDS.map((kind) => [kind, new FileBlobs(join(dir, kind))])) as Record<BlobKind, FileBlobs>;
   return {
     kind: 'json',
     shared: false,

@@ -119,11 +119,12 @@ describe('POST /studio/grade: facts first', () => {
     try {
       const { who, seed } = await ready(d.url, 'grade_tampered');
       await d.stop();
-      const file = join(dir, 'rehearsals.json');
-      const doc = JSON.parse(await readFile(file, 'utf8'));
-      const trade = doc.by_principal[Object.keys(doc.by_principal)[0]!][0].trades[0];
-      Object.assign(trade, { r: -5, exit_open: null });
-      await writeFile(file, JSON.stringify(doc));
+      // Its trades are kept apart, by its digest.
+      const doc = JSON.parse(await readFile(join(dir, 'rehearsals.json'), 'utf8'));
+      const file = join(dir, 'trades', `${doc.by_principal[Object.keys(doc.by_principal)[0]!][0].digest}.json`);
+      const trades = JSON.parse(await readFile(file, 'utf8'));
+      Object.assign(trades[0], { r: -5, exit_open: null });
+      await writeFile(file, JSON.stringify(trades));
       d = await testDeck(env);
       const { status, body } = await grade(d.url, who, { seed_hash: seed });
       expect(status).toBe(200);

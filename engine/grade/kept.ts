@@ -50,20 +50,24 @@ export function keptOf(seed: string, digest: string, r: Rehearsal, bars: Bars): 
  */
 export type Chosen = 'named' | 'latest_on_rule_market';
 
-export type ToJudge = { kept: KeptRehearsal; chosen: Chosen } | { kept: null; why: string };
+/** Why none is judged when a seed has no kept rehearsal. */
+export const NONE_KEPT = 'no rehearsal of this seed is kept: rehearse it first (POST /studio/rehearse)';
+
+export type ToJudge<R = KeptRehearsal> = { kept: R; chosen: Chosen } | { kept: null; why: string };
 
 /**
  * The rehearsal to judge among a seed's kept rehearsals (oldest first): the one `digest` names (null when it is not
- * kept), else the latest on `market`, else none and why.
+ * kept), else the latest on `market`, else none and why. It reads only which rehearsal each is and where it ran, so
+ * the store's records pick before their trades are read.
  */
-export function pickRehearsal(kept: readonly KeptRehearsal[], market: Market, digest: string | null): ToJudge | null {
+export function pickRehearsal<R extends Pick<KeptRehearsal, 'digest' | 'market'>>(kept: readonly R[], market: Market, digest: string | null): ToJudge<R> | null {
   if (digest !== null) {
     const named = kept.find((r) => r.digest === digest);
     return named ? { kept: named, chosen: 'named' } : null;
   }
   const own = kept.filter((r) => r.market === market).at(-1);
   if (own) return { kept: own, chosen: 'latest_on_rule_market' };
-  if (kept.length === 0) return { kept: null, why: 'no rehearsal of this seed is kept: rehearse it first (POST /studio/rehearse)' };
+  if (kept.length === 0) return { kept: null, why: NONE_KEPT };
   const elsewhere = [...new Set(kept.map((r) => r.market))].join(', ');
   return {
     kept: null,

@@ -17,7 +17,7 @@ import { codeInWordsOf, judgedOf, rehearsalToJudge, receiptOf, shownOf, spendDec
 export async function gradeForge(ctx: SessionCtx, input: { seed_hash: string; rehearsal_digest?: string | undefined; grader_key?: string | undefined }) {
   const p = ctx.principal;
   const forge = myForge(ctx, input.seed_hash);
-  const pick = rehearsalToJudge(ctx, forge, input.rehearsal_digest);
+  const pick = await rehearsalToJudge(ctx, forge, input.rehearsal_digest);
   const facts = gradeFacts(forge, pick);
   let shown: Shown | null = null;
   let spent: Awaited<ReturnType<typeof spendDecision>> | null = null;

@@ -1,6 +1,7 @@
 import { inWords } from '../../engine/decider/index.js';
 import {
   answered,
+  NONE_KEPT,
   pickRehearsal,
   sha256,
   type Answered,
@@ -26,9 +27,13 @@ import { deciderOf, fromScript } from './cast.js';
  * The rehearsal a grade or score of your forge judges: the one `digest` names, else the latest of the seed on the
  * rule's own market (pickRehearsal). A named rehearsal that is not kept is 404 naming rehearsal_digest.
  */
-export function rehearsalToJudge(ctx: SessionCtx, forge: ForgeRecord, digest: string | undefined): ToJudge {
+export async function rehearsalToJudge(ctx: SessionCtx, forge: ForgeRecord, digest: string | undefined): Promise<ToJudge> {
   const pick = pickRehearsal(ctx.store.grades.rehearsals(ctx.principal.id, forge.id, ctx.clock()), forge.script.market, digest ?? null);
-  if (pick) return pick;
+  if (pick && !pick.kept) return pick;
+  // A newer rehearsal may drop the one picked between its record and its trades being read: it is then not kept.
+  const kept = pick && (await ctx.store.grades.whole(pick.kept));
+  if (pick && kept) return { kept, chosen: pick.chosen };
+  if (digest === undefined) return { kept: null, why: NONE_KEPT };
   throw new DeckError(
     404,
     'rehearsal_not_found',

@@ -58,11 +58,15 @@ export async function readRehearsalPart(ctx: Ctx, uri: string): Promise<Rehearsa
   if (!digest || !/^[0-9a-f]{64}$/.test(digest) || (part !== 'trades' && part !== 'plate') || rest.length > 0) {
     return { kind: 'not_found', message: `no resource ${uri}: a rehearsal's parts are ${REHEARSAL_TEMPLATES.map((t) => t.uriTemplate).join(' and ')}, rehearsal_digest 64 lowercase hex digits` };
   }
+  const notKept: RehearsalRead = { kind: 'not_found', message: `no rehearsal ${digest} of yours is kept (${KEPT_FOR}): rehearse again to read it` };
   const kept = ctx.store.grades.rehearsal(ctx.principal.id, digest, ctx.clock());
-  if (!kept) return { kind: 'not_found', message: `no rehearsal ${digest} of yours is kept (${KEPT_FOR}): rehearse again to read it` };
+  if (!kept) return notKept;
   if (part === 'trades') {
+    // A newer rehearsal may have dropped its trades since the record was read: it is then not kept.
+    const whole = await ctx.store.grades.whole(kept);
+    if (!whole) return notKept;
     // The trades as the rehearsal answered them: grading's witness (each exit bar's open) stays with grading.
-    const trades = kept.trades.map(({ exit_open: _witness, ...trade }) => trade);
+    const trades = whole.trades.map(({ exit_open: _witness, ...trade }) => trade);
     const body = { rehearsal_digest: digest, seed_hash: kept.id, market: kept.market, timeframe: kept.timeframe, window: kept.window, trades };
     return { kind: 'contents', contents: [{ uri, mimeType: TRADES.mimeType, text: JSON.stringify(body) }] };
   }

@@ -64,7 +64,7 @@ async function judgeParts(ctx: SessionCtx, text: string | undefined, ownKey: str
 async function judgeRehearsed(ctx: SessionCtx, seed: string | undefined, digest: string | undefined, ownKey: string | null): Promise<Judged> {
   if (seed === undefined) throw badInput([{ field: 'seed_hash', message: 'stage rehearsed scores the rehearsal of a forge: send its seed_hash' }]);
   const forge = myForge(ctx, seed);
-  const pick = rehearsalToJudge(ctx, forge, digest);
+  const pick = await rehearsalToJudge(ctx, forge, digest);
   if (!pick.kept) throw new DeckError(409, 'not_rehearsed', `the rehearsed stage needs a rehearsal first: ${pick.why}`, { seed_hash: forge.id });
   const kept = pick.kept;
   const facts = rehearsedFacts(forge.script, kept);
