@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
@@ -7,6 +7,7 @@ import { sampleFile } from './support/tape-file.js';
 import { EMA_CROSS } from './fixtures/scripts.js';
 import { irOf } from '../engine/decider/ir.js';
 import { WorkPool } from '../core/pool/pool.js';
+import { WORK_NICE } from '../core/pool/yielding.js';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
@@ -63,6 +64,19 @@ describe('the work pool', () => {
     );
     expect(JSON.parse(answers[0]!).verdict.neighbourhood.rules).toBeGreaterThan(1);
     expect(answers[1]).toBe(answers[0]);
+  });
+
+  it.runIf(process.platform === 'linux')('runs its threads nicer than the event loop, which answers first when both want a core', async () => {
+    // The nice value of each thread of this process (the 19th field of its stat, after the name in brackets).
+    const niceOf = async (stat: string) => Number((await readFile(stat, 'utf8')).split(') ')[1]!.split(' ')[16]);
+    const threads = async () => Promise.all((await readdir('/proc/self/task')).map((tid) => niceOf(`/proc/self/task/${tid}/stat`)));
+    const loop = await niceOf('/proc/thread-self/stat');
+    const before = (await threads()).filter((n) => n === loop + WORK_NICE).length;
+    const pooled = await deckWith({ DECK_WORKERS: '2' });
+    const { bearer, body } = await ready(pooled, 'pool_a');
+    expect((await post(`${pooled.url}/studio/rehearse`, body, bearer)).status).toBe(200);
+    expect((await threads()).filter((n) => n === loop + WORK_NICE).length - before).toBe(2);
+    expect(await niceOf('/proc/thread-self/stat')).toBe(loop);
   });
 
   it("reads, forges and forecasts on its threads: the reading, the forge (review and scan), a refusal and an envelope are the loop's bytes", async () => {
