@@ -4,6 +4,7 @@ import { type Market } from '../../engine/markets.js';
 import { renderRehearsalPlate } from '../../engine/plate/index.js';
 import { MAX_FOLDS } from '../../engine/stepper/index.js';
 import { LONGEST_WARM_UP } from '../../engine/verdict/index.js';
+import { jsonOf } from '../../core/json.js';
 import type { SessionCtx } from '../context.js';
 import { drawing, plateId } from '../plates/draw.js';
 import { refuseSealsUsed, sealPlate } from '../plates/seal.js';
@@ -15,9 +16,10 @@ import { DEFAULT_HOURS, windowBars, windowEnd } from './window.js';
 
 /**
  * A rehearsal's name: sha256 of its JSON answer, the very bytes POST /studio/rehearse answers for it. Grades and
- * scores name the rehearsal they judge by it, and the studio record keeps it.
+ * scores name the rehearsal they judge by it, and the studio record keeps it. The answer is frozen, so the JSON
+ * written for its name is the one its answer sends (jsonOf keeps it): a month's answer is written once.
  */
-export const rehearsalDigest = (answer: unknown): string => sha256(JSON.stringify(answer));
+const rehearsalDigest = (answer: Readonly<object>): string => sha256(jsonOf(answer));
 
 export const RehearsalDigest = z.string().regex(/^[0-9a-f]{64}$/, 'a rehearsal digest: 64 lowercase hex digits, sha256 of the rehearsal\'s JSON answer');
 
@@ -70,7 +72,7 @@ export async function rehearsed(ctx: SessionCtx, input: RehearsalAsk, { forge, s
   ctx.progress?.('recording the rehearsal');
   await meterSteps(ctx, 'rehearse', rehearsal);
   // A plate sealed before says fresh false: the answer names it without that, so the same rehearsal answers the same bytes.
-  const answer = { ok: true, seed_hash: forge.id, ...rehearsal, ...(plate ? { plate: { id: plate.id, path: plate.path, png: plate.png, json: plate.json } } : {}) };
+  const answer = Object.freeze({ ok: true, seed_hash: forge.id, ...rehearsal, ...(plate ? { plate: { id: plate.id, path: plate.path, png: plate.png, json: plate.json } } : {}) });
   const digest = rehearsalDigest(answer);
   // Grading judges a kept rehearsal by its digest: its trades against the rule's stop, side and ways out.
   // Its plate's id is kept with it, so the plate is read as one of the rehearsal's parts by its principal alone.
