@@ -23,7 +23,9 @@ const seal = (body: unknown, headers = me.bearer) => call(`${deck.url}/plates`, 
 
 beforeAll(async () => {
   venue = await startVenue({ 'BTC/1m': sampleRows('BTC-1m'), 'BTC/1h': sampleRows('BTC-1h'), 'ES/1m': sampleRows('ES-1m') });
-  deck = await testDeck({ DECK_TAPE_URL: venue.url });
+  // Plates are drawn on the work pool, whose lane (4 jobs a principal by default) would refuse ten at once with 429
+  // lane_full before the seal's own race is reached (test/work-pool.test.ts holds the lane).
+  deck = await testDeck({ DECK_TAPE_URL: venue.url, DECK_WORK_LANE: '16' });
   me = await signedIn(deck.url, 'plater');
   await call(`${deck.url}/me/marks`, { body: { market: 'BTC', kind: 'zone', price: 80000, price2: 80500, note: 'overnight range' }, headers: me.bearer });
 });

@@ -79,7 +79,7 @@ describe('the work pool', () => {
     expect(await niceOf('/proc/thread-self/stat')).toBe(loop);
   });
 
-  it("reads, forges and forecasts on its threads: the reading, the forge (review and scan), a refusal and an envelope are the loop's bytes", async () => {
+  it("reads, forges, draws and forecasts on its threads: the reading, the forge (review and scan), a refusal, plates and an envelope are the loop's bytes", async () => {
     const loop = await deckWith({ DECK_WORKERS: '0' });
     const pooled = await deckWith({ DECK_WORKERS: '1' });
     const unsure = 'ES on the 1 minute chart: go long when the 9 EMA crosses above the 21 EMA. Target 2R.';
@@ -88,6 +88,9 @@ describe('the work pool', () => {
       ['/forge', { intent: RULE }],
       ['/forge', { intent: unsure }],
       ['/forge', { intent: RULE, script: { version: 'script.v1' } }],
+      // A plate of the ES week's last afternoon, and one of its Saturday, which has no bars to draw.
+      ['/plates', { market: 'ES', tf: '1m', from: TO - 4 * 3600, to: TO, indicators: ['ema:9', 'rsi:14'] }],
+      ['/plates', { market: 'ES', tf: '1m', from: Date.UTC(2013, 9, 12) / 1000, to: Date.UTC(2013, 9, 12) / 1000 + 6 * 3600 }],
     ];
     // And an envelope the in-process forecaster issues on demand (the ES week's last Friday afternoon).
     const envelope = `/forecast/ES/5m?t=${TO}`;
@@ -99,10 +102,12 @@ describe('the work pool', () => {
       [loop, pooled].map(async (deck) => {
         const { bearer } = await signedIn(deck.url, 'pool_c');
         const texts: string[] = [];
-        for (const [path, body] of asks) {
-          const res = await post(`${deck.url}${path}`, body, bearer);
-          texts.push(`${res.status} ${await res.text()}`);
-        }
+        // A plate's URLs name the deck that sealed it.
+        const answered = async (res: Response) => `${res.status} ${(await res.text()).replaceAll(deck.url, 'DECK')}`;
+        for (const [path, body] of asks) texts.push(await answered(await post(`${deck.url}${path}`, body, bearer)));
+        // A rehearsal's plate, of the rule forged above.
+        const seed = JSON.parse(texts[1]!.slice(4)).seed_hash as string;
+        texts.push(await answered(await post(`${deck.url}/studio/rehearse`, { seed_hash: seed, to: TO, hours: 24, plate: true }, bearer)));
         const issued = await fetch(`${deck.url}${envelope}`, { headers: bearer });
         // When it was served is the deck's clock, not the forecaster's work.
         const { served: _served, ...answer } = (await issued.json()) as { served: unknown };
@@ -110,20 +115,37 @@ describe('the work pool', () => {
         return texts;
       }),
     );
-    expect(answers[0]!.map((t) => t.slice(0, 3))).toEqual(['200', '200', '422', '422', '200']);
-    expect(JSON.parse(answers[0]![4]!.slice(4)).envelope.market).toBe('ES');
+    expect(answers[0]!.map((t) => t.slice(0, 3))).toEqual(['200', '200', '422', '422', '200', '422', '200', '200']);
+    expect(JSON.parse(answers[0]![5]!.slice(4))).toMatchObject({ error: 'undrawable', reason: 'no_bars' });
+    expect(JSON.parse(answers[0]![6]!.slice(4)).plate.id).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.parse(answers[0]![7]!.slice(4)).envelope.market).toBe('ES');
     expect(JSON.parse(answers[0]![1]!.slice(4)).review.classes).toHaveLength(9);
     expect(answers[1]).toEqual(answers[0]);
-    // ... and, warm, every kind ran on a thread (three readings: the refused words' too; one forge cast).
-    expect(await jobsRun(pooled)).toEqual({ 'forging loop': 1, 'reading loop': 1, 'rehearsal thread': 1, 'reading thread': 3, 'forging thread': 1, 'forecasting thread': 1 });
-    expect(await jobsRun(loop)).toEqual({ 'reading loop': 3, 'forging loop': 1, 'forecasting loop': 1 });
+    // ... and the plates' PNGs, read by their URLs.
+    for (const url of [JSON.parse(answers[0]![4]!.slice(4)).png, JSON.parse(answers[0]![6]!.slice(4)).plate.png] as string[]) {
+      const pngs = await Promise.all([loop, pooled].map(async (deck) => Buffer.from(await (await fetch(url.replace('DECK', deck.url))).arrayBuffer())));
+      expect(pngs[0]!.subarray(1, 4).toString()).toBe('PNG');
+      expect(pngs[1]!.equals(pngs[0]!)).toBe(true);
+    }
+    // ... and, warm, every kind ran on a thread (three readings: the refused words' too; one forge cast; three plates).
+    expect(await jobsRun(pooled)).toEqual({
+      'forging loop': 1,
+      'reading loop': 1,
+      'rehearsal thread': 2,
+      'reading thread': 3,
+      'forging thread': 1,
+      'drawing thread': 2,
+      'drawingRehearsal thread': 1,
+      'forecasting thread': 1,
+    });
+    expect(await jobsRun(loop)).toEqual({ 'reading loop': 3, 'forging loop': 1, 'drawing loop': 2, 'rehearsal loop': 1, 'drawingRehearsal loop': 1, 'forecasting loop': 1 });
   });
 
   it('runs every kind of work the worker module names, from source as well as built', async () => {
     const built = Object.keys(await import('../core/pool/worker.js')).sort();
     const fromSource = (await readFile(new URL('../core/pool/from-source.mjs', import.meta.url), 'utf8')).match(/export const \{([^}]*)\}/)![1]!.split(',').map((k) => k.trim()).sort();
     expect(fromSource).toEqual(built);
-    expect(built).toEqual(['forecasting', 'forging', 'imaging', 'parsing', 'reading', 'rehearsal']);
+    expect(built).toEqual(['drawing', 'drawingRehearsal', 'forecasting', 'forging', 'imaging', 'parsing', 'reading', 'rehearsal']);
   });
 
   it("refuses a principal's rehearsal past its lane with 429 lane_full and Retry-After, while another principal is served", async () => {

@@ -7,4 +7,4 @@ const work = await import('./worker.js');
 
 // Every kind of work worker.ts exports, by name (an ES module cannot re-export names it learns at run time);
 // test/work-pool.test.ts holds the two lists equal.
-export const { rehearsal, forging, reading, parsing, imaging, forecasting } = work;
+export const { rehearsal, forging, reading, parsing, imaging, forecasting, drawing, drawingRehearsal } = work;

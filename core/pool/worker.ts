@@ -3,6 +3,7 @@ import { readImage, type ImageRead } from '../image.js';
 import { parseJsonBody } from '../json.js';
 import { runIssueJob, type IssueJob, type IssueOutcome } from '../../engine/forecast/job.js';
 import { runForgeJob, type ForgeJob, type ForgeOutcome } from '../../engine/forge/job.js';
+import { drawPlateJob, drawRehearsalPlateJob, type Drawn, type Plate, type PlateInput, type RehearsalPlate, type RehearsalPlateInput } from '../../engine/plate/index.js';
 import { readRule, type RuleReading } from '../../engine/reader/index.js';
 import type { Rehearsal, RehearsalPhase } from '../../engine/stepper/index.js';
 import { runRehearsalJob, type RehearsalJob } from '../../engine/stepper/job.js';
@@ -39,3 +40,9 @@ export const imaging = ({ input }: Job<{ base64: string; cap: number }>): Promis
 
 /** A forecast envelope issued from the pair's look-back bars (8-12 ms on the loop for a few thousand bars). */
 export const forecasting = ({ input }: Job<IssueJob>): IssueOutcome => runIssueJob(input);
+
+/** A candle chart drawn and rasterized (some tens of milliseconds for a plate's 2,000 bars). */
+export const drawing = ({ input }: Job<PlateInput>): Drawn<Plate> => drawPlateJob(input);
+
+/** A rehearsal's plate drawn and rasterized (about 100 ms for a month of minutes). */
+export const drawingRehearsal = ({ input }: Job<RehearsalPlateInput>): Drawn<RehearsalPlate> => drawRehearsalPlateJob(input);

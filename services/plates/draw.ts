@@ -3,8 +3,17 @@ import { z } from 'zod';
 import { unixTime } from '../schemas.js';
 import { IndicatorSpecError, parseIndicators, type IndicatorSpec } from '../../engine/indicators/index.js';
 import { MARKETS, TIMEFRAME_SECONDS, TIMEFRAMES } from '../../engine/markets.js';
-import { furtherBack, MAX_PLATE_BARS, PlateError, plateLoadFrom, renderPlate, type Plate } from '../../engine/plate/index.js';
-import type { SessionCtx } from '../context.js';
+import {
+  furtherBack,
+  MAX_PLATE_BARS,
+  plateLoadFrom,
+  type Drawn,
+  type Plate,
+  type PlateInput,
+  type RehearsalPlate,
+  type RehearsalPlateInput,
+} from '../../engine/plate/index.js';
+import { workAsk, type SessionCtx } from '../context.js';
 import { badInput, DeckError } from '../../core/errors.js';
 import { candleWindow, MAX_BARS } from '../tape/candle-window.js';
 
@@ -27,15 +36,22 @@ export interface DrawnPlate extends Plate {
 /** A plate's id: sha256 of its PNG and of the JSON of the numbers it was drawn from. */
 export const plateId = (png: Uint8Array, json: string): string => createHash('sha256').update(png).update(json).digest('hex');
 
-/** Runs a renderer: a picture there is none of (no bars, a flat series) is 422 undrawable with the reason. */
-export function drawing<T>(render: () => T): T {
-  try {
-    return render();
-  } catch (error) {
-    if (error instanceof PlateError) throw new DeckError(422, 'undrawable', error.message, { reason: error.reason });
-    throw error;
-  }
+/**
+ * A plate drawn on the work pool (rasterizing holds a core for tens of milliseconds, a month's rehearsal about a
+ * hundred): a picture there is none of (no bars, a flat series) is 422 undrawable with the reason.
+ */
+async function drawnOnPool<P extends { png: Buffer }>(job: Promise<Drawn<P>>): Promise<P> {
+  const drawn = await job;
+  if (!drawn.ok) throw new DeckError(422, 'undrawable', drawn.message, { reason: drawn.reason });
+  // A Buffer crosses a thread as a Uint8Array: the same bytes, seen as a Buffer again.
+  const png: Uint8Array = drawn.plate.png;
+  return { ...drawn.plate, png: Buffer.from(png.buffer, png.byteOffset, png.byteLength) };
 }
+
+const drawnPlate = (ctx: SessionCtx, input: PlateInput): Promise<Plate> => drawnOnPool(ctx.pool.run('drawing', input, workAsk(ctx)));
+
+export const drawRehearsalPlate = (ctx: SessionCtx, input: RehearsalPlateInput): Promise<RehearsalPlate> =>
+  drawnOnPool(ctx.pool.run('drawingRehearsal', input, workAsk(ctx)));
 
 function specsOf(texts: readonly string[]): IndicatorSpec[] {
   try {
@@ -84,9 +100,7 @@ export async function drawPlate(ctx: SessionCtx, input: z.output<typeof PlateReq
     .list(ctx.principal.id)
     .filter((m) => m.market === input.market)
     .map((m) => ({ kind: m.kind, price: m.price, ...(m.price2 !== undefined ? { price2: m.price2 } : {}) }));
-  const plate = drawing(() =>
-    renderPlate({ market: input.market, tf: input.tf, from, to, bars, unmeasured: coverage.unmeasured.spans, indicators: specs, marks }),
-  );
+  const plate = await drawnPlate(ctx, { market: input.market, tf: input.tf, from, to, bars, unmeasured: coverage.unmeasured.spans, indicators: specs, marks });
   const chartStateJson = JSON.stringify(plate.chart_state);
   return { ...plate, id: plateId(plate.png, chartStateJson), chartStateJson };
 }

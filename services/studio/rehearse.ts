@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { keptOf, sha256 } from '../../engine/grade/index.js';
 import { type Market } from '../../engine/markets.js';
-import { renderRehearsalPlate } from '../../engine/plate/index.js';
 import { MAX_FOLDS } from '../../engine/stepper/index.js';
 import { LONGEST_WARM_UP } from '../../engine/verdict/index.js';
 import { jsonOf } from '../../core/json.js';
 import type { SessionCtx } from '../context.js';
-import { drawing, plateId } from '../plates/draw.js';
+import { drawRehearsalPlate, plateId } from '../plates/draw.js';
 import { refuseSealsUsed, sealPlate } from '../plates/seal.js';
 import { int } from '../schemas.js';
 import { deciderOf } from './cast.js';
@@ -66,7 +65,7 @@ export async function rehearsed(ctx: SessionCtx, input: RehearsalAsk, { forge, s
   const rehearsal = await stepOver(ctx, script, ir, forge.id, w, input.folds);
   if (input.plate) ctx.progress?.('drawing and sealing the plate');
   // Drawn and sealed before the meter counts the rehearsal, so a refused seal (the day's seals used) costs nothing.
-  const drawn = input.plate ? drawing(() => renderRehearsalPlate({ rehearsal, ir, bars: w.bars })) : null;
+  const drawn = input.plate ? await drawRehearsalPlate(ctx, { rehearsal, ir, bars: w.bars }) : null;
   const stateJson = drawn && JSON.stringify(drawn.state);
   const plate = drawn && stateJson && (await sealPlate(ctx, plateId(drawn.png, stateJson), drawn.png, stateJson));
   ctx.progress?.('recording the rehearsal');
