@@ -12,7 +12,7 @@ export interface LedgerLockHeld {
  */
 export const ledgerLocks = channel('deck:ledger-lock');
 
-export function publishLockHeld(ledger: string, started: number): void {
+export function publishLockHeld(ledger: string, seconds: number): void {
   if (!ledgerLocks.hasSubscribers) return;
-  ledgerLocks.publish({ ledger, seconds: (performance.now() - started) / 1000 } satisfies LedgerLockHeld);
+  ledgerLocks.publish({ ledger, seconds } satisfies LedgerLockHeld);
 }

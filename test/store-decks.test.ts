@@ -181,6 +181,10 @@ describe('three decks on one database', () => {
       const metrics = await (await fetch(`${deck.url}/metrics`)).text();
       const held = Number(/^deck_ledger_lock_seconds_count\{ledger="meter"\} (\d+)$/m.exec(metrics)?.[1]);
       expect(held).toBeGreaterThan(0);
+      // As the database counts it, from the head's update to the entries' insert: some time, and far under a second.
+      const seconds = Number(/^deck_ledger_lock_seconds_sum\{ledger="meter"\} (\S+)$/m.exec(metrics)?.[1]);
+      expect(seconds).toBeGreaterThan(0);
+      expect(seconds / held).toBeLessThan(1);
     }
   });
 

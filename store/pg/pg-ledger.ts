@@ -15,12 +15,16 @@ export async function insertEntries(client: PoolClient, name: string, entries: r
 
 /**
  * Chains a batch in one statement, only if the head is still the one it was chained on: the head row is locked for
- * the statement alone, inside the database, never across a round trip to a deck whose event loop is busy.
+ * the statement alone, inside the database, never across a round trip to a deck whose event loop is busy. It answers
+ * the entries kept (none when another deck moved the head first) and, as the database's clock counts it, how long the
+ * head had been locked when they were in (seconds; its commit follows).
  */
 const APPEND_ON_HEAD = `WITH moved AS (
-  UPDATE deck_ledger_heads SET length = $3, head = $4 WHERE name = $1 AND length = $2 AND head = $5 RETURNING 1
+  UPDATE deck_ledger_heads SET length = $3, head = $4 WHERE name = $1 AND length = $2 AND head = $5 RETURNING clock_timestamp() AS locked
+), kept AS (
+  INSERT INTO deck_ledger_entries (ledger, seq, line) SELECT $1, t.seq, t.line FROM unnest($6::bigint[], $7::text[]) AS t(seq, line) WHERE EXISTS (SELECT 1 FROM moved) RETURNING 1
 )
-INSERT INTO deck_ledger_entries (ledger, seq, line) SELECT $1, t.seq, t.line FROM unnest($6::bigint[], $7::text[]) AS t(seq, line) WHERE EXISTS (SELECT 1 FROM moved)`;
+SELECT (SELECT count(*) FROM kept)::int AS kept, (SELECT extract(epoch FROM clock_timestamp() - locked) FROM moved)::float8 AS held`;
 
 /** Tries at chaining on the head this deck holds before an append waits its turn at the head's lock instead. */
 const ON_HEAD_TRIES = 3;
@@ -68,10 +72,20 @@ export class PgLedger<T> extends HeldLedger<T> {
       const head = this.entries.at(-1) ?? { seq: 0, hash: GENESIS };
       const records = this.chained(batch);
       const last = records.at(-1)!;
-      const sent = performance.now();
-      const { rowCount } = await this.pool.query(APPEND_ON_HEAD, [this.name, head.seq, last.seq, last.hash, head.hash, records.map((r) => r.seq), records.map((r) => JSON.stringify(r))]);
-      publishLockHeld(this.name, sent);
-      if (rowCount) return records;
+      const { rows } = await this.pool.query<{ kept: number; held: number | null }>(APPEND_ON_HEAD, [
+        this.name,
+        head.seq,
+        last.seq,
+        last.hash,
+        head.hash,
+        records.map((r) => r.seq),
+        records.map((r) => JSON.stringify(r)),
+      ]);
+      const { kept, held } = rows[0]!;
+      if (kept > 0) {
+        publishLockHeld(this.name, held ?? 0);
+        return records;
+      }
       await this.catchUp(Number.MAX_SAFE_INTEGER);
     }
     return this.keepInTurn(batch);
@@ -80,6 +94,7 @@ export class PgLedger<T> extends HeldLedger<T> {
   /** The append that waits its turn at the head's lock and chains on the head the locked row holds. */
   private async keepInTurn(batch: readonly Appending<T>[]): Promise<LedgerEntry<T>[]> {
     let locked = 0;
+    // The lock is held across round trips here, so the deck counts it: from the locked row's answer to the commit's.
     const records = await transact(this.pool, async (client) => {
       const { rows } = await client.query<{ length: string; head: string }>('SELECT length, head FROM deck_ledger_heads WHERE name = $1 FOR UPDATE', [this.name]);
       locked = performance.now();
@@ -89,7 +104,7 @@ export class PgLedger<T> extends HeldLedger<T> {
       await client.query('UPDATE deck_ledger_heads SET length = $2, head = $3 WHERE name = $1', [this.name, last.seq, last.hash]);
       return records;
     });
-    publishLockHeld(this.name, locked);
+    publishLockHeld(this.name, (performance.now() - locked) / 1000);
     // Committed: a failure from here on rejects an append that was kept, as a lost commit answer would; the next
     // catch-up adopts it. Followers see the chain in order: the entries chained before this batch first.
     await this.catchUp(records[0]!.seq - 1);
