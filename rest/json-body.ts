@@ -26,8 +26,12 @@ const PARSED_ON_POOL_ENTRIES = 1_024;
 export const parsedOnPool = (pool: WorkPool): BodyOffload => ({
   from: PARSED_ON_POOL_FROM,
   entries: PARSED_ON_POOL_ENTRIES,
-  parse: (bytes, req) => pool.run('parsing', bytes, { owner: `address ${req.ip ?? ''}` }),
+  // A body gathered into a buffer of its own moves to the thread, not copied: nothing reads it after.
+  parse: (bytes, req) => pool.run('parsing', bytes, { owner: `address ${req.ip ?? ''}`, ...(ownsItsMemory(bytes) ? { transfer: [bytes.buffer as ArrayBuffer] } : {}) }),
 });
+
+/** Whether a buffer is the whole of its memory (not a slice of Node's shared pool or of a larger read). */
+const ownsItsMemory = (bytes: Buffer): boolean => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
 
 /**
  * A JSON body reader: express.json (body-parser) with `strict: false`, whose answers it keeps exactly (an empty body

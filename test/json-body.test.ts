@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeckError } from '../core/errors.js';
 import { WorkPool } from '../core/pool/pool.js';
-import { jsonBody, type BodyOffload } from '../rest/json-body.js';
+import { jsonBody, parsedOnPool, type BodyOffload } from '../rest/json-body.js';
 import { oddValue } from './fuzz/values.js';
 
 // The deck's JSON body reader reads the common case itself and hands the rest to body-parser: whatever is sent with a
@@ -22,9 +22,12 @@ let server: Server;
 let base: string;
 /** The failures each reader reported, by route: a client that went away never reads its answer. */
 const reported: Record<string, unknown[]> = { '/deck': [], '/body-parser': [], '/bounded': [], '/pooled': [], '/refusing': [] };
-/** A work pool of one thread, where /pooled parses every body (from its first byte) off the event loop. */
+/**
+ * A work pool of one thread, where /pooled parses every body (from its first byte) off the event loop, as the deck's
+ * routes do (a body gathered into memory of its own moved to the thread).
+ */
 const pool = new WorkPool({ threads: 1, lane: 100, held: 100 });
-const pooled: BodyOffload = { from: 0, entries: LIMIT, parse: (bytes) => pool.run('parsing', bytes, { owner: 'test' }) };
+const pooled: BodyOffload = { ...parsedOnPool(pool), from: 0, entries: LIMIT };
 /** A place that refuses every body of at most 4 entries (keys and items) it is handed, as a full queue would. */
 const refusing: BodyOffload = { from: 0, entries: 4, parse: () => Promise.reject(new DeckError(429, 'queue_full', 'the work queue is full')) };
 

@@ -31,10 +31,15 @@ export interface PoolLimits {
  */
 const HEAVY: ReadonlySet<WorkKind> = new Set(['rehearsal']);
 
-/** Whose turn a job takes (a principal, or a client's address before one is known), and the signal that cancels it. */
+/**
+ * Whose turn a job takes (a principal, or a client's address before one is known), the signal that cancels it, and
+ * what of its input is moved to the thread rather than copied (the caller's copy is left empty: the caller must not
+ * read it after).
+ */
 export interface WorkAsk {
   owner: string;
   signal?: AbortSignal;
+  transfer?: ArrayBuffer[];
 }
 
 /** The worker module: the bundle's own beside the built deck, or, run from source, one that loads TypeScript first. */
@@ -93,8 +98,9 @@ export class WorkPool {
       const channel = hear ? new MessageChannel() : null;
       channel?.port1.on('message', (step: StepOf<K>) => hear!(step));
       const job: work.Job<InputOf<K>> = { input, ...(channel ? { port: channel.port2 } : {}) };
+      const transferList = [...(channel ? [channel.port2] : []), ...(ask.transfer ?? [])];
       try {
-        return await threads.run(job, { name: kind, ...(channel ? { transferList: [channel.port2] } : {}), ...(ask.signal ? { signal: ask.signal } : {}) }).catch((error: unknown) => {
+        return await threads.run(job, { name: kind, ...(transferList.length ? { transferList } : {}), ...(ask.signal ? { signal: ask.signal } : {}) }).catch((error: unknown) => {
           throw ask.signal?.aborted ? cancelled() : error;
         });
       } finally {
