@@ -6,6 +6,7 @@ import type { Tool } from '../tools/define.js';
 import { TOOLSETS } from '../tools/toolsets.js';
 import { credentialStatuses, routeStatuses, type StatusFacts } from './statuses.js';
 import { shareSchemas } from './openapi-components.js';
+import { withoutSafeBounds } from './openapi-integers.js';
 
 type Schema = Record<string, unknown>;
 
@@ -21,13 +22,16 @@ const REASONS: Record<number, string> = {
 const ERROR = { $ref: '#/components/schemas/Error' };
 const json = (schema: Schema) => ({ content: { 'application/json': { schema } } });
 const reply = (status: number, schema: Schema = { type: 'object' }) => [String(status), { description: REASONS[status] ?? 'Answer', ...json(schema) }] as const;
-/** A refusal in the error form: one shared response per status (components.responses). */
-const refused = (status: number) => [String(status), { $ref: `#/components/responses/Error${status}` }] as const;
+/**
+ * A refusal in the error form: one shared response per status, named by its status alone (components.responses.409);
+ * a route lists each it can answer, so the name is written some six hundred times.
+ */
+const refused = (status: number) => [String(status), { $ref: `#/components/responses/${status}` }] as const;
 
 /** The refusals the paths refer to, each stated once. */
 function refusalsIn(paths: unknown): Record<string, Schema> {
-  const statuses = [...new Set([...JSON.stringify(paths).matchAll(/"#\/components\/responses\/Error(\d+)"/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
-  return Object.fromEntries(statuses.map((status) => [`Error${status}`, { description: REASONS[status] ?? 'Refused', ...json(ERROR) }]));
+  const statuses = [...new Set([...JSON.stringify(paths).matchAll(/"#\/components\/responses\/(\d+)"/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+  return Object.fromEntries(statuses.map((status) => [String(status), { description: REASONS[status] ?? 'Refused', ...json(ERROR) }]));
 }
 
 const SESSION = [{ deckSession: [] }, { deckKey: [] }];
@@ -268,7 +272,7 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
     const path = tool.rest.path.replace(/:(\w+)/g, '{$1}');
     (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, defs, facts);
   }
-  const doc = {
+  const doc = withoutSafeBounds({
     openapi: '3.1.0',
     info: { title: 'the deck', version, description: 'A trading-rule workbench served to agents (MCP), registries (seller cards) and people (this REST facade).' },
     servers: [{ url: base }],
@@ -303,7 +307,7 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
       toolsets: Object.fromEntries(toolsetsOf(tools.filter((t) => t.surface === 'both'))),
       default_toolsets: DEFAULT_TOOLSETS,
     },
-  };
+  });
   shareSchemas(doc);
   return doc;
 }

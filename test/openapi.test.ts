@@ -79,8 +79,20 @@ describe('GET /openapi.json', () => {
     walk(doc, false);
     expect([...seen].filter(([, n]) => n > 1).map(([shape]) => shape.slice(0, 120))).toEqual([]);
     // Each refusal is one shared response per status.
-    expect(Object.keys(named.responses)).toContain('Error422');
-    expect(doc.paths['/forge']!.post!.responses['422']).toEqual({ $ref: '#/components/responses/Error422' });
+    expect(Object.keys(named.responses)).toContain('422');
+    expect(doc.paths['/forge']!.post!.responses['422']).toEqual({ $ref: '#/components/responses/422' });
+  });
+
+  it("leaves out zod's safe-integer bounds and keeps every bound a schema states itself", () => {
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    // Each other bound the tools' schemas state (minimum 1 with maximum 8192, an exclusiveMinimum 0 paired with the safe maximum) is in the document.
+    const bounds = (t: string) => new Set([...t.matchAll(/"(minimum|maximum|exclusiveMinimum|exclusiveMaximum)":(-?[\d.e+]+)/g)].map((m) => m[0]).filter((b) => !b.endsWith(String(Number.MAX_SAFE_INTEGER))));
+    const stated = bounds(JSON.stringify(REGISTRY.filter((t) => t.rest).map((t) => [t.inputSchema, t.outputSchema])));
+    expect(stated.size).toBeGreaterThan(5);
+    expect([...stated].filter((b) => !bounds(text).has(b))).toEqual([]);
+    const chat = named(doc.paths['/chat']!.post!.requestBody!.content['application/json'].schema) as { properties: Record<string, unknown> };
+    expect(chat.properties.max_tokens).toEqual({ type: 'integer', minimum: 1, maximum: 8192 });
   });
 
   it('names the two security schemes: the session (cookie, or its value as bearer) and the key as bearer', () => {

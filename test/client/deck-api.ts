@@ -30,8 +30,8 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
-                400: components["responses"]["Error400"];
-                405: components["responses"]["Error405"];
+                400: components["responses"]["400"];
+                405: components["responses"]["405"];
             };
         };
         put?: never;
@@ -122,7 +122,7 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
-                500: components["responses"]["Error500"];
+                500: components["responses"]["500"];
             };
         };
         delete?: never;
@@ -162,9 +162,9 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
-                400: components["responses"]["Error400"];
-                404: components["responses"]["Error404"];
-                405: components["responses"]["Error405"];
+                400: components["responses"]["400"];
+                404: components["responses"]["404"];
+                405: components["responses"]["405"];
             };
         };
         put?: never;
@@ -230,7 +230,7 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
-                404: components["responses"]["Error404"];
+                404: components["responses"]["404"];
                 /** @description Over the size cap */
                 413: {
                     headers: {
@@ -258,7 +258,7 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
-                500: components["responses"]["Error500"];
+                500: components["responses"]["500"];
             };
         };
         delete?: never;
@@ -297,7 +297,7 @@ export interface paths {
                         };
                     };
                 };
-                500: components["responses"]["Error500"];
+                500: components["responses"]["500"];
             };
         };
         put?: never;
@@ -336,9 +336,9 @@ export interface paths {
                         "application/json": components["schemas"]["CardsItem"];
                     };
                 };
-                400: components["responses"]["Error400"];
-                404: components["responses"]["Error404"];
-                500: components["responses"]["Error500"];
+                400: components["responses"]["400"];
+                404: components["responses"]["404"];
+                500: components["responses"]["500"];
             };
         };
         put?: never;
@@ -444,9 +444,9 @@ export interface paths {
                     };
                     content?: never;
                 };
-                429: components["responses"]["Error429"];
-                500: components["responses"]["Error500"];
-                503: components["responses"]["Error503"];
+                429: components["responses"]["429"];
+                500: components["responses"]["500"];
+                503: components["responses"]["503"];
             };
         };
         put?: never;
@@ -488,7 +488,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                500: components["responses"]["Error500"];
+                500: components["responses"]["500"];
             };
         };
         put?: never;
@@ -564,10 +564,10 @@ export interface paths {
                         "text/plain": string;
                     };
                 };
-                401: components["responses"]["Error401"];
-                403: components["responses"]["Error403"];
-                429: components["responses"]["Error429"];
-                500: components["responses"]["Error500"];
+                401: components["responses"]["401"];
+                403: components["responses"]["403"];
+                429: components["responses"]["429"];
+                500: components["responses"]["500"];
             };
         };
         put?: never;
@@ -721,9 +721,9 @@ export interface paths {
                         };
                     };
                 };
-                400: components["responses"]["Error400"];
-                404: components["responses"]["Error404"];
-                500: components["responses"]["Error500"];
+                400: components["responses"]["400"];
+                404: components["responses"]["404"];
+                500: components["responses"]["500"];
             };
         };
         put?: never;
@@ -2423,12 +2423,11 @@ export interface components {
             created_at: number;
         };
         Marks: components["schemas"]["MarksItem"][];
-        SpansItem: {
-            from: number;
-            to: number;
-        };
         Missing: {
-            spans: components["schemas"]["SpansItem"][];
+            spans: {
+                from: number;
+                to: number;
+            }[];
             bars: number;
         };
         Touch: {
@@ -3481,7 +3480,10 @@ export interface components {
             mandate: string;
             epochs: {
                 index: number;
-                window: components["schemas"]["SpansItem"];
+                window: {
+                    from: number;
+                    to: number;
+                };
                 /** @description sha256 of the text {series_id}:{index}, 0x-prefixed */
                 paymentRef: string;
                 /** @enum {string} */
@@ -3544,7 +3546,10 @@ export interface components {
                             class: string;
                             index: number;
                             paymentRef: string;
-                            window: components["schemas"]["SpansItem"];
+                            window: {
+                                from: number;
+                                to: number;
+                            };
                             verdict: components["schemas"]["EpochsItemVerdictAnyOf0"];
                         };
                     } | null;
@@ -3906,7 +3911,7 @@ export interface components {
     };
     responses: {
         /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
-        Error400: {
+        400: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3915,7 +3920,7 @@ export interface components {
             };
         };
         /** @description Sign in with POST /login first */
-        Error401: {
+        401: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3924,7 +3929,7 @@ export interface components {
             };
         };
         /** @description No funding */
-        Error402: {
+        402: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3933,7 +3938,7 @@ export interface components {
             };
         };
         /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
-        Error403: {
+        403: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3942,7 +3947,7 @@ export interface components {
             };
         };
         /** @description No such item of yours */
-        Error404: {
+        404: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3951,7 +3956,7 @@ export interface components {
             };
         };
         /** @description No stream on a stateless endpoint */
-        Error405: {
+        405: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3960,7 +3965,7 @@ export interface components {
             };
         };
         /** @description Conflict */
-        Error409: {
+        409: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3969,7 +3974,7 @@ export interface components {
             };
         };
         /** @description Over the size cap */
-        Error413: {
+        413: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3978,7 +3983,7 @@ export interface components {
             };
         };
         /** @description Unsupported media type or content-encoding */
-        Error415: {
+        415: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3987,7 +3992,7 @@ export interface components {
             };
         };
         /** @description An input failed its rule (problems names each field) */
-        Error422: {
+        422: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3996,7 +4001,7 @@ export interface components {
             };
         };
         /** @description A limit was reached (Retry-After says when to come back) */
-        Error429: {
+        429: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4005,7 +4010,7 @@ export interface components {
             };
         };
         /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
-        Error500: {
+        500: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4014,7 +4019,7 @@ export interface components {
             };
         };
         /** @description An upstream refused or answered nonsense */
-        Error502: {
+        502: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4023,7 +4028,7 @@ export interface components {
             };
         };
         /** @description An upstream is not configured or cannot be reached */
-        Error503: {
+        503: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4128,8 +4133,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     plans: {
@@ -4189,10 +4194,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     plan_claim: {
@@ -4255,16 +4260,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     price: {
@@ -4321,8 +4326,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     account: {
@@ -4352,10 +4357,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     meter: {
@@ -4394,10 +4399,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     meter_record: {
@@ -4451,14 +4456,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     grants: {
@@ -4502,11 +4507,11 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     holder: {
@@ -4533,10 +4538,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     holder_link: {
@@ -4586,16 +4591,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     mandate_add: {
@@ -4647,16 +4652,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     marks: {
@@ -4685,10 +4690,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     mark_add: {
@@ -4729,15 +4734,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     mark_remove: {
@@ -4765,12 +4770,12 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     tape: {
@@ -4876,13 +4881,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     forecast: {
@@ -4994,14 +4999,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     forecast_health: {
@@ -5056,12 +5061,12 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     image_attach: {
@@ -5089,14 +5094,14 @@ export interface operations {
                     "application/json": components["schemas"]["ImageAttachAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     workflow_read: {
@@ -5129,17 +5134,17 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowReadAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            402: components["responses"]["402"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     forge_lanes: {
@@ -5201,10 +5206,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     forge_onboard: {
@@ -5237,11 +5242,11 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     forge: {
@@ -5278,17 +5283,17 @@ export interface operations {
                     "application/json": components["schemas"]["ForgeAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            402: components["responses"]["402"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     forge_read: {
@@ -5321,11 +5326,11 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     forge_trial: {
@@ -5409,16 +5414,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     rehearse: {
@@ -5463,17 +5468,17 @@ export interface operations {
                     "application/json": components["schemas"]["RehearseAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     grade: {
@@ -5505,18 +5510,18 @@ export interface operations {
                     "application/json": components["schemas"]["GradeAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            402: components["responses"]["402"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     score_read: {
@@ -5548,10 +5553,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     score: {
@@ -5613,19 +5618,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            402: components["responses"]["402"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     studio_state: {
@@ -5655,10 +5660,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     studio_act: {
@@ -5717,19 +5722,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            402: components["responses"]["402"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     skills: {
@@ -5760,10 +5765,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     skill_read: {
@@ -5793,12 +5798,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     plate_seal: {
@@ -5846,16 +5851,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     series_terms: {
@@ -5925,8 +5930,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     series_quote: {
@@ -5973,14 +5978,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     series_list: {
@@ -6007,10 +6012,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     series_open: {
@@ -6046,16 +6051,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     series_read: {
@@ -6109,13 +6114,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            503: components["responses"]["503"];
         };
     };
     series_revoke: {
@@ -6156,17 +6161,17 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            503: components["responses"]["503"];
         };
     };
     epoch_open: {
@@ -6202,16 +6207,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     history: {
@@ -6362,10 +6367,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     history_entry: {
@@ -6495,12 +6500,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     registry: {
@@ -6556,8 +6561,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     ladder: {
@@ -6585,10 +6590,10 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     lab: {
@@ -6622,8 +6627,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     epochs: {
@@ -6662,7 +6667,10 @@ export interface operations {
                             index: number;
                             /** @description the epoch's payment reference, as its job on chain carries it */
                             paymentRef: string;
-                            window: components["schemas"]["SpansItem"];
+                            window: {
+                                from: number;
+                                to: number;
+                            };
                             ended_at: number;
                             /** @description the layer's verdict: whether it passed, and each of the class's checks */
                             verdict: {
@@ -6683,8 +6691,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     roadmap: {
@@ -6724,8 +6732,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     ledgers: {
@@ -6756,8 +6764,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     ledger_verify: {
@@ -6798,12 +6806,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     chat: {
@@ -6859,16 +6867,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     join_info: {
@@ -6901,8 +6909,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     join: {
@@ -6948,16 +6956,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            403: components["responses"]["403"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     login: {
@@ -6991,16 +6999,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     logout: {
@@ -7024,9 +7032,9 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            403: components["responses"]["403"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     auth_providers: {
@@ -7054,8 +7062,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     rotate_key: {
@@ -7090,16 +7098,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     email_send: {
@@ -7136,15 +7144,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     email_verify: {
@@ -7193,15 +7201,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            503: components["responses"]["503"];
         };
     };
     doors: {
@@ -7222,10 +7230,10 @@ export interface operations {
                     "application/json": components["schemas"]["DoorsAnswer"];
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     door_link: {
@@ -7253,15 +7261,15 @@ export interface operations {
                     "application/json": components["schemas"]["DoorsAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     door_unlink: {
@@ -7284,12 +7292,12 @@ export interface operations {
                     "application/json": components["schemas"]["DoorsAnswer"];
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     wallet: {
@@ -7310,10 +7318,10 @@ export interface operations {
                     "application/json": components["schemas"]["WalletAnswer"];
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     wallet_prove: {
@@ -7344,14 +7352,14 @@ export interface operations {
                     "application/json": components["schemas"]["WalletAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     oauth_request: {
@@ -7391,10 +7399,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     oauth_consent: {
@@ -7428,15 +7436,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     orders: {
@@ -7475,13 +7483,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     order_place: {
@@ -7526,18 +7534,18 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPlaceAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     order_cancel: {
@@ -7560,16 +7568,16 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPlaceAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     fills: {
@@ -7600,13 +7608,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     positions: {
@@ -7636,13 +7644,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     book_caps: {
@@ -7663,10 +7671,10 @@ export interface operations {
                     "application/json": components["schemas"]["BookCapsAnswer"];
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     book_caps_set: {
@@ -7693,14 +7701,14 @@ export interface operations {
                     "application/json": components["schemas"]["BookCapsAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     my_models: {
@@ -7725,10 +7733,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     model_register: {
@@ -7768,15 +7776,15 @@ export interface operations {
                     "application/json": components["schemas"]["ModelRegisterAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     my_model: {
@@ -7799,12 +7807,12 @@ export interface operations {
                     "application/json": components["schemas"]["ModelRegisterAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     runs: {
@@ -7832,10 +7840,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     run_start: {
@@ -7874,18 +7882,18 @@ export interface operations {
                     "application/json": components["schemas"]["RunStartAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     run_read: {
@@ -7908,12 +7916,12 @@ export interface operations {
                     "application/json": components["schemas"]["RunStartAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     run_stop: {
@@ -7936,13 +7944,13 @@ export interface operations {
                     "application/json": components["schemas"]["RunStartAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     typed_decision_schema: {
@@ -7978,8 +7986,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     decision_post: {
@@ -8058,18 +8066,18 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     models: {
@@ -8120,12 +8128,12 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     model_record: {
@@ -8192,13 +8200,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     follow_quote: {
@@ -8285,17 +8293,17 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
 }
