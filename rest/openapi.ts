@@ -34,8 +34,10 @@ function refusalsIn(paths: unknown): Record<string, Schema> {
   return Object.fromEntries(statuses.map((status) => [String(status), { description: REASONS[status] ?? 'Refused', ...json(ERROR) }]));
 }
 
+/** A session or a key: the document's own security, which an operation that says nothing of its own needs. */
 const SESSION = [{ deckSession: [] }, { deckKey: [] }];
-const securityOf = (access: Tool['access']) => (access === 'none' ? [] : access === 'session' ? SESSION : [{}, ...SESSION]);
+/** An operation's security where it is not the document's: none, or optional (a credential, if sent, must verify). */
+const securityOf = (access: Tool['access']) => (access === 'session' ? {} : { security: access === 'none' ? [] : [{}, ...SESSION] });
 
 /**
  * A schema with its $defs (a recursive schema's definitions) moved into components.schemas as <prefix>.<name>:
@@ -70,7 +72,8 @@ function operationOf(tool: Tool, components: Record<string, Schema>, facts: Stat
   const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k)));
   const parameters = [
     ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } })),
-    ...inQuery.map((name) => ({ name, in: 'query', required: required.has(name), schema: props[name] ?? {} })),
+    // A query parameter is optional unless it says required (OpenAPI's default).
+    ...inQuery.map((name) => ({ name, in: 'query', ...(required.has(name) ? { required: true } : {}), schema: props[name] ?? {} })),
   ];
   const body =
     rest.method === 'POST' && rest.body !== 'none'
@@ -81,7 +84,7 @@ function operationOf(tool: Tool, components: Record<string, Schema>, facts: Stat
     tags: [tool.toolset.id],
     summary: tool.title,
     description: tool.description,
-    security: securityOf(tool.access),
+    ...securityOf(tool.access),
     ...(parameters.length ? { parameters } : {}),
     ...body,
     responses: Object.fromEntries([reply(rest.status ?? 200, answerSchema(tool, components)), ...routeStatuses(tool, facts).map((s) => refused(s))]),
@@ -148,7 +151,6 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
   const toolsets = {
     name: 'toolsets',
     in: 'query',
-    required: false,
     description:
       `The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: ${DEFAULT_TOOLSETS.join(', ')}; on a seller's endpoint: all its own). ` +
       'A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not.',
@@ -208,7 +210,7 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
         description:
           'Signed in (the deck_session cookie set): ?door=x. An X account linked to no principal: ?door=x&proof=<proof>, to join with (POST /join) or link (POST /me/doors). Refused: ?door=x&door_error=<code> (x_state_refused, x_declined, login_resting, upstream_refused, upstream_unreachable, upstream_silent, upstream_not_configured).',
         security: [],
-        parameters: ['code', 'state', 'error'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+        parameters: ['code', 'state', 'error'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
         responses: { '302': { description: 'To the join page' }, ...Object.fromEntries([refused(500)]) },
       },
     },
@@ -276,6 +278,7 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
     openapi: '3.1.0',
     info: { title: 'the deck', version, description: 'A trading-rule workbench served to agents (MCP), registries (seller cards) and people (this REST facade).' },
     servers: [{ url: base }],
+    security: SESSION,
     tags: TAGS,
     paths,
     components: {
