@@ -7,6 +7,7 @@ import { TOOLSETS } from '../tools/toolsets.js';
 import { credentialStatuses, routeStatuses, type StatusFacts } from './statuses.js';
 import { shareSchemas } from './openapi-components.js';
 import { withoutSafeBounds } from './openapi-integers.js';
+import { shareParameters } from './openapi-parameters.js';
 
 type Schema = Record<string, unknown>;
 
@@ -312,5 +313,6 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
     },
   });
   shareSchemas(doc);
+  shareParameters(doc);
   return doc;
 }

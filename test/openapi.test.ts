@@ -8,11 +8,16 @@ import { grantsFile, legacyClient, namesOf } from './support/mcp.js';
 
 // GET /openapi.json: a valid OpenAPI 3.1.0 document that states every REST route of the registry with its
 // security, request schema and the statuses the route really answers, and the MCP tools as x-mcp.tools.
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+}
 interface Operation {
   operationId?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
-  parameters?: { name: string; in: string; required?: boolean }[];
+  parameters?: (Parameter | { $ref: string })[];
   requestBody?: { content: { 'application/json': { schema: { properties?: Record<string, unknown>; required?: string[] } } } };
   responses: Record<string, unknown>;
 }
@@ -22,7 +27,7 @@ interface Document {
   info: { version: string };
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
+  components: { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }>; parameters: Record<string, Parameter> };
   'x-mcp': { endpoint: string; sellers: string[]; tools: string[]; toolsets: Record<string, string[]>; default_toolsets: string[] };
 }
 
@@ -51,6 +56,8 @@ const named = <S extends object>(schema: S): S => {
   return ref ? ((doc.components as unknown as { schemas: Record<string, S> }).schemas[ref.replace('#/components/schemas/', '')] ?? schema) : schema;
 };
 const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+/** An operation's parameters, each read through its reference where it is a shared one (components.parameters). */
+const paramsOf = (op: Operation): Parameter[] => (op.parameters ?? []).map((p) => ('$ref' in p ? doc.components.parameters[p.$ref.replace('#/components/parameters/', '')]! : p));
 
 describe('GET /openapi.json', () => {
   it('validates as OpenAPI 3.1 with the real validator, document version 1.0.0', async () => {
@@ -65,8 +72,8 @@ describe('GET /openapi.json', () => {
 
   it('states each shape once: a schema met in several places is one named component, every reference resolves', () => {
     const text = JSON.stringify(doc);
-    const named = doc.components as unknown as { schemas: Record<string, unknown>; responses: Record<string, unknown> };
-    for (const [, kind, name] of text.matchAll(/"#\/components\/(schemas|responses)\/([^"]+)"/g)) expect(named[kind as 'schemas' | 'responses'][name!], `${kind} ${name}`).toBeDefined();
+    const named = doc.components as unknown as Record<'schemas' | 'responses' | 'parameters', Record<string, unknown>>;
+    for (const [, kind, name] of text.matchAll(/"#\/components\/(schemas|responses|parameters)\/([^"]+)"/g)) expect(named[kind as 'schemas' | 'responses' | 'parameters'][name!], `${kind} ${name}`).toBeDefined();
     // Every object of 160 bytes or more (less its own description) inside a schema is written out in one place.
     const seen = new Map<string, number>();
     const walk = (x: unknown, inSchema: boolean): void => {
@@ -79,6 +86,11 @@ describe('GET /openapi.json', () => {
     };
     walk(doc, false);
     expect([...seen].filter(([, n]) => n > 1).map(([shape]) => shape.slice(0, 120))).toEqual([]);
+    // A parameter met whole on several operations is one shared parameter, where that is shorter.
+    const inline = Object.values(doc.paths).flatMap((methods) => Object.values(methods).flatMap((op) => (op.parameters ?? []).filter((p) => !('$ref' in p)).map((p) => JSON.stringify(p))));
+    expect(inline.filter((p, i) => p.length > 100 && inline.indexOf(p) !== i)).toEqual([]);
+    expect(doc.paths['/mcp']!.get!.parameters).toEqual([{ $ref: '#/components/parameters/toolsets' }]);
+    expect(doc.components.parameters.toolsets).toMatchObject({ name: 'toolsets', in: 'query' });
     // Each refusal is one shared response per status.
     expect(Object.keys(named.responses)).toContain('422');
     expect(doc.paths['/forge']!.post!.responses['422']).toEqual({ $ref: '#/components/responses/422' });
@@ -119,14 +131,14 @@ describe('GET /openapi.json', () => {
         const schema = named(op!.requestBody!.content['application/json'].schema);
         expect(Object.keys(schema.properties ?? {}).sort()).toEqual(fields.filter((f) => !inPath.includes(f)));
         expect(schema.required ?? []).toEqual(((tool.inputSchema.required ?? []) as string[]).filter((f) => !inPath.includes(f)));
-        expect((op!.parameters ?? []).map((p) => p.name)).toEqual(inPath);
+        expect(paramsOf(op!).map((p) => p.name)).toEqual(inPath);
       } else {
         expect(op!.requestBody).toBeUndefined();
-        expect((op!.parameters ?? []).map((p) => p.name).sort()).toEqual(fields);
+        expect(paramsOf(op!).map((p) => p.name).sort()).toEqual(fields);
       }
       // A path parameter is required; a query parameter says so only when the input requires it (optional is the default).
       const needed = (tool.inputSchema.required ?? []) as string[];
-      for (const p of op!.parameters ?? []) expect([p.name, p.required ?? false]).toEqual([p.name, p.in === 'path' || needed.includes(p.name)]);
+      for (const p of paramsOf(op!)) expect([p.name, p.required ?? false]).toEqual([p.name, p.in === 'path' || needed.includes(p.name)]);
       const statuses = Object.keys(op!.responses);
       expect(statuses).toContain(String(rest.status ?? 200));
       for (const s of rest.errors ?? []) expect(statuses).toContain(String(s));

@@ -13,7 +13,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
-                    toolsets?: string;
+                    toolsets?: components["parameters"]["toolsets"];
                 };
                 header?: never;
                 path?: never;
@@ -40,7 +40,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
-                    toolsets?: string;
+                    toolsets?: components["parameters"]["toolsets"];
                 };
                 header?: never;
                 path?: never;
@@ -143,11 +143,11 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
-                    toolsets?: string;
+                    toolsets?: components["parameters"]["toolsets"];
                 };
                 header?: never;
                 path: {
-                    seller: "studio" | "candles" | "copy";
+                    seller: components["parameters"]["seller"];
                 };
                 cookie?: never;
             };
@@ -173,11 +173,11 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
-                    toolsets?: string;
+                    toolsets?: components["parameters"]["toolsets"];
                 };
                 header?: never;
                 path: {
-                    seller: "studio" | "candles" | "copy";
+                    seller: components["parameters"]["seller"];
                 };
                 cookie?: never;
             };
@@ -321,7 +321,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    seller: "studio" | "candles" | "copy";
+                    seller: components["parameters"]["seller"];
                 };
                 cookie?: never;
             };
@@ -4037,7 +4037,17 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
+        toolsets: string;
+        seller: "studio" | "candles" | "copy";
+        market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+        id: string;
+        model: string;
+        run: string;
+        offset: number;
+        limit: number;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -4788,7 +4798,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                market: components["parameters"]["market"];
                 tf: "15s" | "1m" | "5m" | "1h";
             };
             cookie?: never;
@@ -4900,7 +4910,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                market: components["parameters"]["market"];
                 tf: "5m" | "1h";
             };
             cookie?: never;
@@ -6068,7 +6078,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: components["parameters"]["id"];
             };
             cookie?: never;
         };
@@ -6128,7 +6138,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: components["parameters"]["id"];
             };
             cookie?: never;
         };
@@ -6179,7 +6189,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: components["parameters"]["id"];
             };
             cookie?: never;
         };
@@ -7450,11 +7460,11 @@ export interface operations {
     orders: {
         parameters: {
             query?: {
-                model?: string;
-                run?: string;
+                model?: components["parameters"]["model"];
+                run?: components["parameters"]["run"];
                 status?: "working" | "filled" | "cancelled";
-                offset?: number;
-                limit?: number;
+                offset?: components["parameters"]["offset"];
+                limit?: components["parameters"]["limit"];
             };
             header?: never;
             path?: never;
@@ -7583,10 +7593,10 @@ export interface operations {
     fills: {
         parameters: {
             query?: {
-                model?: string;
-                run?: string;
-                offset?: number;
-                limit?: number;
+                model?: components["parameters"]["model"];
+                run?: components["parameters"]["run"];
+                offset?: components["parameters"]["offset"];
+                limit?: components["parameters"]["limit"];
             };
             header?: never;
             path?: never;
@@ -7620,8 +7630,8 @@ export interface operations {
     positions: {
         parameters: {
             query?: {
-                model?: string;
-                run?: string;
+                model?: components["parameters"]["model"];
+                run?: components["parameters"]["run"];
             };
             header?: never;
             path?: never;
@@ -8083,8 +8093,8 @@ export interface operations {
     models: {
         parameters: {
             query?: {
-                offset?: number;
-                limit?: number;
+                offset?: components["parameters"]["offset"];
+                limit?: components["parameters"]["limit"];
             };
             header?: never;
             path?: never;
@@ -8140,8 +8150,8 @@ export interface operations {
         parameters: {
             query: {
                 model: string;
-                offset?: number;
-                limit?: number;
+                offset?: components["parameters"]["offset"];
+                limit?: components["parameters"]["limit"];
             };
             header?: never;
             path?: never;
