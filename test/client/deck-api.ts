@@ -376,8 +376,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @constant */
-                            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+                            type: components["schemas"]["Type"];
                             name: string;
                             description: string;
                             /** @description a URI an ERC-721 reader can show */
@@ -388,12 +387,12 @@ export interface paths {
                             active: boolean;
                             /** @description every seller's registrations: a verifier of one seller's agent finds its agentRegistry and agentId here */
                             registrations: components["schemas"]["Registrations"];
-                            supportedTrust: string[];
+                            supportedTrust: components["schemas"]["SupportedTrust"];
                             /** @description each seller's card and agent id (null until it is registered) */
                             agents: {
                                 id: string;
                                 card_url: string;
-                                agentId: number | null;
+                                agentId: components["schemas"]["AgentId"];
                             }[];
                         };
                     };
@@ -2211,6 +2210,8 @@ export interface components {
             op: "breaks_above" | "breaks_below" | "breaks" | "touches";
             level: components["schemas"]["Level"];
         };
+        /** @constant */
+        Type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
         Services: {
             /** @description MCP, or agentWallet */
             name: string;
@@ -2225,18 +2226,24 @@ export interface components {
             /** @description agentWallet from erc8004: the transaction that set it on the registry */
             tx?: string;
         }[];
+        Asset: string;
+        Extra: {
+            [key: string]: unknown;
+        };
         Registrations: {
             agentId: number;
             agentRegistry: string;
         }[];
+        SupportedTrust: string[];
+        Address: components["schemas"]["Asset"] | null;
         PriceUsdc: {
             unit: string;
             min: number;
             max: number;
         };
+        AgentId: number | null;
         CardsItem: {
-            /** @constant */
-            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+            type: components["schemas"]["Type"];
             name: string;
             description: string;
             /** @description a URI an ERC-721 reader can show */
@@ -2260,47 +2267,45 @@ export interface components {
                     scheme: string;
                     network: string;
                     amount: string;
-                    asset: string;
-                    payTo: string;
+                    asset: components["schemas"]["Asset"];
+                    payTo: components["schemas"]["Asset"];
                     maxTimeoutSeconds: number;
-                    extra?: {
-                        [key: string]: unknown;
-                    };
+                    extra?: components["schemas"]["Extra"];
                 }[];
             };
             active: boolean;
             registrations: components["schemas"]["Registrations"];
-            supportedTrust: string[];
+            supportedTrust: components["schemas"]["SupportedTrust"];
             id: string;
             card_url: string;
             /** @description the agentWallet address; null when the deck knows none */
-            address: string | null;
-            owner: string | null;
+            address: components["schemas"]["Address"];
+            owner: components["schemas"]["Address"];
             /** @constant */
             kind: "mcp";
             endpoint: string;
-            skills: string[];
-            tools: string[];
-            tools_without_key: string[];
+            skills: components["schemas"]["SupportedTrust"];
+            tools: components["schemas"]["SupportedTrust"];
+            tools_without_key: components["schemas"]["SupportedTrust"];
             price_usdc: components["schemas"]["PriceUsdc"];
             price_basis: string;
             verify: string;
-            classes: string[];
-            proposed_classes: string[];
+            classes: components["schemas"]["SupportedTrust"];
+            proposed_classes: components["schemas"]["SupportedTrust"];
             access: {
                 /** @constant */
                 auth: "bearer";
                 join_url: string;
-                keyless: string[];
+                keyless: components["schemas"]["SupportedTrust"];
             };
             provider: {
                 name: string;
                 url: string;
             };
             erc8004: {
-                agentId: number | null;
+                agentId: components["schemas"]["AgentId"];
                 tx: string | null;
-                block: number | null;
+                block: components["schemas"]["AgentId"];
             };
         };
         GetReadyAnswer: {
@@ -2324,6 +2329,13 @@ export interface components {
                 } | null;
             }[];
         };
+        /** @enum {string} */
+        MarketsItem: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+        Markets: components["schemas"]["MarketsItem"][];
+        /** @enum {string} */
+        TimeframesItem: "15s" | "1m" | "5m" | "1h";
+        /** @enum {string} */
+        Tier: "free" | "plan" | "max" | "house";
         /** Format: date-time */
         Start: string;
         Period: {
@@ -2334,6 +2346,11 @@ export interface components {
         };
         /** Format: date */
         Day: string;
+        /**
+         * @description ok while over a fifth is left, low below that, spent at or below zero: the meter reports, never refuses
+         * @enum {string}
+         */
+        Tone: "ok" | "low" | "spent";
         Usage: {
             /** @description a UTC day, YYYY-MM-DD */
             day: components["schemas"]["Day"];
@@ -2343,29 +2360,29 @@ export interface components {
             holder: number;
             spent: number;
             balance: number;
-            /**
-             * @description ok while over a fifth is left, low below that, spent at or below zero: the meter reports, never refuses
-             * @enum {string}
-             */
-            tone: "ok" | "low" | "spent";
+            tone: components["schemas"]["Tone"];
         };
         MineAnyOf0: {
             plan: string;
             period: components["schemas"]["Period"];
-            /** @enum {string} */
-            tier: "free" | "plan" | "max" | "house";
+            tier: components["schemas"]["Tier"];
             usage: components["schemas"]["Usage"];
         };
+        WalletStatus: ("unproven" | "proven") | null;
         PrincipalAnyOf0: {
             name: string;
             agent_id: string;
             /** @description its wallet (its operator), checksummed: the one named at join, or the last one proven */
             wallet: string | null;
             /** @description unproven: named, not proven by its own signature, and counting for nothing; null: no wallet */
-            wallet_status: ("unproven" | "proven") | null;
-            /** @enum {string} */
-            tier: "free" | "plan" | "max" | "house";
+            wallet_status: components["schemas"]["WalletStatus"];
+            tier: components["schemas"]["Tier"];
         };
+        /**
+         * @description how the payer is bound to the principal: its proven wallet, or the payer's signature (joined_wallet: a claim recorded before wallets were proven)
+         * @enum {string}
+         */
+        Proof: "proven_wallet" | "payer_signature" | "joined_wallet";
         ClaimPeriod: {
             start: components["schemas"]["Start"];
             end: components["schemas"]["Start"];
@@ -2376,12 +2393,12 @@ export interface components {
             per_1000_bars?: number;
             what: string;
         }[];
+        AllowancePerDay: number | null;
         Until: components["schemas"]["Day"] | null;
         Grant: {
             name: string;
-            /** @enum {string} */
-            tier: "free" | "plan" | "max" | "house";
-            allowance_per_day?: number | null;
+            tier: components["schemas"]["Tier"];
+            allowance_per_day?: components["schemas"]["AllowancePerDay"];
             until?: components["schemas"]["Until"];
             why: string;
         } | null;
@@ -2395,9 +2412,7 @@ export interface components {
             remaining: number;
         };
         TypedData: {
-            domain: {
-                [key: string]: unknown;
-            };
+            domain: components["schemas"]["Extra"];
             types: {
                 [key: string]: {
                     name: string;
@@ -2405,15 +2420,13 @@ export interface components {
                 }[];
             };
             primaryType: string;
-            message: {
-                [key: string]: unknown;
-            };
+            message: components["schemas"]["Extra"];
             signature: string;
         };
+        Eip712Hash: string;
         MarksItem: {
             id: string;
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+            market: components["schemas"]["MarketsItem"];
             /** @enum {string} */
             kind: "level" | "zone";
             price: number;
@@ -2423,13 +2436,18 @@ export interface components {
             created_at: number;
         };
         Marks: components["schemas"]["MarksItem"][];
+        TapeFrom: number | string;
+        SpansItem: {
+            from: number;
+            to: number;
+        };
         Missing: {
-            spans: {
-                from: number;
-                to: number;
-            }[];
+            spans: components["schemas"]["SpansItem"][];
             bars: number;
         };
+        /** @enum {string} */
+        Label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+        /** @description one cell per touch odds, in the envelope's order, each measured, drawn and labelled on its own */
         Touch: {
             /** @description the touch size in ATR */
             atr: number;
@@ -2446,8 +2464,7 @@ export interface components {
              * @enum {string}
              */
             draw: "solid" | "dashed" | "none";
-            /** @enum {string} */
-            label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+            label: components["schemas"]["Label"];
             /** @description the mean odds stated */
             stated: number | null;
             /** @description the share of envelopes where the touch happened */
@@ -2467,8 +2484,7 @@ export interface components {
              * @enum {string}
              */
             draw: "solid" | "dashed" | "none";
-            /** @enum {string} */
-            label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+            label: components["schemas"]["Label"];
             /** @description the share of closes the band promised to hold */
             nominal: number | null;
             /** @description the share it held; its ece is |coverage - nominal| */
@@ -2478,11 +2494,17 @@ export interface components {
             /** @constant */
             ok: true;
             id: string;
-            /** @enum {string} */
-            tier: "free" | "plan" | "max" | "house";
+            tier: components["schemas"]["Tier"];
             /** @description attachments left today on your tier */
             left_today: number;
         };
+        /**
+         * @description the reader: embedded (the default; deterministic, the controlled vocabulary) or model (an OpenAI-compatible reader; see forge_lanes)
+         * @enum {string}
+         */
+        Lane: "embedded" | "model";
+        /** @enum {string} */
+        Status: "read" | "defaulted" | "missing" | "ambiguous";
         MarketSpansItem: {
             from: number;
             to: number;
@@ -2490,14 +2512,16 @@ export interface components {
         };
         MarketSpans: components["schemas"]["MarketSpansItem"][];
         ReadingsItemSpans: components["schemas"]["MarketSpansItem"][];
+        /** @enum {string} */
+        Rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
         Defaults: {
             path: string;
-            /** @enum {string} */
-            rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
+            rule: components["schemas"]["Rule"];
         }[];
         /** @enum {string} */
         Zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
-        ValueAnyOf0: {
+        WindowsItemFrom: string;
+        SessionValueAnyOf0: {
             /** @constant */
             kind: "always";
         } | {
@@ -2505,16 +2529,20 @@ export interface components {
             kind: "windows";
             zone: components["schemas"]["Zone"];
             windows: {
-                from: string;
-                to: string;
+                from: components["schemas"]["WindowsItemFrom"];
+                to: components["schemas"]["WindowsItemFrom"];
             }[];
         };
+        /** @enum {string} */
+        SideValueAnyOf0: "long" | "short" | "both";
         EntryValueAnyOf0: {
             triggers: {
                 side: ("long" | "short") | null;
                 when: components["schemas"]["Condition"];
             }[];
         };
+        MinutesAnyOf0: number;
+        Minutes: components["schemas"]["MinutesAnyOf0"] | null;
         Distance: {
             /** @enum {string} */
             unit: "points" | "ticks" | "percent";
@@ -2528,13 +2556,13 @@ export interface components {
                 kind: "opening_range";
                 /** @constant */
                 field: "range";
-                minutes: number | null;
+                minutes: components["schemas"]["Minutes"];
             };
         } | {
             /** @constant */
             unit: "atr";
             n: number;
-            period: number | null;
+            period: components["schemas"]["Minutes"];
         } | {
             /** @constant */
             unit: "usd";
@@ -2555,14 +2583,14 @@ export interface components {
         } | {
             /** @enum {string} */
             kind: "ema" | "sma" | "rsi" | "atr";
-            n: number | null;
+            n: components["schemas"]["Minutes"];
         } | {
             /** @constant */
             kind: "vwap";
         } | {
             /** @enum {string} */
             kind: "highest" | "lowest";
-            n: number;
+            n: components["schemas"]["MinutesAnyOf0"];
         } | {
             /** @constant */
             kind: "prior_day";
@@ -2573,7 +2601,7 @@ export interface components {
             kind: "opening_range";
             /** @enum {string} */
             field: "high" | "low" | "range";
-            minutes: number | null;
+            minutes: components["schemas"]["Minutes"];
         } | {
             /** @constant */
             kind: "mark";
@@ -2649,7 +2677,7 @@ export interface components {
             } | {
                 /** @constant */
                 kind: "clock";
-                at: string;
+                at: components["schemas"]["WindowsItemFrom"];
                 zone: components["schemas"]["Zone"];
             } | {
                 /** @constant */
@@ -2659,13 +2687,11 @@ export interface components {
         };
         Parts: {
             market: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
-                value: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL") | null;
+                status: components["schemas"]["Status"];
+                value: components["schemas"]["MarketsItem"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
-                    /** @enum {string} */
-                    value: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    value: components["schemas"]["MarketsItem"];
                     spans: components["schemas"]["ReadingsItemSpans"];
                 }[];
                 defaults?: components["schemas"]["Defaults"];
@@ -2673,13 +2699,11 @@ export interface components {
                 hint?: string;
             };
             timeframe: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
-                value: ("15s" | "1m" | "5m" | "1h") | null;
+                status: components["schemas"]["Status"];
+                value: components["schemas"]["TimeframesItem"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
-                    /** @enum {string} */
-                    value: "15s" | "1m" | "5m" | "1h";
+                    value: components["schemas"]["TimeframesItem"];
                     spans: components["schemas"]["ReadingsItemSpans"];
                 }[];
                 defaults?: components["schemas"]["Defaults"];
@@ -2687,12 +2711,11 @@ export interface components {
                 hint?: string;
             };
             session: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
-                value: components["schemas"]["ValueAnyOf0"] | null;
+                status: components["schemas"]["Status"];
+                value: components["schemas"]["SessionValueAnyOf0"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
-                    value: components["schemas"]["ValueAnyOf0"];
+                    value: components["schemas"]["SessionValueAnyOf0"];
                     spans: components["schemas"]["ReadingsItemSpans"];
                 }[];
                 defaults?: components["schemas"]["Defaults"];
@@ -2700,13 +2723,11 @@ export interface components {
                 hint?: string;
             };
             side: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
-                value: ("long" | "short" | "both") | null;
+                status: components["schemas"]["Status"];
+                value: components["schemas"]["SideValueAnyOf0"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
-                    /** @enum {string} */
-                    value: "long" | "short" | "both";
+                    value: components["schemas"]["SideValueAnyOf0"];
                     spans: components["schemas"]["ReadingsItemSpans"];
                 }[];
                 defaults?: components["schemas"]["Defaults"];
@@ -2714,8 +2735,7 @@ export interface components {
                 hint?: string;
             };
             entry: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
+                status: components["schemas"]["Status"];
                 value: components["schemas"]["EntryValueAnyOf0"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
@@ -2727,8 +2747,7 @@ export interface components {
                 hint?: string;
             };
             stop: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
+                status: components["schemas"]["Status"];
                 value: components["schemas"]["StopValueAnyOf0"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
@@ -2740,8 +2759,7 @@ export interface components {
                 hint?: string;
             };
             exit: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
+                status: components["schemas"]["Status"];
                 value: components["schemas"]["ExitValueAnyOf0"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
@@ -2753,6 +2771,7 @@ export interface components {
                 hint?: string;
             };
         };
+        /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
         Warnings: {
             /** @constant */
             code: "market_not_held";
@@ -2775,25 +2794,22 @@ export interface components {
                     hint?: string;
                 }[];
             }[];
-            /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
             warnings?: components["schemas"]["Warnings"];
         };
         Script: {
             /** @constant */
             version: "script.v1";
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-            /** @enum {string} */
-            timeframe: "15s" | "1m" | "5m" | "1h";
-            session: components["schemas"]["ValueAnyOf0"];
-            /** @enum {string} */
-            side: "long" | "short" | "both";
+            market: components["schemas"]["MarketsItem"];
+            timeframe: components["schemas"]["TimeframesItem"];
+            session: components["schemas"]["SessionValueAnyOf0"];
+            side: components["schemas"]["SideValueAnyOf0"];
             entry: components["schemas"]["EntryValueAnyOf0"];
             stop: components["schemas"]["StopValueAnyOf0"];
             exit: components["schemas"]["ExitValueAnyOf0"];
         };
+        SeedHash: string;
         Watermark: {
-            seed_hash: string;
+            seed_hash: components["schemas"]["SeedHash"];
             version: string;
         };
         Findings: {
@@ -2810,18 +2826,18 @@ export interface components {
             }[];
             notes: components["schemas"]["Findings"];
         };
+        /** @enum {string} */
+        TracedItemKind: "number" | "indicator" | "market" | "time" | "side";
         Scan: {
             clean: boolean;
             traced: {
                 line: number;
                 token: string;
-                /** @enum {string} */
-                kind: "number" | "indicator" | "market" | "time" | "side";
+                kind: components["schemas"]["TracedItemKind"];
                 from: {
                     spans: components["schemas"]["MarketSpans"];
                 } | {
-                    /** @enum {string} */
-                    default: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
+                    default: components["schemas"]["Rule"];
                 } | {
                     script: string;
                 };
@@ -2829,8 +2845,7 @@ export interface components {
             invented: {
                 line: number;
                 token: string;
-                /** @enum {string} */
-                kind: "number" | "indicator" | "market" | "time" | "side";
+                kind: components["schemas"]["TracedItemKind"];
                 message: string;
             }[];
         };
@@ -2838,7 +2853,7 @@ export interface components {
             /** @constant */
             ok: true;
             /** @description the hash of the canonical decider IR and the version: it names the forge */
-            seed_hash: string;
+            seed_hash: components["schemas"]["SeedHash"];
             /** @description the decider's version */
             version: string;
             /** @description the TypeScript source of the pure decide function, watermarked */
@@ -2850,7 +2865,6 @@ export interface components {
             review: components["schemas"]["Review"];
             /** @description every number, indicator, market, time and side in the code traced to the words or the script, or flagged as invented */
             scan: components["schemas"]["Scan"];
-            /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
             warnings?: components["schemas"]["Warnings"];
         };
         Window: {
@@ -2859,7 +2873,7 @@ export interface components {
             bars: number;
             warm_up_bars: number;
             /** @description the open of the first bar of the window the rule could decide on (at its close); null when none */
-            ready_at: number | null;
+            ready_at: components["schemas"]["AgentId"];
             /** @description bars of the window that could not trade: warm_up, a series an entry reads had no value yet; session, the bar's close fell outside the rule's session; gaps, bar slots of open market the tape holds no bar for */
             idle: {
                 warm_up: number;
@@ -2950,6 +2964,7 @@ export interface components {
             p50: number;
             p95: number;
         };
+        /** @description how likely the result is to be luck or overfitting, each figure with its method and inputs (docs/studio.md) */
         Verdict: {
             /** @constant */
             version: "verdict.v1";
@@ -2972,10 +2987,8 @@ export interface components {
                 trials: {
                     /** @description this rule and the other rules you forged or rehearsed on this market and timeframe */
                     n: number;
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                    /** @enum {string} */
-                    timeframe: "15s" | "1m" | "5m" | "1h";
+                    market: components["schemas"]["MarketsItem"];
+                    timeframe: components["schemas"]["TimeframesItem"];
                     /** @description the other rules whose Sharpe ratio the record holds */
                     others_rehearsed: number;
                     /** @description the variance of the trials' Sharpe ratios */
@@ -3058,8 +3071,7 @@ export interface components {
             } | null;
             /** @description the market's fees and slippage per trade, and the break-even cost */
             costs: {
-                /** @enum {string} */
-                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                market: components["schemas"]["MarketsItem"];
                 fee: components["schemas"]["Fee"];
                 slippage_ticks: number;
                 per_trade: {
@@ -3100,20 +3112,19 @@ export interface components {
                 }[];
             };
         };
+        /** @description the page of trades shown (only when trades_from or trades_limit was given) */
         TradesPage: {
             from: number;
             shown: number;
             total: number;
             /** @description trades_from of the next page; null on the last */
-            next: number | null;
+            next: components["schemas"]["AgentId"];
         };
         RehearseAnswer: {
             /** @constant */
             version: "rehearsal.v1";
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-            /** @enum {string} */
-            timeframe: "15s" | "1m" | "5m" | "1h";
+            market: components["schemas"]["MarketsItem"];
+            timeframe: components["schemas"]["TimeframesItem"];
             window: components["schemas"]["Window"];
             costs: components["schemas"]["Costs"];
             trades: components["schemas"]["Trades"];
@@ -3121,38 +3132,37 @@ export interface components {
             stats: components["schemas"]["Stats"];
             null: components["schemas"]["Null"];
             folds: components["schemas"]["Folds"];
-            /** @description how likely the result is to be luck or overfitting, each figure with its method and inputs (docs/studio.md) */
             verdict: components["schemas"]["Verdict"];
             summary: string;
             /** @constant */
             ok: true;
-            seed_hash: string;
+            seed_hash: components["schemas"]["SeedHash"];
             /** @description the sealed plate of the rehearsal (with plate: true) */
             plate?: {
-                id: string;
+                id: components["schemas"]["SeedHash"];
                 path: string;
                 /** Format: uri */
                 png: string;
                 /** Format: uri */
                 json: string;
             };
-            /** @description the page of trades shown (only when trades_from or trades_limit was given) */
             trades_page?: components["schemas"]["TradesPage"];
             /** @description a page of trades names the whole answer by its digest, which grade and score take */
-            rehearsal_digest?: string;
+            rehearsal_digest?: components["schemas"]["SeedHash"];
         };
+        /** @enum {string} */
+        Decision: "accept" | "revise" | "reject";
         RehearsalAnyOf0: {
-            digest: string;
+            digest: components["schemas"]["SeedHash"];
             /** @enum {string} */
             chosen: "named" | "latest_on_rule_market";
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-            /** @enum {string} */
-            timeframe: "15s" | "1m" | "5m" | "1h";
+            market: components["schemas"]["MarketsItem"];
+            timeframe: components["schemas"]["TimeframesItem"];
             from: number;
             to: number;
             trades: number;
         };
+        /** @description the rehearsal judged; null when none was kept */
         Rehearsal: components["schemas"]["RehearsalAnyOf0"] | null;
         Facts: {
             name: string;
@@ -3174,34 +3184,32 @@ export interface components {
                 /** @enum {string} */
                 source: "logprobs" | "samples";
                 /** @description samples counted (samples only) */
-                samples: number | null;
+                samples: components["schemas"]["AgentId"];
                 /** @enum {string} */
                 verdict: "holds" | "unsure" | "fails";
             }[];
         } | null;
         Shown: {
             /** @description sha256 of the context the grader was shown */
-            digest: string;
+            digest: components["schemas"]["SeedHash"];
             code_in_words: string;
         } | null;
         GradeAnswer: {
             rubric: string;
-            seed_hash: string;
+            seed_hash: components["schemas"]["SeedHash"];
             version: string;
             /** @description the words are kept only as their digest */
-            words_sha256: string;
-            /** @enum {string} */
-            decision: "accept" | "revise" | "reject";
-            /** @description the rehearsal judged; null when none was kept */
+            words_sha256: components["schemas"]["SeedHash"];
+            decision: components["schemas"]["Decision"];
             rehearsal: components["schemas"]["Rehearsal"];
             facts: components["schemas"]["Facts"];
             grader: components["schemas"]["Grader"];
             shown: components["schemas"]["Shown"];
-            reasons: string[];
-            decision_digest: string;
+            reasons: components["schemas"]["SupportedTrust"];
+            decision_digest: components["schemas"]["SeedHash"];
             /** @constant */
             ok: true;
-            receipt_hash: string;
+            receipt_hash: components["schemas"]["SeedHash"];
             /** @description the hash of the entry before it in the ledger */
             prev_hash: string;
             seq: number;
@@ -3210,10 +3218,11 @@ export interface components {
             trial_pings_left?: number;
         };
         Subject: {
-            seed_hash?: string;
-            rehearsal_digest?: string;
-            words_sha256: string;
+            seed_hash?: components["schemas"]["SeedHash"];
+            rehearsal_digest?: components["schemas"]["SeedHash"];
+            words_sha256: components["schemas"]["SeedHash"];
         };
+        /** @description k points of n */
         Score: {
             k: number;
             n: number;
@@ -3230,18 +3239,25 @@ export interface components {
             /** @description scores recorded */
             scores: number;
         };
+        /** @description which of your strategies (default main); each has its own record and state */
+        StudioStateStrategy: string;
+        /** @enum {string} */
+        State: "blank" | "worded" | "unclear" | "read" | "forged" | "rehearsed" | "graded" | "rejected";
+        /** @description the window asked: its end and hours (the end is the newest bar the tape held when none was given) */
         Asked: {
             from: number;
             to: number;
             hours: number;
-            folds: number | null;
+            folds: components["schemas"]["AgentId"];
         };
+        /** @description the bars the rule traded over, as the envelope states them */
         RecordRehearsalAnyOf0Window: {
             from: number;
             to: number;
             bars: number;
             warm_up_bars: number;
         };
+        /** @description the bars of the window asked that the tape held, against the bars the market's calendar expects in it */
         Tape: {
             bars: number;
             expected: number;
@@ -3249,77 +3265,65 @@ export interface components {
         UpdatedAt: components["schemas"]["Start"] | null;
         Record: {
             strategy: string;
-            /** @enum {string} */
-            state: "blank" | "worded" | "unclear" | "read" | "forged" | "rehearsed" | "graded" | "rejected";
+            state: components["schemas"]["State"];
             /** @description counts the moves: a move is written only over the record it was decided on */
             rev: number;
             words: string | null;
             /** @description ids of the images attached with the image move (the bytes are the image tool's) */
-            images: string[];
+            images: components["schemas"]["SupportedTrust"];
             reading: components["schemas"]["Parts"] | null;
             seed: components["schemas"]["Watermark"] | null;
             rehearsal: {
                 /** @description sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window */
-                digest: string;
-                /** @enum {string} */
-                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                /** @enum {string} */
-                timeframe: "15s" | "1m" | "5m" | "1h";
-                /** @description the window asked: its end and hours (the end is the newest bar the tape held when none was given) */
+                digest: components["schemas"]["SeedHash"];
+                market: components["schemas"]["MarketsItem"];
+                timeframe: components["schemas"]["TimeframesItem"];
                 asked: components["schemas"]["Asked"];
-                /** @description the bars the rule traded over, as the envelope states them */
                 window: components["schemas"]["RecordRehearsalAnyOf0Window"];
                 trades: number;
-                /** @description the bars of the window asked that the tape held, against the bars the market's calendar expects in it */
                 tape: components["schemas"]["Tape"];
             } | null;
             grade: {
-                /** @enum {string} */
-                decision: "accept" | "revise" | "reject";
+                decision: components["schemas"]["Decision"];
                 /** @description the grade tool's answer as it came */
                 receipt: components["schemas"]["GradeAnswer"];
             } | null;
             updated_at: components["schemas"]["UpdatedAt"];
         };
+        /** @enum {string} */
+        NextAnyOf0: "words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade";
         View: {
-            /** @enum {string} */
-            state: "blank" | "worded" | "unclear" | "read" | "forged" | "rehearsed" | "graded" | "rejected";
+            state: components["schemas"]["State"];
             /** @description the awaited move */
-            next: ("words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade") | null;
+            next: components["schemas"]["NextAnyOf0"] | null;
             /** @description the other moves */
-            alt: ("words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade")[];
+            alt: components["schemas"]["NextAnyOf0"][];
             /** @description the gates earned */
             done: ("read" | "forge" | "rehearse" | "grade")[];
             why: string;
         };
+        /** @description each gate: earned, and what it rests on */
         Coverage: {
             read: {
                 earned: boolean;
                 rests_on: {
-                    words_sha256: string;
+                    words_sha256: components["schemas"]["SeedHash"];
                     chars: number;
                     parts: {
-                        /** @enum {string} */
-                        market: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        timeframe: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        session: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        side: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        entry: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        stop: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        exit: "read" | "defaulted" | "missing" | "ambiguous";
+                        market: components["schemas"]["Status"];
+                        timeframe: components["schemas"]["Status"];
+                        session: components["schemas"]["Status"];
+                        side: components["schemas"]["Status"];
+                        entry: components["schemas"]["Status"];
+                        stop: components["schemas"]["Status"];
+                        exit: components["schemas"]["Status"];
                     };
                 } | null;
             };
             forge: {
                 earned: boolean;
                 rests_on: {
-                    seed_hash: string;
+                    seed_hash: components["schemas"]["SeedHash"];
                     version: string;
                     kept: boolean;
                     expires_at: components["schemas"]["UpdatedAt"];
@@ -3329,28 +3333,22 @@ export interface components {
                 earned: boolean;
                 rests_on: {
                     /** @description sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window */
-                    digest: string;
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                    /** @enum {string} */
-                    timeframe: "15s" | "1m" | "5m" | "1h";
-                    /** @description the window asked: its end and hours (the end is the newest bar the tape held when none was given) */
+                    digest: components["schemas"]["SeedHash"];
+                    market: components["schemas"]["MarketsItem"];
+                    timeframe: components["schemas"]["TimeframesItem"];
                     asked: components["schemas"]["Asked"];
-                    /** @description the bars the rule traded over, as the envelope states them */
                     window: components["schemas"]["RecordRehearsalAnyOf0Window"];
                     trades: number;
-                    /** @description the bars of the window asked that the tape held, against the bars the market's calendar expects in it */
                     tape: components["schemas"]["Tape"];
-                    seed_hash: string;
+                    seed_hash: components["schemas"]["SeedHash"];
                 } | null;
             };
             grade: {
                 earned: boolean;
                 rests_on: {
-                    seed_hash: string;
-                    rehearsal_digest: string;
-                    /** @enum {string} */
-                    decision: "accept" | "revise" | "reject";
+                    seed_hash: components["schemas"]["SeedHash"];
+                    rehearsal_digest: components["schemas"]["SeedHash"];
+                    decision: components["schemas"]["Decision"];
                 } | null;
             };
         };
@@ -3362,6 +3360,7 @@ export interface components {
             checks: number[];
             evidence: string;
         }[];
+        CapsMarkets: components["schemas"]["MarketsItem"][];
         SeriesQuoteBody: {
             agent: {
                 /** @description the chain of the ERC-8004 identity registry the agent is registered on */
@@ -3387,7 +3386,7 @@ export interface components {
             price_usdc: number;
             caps: {
                 /** @description the markets the seller may trade */
-                markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                markets: components["schemas"]["CapsMarkets"];
                 /** @description the largest size of one order */
                 max_order_size: number;
                 /** @description the largest notional of one order */
@@ -3403,7 +3402,7 @@ export interface components {
             /** @description cover in USDC; on an external venue at most the seller's deposit */
             cover: number;
             /** @description the vault, for a vault-kind venue only */
-            vault?: string;
+            vault?: components["schemas"]["Asset"];
         };
         Quote: {
             agent: {
@@ -3419,15 +3418,16 @@ export interface components {
             /** @description USDC for one epoch (one job) */
             price_usdc: number;
             caps: {
-                markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                markets: components["schemas"]["Markets"];
                 max_order_size: number;
                 max_notional: number;
                 max_position: number;
                 allow_short: boolean;
             };
             cover: number;
-            vault?: string;
+            vault?: components["schemas"]["Asset"];
         };
+        Checks: number[];
         PerEpoch: {
             price_usdc: number;
             fee_usdc: number;
@@ -3435,10 +3435,12 @@ export interface components {
             epoch_s: number;
             /** @description who evaluates each epoch's job, and the checks it runs */
             judge: {
-                evaluator: string;
-                checks: number[];
+                evaluator: components["schemas"]["Asset"];
+                checks: components["schemas"]["Checks"];
             };
         };
+        /** @enum {string} */
+        SeriesState: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
         EpochsItemVerdictAnyOf0: {
             pass: boolean;
             checks: {
@@ -3449,15 +3451,18 @@ export interface components {
         };
         UnsignedAnyOf0: {
             chainId: number;
-            to: string;
+            to: components["schemas"]["Asset"];
             data: string;
             /** @constant */
             value: "0";
         };
+        Row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
+        /** @enum {string} */
+        What: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
+        MovesItemFrom: components["schemas"]["SeriesState"] | null;
         Series: {
             id: string;
-            /** @enum {string} */
-            state: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+            state: components["schemas"]["SeriesState"];
             created_at: number;
             /** @description when the first epoch's window begins */
             from: number;
@@ -3469,7 +3474,7 @@ export interface components {
                 kind: "vault" | "external";
                 /** @description the job class */
                 class: string;
-                checks: number[];
+                checks: components["schemas"]["Checks"];
                 /** @description what the layer's judge reads at the venue */
                 evidence: string;
                 per_epoch: components["schemas"]["PerEpoch"];
@@ -3480,26 +3485,23 @@ export interface components {
             mandate: string;
             epochs: {
                 index: number;
-                window: {
-                    from: number;
-                    to: number;
-                };
+                window: components["schemas"]["SpansItem"];
                 /** @description sha256 of the text {series_id}:{index}, 0x-prefixed */
-                paymentRef: string;
+                paymentRef: components["schemas"]["Eip712Hash"];
                 /** @enum {string} */
                 state: "pending" | "open" | "submitted" | "ended" | "skipped";
                 handshake_id: string | null;
-                opened_at: number | null;
-                ended_at: number | null;
+                opened_at: components["schemas"]["AgentId"];
+                ended_at: components["schemas"]["AgentId"];
                 verdict: components["schemas"]["EpochsItemVerdictAnyOf0"] | null;
                 unsigned: components["schemas"]["UnsignedAnyOf0"] | null;
                 job: {
                     class: string;
-                    provider: string;
-                    evaluator: string;
+                    provider: components["schemas"]["Asset"];
+                    evaluator: components["schemas"]["Asset"];
                     expiredAt: number;
                     description: string;
-                    hook: string;
+                    hook: components["schemas"]["Asset"];
                 } | null;
                 feedback: {
                     /** @description the reputation registry, eip155:<chainId>:<address> */
@@ -3507,7 +3509,7 @@ export interface components {
                     /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
                     agentRegistry: string;
                     /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
-                    client: string | null;
+                    client: components["schemas"]["Address"];
                     /** @description giveFeedback's arguments, in its order */
                     args: {
                         /** @description the hired agent, as the quote named it */
@@ -3527,13 +3529,13 @@ export interface components {
                         /** @description the file as a data: URI (application/json, base64); empty without a file */
                         feedbackURI: string;
                         /** @description keccak256 of the file's bytes; zero without a file */
-                        feedbackHash: string;
+                        feedbackHash: components["schemas"]["Eip712Hash"];
                     };
                     /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
                     file: {
                         agentRegistry: string;
                         /** @description a number; its decimal string past what JSON holds exactly */
-                        agentId: number | string;
+                        agentId: components["schemas"]["TapeFrom"];
                         clientAddress: string;
                         /** @description when the layer ended the epoch, ISO-8601 UTC */
                         createdAt: string;
@@ -3545,11 +3547,8 @@ export interface components {
                         epoch: {
                             class: string;
                             index: number;
-                            paymentRef: string;
-                            window: {
-                                from: number;
-                                to: number;
-                            };
+                            paymentRef: components["schemas"]["Eip712Hash"];
+                            window: components["schemas"]["SpansItem"];
                             verdict: components["schemas"]["EpochsItemVerdictAnyOf0"];
                         };
                     } | null;
@@ -3570,12 +3569,10 @@ export interface components {
                 /** @description the move's number within its series */
                 n: number;
                 /** @description the state table's row; null for a plan kept on an epoch already open */
-                row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
-                /** @enum {string} */
-                what: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
-                from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
-                /** @enum {string} */
-                to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                row: components["schemas"]["Row"];
+                what: components["schemas"]["What"];
+                from: components["schemas"]["MovesItemFrom"];
+                to: components["schemas"]["SeriesState"];
                 at: number;
                 epoch?: number;
                 handshake_id?: string;
@@ -3584,12 +3581,15 @@ export interface components {
             /** @description the move that follows, in words */
             next: string;
         };
+        /** @description the state table row the call moved */
         Moved: {
-            row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
-            from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
-            /** @enum {string} */
-            to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+            row: components["schemas"]["Row"];
+            from: components["schemas"]["MovesItemFrom"];
+            to: components["schemas"]["SeriesState"];
         };
+        RehearsalDigest: components["schemas"]["SeedHash"] | null;
+        /** @enum {string} */
+        HistoryEntryLedger: "meter" | "grades" | "scores" | "plan-claims" | "holder-links" | "mandates" | "series";
         Ranked: {
             /** @description owner/name */
             model: string;
@@ -3604,7 +3604,7 @@ export interface components {
             max_drawdown_r: number | null;
             win_rate: number | null;
             /** @description unix milliseconds */
-            last_close_at: number | null;
+            last_close_at: components["schemas"]["AgentId"];
         }[];
         /** Format: email */
         Email: string;
@@ -3624,7 +3624,7 @@ export interface components {
             /** @description your wallet, checksummed: the one named at join, or the last one proven */
             wallet: string | null;
             /** @description unproven: named at join, counts for nothing until its own signature proves it; null: no wallet */
-            wallet_status: ("unproven" | "proven") | null;
+            wallet_status: components["schemas"]["WalletStatus"];
             /** @description when it was proven */
             proven_at: components["schemas"]["UpdatedAt"];
             /** @description a fresh challenge: sign its message with the wallet and send it to POST /me/wallet */
@@ -3637,6 +3637,15 @@ export interface components {
                 expires_at: components["schemas"]["Start"];
             };
         };
+        /**
+         * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+         * @enum {string}
+         */
+        Mode: "live" | "replay";
+        /** @enum {string} */
+        OrderPlaceAnswerOrderStatus: "working" | "filled" | "cancelled";
+        /** @enum {string} */
+        FillAnyOf0Why: "market" | "limit" | "stop" | "target";
         FillAnyOf0: {
             id: string;
             /** @description the order it filled; null for a bracket's own fill */
@@ -3645,13 +3654,8 @@ export interface components {
             model: string | null;
             /** @description the agent run that placed it; null otherwise */
             run: string | null;
-            /**
-             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
-             * @enum {string}
-             */
-            mode: "live" | "replay";
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+            mode: components["schemas"]["Mode"];
+            market: components["schemas"]["MarketsItem"];
             /** @enum {string} */
             side: "buy" | "sell";
             size: number;
@@ -3661,11 +3665,8 @@ export interface components {
             price: number;
             /** @description the fee of one side for one unit, in price units */
             fee: number;
-            /**
-             * @description the order's type, or the bracket (stop, target) that filled
-             * @enum {string}
-             */
-            why: "market" | "limit" | "stop" | "target";
+            /** @description the order's type, or the bracket (stop, target) that filled */
+            why: components["schemas"]["FillAnyOf0Why"];
             stop: number | null;
             target: number | null;
         };
@@ -3675,18 +3676,13 @@ export interface components {
             model: string | null;
             /** @description the agent run that placed it; null otherwise */
             run: string | null;
-            /**
-             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
-             * @enum {string}
-             */
-            mode: "live" | "replay";
+            mode: components["schemas"]["Mode"];
             /**
              * @description placed as an order, or a typed decision
              * @enum {string}
              */
             source: "order" | "decision";
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+            market: components["schemas"]["MarketsItem"];
             /** @enum {string} */
             side: "buy" | "sell";
             /** @enum {string} */
@@ -3699,8 +3695,7 @@ export interface components {
             /** @description a typed decision's why */
             why: string | null;
             placed_at: number;
-            /** @enum {string} */
-            status: "working" | "filled" | "cancelled";
+            status: components["schemas"]["OrderPlaceAnswerOrderStatus"];
             fill: components["schemas"]["FillAnyOf0"] | null;
         };
         OrderPlaceAnswer: {
@@ -3713,23 +3708,18 @@ export interface components {
             model: string | null;
             /** @description the agent run that placed it; null otherwise */
             run: string | null;
-            /**
-             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
-             * @enum {string}
-             */
-            mode: "live" | "replay";
+            mode: components["schemas"]["Mode"];
         };
         Fills: {
             total: number;
             offset: number;
             limit: number;
             /** @description where the next page starts; null on the last */
-            next_offset: number | null;
+            next_offset: components["schemas"]["AgentId"];
             items: components["schemas"]["FillAnyOf0"][];
         };
         PositionsItem: {
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+            market: components["schemas"]["MarketsItem"];
             /** @enum {string} */
             side: "long" | "short" | "flat";
             size: number;
@@ -3738,12 +3728,12 @@ export interface components {
             stop: number | null;
             target: number | null;
             /** @description when the oldest open lot filled */
-            opened_t: number | null;
+            opened_t: components["schemas"]["AgentId"];
         };
         Positions: components["schemas"]["PositionsItem"][];
         BookCapsAnswerCaps: {
             /** @description the markets that may be traded (all six when left out) */
-            markets?: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+            markets?: components["schemas"]["CapsMarkets"];
             /** @description the largest order, in the market's units (contracts, or coins) */
             max_order_size?: number;
             /** @description the largest order in US dollars: size x price x dollars a point */
@@ -3803,10 +3793,8 @@ export interface components {
              * @description the decide() endpoint the deck POSTs each closed bar
              */
             decide_url: string;
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-            /** @enum {string} */
-            timeframe: "15s" | "1m" | "5m" | "1h";
+            market: components["schemas"]["MarketsItem"];
+            timeframe: components["schemas"]["TimeframesItem"];
             /** @description the model's caps, inside its principal's */
             caps: components["schemas"]["BookCapsAnswerCaps"];
             /** @description one of the house's own example strategies run to fill the book: never listed by the copy seller */
@@ -3838,15 +3826,15 @@ export interface components {
             /** @description the replay's window; for a live run, from its start (to null) */
             window: {
                 from: number;
-                to: number | null;
+                to: components["schemas"]["AgentId"];
             };
             timeout_ms: number;
             retries: number;
             budget_bars: number;
             /** @description bars in the window (replay); null for a live run */
-            bars_total: number | null;
+            bars_total: components["schemas"]["AgentId"];
             bars_done: number;
-            last_bar_t: number | null;
+            last_bar_t: components["schemas"]["AgentId"];
             decisions: {
                 hold: number;
                 enter: number;
@@ -3863,12 +3851,12 @@ export interface components {
             /** @description time spent waiting on decide(), in all */
             decide_ms: number;
             started_at: number;
-            ended_at: number | null;
+            ended_at: components["schemas"]["AgentId"];
             /** @description how the run ended; null while it runs */
             end: {
                 code: string;
                 message: string;
-                bar_t: number | null;
+                bar_t: components["schemas"]["AgentId"];
                 /** @description the fields a refused answer named */
                 problems?: {
                     field: string;
@@ -3881,6 +3869,8 @@ export interface components {
             ok: true;
             run: components["schemas"]["Run"];
         };
+        /** @description why, in a sentence: kept with the order */
+        OneOf0Why: string;
         ItemStats: {
             /** @description paired trades closed */
             trades: number;
@@ -3903,10 +3893,8 @@ export interface components {
         AnswerModel: {
             /** @description owner/name */
             id: string;
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-            /** @enum {string} */
-            timeframe: "15s" | "1m" | "5m" | "1h";
+            market: components["schemas"]["MarketsItem"];
+            timeframe: components["schemas"]["TimeframesItem"];
         };
     };
     responses: {
@@ -4041,7 +4029,7 @@ export interface components {
         /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
         toolsets: string;
         seller: "studio" | "candles" | "copy";
-        market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+        market: components["schemas"]["MarketsItem"];
         id: string;
         model: string;
         run: string;
@@ -4085,14 +4073,13 @@ export interface operations {
                             description: string;
                             endpoint: string;
                             card_url: string;
-                            tools: string[];
+                            tools: components["schemas"]["SupportedTrust"];
                         }[];
-                        markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
-                        timeframes: ("15s" | "1m" | "5m" | "1h")[];
+                        markets: components["schemas"]["Markets"];
+                        timeframes: components["schemas"]["TimeframesItem"][];
                         /** @description what a rehearsal's fills cost, per market */
                         costs: {
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            market: components["schemas"]["MarketsItem"];
                             name: string;
                             tick: number;
                             /** @description dollars a point, one contract or coin */
@@ -4108,11 +4095,10 @@ export interface operations {
                         }[];
                         plans: {
                             id: string;
-                            /** @enum {string} */
-                            tier: "free" | "plan" | "max" | "house";
+                            tier: components["schemas"]["Tier"];
                             name: string;
                             price_usdc: number;
-                            period_days: number | null;
+                            period_days: components["schemas"]["AgentId"];
                         }[];
                         /** @description what the tape can serve */
                         tape: {
@@ -4120,10 +4106,8 @@ export interface operations {
                             venue: string | null;
                             /** @description per market and timeframe, what the archive keeps; 5m and 1h are also built from finer bars held */
                             held: {
-                                /** @enum {string} */
-                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                                /** @enum {string} */
-                                tf: "15s" | "1m" | "5m" | "1h";
+                                market: components["schemas"]["MarketsItem"];
+                                tf: components["schemas"]["TimeframesItem"];
                                 /** @description bars the archive keeps */
                                 bars: number;
                                 /** @description the stretches of history held: an expected bar absent inside one is known absent */
@@ -4169,8 +4153,7 @@ export interface operations {
                         currency: "USDC";
                         plans: {
                             id: string;
-                            /** @enum {string} */
-                            tier: "free" | "plan" | "max" | "house";
+                            tier: components["schemas"]["Tier"];
                             name: string;
                             price_usdc: number;
                             period_days: number | null;
@@ -4182,11 +4165,11 @@ export interface operations {
                             id: string;
                             name: string;
                             token: string;
-                            token_address: string;
+                            token_address: components["schemas"]["Asset"];
                             /** @default 6 */
                             token_decimals: number;
                             /** @default null */
-                            collection: string | null;
+                            collection: components["schemas"]["Asset"] | null;
                             /** @default 2 */
                             min_confirmations: number;
                             /** @default null */
@@ -4253,11 +4236,7 @@ export interface operations {
                             /** @description what the payer sent the treasury, in whole tokens, as a decimal string */
                             amount: string;
                             payer: string;
-                            /**
-                             * @description how the payer is bound to the principal: its proven wallet, or the payer's signature (joined_wallet: a claim recorded before wallets were proven)
-                             * @enum {string}
-                             */
-                            proof: "proven_wallet" | "payer_signature" | "joined_wallet";
+                            proof: components["schemas"]["Proof"];
                             block: number;
                             block_time: components["schemas"]["Start"];
                             period: components["schemas"]["ClaimPeriod"];
@@ -4317,10 +4296,8 @@ export interface operations {
                         /** @description the onboarded public strategies, each as strategy_quote quotes it */
                         strategies: {
                             name: string;
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                            /** @enum {string} */
-                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            market: components["schemas"]["MarketsItem"];
+                            timeframe: components["schemas"]["TimeframesItem"];
                             window: {
                                 hours: number;
                                 bars_at_most: number;
@@ -4397,11 +4374,7 @@ export interface operations {
                         holder: number;
                         spent: number;
                         balance: number;
-                        /**
-                         * @description ok while over a fifth is left, low below that, spent at or below zero: the meter reports, never refuses
-                         * @enum {string}
-                         */
-                        tone: "ok" | "low" | "spent";
+                        tone: components["schemas"]["Tone"];
                         /** @constant */
                         ok: true;
                         /** @description the price list */
@@ -4448,18 +4421,14 @@ export interface operations {
                         holder: number;
                         spent: number;
                         balance: number;
-                        /**
-                         * @description ok while over a fifth is left, low below that, spent at or below zero: the meter reports, never refuses
-                         * @enum {string}
-                         */
-                        tone: "ok" | "low" | "spent";
+                        tone: components["schemas"]["Tone"];
                         /** @constant */
                         ok: true;
                         recorded: {
                             action: string;
                             units: number;
                             /** @description bars stepped over, for bar-priced actions */
-                            bars: number | null;
+                            bars: components["schemas"]["AgentId"];
                             /** @description false: the price list does not name the act, recorded at no cost */
                             priced: boolean;
                         };
@@ -4505,9 +4474,8 @@ export interface operations {
                         /** @description all=1: every grant */
                         grants: {
                             name: string;
-                            /** @enum {string} */
-                            tier: "free" | "plan" | "max" | "house";
-                            allowance_per_day?: number | null;
+                            tier: components["schemas"]["Tier"];
+                            allowance_per_day?: components["schemas"]["AllowancePerDay"];
                             until?: components["schemas"]["Until"];
                             why: string;
                             joined: boolean;
@@ -4565,7 +4533,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the holder wallet */
-                    wallet_hex: string;
+                    wallet_hex: components["schemas"]["Asset"];
                     /** @description today, UTC */
                     day: string;
                     /** @description the wallet's personal signature of the holder message */
@@ -4640,13 +4608,13 @@ export interface operations {
                         ok: true;
                         mandate: {
                             /** @description who signed it */
-                            signer: string;
+                            signer: components["schemas"]["Asset"];
                             /** @description the domain's chain */
                             chain_id: number;
-                            eip712_hash: string;
+                            eip712_hash: components["schemas"]["Eip712Hash"];
                             primary_type: string;
                             /** @description the vault the message names, checksummed */
-                            vault: string;
+                            vault: components["schemas"]["Asset"];
                             /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
                             vault_matches: boolean;
                             /** @description the vault's mandateHash() when recorded; null when the address answers none */
@@ -4677,7 +4645,7 @@ export interface operations {
     marks: {
         parameters: {
             query?: {
-                market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                market?: components["schemas"]["MarketsItem"];
             };
             header?: never;
             path?: never;
@@ -4696,7 +4664,7 @@ export interface operations {
                         ok: true;
                         marks: components["schemas"]["Marks"];
                         /** @description one plain sentence per market stating its marks */
-                        words: string[];
+                        words: components["schemas"]["SupportedTrust"];
                     };
                 };
             };
@@ -4716,8 +4684,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    market: components["schemas"]["MarketsItem"];
                     /** @enum {string} */
                     kind: "level" | "zone";
                     price: number;
@@ -4791,15 +4758,15 @@ export interface operations {
     tape: {
         parameters: {
             query: {
-                from: number | string;
-                to: number | string;
+                from: components["schemas"]["TapeFrom"];
+                to: components["schemas"]["TapeFrom"];
                 session?: string;
                 limit?: number;
             };
             header?: never;
             path: {
                 market: components["parameters"]["market"];
-                tf: "15s" | "1m" | "5m" | "1h";
+                tf: components["schemas"]["TimeframesItem"];
             };
             cookie?: never;
         };
@@ -4814,10 +4781,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        /** @enum {string} */
-                        market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                        /** @enum {string} */
-                        tf: "15s" | "1m" | "5m" | "1h";
+                        market: components["schemas"]["MarketsItem"];
+                        tf: components["schemas"]["TimeframesItem"];
                         from: number;
                         to: number;
                         candles: {
@@ -4831,10 +4796,8 @@ export interface operations {
                         }[];
                         /** @description what was measured, of the whole window */
                         coverage: {
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                            /** @enum {string} */
-                            tf: "15s" | "1m" | "5m" | "1h";
+                            market: components["schemas"]["MarketsItem"];
+                            tf: components["schemas"]["TimeframesItem"];
                             from: number;
                             to: number;
                             /** @description false when the source held no history anywhere in the window */
@@ -4861,8 +4824,7 @@ export interface operations {
                             unexpected: number;
                             /** @description when built from finer bars: that timeframe and the partial bars */
                             built_from: {
-                                /** @enum {string} */
-                                tf: "15s" | "1m" | "5m" | "1h";
+                                tf: components["schemas"]["TimeframesItem"];
                                 partial: number;
                             } | null;
                             complete: boolean;
@@ -4903,10 +4865,10 @@ export interface operations {
     forecast: {
         parameters: {
             query?: {
-                t?: number | string;
+                t?: components["schemas"]["TapeFrom"];
                 session?: string;
                 history?: boolean;
-                from?: number | string;
+                from?: components["schemas"]["TapeFrom"];
             };
             header?: never;
             path: {
@@ -4930,8 +4892,7 @@ export interface operations {
                         envelope: {
                             /** @constant */
                             version: "envelope.v1";
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            market: components["schemas"]["MarketsItem"];
                             /** @enum {string} */
                             tf: "5m" | "1h";
                             issued_t: number;
@@ -4965,7 +4926,6 @@ export interface operations {
                                 ece: number | null;
                                 /** @description the share of closes the band held */
                                 coverage: number | null;
-                                /** @description one cell per touch odds, in the envelope's order, each measured, drawn and labelled on its own */
                                 touch: components["schemas"]["Touch"];
                                 band: components["schemas"]["Band"];
                             };
@@ -4975,8 +4935,7 @@ export interface operations {
                          * @enum {string}
                          */
                         draw: "solid" | "dashed" | "none";
-                        /** @enum {string} */
-                        label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+                        label: components["schemas"]["Label"];
                         served: {
                             t: number;
                             /** @description when it was served, unix seconds */
@@ -5004,8 +4963,7 @@ export interface operations {
                          * @enum {string}
                          */
                         draw: "solid" | "dashed" | "none";
-                        /** @enum {string} */
-                        label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+                        label: components["schemas"]["Label"];
                     };
                 };
             };
@@ -5050,11 +5008,9 @@ export interface operations {
                             ece: number | null;
                             /** @description the share of closes the band held */
                             coverage: number | null;
-                            /** @description one cell per touch odds, in the envelope's order, each measured, drawn and labelled on its own */
                             touch: components["schemas"]["Touch"];
                             band: components["schemas"]["Band"];
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            market: components["schemas"]["MarketsItem"];
                             /** @enum {string} */
                             tf: "5m" | "1h";
                             /**
@@ -5062,11 +5018,10 @@ export interface operations {
                              * @enum {string}
                              */
                             draw: "solid" | "dashed" | "none";
-                            /** @enum {string} */
-                            label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
-                            newest_issued_t: number | null;
+                            label: components["schemas"]["Label"];
+                            newest_issued_t: components["schemas"]["AgentId"];
                             /** @description bars closed since the newest issue */
-                            age_bars: number | null;
+                            age_bars: components["schemas"]["AgentId"];
                         }[];
                     };
                 };
@@ -5126,11 +5081,7 @@ export interface operations {
                 "application/json": {
                     /** @description the rule in plain words, at most 4000 characters */
                     text: string;
-                    /**
-                     * @description the reader: embedded (the default; deterministic, the controlled vocabulary) or model (an OpenAI-compatible reader; see forge_lanes)
-                     * @enum {string}
-                     */
-                    lane?: "embedded" | "model";
+                    lane?: components["schemas"]["Lane"];
                 };
             };
         };
@@ -5275,11 +5226,7 @@ export interface operations {
                     author?: string;
                     /** @description a script block (script.v1) to forge instead of reading the words */
                     script?: components["schemas"]["Script"];
-                    /**
-                     * @description the reader: embedded (the default; deterministic, the controlled vocabulary) or model (an OpenAI-compatible reader; see forge_lanes)
-                     * @enum {string}
-                     */
-                    lane?: "embedded" | "model";
+                    lane?: components["schemas"]["Lane"];
                 };
             };
         };
@@ -5309,7 +5256,7 @@ export interface operations {
     forge_read: {
         parameters: {
             query: {
-                seed: string;
+                seed: components["schemas"]["SeedHash"];
             };
             header?: never;
             path?: never;
@@ -5326,7 +5273,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        seed_hash: string;
+                        seed_hash: components["schemas"]["SeedHash"];
                         version: string;
                         code: string;
                         review: components["schemas"]["Review"];
@@ -5357,22 +5304,16 @@ export interface operations {
                     script: {
                         /** @constant */
                         version: "script.v1";
-                        /** @enum {string} */
-                        market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                        /** @enum {string} */
-                        timeframe: "15s" | "1m" | "5m" | "1h";
-                        session?: components["schemas"]["ValueAnyOf0"];
-                        /** @enum {string} */
-                        side: "long" | "short" | "both";
+                        market?: components["schemas"]["MarketsItem"];
+                        timeframe: components["schemas"]["TimeframesItem"];
+                        session?: components["schemas"]["SessionValueAnyOf0"];
+                        side: components["schemas"]["SideValueAnyOf0"];
                         entry: components["schemas"]["EntryValueAnyOf0"];
                         stop: components["schemas"]["StopValueAnyOf0"];
                         exit: components["schemas"]["ExitValueAnyOf0"];
                     };
-                    /**
-                     * @description the market to run it on (default: the script's, else NQ)
-                     * @enum {string}
-                     */
-                    market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    /** @description the market to run it on (default: the script's, else NQ) */
+                    market?: components["schemas"]["MarketsItem"];
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
                     /** @description a name for this trial, echoed */
@@ -5398,10 +5339,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         version: "rehearsal.v1";
-                        /** @enum {string} */
-                        market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                        /** @enum {string} */
-                        timeframe: "15s" | "1m" | "5m" | "1h";
+                        market: components["schemas"]["MarketsItem"];
+                        timeframe: components["schemas"]["TimeframesItem"];
                         window: components["schemas"]["Window"];
                         costs: components["schemas"]["Costs"];
                         trades: components["schemas"]["Trades"];
@@ -5409,17 +5348,15 @@ export interface operations {
                         stats: components["schemas"]["Stats"];
                         null: components["schemas"]["Null"];
                         folds: components["schemas"]["Folds"];
-                        /** @description how likely the result is to be luck or overfitting, each figure with its method and inputs (docs/studio.md) */
                         verdict: components["schemas"]["Verdict"];
                         summary: string;
                         /** @constant */
                         ok: true;
                         name: string | null;
                         tenant: string | null;
-                        seed_hash: string;
+                        seed_hash: components["schemas"]["SeedHash"];
                         /** @description the script run, with its market and session filled in */
                         script: components["schemas"]["Script"];
-                        /** @description the page of trades shown (only when trades_from or trades_limit was given) */
                         trades_page?: components["schemas"]["TradesPage"];
                     };
                 };
@@ -5447,16 +5384,13 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the seed_hash your forge returned */
-                    seed_hash: string;
-                    /**
-                     * @description the market to rehearse on (default: the one the rule named)
-                     * @enum {string}
-                     */
-                    market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    seed_hash: components["schemas"]["SeedHash"];
+                    /** @description the market to rehearse on (default: the one the rule named) */
+                    market?: components["schemas"]["MarketsItem"];
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
                     /** @description the window's end, unix seconds or ISO-8601 UTC, not in the future (floored to the bar); default: the newest bar the tape holds */
-                    to?: number | string;
+                    to?: components["schemas"]["TapeFrom"];
                     /** @description walk-forward folds to cut the window into */
                     folds?: number;
                     /** @description the first trade to show, counted from 0 */
@@ -5502,9 +5436,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the seed_hash your forge returned */
-                    seed_hash: string;
+                    seed_hash: components["schemas"]["SeedHash"];
                     /** @description the rehearsal to judge, by its digest (sha256 of the rehearsal's JSON answer; the studio record's rehearsal.digest); default: the latest rehearsal of this seed on the rule's own market */
-                    rehearsal_digest?: string;
+                    rehearsal_digest?: components["schemas"]["SeedHash"];
                     /** @description your own key for the grader lane (sk-...): the decision is asked with it and your trial pings and plan are not used; never kept */
                     grader_key?: string;
                 };
@@ -5587,9 +5521,9 @@ export interface operations {
                     /** @description stage parts: the rule in plain words */
                     text?: string;
                     /** @description stage rehearsed: the seed_hash of your forge */
-                    seed_hash?: string;
+                    seed_hash?: components["schemas"]["SeedHash"];
                     /** @description stage rehearsed: the rehearsal to judge, by its digest; default: the latest rehearsal of this seed on the rule's own market */
-                    rehearsal_digest?: string;
+                    rehearsal_digest?: components["schemas"]["SeedHash"];
                     /** @description your own key for the grader lane (sk-...): the decision is asked with it and your trial pings and plan are not used; never kept */
                     grader_key?: string;
                 };
@@ -5612,13 +5546,12 @@ export interface operations {
                         facts: components["schemas"]["Facts"];
                         grader: components["schemas"]["Grader"];
                         shown?: components["schemas"]["Shown"];
-                        /** @description k points of n */
                         score: components["schemas"]["Score"];
-                        reasons: string[];
-                        decision_digest: string;
+                        reasons: components["schemas"]["SupportedTrust"];
+                        decision_digest: components["schemas"]["SeedHash"];
                         /** @constant */
                         ok: true;
-                        receipt_hash: string;
+                        receipt_hash: components["schemas"]["SeedHash"];
                         /** @description the hash of the entry before it in the ledger */
                         prev_hash: string;
                         seq: number;
@@ -5646,7 +5579,7 @@ export interface operations {
     studio_state: {
         parameters: {
             query?: {
-                strategy?: string;
+                strategy?: components["schemas"]["StudioStateStrategy"];
             };
             header?: never;
             path?: never;
@@ -5665,7 +5598,6 @@ export interface operations {
                         ok: true;
                         record: components["schemas"]["Record"];
                         view: components["schemas"]["View"];
-                        /** @description each gate: earned, and what it rests on */
                         coverage: components["schemas"]["Coverage"];
                     };
                 };
@@ -5686,26 +5618,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description the move: words, image, reset, read, forge, rehearse or grade
-                     * @enum {string}
-                     */
-                    action: "words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade";
-                    /** @description which of your strategies (default main); each has its own record and state */
-                    strategy?: string;
+                    /** @description the move: words, image, reset, read, forge, rehearse or grade */
+                    action: components["schemas"]["NextAnyOf0"];
+                    strategy?: components["schemas"]["StudioStateStrategy"];
                     /** @description words: the rule in plain words, at most 4000 characters (over it is 413) */
                     text?: string;
                     /** @description image: base64 image bytes (a data: URL is accepted too), as POST /studio/image takes them */
                     data?: string;
-                    /**
-                     * @description rehearse: the market to rehearse on (default: the one the rule named)
-                     * @enum {string}
-                     */
-                    market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    /** @description rehearse: the market to rehearse on (default: the one the rule named) */
+                    market?: components["schemas"]["MarketsItem"];
                     /** @description rehearse: hours of tape counted back from the window's end (default 168) */
                     hours?: number;
                     /** @description rehearse: the window's end, unix seconds or ISO-8601 UTC (default: the newest bar the tape holds) */
-                    to?: number | string;
+                    to?: components["schemas"]["TapeFrom"];
                     /** @description rehearse: walk-forward folds to cut the window into (2 to 20) */
                     folds?: number;
                     /** @description grade: your own grader key, as POST /studio/grade takes it; never kept */
@@ -5725,7 +5650,6 @@ export interface operations {
                         ok: true;
                         record: components["schemas"]["Record"];
                         view: components["schemas"]["View"];
-                        /** @description each gate: earned, and what it rests on */
                         coverage: components["schemas"]["Coverage"];
                         /** @description the called tool's own answer; null for words and reset */
                         answer: null | components["schemas"]["ImageAttachAnswer"] | components["schemas"]["WorkflowReadAnswer"] | components["schemas"]["ForgeAnswer"] | components["schemas"]["RehearseAnswer"] | components["schemas"]["GradeAnswer"];
@@ -5770,7 +5694,7 @@ export interface operations {
                             title: string;
                             summary: string;
                             /** @description the tools it uses */
-                            tools: string[];
+                            tools: components["schemas"]["SupportedTrust"];
                         }[];
                     };
                 };
@@ -5826,14 +5750,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                    /** @enum {string} */
-                    tf: "15s" | "1m" | "5m" | "1h";
+                    market: components["schemas"]["MarketsItem"];
+                    tf: components["schemas"]["TimeframesItem"];
                     /** @description window start: ISO-8601 UTC (…Z) or unix seconds */
-                    from: number | string;
+                    from: components["schemas"]["TapeFrom"];
                     /** @description window end: ISO-8601 UTC or unix seconds, in the past */
-                    to: number | string;
+                    to: components["schemas"]["TapeFrom"];
                     /** @description ema:N, sma:N, vwap, bb:N:K, atr:N, rsi:N, hi:N, lo:N */
                     indicators?: string[];
                 };
@@ -5927,16 +5849,14 @@ export interface operations {
                                     };
                                 };
                             };
-                            markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                            markets: components["schemas"]["Markets"];
                             cover: {
                                 unit: string;
                                 external: string;
                             };
                         };
                         /** @description the quote body's JSON Schema */
-                        body: {
-                            [key: string]: unknown;
-                        };
+                        body: components["schemas"]["Extra"];
                     };
                 };
             };
@@ -5973,7 +5893,7 @@ export interface operations {
                             /** @enum {string} */
                             kind: "vault" | "external";
                             class: string;
-                            checks: number[];
+                            checks: components["schemas"]["Checks"];
                             evidence: string;
                         };
                         per_epoch: components["schemas"]["PerEpoch"];
@@ -6041,7 +5961,7 @@ export interface operations {
                     /** @description the quote body, as series_quote answered it under quote */
                     quote: components["schemas"]["SeriesQuoteBody"];
                     /** @description unix seconds or ISO-8601 UTC: when the first epoch's window begins (default now) */
-                    from?: number | string;
+                    from?: components["schemas"]["TapeFrom"];
                 };
             };
         };
@@ -6165,7 +6085,6 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        /** @description the state table row the call moved */
                         moved: components["schemas"]["Moved"];
                         series: components["schemas"]["Series"];
                     };
@@ -6204,10 +6123,9 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        /** @description the state table row the call moved */
                         moved: components["schemas"]["Moved"];
                         epoch: number;
-                        paymentRef: string;
+                        paymentRef: components["schemas"]["Eip712Hash"];
                         handshake_id: string;
                         /** @description the unsigned settle plan: yours to sign and send */
                         unsigned: components["schemas"]["UnsignedAnyOf0"];
@@ -6252,12 +6170,12 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         /** @description every kind of act history lists */
-                        kinds: string[];
+                        kinds: components["schemas"]["SupportedTrust"];
                         /** @description acts of the kind asked */
                         total: number;
                         cursor: number;
                         /** @description the cursor of the next page; null on the last */
-                        next: number | null;
+                        next: components["schemas"]["AgentId"];
                         acts: ({
                             /** @description the price list's action */
                             kind: string;
@@ -6269,7 +6187,7 @@ export interface operations {
                             /** @description what the entry recorded, in its own fields */
                             what: {
                                 units: number;
-                                bars: number | null;
+                                bars: components["schemas"]["AgentId"];
                             };
                         } | {
                             /** @constant */
@@ -6281,12 +6199,11 @@ export interface operations {
                             at: components["schemas"]["Start"];
                             /** @description what the entry recorded, in its own fields */
                             what: {
-                                seed_hash: string;
+                                seed_hash: components["schemas"]["SeedHash"];
                                 rubric: string;
-                                /** @enum {string} */
-                                decision: "accept" | "revise" | "reject";
-                                rehearsal_digest: string | null;
-                                decision_digest: string;
+                                decision: components["schemas"]["Decision"];
+                                rehearsal_digest: components["schemas"]["RehearsalDigest"];
+                                decision_digest: components["schemas"]["SeedHash"];
                             };
                         } | {
                             /** @constant */
@@ -6300,12 +6217,11 @@ export interface operations {
                             what: {
                                 /** @enum {string} */
                                 stage: "parts" | "rehearsed";
-                                seed_hash: string | null;
-                                rehearsal_digest: string | null;
+                                seed_hash: components["schemas"]["RehearsalDigest"];
+                                rehearsal_digest: components["schemas"]["RehearsalDigest"];
                                 rubric: string;
-                                /** @description k points of n */
                                 score: components["schemas"]["Score"];
-                                decision_digest: string;
+                                decision_digest: components["schemas"]["SeedHash"];
                             };
                         } | {
                             /** @constant */
@@ -6348,9 +6264,9 @@ export interface operations {
                             at: components["schemas"]["Start"];
                             /** @description what the entry recorded, in its own fields */
                             what: {
-                                eip712_hash: string;
+                                eip712_hash: components["schemas"]["Eip712Hash"];
                                 /** @description the vault the message names, checksummed */
-                                vault: string;
+                                vault: components["schemas"]["Asset"];
                                 /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
                                 vault_matches: boolean;
                             };
@@ -6367,11 +6283,10 @@ export interface operations {
                                 series_id: string;
                                 n: number;
                                 /** @description the state table's row; null for a plan kept on an epoch already open */
-                                row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
-                                from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
-                                /** @enum {string} */
-                                to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
-                                epoch: number | null;
+                                row: components["schemas"]["Row"];
+                                from: components["schemas"]["MovesItemFrom"];
+                                to: components["schemas"]["SeriesState"];
+                                epoch: components["schemas"]["AgentId"];
                             };
                         })[];
                     };
@@ -6388,7 +6303,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                ledger: "meter" | "grades" | "scores" | "plan-claims" | "holder-links" | "mandates" | "series";
+                ledger: components["schemas"]["HistoryEntryLedger"];
                 seq: number;
             };
             cookie?: never;
@@ -6404,8 +6319,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        /** @enum {string} */
-                        ledger: "meter" | "grades" | "scores" | "plan-claims" | "holder-links" | "mandates" | "series";
+                        ledger: components["schemas"]["HistoryEntryLedger"];
                         seq: number;
                         at: components["schemas"]["Start"];
                         /** @description the hash of the entry before it */
@@ -6420,19 +6334,17 @@ export interface operations {
                             bars?: number;
                         } | {
                             rubric: string;
-                            seed_hash: string;
+                            seed_hash: components["schemas"]["SeedHash"];
                             version: string;
                             /** @description the words are kept only as their digest */
-                            words_sha256: string;
-                            /** @enum {string} */
-                            decision: "accept" | "revise" | "reject";
-                            /** @description the rehearsal judged; null when none was kept */
+                            words_sha256: components["schemas"]["SeedHash"];
+                            decision: components["schemas"]["Decision"];
                             rehearsal: components["schemas"]["Rehearsal"];
                             facts: components["schemas"]["Facts"];
                             grader: components["schemas"]["Grader"];
                             shown: components["schemas"]["Shown"];
-                            reasons: string[];
-                            decision_digest: string;
+                            reasons: components["schemas"]["SupportedTrust"];
+                            decision_digest: components["schemas"]["SeedHash"];
                         } | {
                             rubric: string;
                             /** @enum {string} */
@@ -6443,10 +6355,9 @@ export interface operations {
                             facts: components["schemas"]["Facts"];
                             grader: components["schemas"]["Grader"];
                             shown?: components["schemas"]["Shown"];
-                            /** @description k points of n */
                             score: components["schemas"]["Score"];
-                            reasons: string[];
-                            decision_digest: string;
+                            reasons: components["schemas"]["SupportedTrust"];
+                            decision_digest: components["schemas"]["SeedHash"];
                         } | {
                             chain: string;
                             /** @description lower case */
@@ -6460,11 +6371,7 @@ export interface operations {
                             /** @description what the payer sent the treasury, in whole tokens, as a decimal string */
                             amount: string;
                             payer: string;
-                            /**
-                             * @description how the payer is bound to the principal: its proven wallet, or the payer's signature (joined_wallet: a claim recorded before wallets were proven)
-                             * @enum {string}
-                             */
-                            proof: "proven_wallet" | "payer_signature" | "joined_wallet";
+                            proof: components["schemas"]["Proof"];
                             block: number;
                             block_time: components["schemas"]["Start"];
                             period: components["schemas"]["ClaimPeriod"];
@@ -6478,13 +6385,13 @@ export interface operations {
                             block: number;
                         } | {
                             /** @description who signed it */
-                            signer: string;
+                            signer: components["schemas"]["Asset"];
                             /** @description the domain's chain */
                             chain_id: number;
-                            eip712_hash: string;
+                            eip712_hash: components["schemas"]["Eip712Hash"];
                             primary_type: string;
                             /** @description the vault the message names, checksummed */
-                            vault: string;
+                            vault: components["schemas"]["Asset"];
                             /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
                             vault_matches: boolean;
                             /** @description the vault's mandateHash() when recorded; null when the address answers none */
@@ -6495,12 +6402,10 @@ export interface operations {
                             /** @description the move's number within its series */
                             n: number;
                             /** @description the state table's row; null for a plan kept on an epoch already open */
-                            row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
-                            /** @enum {string} */
-                            what: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
-                            from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
-                            /** @enum {string} */
-                            to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                            row: components["schemas"]["Row"];
+                            what: components["schemas"]["What"];
+                            from: components["schemas"]["MovesItemFrom"];
+                            to: components["schemas"]["SeriesState"];
                             at: number;
                             epoch?: number;
                             handshake_id?: string;
@@ -6550,7 +6455,7 @@ export interface operations {
                             endpoint: string;
                             /** Format: uri */
                             card_url: string;
-                            tools: string[];
+                            tools: components["schemas"]["SupportedTrust"];
                         } | {
                             /** @constant */
                             kind: "algorithm";
@@ -6558,10 +6463,8 @@ export interface operations {
                             name: string;
                             /** @description where it is documented */
                             source: string;
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                            /** @enum {string} */
-                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            market: components["schemas"]["MarketsItem"];
+                            timeframe: components["schemas"]["TimeframesItem"];
                             /**
                              * Format: uri
                              * @description where its exact script is read
@@ -6626,12 +6529,11 @@ export interface operations {
                         ok: true;
                         count: number;
                         concluded: {
-                            seed_hash: string;
-                            receipt_hash: string;
-                            /** @enum {string} */
-                            decision: "accept" | "revise" | "reject";
+                            seed_hash: components["schemas"]["SeedHash"];
+                            receipt_hash: components["schemas"]["SeedHash"];
+                            decision: components["schemas"]["Decision"];
                             rubric: string;
-                            rehearsal_digest: string | null;
+                            rehearsal_digest: components["schemas"]["RehearsalDigest"];
                             concluded_at: components["schemas"]["UpdatedAt"];
                         }[];
                     };
@@ -6676,11 +6578,8 @@ export interface operations {
                             /** @description the epoch's index in its series */
                             index: number;
                             /** @description the epoch's payment reference, as its job on chain carries it */
-                            paymentRef: string;
-                            window: {
-                                from: number;
-                                to: number;
-                            };
+                            paymentRef: components["schemas"]["Eip712Hash"];
+                            window: components["schemas"]["SpansItem"];
                             ended_at: number;
                             /** @description the layer's verdict: whether it passed, and each of the class's checks */
                             verdict: {
@@ -6737,7 +6636,7 @@ export interface operations {
                         not_built: {
                             item: string;
                             /** @description the names it gives in backticks */
-                            names: string[];
+                            names: components["schemas"]["SupportedTrust"];
                         }[];
                     };
                 };
@@ -6767,7 +6666,7 @@ export interface operations {
                         ledgers: {
                             name: string;
                             /** @description its last entry's seq; null when it is empty or its last line is not JSON */
-                            length: number | null;
+                            length: components["schemas"]["AgentId"];
                             /** @description its last entry's hash */
                             head: string | null;
                         }[];
@@ -6808,7 +6707,7 @@ export interface operations {
                         break: {
                             line: number;
                             /** @description null when the line is not JSON */
-                            seq: number | null;
+                            seq: components["schemas"]["AgentId"];
                             why: string;
                             expected: string;
                             found: string | null;
@@ -6909,7 +6808,7 @@ export interface operations {
                         ok: true;
                         limits: {
                             /** @description principals minted per client per UTC day; null: no per-client limit (a deck only its own machine reaches, DECK_PROFILE=local) */
-                            per_client_per_day: number | null;
+                            per_client_per_day: components["schemas"]["AgentId"];
                             everyone_per_day: number;
                         };
                         name_rule: string;
@@ -6934,7 +6833,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    wallet?: string | null;
+                    wallet?: components["schemas"]["Address"];
                     /** @description a proof an email or X sign-in gave: the new principal is linked to that door */
                     proof?: string;
                 };
@@ -7345,7 +7244,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the wallet to prove */
-                    wallet_hex: string;
+                    wallet_hex: components["schemas"]["Asset"];
                     nonce: string;
                     /** @description the wallet's personal signature of the challenge's message */
                     signature_hex: string;
@@ -7462,7 +7361,7 @@ export interface operations {
             query?: {
                 model?: components["parameters"]["model"];
                 run?: components["parameters"]["run"];
-                status?: "working" | "filled" | "cancelled";
+                status?: components["schemas"]["OrderPlaceAnswerOrderStatus"];
                 offset?: components["parameters"]["offset"];
                 limit?: components["parameters"]["limit"];
             };
@@ -7487,7 +7386,7 @@ export interface operations {
                             offset: number;
                             limit: number;
                             /** @description where the next page starts; null on the last */
-                            next_offset: number | null;
+                            next_offset: components["schemas"]["AgentId"];
                             items: components["schemas"]["OrderPlaceAnswerOrder"][];
                         };
                     };
@@ -7514,8 +7413,7 @@ export interface operations {
                 "application/json": {
                     /** @description one of your models: the order goes on that model's live book */
                     model?: string;
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    market: components["schemas"]["MarketsItem"];
                     /** @enum {string} */
                     side: "buy" | "sell";
                     /** @description contracts (NQ, ES, YM) or coins (BTC, ETH, SOL), on the market's size step */
@@ -7762,8 +7660,7 @@ export interface operations {
                     name: string;
                     /** @description https URL of your decide() endpoint, at a public address */
                     decide_url: string;
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    market: components["schemas"]["MarketsItem"];
                     /**
                      * @description the bars decide() is sent (default 1m)
                      * @enum {string}
@@ -7872,7 +7769,7 @@ export interface operations {
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
                     /** @description a replay window's end, unix seconds or ISO-8601 UTC, not in the future (default: the newest bar the tape holds) */
-                    to?: number | string;
+                    to?: components["schemas"]["TapeFrom"];
                     /** @description how long decide() may take for one bar (default 2000) */
                     timeout_ms?: number;
                     /** @description tries again after a timeout, a network failure or a 5xx (default 1) */
@@ -8012,9 +7909,7 @@ export interface operations {
                 "application/json": {
                     model: string;
                     /** @description a typed-decision.v1 object (/typed/typed-decision.v1.json) */
-                    decision: {
-                        [key: string]: unknown;
-                    };
+                    decision: components["schemas"]["Extra"];
                 };
             };
         };
@@ -8038,8 +7933,7 @@ export interface operations {
                             version?: "typed-decision.v1";
                             /** @constant */
                             action: "hold";
-                            /** @description why, in a sentence: kept with the order */
-                            why: string;
+                            why: components["schemas"]["OneOf0Why"];
                         } | {
                             /**
                              * @description the contract's version, typed-decision.v1
@@ -8056,8 +7950,7 @@ export interface operations {
                             stop: number;
                             /** @description a resting target: above the last close for a long, below it for a short */
                             target?: number;
-                            /** @description why, in a sentence: kept with the order */
-                            why: string;
+                            why: components["schemas"]["OneOf0Why"];
                         } | {
                             /**
                              * @description the contract's version, typed-decision.v1
@@ -8066,8 +7959,7 @@ export interface operations {
                             version?: "typed-decision.v1";
                             /** @constant */
                             action: "exit";
-                            /** @description why, in a sentence: kept with the order */
-                            why: string;
+                            why: components["schemas"]["OneOf0Why"];
                         };
                         /** @description the market order it placed; null for hold */
                         order: components["schemas"]["OrderPlaceAnswerOrder"] | null;
@@ -8116,14 +8008,12 @@ export interface operations {
                             offset: number;
                             limit: number;
                             /** @description where the next page starts; null on the last */
-                            next_offset: number | null;
+                            next_offset: components["schemas"]["AgentId"];
                             items: {
                                 /** @description owner/name */
                                 id: string;
-                                /** @enum {string} */
-                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                                /** @enum {string} */
-                                timeframe: "15s" | "1m" | "5m" | "1h";
+                                market: components["schemas"]["MarketsItem"];
+                                timeframe: components["schemas"]["TimeframesItem"];
                                 /** @description its first live fill */
                                 since: number;
                                 last_fill_t: number;
@@ -8176,10 +8066,9 @@ export interface operations {
                             offset: number;
                             limit: number;
                             /** @description where the next page starts; null on the last */
-                            next_offset: number | null;
+                            next_offset: components["schemas"]["AgentId"];
                             items: {
-                                /** @enum {string} */
-                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                market: components["schemas"]["MarketsItem"];
                                 /** @enum {string} */
                                 side: "long" | "short";
                                 size: number;
@@ -8190,11 +8079,8 @@ export interface operations {
                                 exit_fill: string;
                                 exit_t: number;
                                 exit: number;
-                                /**
-                                 * @description how the exit filled
-                                 * @enum {string}
-                                 */
-                                why: "market" | "limit" | "stop" | "target";
+                                /** @description how the exit filled */
+                                why: components["schemas"]["FillAnyOf0Why"];
                                 /** @description both sides' fees for one unit, in price units */
                                 fees: number;
                                 /** @description after fees */
@@ -8261,12 +8147,10 @@ export interface operations {
                             fill_id: string;
                             order_id: string | null;
                             t: number;
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            market: components["schemas"]["MarketsItem"];
                             /** @enum {string} */
                             side: "buy" | "sell";
-                            /** @enum {string} */
-                            why: "market" | "limit" | "stop" | "target";
+                            why: components["schemas"]["FillAnyOf0Why"];
                             price: number;
                             model_size: number;
                             /** @description the model's size times the scale, before the size grid and the caps */
