@@ -28,11 +28,20 @@ const reply = (status: number, schema: Schema = { type: 'object' }) => [String(s
  * a route lists each it can answer, so the name is written some six hundred times.
  */
 const refused = (status: number) => [String(status), { $ref: `#/components/responses/${status}` }] as const;
+/** A JSON-RPC message as an MCP endpoint answers or takes it: one shared schema. */
+const RPC = { $ref: '#/components/schemas/JsonRpc' };
+/** A refusal an MCP endpoint answers in JSON-RPC (a transport's refusal is a JSON-RPC error): one shared response per status. */
+const refusedRpc = (status: number) => [String(status), { $ref: `#/components/responses/JsonRpc${status}` }] as const;
 
 /** The refusals the paths refer to, each stated once. */
 function refusalsIn(paths: unknown): Record<string, Schema> {
-  const statuses = [...new Set([...JSON.stringify(paths).matchAll(/"#\/components\/responses\/(\d+)"/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
-  return Object.fromEntries(statuses.map((status) => [String(status), { description: REASONS[status] ?? 'Refused', ...json(ERROR) }]));
+  const names = [...new Set([...JSON.stringify(paths).matchAll(/"#\/components\/responses\/((?:JsonRpc)?\d+)"/g)].map((m) => m[1]!))];
+  const status = (name: string) => Number(name.replace('JsonRpc', ''));
+  return Object.fromEntries(
+    names
+      .sort((a, b) => Number(a.startsWith('JsonRpc')) - Number(b.startsWith('JsonRpc')) || status(a) - status(b))
+      .map((name) => [name, { description: REASONS[status(name)] ?? 'Refused', ...json(name.startsWith('JsonRpc') ? RPC : ERROR) }]),
+  );
 }
 
 /** A session or a key: the document's own security, which an operation that says nothing of its own needs. */
@@ -93,7 +102,6 @@ function operationOf(tool: Tool, components: Record<string, Schema>, facts: Stat
   };
 }
 
-const RPC = { type: 'object', description: 'A JSON-RPC 2.0 message, or an array of them (a batch)' };
 
 /** The document's sections, the toolsets' and two of routes no tool makes: every operation is under one (a test holds it). */
 export const TAGS = [
@@ -166,7 +174,7 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
     responses: Object.fromEntries([
       reply(200, RPC),
       ['202', { description: REASONS[202] }],
-      ...[400, 401, 403, 413, 415, 429].map((status) => reply(status, RPC)),
+      ...[400, 401, 403, 413, 415, 429].map((status) => refusedRpc(status)),
       ...(params.length ? [refused(404)] : []),
       ...[...credential, 500].map((status) => refused(status)),
     ]),
@@ -290,6 +298,7 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
         metricsToken: { type: 'http', scheme: 'bearer', description: 'DECK_METRICS_TOKEN, for a metrics scraper that is not on loopback (GET /metrics only).' },
       },
       schemas: {
+        JsonRpc: { type: 'object', description: 'A JSON-RPC 2.0 message, or an array of them (a batch)' },
         Error: {
           type: 'object',
           required: ['ok', 'error', 'message'],

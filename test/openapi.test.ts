@@ -159,6 +159,10 @@ describe('GET /openapi.json', () => {
     }
     expect(Object.keys(doc.paths['/mcp']!.post!.responses).sort()).toEqual(['200', '202', '400', '401', '403', '413', '415', '429', '500']);
     expect(Object.keys(doc.paths['/mcp/{seller}']!.post!.responses)).toContain('404');
+    // A transport's refusal on an MCP endpoint is a JSON-RPC error: its own shared response per status.
+    expect(doc.paths['/mcp']!.post!.responses['413']).toEqual({ $ref: '#/components/responses/JsonRpc413' });
+    const responses = (doc.components as unknown as { responses: Record<string, unknown> }).responses;
+    expect(responses.JsonRpc413).toEqual({ description: 'Over the size cap', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpc' } } } });
   });
 
   it('lists every operation under one tag of the document\'s described tags, and every tag has an operation', () => {

@@ -48,7 +48,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["JsonRpc"];
                 };
             };
             responses: {
@@ -58,7 +58,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": components["schemas"]["JsonRpc"];
                     };
                 };
                 /** @description Accepted (a notification) */
@@ -68,60 +68,12 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Sign in with POST /login first */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Over the size cap */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Unsupported media type or content-encoding */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description A limit was reached (Retry-After says when to come back) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
+                400: components["responses"]["JsonRpc400"];
+                401: components["responses"]["JsonRpc401"];
+                403: components["responses"]["JsonRpc403"];
+                413: components["responses"]["JsonRpc413"];
+                415: components["responses"]["JsonRpc415"];
+                429: components["responses"]["JsonRpc429"];
                 500: components["responses"]["500"];
             };
         };
@@ -183,7 +135,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["JsonRpc"];
                 };
             };
             responses: {
@@ -193,7 +145,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": components["schemas"]["JsonRpc"];
                     };
                 };
                 /** @description Accepted (a notification) */
@@ -203,61 +155,13 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Sign in with POST /login first */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
+                400: components["responses"]["JsonRpc400"];
+                401: components["responses"]["JsonRpc401"];
+                403: components["responses"]["JsonRpc403"];
                 404: components["responses"]["404"];
-                /** @description Over the size cap */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Unsupported media type or content-encoding */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description A limit was reached (Retry-After says when to come back) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
+                413: components["responses"]["JsonRpc413"];
+                415: components["responses"]["JsonRpc415"];
+                429: components["responses"]["JsonRpc429"];
                 500: components["responses"]["500"];
             };
         };
@@ -2186,6 +2090,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A JSON-RPC 2.0 message, or an array of them (a batch) */
+        JsonRpc: Record<string, never>;
         Error: {
             /** @constant */
             ok: false;
@@ -4022,6 +3928,60 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+        JsonRpc400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
+            };
+        };
+        /** @description Sign in with POST /login first */
+        JsonRpc401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
+            };
+        };
+        /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+        JsonRpc403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
+            };
+        };
+        /** @description Over the size cap */
+        JsonRpc413: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
+            };
+        };
+        /** @description Unsupported media type or content-encoding */
+        JsonRpc415: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
+            };
+        };
+        /** @description A limit was reached (Retry-After says when to come back) */
+        JsonRpc429: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
             };
         };
     };
