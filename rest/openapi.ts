@@ -102,7 +102,6 @@ function operationOf(tool: Tool, components: Record<string, Schema>, facts: Stat
   };
 }
 
-
 /** The document's sections, the toolsets' and two of routes no tool makes: every operation is under one (a test holds it). */
 export const TAGS = [
   ...Object.values(TOOLSETS).map((t) => ({ name: t.id, description: t.description })),
