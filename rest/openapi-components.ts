@@ -8,9 +8,18 @@
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Schema = { [key: string]: Json };
 
-/** A shape this small is as cheap written out as referred to. */
-const SMALLEST_SHARED = 160;
 const REF = '#/components/schemas/';
+/** What a reference costs beyond its name: `{"$ref":"#/components/schemas/"}`. */
+const REF_COST = JSON.stringify({ $ref: REF }).length;
+
+/** A name's length, for the cost of its references before it is chosen: most are a word or two. */
+const NAME_GUESS = 10;
+/**
+ * Whether a shape of `size` bytes met `count` times is shorter stated once and referred to: its body and name once,
+ * a reference at each place, against the shape written out at each. It depends on the shape alone, so every place
+ * of a shape is decided alike.
+ */
+const pays = (size: number, count: number): boolean => count >= 2 && size + NAME_GUESS + 3 + count * (REF_COST + NAME_GUESS) < count * size;
 
 /** A name as components are named: order_place, fill -> OrderPlace, Fill. */
 const pascal = (name: string): string => name.replace(/(^|[_-])([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
@@ -35,11 +44,21 @@ function mapSubschemas(s: Schema, f: (sub: Schema, step: string) => Json): Schem
   return out;
 }
 
-/** The shapes of a document's schemas: an id per distinct shape (less its own description), its size and how often it occurs. */
+/**
+ * The shapes of a document's schemas: an id per distinct shape (less its own description), its size, how often it
+ * occurs and the descriptions it occurs with.
+ */
 class Shapes {
   private readonly ids = new Map<string, number>();
   private readonly known = new WeakMap<Schema, { id: number; size: number }>();
   readonly seen = new Map<number, number>();
+  private readonly described = new Map<number, Set<Json | undefined>>();
+
+  /** The one description every occurrence of a shape carries, if they all carry the same. */
+  sameDescription(id: number): string | undefined {
+    const all = [...(this.described.get(id) ?? [])];
+    return all.length === 1 && typeof all[0] === 'string' ? all[0] : undefined;
+  }
 
   measure(s: Schema): { id: number; size: number } {
     let m = this.known.get(s);
@@ -58,6 +77,8 @@ class Shapes {
     m = { id, size: size + text.length };
     this.known.set(s, m);
     this.seen.set(id, (this.seen.get(id) ?? 0) + 1);
+    if (!this.described.has(id)) this.described.set(id, new Set());
+    this.described.get(id)!.add(s.description);
     return m;
   }
 }
@@ -148,17 +169,25 @@ export function shareSchemas(doc: { paths: Record<string, Record<string, unknown
     return name;
   };
   const share = (s: Schema, name: string, whole: boolean, root = false): Schema => {
+    // A schema of a JSON Schema document (its properties name $id) is written out whole: resolvers read a $id key as
+    // a base address wherever it sits, and a reference under it would resolve against that.
+    if (isSchema(s.properties) && '$id' in s.properties) return s;
     const { id, size } = shapes.measure(s);
-    if (whole || size < SMALLEST_SHARED || (shapes.seen.get(id) ?? 0) < 2) return mapSubschemas(s, (sub, step) => share(sub, `${name}.${step}`, false));
+    // A description every place gives the shape is the shape's own: stated once, in its body.
+    const same = shapes.sameDescription(id);
+    const count = shapes.seen.get(id) ?? 0;
+    if (whole || !pays(size + (same === undefined ? 0 : same.length + 16), count)) {
+      return mapSubschemas(s, (sub, step) => share(sub, `${name}.${step}`, false));
+    }
     let at = names.get(id);
     if (at === undefined) {
       at = nameFor(name, root);
       names.set(id, at);
       firsts.set(at, s);
       const { description: _own, ...bare } = s;
-      bodies.set(at, mapSubschemas(bare, (sub, step) => share(sub, `${at}.${step}`, false)));
+      bodies.set(at, mapSubschemas(same === undefined ? bare : s, (sub, step) => share(sub, `${at}.${step}`, false)));
     }
-    return typeof s.description === 'string' ? { description: s.description, $ref: `${REF}${at}` } : { $ref: `${REF}${at}` };
+    return typeof s.description === 'string' && same === undefined ? { description: s.description, $ref: `${REF}${at}` } : { $ref: `${REF}${at}` };
   };
   for (const p of places) p.put(share(p.schema, p.name, false, true));
   const schemas: Record<string, Schema> = {};
@@ -173,7 +202,7 @@ export function shareSchemas(doc: { paths: Record<string, Record<string, unknown
     const name = typeof s.$ref === 'string' && s.$ref.startsWith(REF) ? s.$ref.slice(REF.length) : null;
     if (name === null || !once.has(name)) return mapSubschemas(s, inline);
     const body = inline(bodies.get(name)!);
-    return Object.fromEntries(Object.keys(firsts.get(name)!).map((key) => [key, key === 'description' ? s.description! : body[key]!]));
+    return Object.fromEntries(Object.keys(firsts.get(name)!).map((key) => [key, key === 'description' ? (s.description ?? body.description)! : body[key]!]));
   };
   for (const name of once) delete schemas[name];
   for (const p of placesOf(doc.paths)) p.put(inline(p.schema));

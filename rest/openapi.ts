@@ -6,6 +6,8 @@ import type { Tool } from '../tools/define.js';
 import { TOOLSETS } from '../tools/toolsets.js';
 import { credentialStatuses, routeStatuses, type StatusFacts } from './statuses.js';
 import { shareSchemas } from './openapi-components.js';
+import { withoutSafeBounds } from './openapi-integers.js';
+import { shareParameters } from './openapi-parameters.js';
 
 type Schema = Record<string, unknown>;
 
@@ -21,17 +23,31 @@ const REASONS: Record<number, string> = {
 const ERROR = { $ref: '#/components/schemas/Error' };
 const json = (schema: Schema) => ({ content: { 'application/json': { schema } } });
 const reply = (status: number, schema: Schema = { type: 'object' }) => [String(status), { description: REASONS[status] ?? 'Answer', ...json(schema) }] as const;
-/** A refusal in the error form: one shared response per status (components.responses). */
-const refused = (status: number) => [String(status), { $ref: `#/components/responses/Error${status}` }] as const;
+/**
+ * A refusal in the error form: one shared response per status, named by its status alone (components.responses.409);
+ * a route lists each it can answer, so the name is written some six hundred times.
+ */
+const refused = (status: number) => [String(status), { $ref: `#/components/responses/${status}` }] as const;
+/** A JSON-RPC message as an MCP endpoint answers or takes it: one shared schema. */
+const RPC = { $ref: '#/components/schemas/JsonRpc' };
+/** A refusal an MCP endpoint answers in JSON-RPC (a transport's refusal is a JSON-RPC error): one shared response per status. */
+const refusedRpc = (status: number) => [String(status), { $ref: `#/components/responses/JsonRpc${status}` }] as const;
 
 /** The refusals the paths refer to, each stated once. */
 function refusalsIn(paths: unknown): Record<string, Schema> {
-  const statuses = [...new Set([...JSON.stringify(paths).matchAll(/"#\/components\/responses\/Error(\d+)"/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
-  return Object.fromEntries(statuses.map((status) => [`Error${status}`, { description: REASONS[status] ?? 'Refused', ...json(ERROR) }]));
+  const names = [...new Set([...JSON.stringify(paths).matchAll(/"#\/components\/responses\/((?:JsonRpc)?\d+)"/g)].map((m) => m[1]!))];
+  const status = (name: string) => Number(name.replace('JsonRpc', ''));
+  return Object.fromEntries(
+    names
+      .sort((a, b) => Number(a.startsWith('JsonRpc')) - Number(b.startsWith('JsonRpc')) || status(a) - status(b))
+      .map((name) => [name, { description: REASONS[status(name)] ?? 'Refused', ...json(name.startsWith('JsonRpc') ? RPC : ERROR) }]),
+  );
 }
 
+/** A session or a key: the document's own security, which an operation that says nothing of its own needs. */
 const SESSION = [{ deckSession: [] }, { deckKey: [] }];
-const securityOf = (access: Tool['access']) => (access === 'none' ? [] : access === 'session' ? SESSION : [{}, ...SESSION]);
+/** An operation's security where it is not the document's: none, or optional (a credential, if sent, must verify). */
+const securityOf = (access: Tool['access']) => (access === 'session' ? {} : { security: access === 'none' ? [] : [{}, ...SESSION] });
 
 /**
  * A schema with its $defs (a recursive schema's definitions) moved into components.schemas as <prefix>.<name>:
@@ -66,7 +82,8 @@ function operationOf(tool: Tool, components: Record<string, Schema>, facts: Stat
   const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k)));
   const parameters = [
     ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } })),
-    ...inQuery.map((name) => ({ name, in: 'query', required: required.has(name), schema: props[name] ?? {} })),
+    // A query parameter is optional unless it says required (OpenAPI's default).
+    ...inQuery.map((name) => ({ name, in: 'query', ...(required.has(name) ? { required: true } : {}), schema: props[name] ?? {} })),
   ];
   const body =
     rest.method === 'POST' && rest.body !== 'none'
@@ -77,15 +94,13 @@ function operationOf(tool: Tool, components: Record<string, Schema>, facts: Stat
     tags: [tool.toolset.id],
     summary: tool.title,
     description: tool.description,
-    security: securityOf(tool.access),
+    ...securityOf(tool.access),
     ...(parameters.length ? { parameters } : {}),
     ...body,
     responses: Object.fromEntries([reply(rest.status ?? 200, answerSchema(tool, components)), ...routeStatuses(tool, facts).map((s) => refused(s))]),
     ...(tool.surface === 'both' ? { 'x-mcp-tool': tool.name } : {}),
   };
 }
-
-const RPC = { type: 'object', description: 'A JSON-RPC 2.0 message, or an array of them (a batch)' };
 
 /** The document's sections, the toolsets' and two of routes no tool makes: every operation is under one (a test holds it). */
 export const TAGS = [
@@ -144,7 +159,6 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
   const toolsets = {
     name: 'toolsets',
     in: 'query',
-    required: false,
     description:
       `The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: ${DEFAULT_TOOLSETS.join(', ')}; on a seller's endpoint: all its own). ` +
       'A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not.',
@@ -159,7 +173,7 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
     responses: Object.fromEntries([
       reply(200, RPC),
       ['202', { description: REASONS[202] }],
-      ...[400, 401, 403, 413, 415, 429].map((status) => reply(status, RPC)),
+      ...[400, 401, 403, 413, 415, 429].map((status) => refusedRpc(status)),
       ...(params.length ? [refused(404)] : []),
       ...[...credential, 500].map((status) => refused(status)),
     ]),
@@ -204,7 +218,7 @@ function fixedPaths(facts: StatusFacts): Record<string, Schema> {
         description:
           'Signed in (the deck_session cookie set): ?door=x. An X account linked to no principal: ?door=x&proof=<proof>, to join with (POST /join) or link (POST /me/doors). Refused: ?door=x&door_error=<code> (x_state_refused, x_declined, login_resting, upstream_refused, upstream_unreachable, upstream_silent, upstream_not_configured).',
         security: [],
-        parameters: ['code', 'state', 'error'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+        parameters: ['code', 'state', 'error'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
         responses: { '302': { description: 'To the join page' }, ...Object.fromEntries([refused(500)]) },
       },
     },
@@ -268,10 +282,11 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
     const path = tool.rest.path.replace(/:(\w+)/g, '{$1}');
     (paths[path] ??= {})[tool.rest.method.toLowerCase()] = operationOf(tool, defs, facts);
   }
-  const doc = {
+  const doc = withoutSafeBounds({
     openapi: '3.1.0',
     info: { title: 'the deck', version, description: 'A trading-rule workbench served to agents (MCP), registries (seller cards) and people (this REST facade).' },
     servers: [{ url: base }],
+    security: SESSION,
     tags: TAGS,
     paths,
     components: {
@@ -282,6 +297,7 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
         metricsToken: { type: 'http', scheme: 'bearer', description: 'DECK_METRICS_TOKEN, for a metrics scraper that is not on loopback (GET /metrics only).' },
       },
       schemas: {
+        JsonRpc: { type: 'object', description: 'A JSON-RPC 2.0 message, or an array of them (a batch)' },
         Error: {
           type: 'object',
           required: ['ok', 'error', 'message'],
@@ -303,7 +319,8 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
       toolsets: Object.fromEntries(toolsetsOf(tools.filter((t) => t.surface === 'both'))),
       default_toolsets: DEFAULT_TOOLSETS,
     },
-  };
+  });
   shareSchemas(doc);
+  shareParameters(doc);
   return doc;
 }

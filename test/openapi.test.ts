@@ -8,20 +8,26 @@ import { grantsFile, legacyClient, namesOf } from './support/mcp.js';
 
 // GET /openapi.json: a valid OpenAPI 3.1.0 document that states every REST route of the registry with its
 // security, request schema and the statuses the route really answers, and the MCP tools as x-mcp.tools.
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+}
 interface Operation {
   operationId?: string;
   tags?: string[];
-  security: Record<string, string[]>[];
-  parameters?: { name: string; in: string; required: boolean }[];
+  security?: Record<string, string[]>[];
+  parameters?: (Parameter | { $ref: string })[];
   requestBody?: { content: { 'application/json': { schema: { properties?: Record<string, unknown>; required?: string[] } } } };
   responses: Record<string, unknown>;
 }
 interface Document {
   openapi: string;
+  security: Record<string, string[]>[];
   info: { version: string };
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
+  components: { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }>; parameters: Record<string, Parameter> };
   'x-mcp': { endpoint: string; sellers: string[]; tools: string[]; toolsets: Record<string, string[]>; default_toolsets: string[] };
 }
 
@@ -50,6 +56,8 @@ const named = <S extends object>(schema: S): S => {
   return ref ? ((doc.components as unknown as { schemas: Record<string, S> }).schemas[ref.replace('#/components/schemas/', '')] ?? schema) : schema;
 };
 const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+/** An operation's parameters, each read through its reference where it is a shared one (components.parameters). */
+const paramsOf = (op: Operation): Parameter[] => (op.parameters ?? []).map((p) => ('$ref' in p ? doc.components.parameters[p.$ref.replace('#/components/parameters/', '')]! : p));
 
 describe('GET /openapi.json', () => {
   it('validates as OpenAPI 3.1 with the real validator, document version 1.0.0', async () => {
@@ -64,23 +72,45 @@ describe('GET /openapi.json', () => {
 
   it('states each shape once: a schema met in several places is one named component, every reference resolves', () => {
     const text = JSON.stringify(doc);
-    const named = doc.components as unknown as { schemas: Record<string, unknown>; responses: Record<string, unknown> };
-    for (const [, kind, name] of text.matchAll(/"#\/components\/(schemas|responses)\/([^"]+)"/g)) expect(named[kind as 'schemas' | 'responses'][name!], `${kind} ${name}`).toBeDefined();
-    // Every object of 160 bytes or more (less its own description) inside a schema is written out in one place.
+    const named = doc.components as unknown as Record<'schemas' | 'responses' | 'parameters', Record<string, unknown>>;
+    for (const [, kind, name] of text.matchAll(/"#\/components\/(schemas|responses|parameters)\/([^"]+)"/g)) expect(named[kind as 'schemas' | 'responses' | 'parameters'][name!], `${kind} ${name}`).toBeDefined();
+    // A shape (less its own description) inside a schema is written out in more than one place only where referring
+    // to one component would not be shorter: its body and a name of ten or so characters once, a reference at each place.
+    const shorterShared = (size: number, count: number) => size + 13 + count * JSON.stringify({ $ref: '#/components/schemas/0123456789' }).length < count * size;
     const seen = new Map<string, number>();
     const walk = (x: unknown, inSchema: boolean): void => {
       if (Array.isArray(x)) return x.forEach((y) => walk(y, inSchema));
       if (typeof x !== 'object' || x === null) return;
       const { description: _own, ...bare } = x as Record<string, unknown>;
       const shape = JSON.stringify(bare);
-      if (inSchema && shape.length >= 160 && ('type' in bare || 'anyOf' in bare || 'oneOf' in bare)) seen.set(shape, (seen.get(shape) ?? 0) + 1);
+      if (inSchema && ('type' in bare || 'anyOf' in bare || 'oneOf' in bare)) seen.set(shape, (seen.get(shape) ?? 0) + 1);
       for (const [k, v] of Object.entries(x)) walk(v, inSchema || k === 'schema' || k === 'schemas');
     };
     walk(doc, false);
-    expect([...seen].filter(([, n]) => n > 1).map(([shape]) => shape.slice(0, 120))).toEqual([]);
+    expect([...seen].filter(([shape, n]) => n > 1 && shorterShared(shape.length, n)).map(([shape]) => shape.slice(0, 120))).toEqual([]);
+    // A description every place gives a shared shape is the component's own, stated once.
+    expect(doc.paths['/v1/series/{id}']!.post!.responses['200']).toMatchObject({ content: { 'application/json': { schema: { properties: { moved: { $ref: '#/components/schemas/Moved' } } } } } });
+    expect(named.schemas.Moved).toMatchObject({ type: 'object', description: 'the state table row the call moved' });
+    // A parameter met whole on several operations is one shared parameter, where that is shorter.
+    const inline = Object.values(doc.paths).flatMap((methods) => Object.values(methods).flatMap((op) => (op.parameters ?? []).filter((p) => !('$ref' in p)).map((p) => JSON.stringify(p))));
+    expect(inline.filter((p, i) => p.length > 100 && inline.indexOf(p) !== i)).toEqual([]);
+    expect(doc.paths['/mcp']!.get!.parameters).toEqual([{ $ref: '#/components/parameters/toolsets' }]);
+    expect(doc.components.parameters.toolsets).toMatchObject({ name: 'toolsets', in: 'query' });
     // Each refusal is one shared response per status.
-    expect(Object.keys(named.responses)).toContain('Error422');
-    expect(doc.paths['/forge']!.post!.responses['422']).toEqual({ $ref: '#/components/responses/Error422' });
+    expect(Object.keys(named.responses)).toContain('422');
+    expect(doc.paths['/forge']!.post!.responses['422']).toEqual({ $ref: '#/components/responses/422' });
+  });
+
+  it("leaves out zod's safe-integer bounds and keeps every bound a schema states itself", () => {
+    const text = JSON.stringify(doc);
+    expect(text.includes(String(Number.MAX_SAFE_INTEGER)), 'a safe-integer bound in the document').toBe(false);
+    // Each other bound the tools' schemas state (minimum 1 with maximum 8192, an exclusiveMinimum 0 paired with the safe maximum) is in the document.
+    const bounds = (t: string) => new Set([...t.matchAll(/"(minimum|maximum|exclusiveMinimum|exclusiveMaximum)":(-?[\d.e+]+)/g)].map((m) => m[0]).filter((b) => !b.endsWith(String(Number.MAX_SAFE_INTEGER))));
+    const stated = bounds(JSON.stringify(REGISTRY.filter((t) => t.rest).map((t) => [t.inputSchema, t.outputSchema])));
+    expect(stated.size).toBeGreaterThan(5);
+    expect([...stated].filter((b) => !bounds(text).has(b))).toEqual([]);
+    const chat = named(doc.paths['/chat']!.post!.requestBody!.content['application/json'].schema) as { properties: Record<string, unknown> };
+    expect(chat.properties.max_tokens).toEqual({ type: 'integer', minimum: 1, maximum: 8192 });
   });
 
   it('names the two security schemes: the session (cookie, or its value as bearer) and the key as bearer', () => {
@@ -95,7 +125,9 @@ describe('GET /openapi.json', () => {
       const op = doc.paths[openapiPath(rest.path)]?.[rest.method.toLowerCase()];
       expect(op).toBeDefined();
       expect(op!.operationId).toBe(tool.name);
-      expect(op!.security).toEqual(tool.access === 'none' ? [] : tool.access === 'session' ? SESSION : [{}, ...SESSION]);
+      // A session route says nothing of its own: the document's security (a session or a key) is its.
+      expect(op!.security ?? doc.security).toEqual(tool.access === 'none' ? [] : tool.access === 'session' ? SESSION : [{}, ...SESSION]);
+      if (tool.access === 'session') expect(op!.security).toBeUndefined();
       const fields = Object.keys((tool.inputSchema.properties ?? {}) as Record<string, unknown>).sort();
       const body = rest.method === 'POST' && rest.body !== 'none';
       if (body) {
@@ -104,11 +136,14 @@ describe('GET /openapi.json', () => {
         const schema = named(op!.requestBody!.content['application/json'].schema);
         expect(Object.keys(schema.properties ?? {}).sort()).toEqual(fields.filter((f) => !inPath.includes(f)));
         expect(schema.required ?? []).toEqual(((tool.inputSchema.required ?? []) as string[]).filter((f) => !inPath.includes(f)));
-        expect((op!.parameters ?? []).map((p) => p.name)).toEqual(inPath);
+        expect(paramsOf(op!).map((p) => p.name)).toEqual(inPath);
       } else {
         expect(op!.requestBody).toBeUndefined();
-        expect((op!.parameters ?? []).map((p) => p.name).sort()).toEqual(fields);
+        expect(paramsOf(op!).map((p) => p.name).sort()).toEqual(fields);
       }
+      // A path parameter is required; a query parameter says so only when the input requires it (optional is the default).
+      const needed = (tool.inputSchema.required ?? []) as string[];
+      for (const p of paramsOf(op!)) expect([p.name, p.required ?? false]).toEqual([p.name, p.in === 'path' || needed.includes(p.name)]);
       const statuses = Object.keys(op!.responses);
       expect(statuses).toContain(String(rest.status ?? 200));
       for (const s of rest.errors ?? []) expect(statuses).toContain(String(s));
@@ -124,6 +159,10 @@ describe('GET /openapi.json', () => {
     }
     expect(Object.keys(doc.paths['/mcp']!.post!.responses).sort()).toEqual(['200', '202', '400', '401', '403', '413', '415', '429', '500']);
     expect(Object.keys(doc.paths['/mcp/{seller}']!.post!.responses)).toContain('404');
+    // A transport's refusal on an MCP endpoint is a JSON-RPC error: its own shared response per status.
+    expect(doc.paths['/mcp']!.post!.responses['413']).toEqual({ $ref: '#/components/responses/JsonRpc413' });
+    const responses = (doc.components as unknown as { responses: Record<string, unknown> }).responses;
+    expect(responses.JsonRpc413).toEqual({ description: 'Over the size cap', content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpc' } } } });
   });
 
   it('lists every operation under one tag of the document\'s described tags, and every tag has an operation', () => {

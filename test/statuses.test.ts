@@ -18,7 +18,7 @@ import { testDeck, type TestDeck } from './support/deck.js';
 // document meets no surprise: the table is generated from the document (npm run snapshots writes it), a tool's own
 // refusals are read from its file, and a test deck holds every refusal to its route's statuses (status_drift).
 let deck: TestDeck;
-let doc: { paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, unknown>; summary?: string }>> };
+let doc: { security: unknown[]; paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown>; summary?: string }>> };
 beforeAll(async () => {
   deck = await testDeck();
   doc = await (await fetch(`${deck.url}/openapi.json`)).json();
@@ -42,7 +42,9 @@ function table(): string {
       const codes = Object.keys(op.responses).sort();
       const ok = codes.filter((c) => Number(c) < 400);
       const refused = codes.filter((c) => Number(c) >= 400);
-      const security = op.security.length === 0 ? 'none' : op.security.some((s) => Object.keys(s as object).length === 0) ? 'optional' : 'session';
+      // An operation without its own security has the document's.
+      const own = op.security ?? doc.security;
+      const security = own.length === 0 ? 'none' : own.some((s) => Object.keys(s as object).length === 0) ? 'optional' : 'session';
       return `| \`${method} ${path}\` | ${security} | ${ok.join(', ')} | ${refused.join(', ')} |`;
     });
   return [

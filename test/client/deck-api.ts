@@ -13,7 +13,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
-                    toolsets?: string;
+                    toolsets?: components["parameters"]["toolsets"];
                 };
                 header?: never;
                 path?: never;
@@ -30,8 +30,8 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
-                400: components["responses"]["Error400"];
-                405: components["responses"]["Error405"];
+                400: components["responses"]["400"];
+                405: components["responses"]["405"];
             };
         };
         put?: never;
@@ -40,7 +40,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
-                    toolsets?: string;
+                    toolsets?: components["parameters"]["toolsets"];
                 };
                 header?: never;
                 path?: never;
@@ -48,7 +48,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["JsonRpc"];
                 };
             };
             responses: {
@@ -58,7 +58,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": components["schemas"]["JsonRpc"];
                     };
                 };
                 /** @description Accepted (a notification) */
@@ -68,61 +68,13 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Sign in with POST /login first */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Over the size cap */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Unsupported media type or content-encoding */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description A limit was reached (Retry-After says when to come back) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                500: components["responses"]["Error500"];
+                400: components["responses"]["JsonRpc400"];
+                401: components["responses"]["JsonRpc401"];
+                403: components["responses"]["JsonRpc403"];
+                413: components["responses"]["JsonRpc413"];
+                415: components["responses"]["JsonRpc415"];
+                429: components["responses"]["JsonRpc429"];
+                500: components["responses"]["500"];
             };
         };
         delete?: never;
@@ -143,11 +95,11 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
-                    toolsets?: string;
+                    toolsets?: components["parameters"]["toolsets"];
                 };
                 header?: never;
                 path: {
-                    seller: "studio" | "candles" | "copy";
+                    seller: components["parameters"]["seller"];
                 };
                 cookie?: never;
             };
@@ -162,9 +114,9 @@ export interface paths {
                         "application/json": Record<string, never>;
                     };
                 };
-                400: components["responses"]["Error400"];
-                404: components["responses"]["Error404"];
-                405: components["responses"]["Error405"];
+                400: components["responses"]["400"];
+                404: components["responses"]["404"];
+                405: components["responses"]["405"];
             };
         };
         put?: never;
@@ -173,17 +125,17 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
-                    toolsets?: string;
+                    toolsets?: components["parameters"]["toolsets"];
                 };
                 header?: never;
                 path: {
-                    seller: "studio" | "candles" | "copy";
+                    seller: components["parameters"]["seller"];
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["JsonRpc"];
                 };
             };
             responses: {
@@ -193,7 +145,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": Record<string, never>;
+                        "application/json": components["schemas"]["JsonRpc"];
                     };
                 };
                 /** @description Accepted (a notification) */
@@ -203,62 +155,14 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Sign in with POST /login first */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                404: components["responses"]["Error404"];
-                /** @description Over the size cap */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description Unsupported media type or content-encoding */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description A limit was reached (Retry-After says when to come back) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                500: components["responses"]["Error500"];
+                400: components["responses"]["JsonRpc400"];
+                401: components["responses"]["JsonRpc401"];
+                403: components["responses"]["JsonRpc403"];
+                404: components["responses"]["404"];
+                413: components["responses"]["JsonRpc413"];
+                415: components["responses"]["JsonRpc415"];
+                429: components["responses"]["JsonRpc429"];
+                500: components["responses"]["500"];
             };
         };
         delete?: never;
@@ -297,7 +201,7 @@ export interface paths {
                         };
                     };
                 };
-                500: components["responses"]["Error500"];
+                500: components["responses"]["500"];
             };
         };
         put?: never;
@@ -321,7 +225,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    seller: "studio" | "candles" | "copy";
+                    seller: components["parameters"]["seller"];
                 };
                 cookie?: never;
             };
@@ -336,9 +240,9 @@ export interface paths {
                         "application/json": components["schemas"]["CardsItem"];
                     };
                 };
-                400: components["responses"]["Error400"];
-                404: components["responses"]["Error404"];
-                500: components["responses"]["Error500"];
+                400: components["responses"]["400"];
+                404: components["responses"]["404"];
+                500: components["responses"]["500"];
             };
         };
         put?: never;
@@ -376,8 +280,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @constant */
-                            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+                            type: components["schemas"]["Type"];
                             name: string;
                             description: string;
                             /** @description a URI an ERC-721 reader can show */
@@ -388,12 +291,12 @@ export interface paths {
                             active: boolean;
                             /** @description every seller's registrations: a verifier of one seller's agent finds its agentRegistry and agentId here */
                             registrations: components["schemas"]["Registrations"];
-                            supportedTrust: string[];
+                            supportedTrust: components["schemas"]["SupportedTrust"];
                             /** @description each seller's card and agent id (null until it is registered) */
                             agents: {
                                 id: string;
                                 card_url: string;
-                                agentId: number | null;
+                                agentId: components["schemas"]["AgentId"];
                             }[];
                         };
                     };
@@ -444,9 +347,9 @@ export interface paths {
                     };
                     content?: never;
                 };
-                429: components["responses"]["Error429"];
-                500: components["responses"]["Error500"];
-                503: components["responses"]["Error503"];
+                429: components["responses"]["429"];
+                500: components["responses"]["500"];
+                503: components["responses"]["503"];
             };
         };
         put?: never;
@@ -488,7 +391,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                500: components["responses"]["Error500"];
+                500: components["responses"]["500"];
             };
         };
         put?: never;
@@ -564,10 +467,10 @@ export interface paths {
                         "text/plain": string;
                     };
                 };
-                401: components["responses"]["Error401"];
-                403: components["responses"]["Error403"];
-                429: components["responses"]["Error429"];
-                500: components["responses"]["Error500"];
+                401: components["responses"]["401"];
+                403: components["responses"]["403"];
+                429: components["responses"]["429"];
+                500: components["responses"]["500"];
             };
         };
         put?: never;
@@ -721,9 +624,9 @@ export interface paths {
                         };
                     };
                 };
-                400: components["responses"]["Error400"];
-                404: components["responses"]["Error404"];
-                500: components["responses"]["Error500"];
+                400: components["responses"]["400"];
+                404: components["responses"]["404"];
+                500: components["responses"]["500"];
             };
         };
         put?: never;
@@ -2187,6 +2090,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A JSON-RPC 2.0 message, or an array of them (a batch) */
+        JsonRpc: Record<string, never>;
         Error: {
             /** @constant */
             ok: false;
@@ -2211,6 +2116,8 @@ export interface components {
             op: "breaks_above" | "breaks_below" | "breaks" | "touches";
             level: components["schemas"]["Level"];
         };
+        /** @constant */
+        Type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
         Services: {
             /** @description MCP, or agentWallet */
             name: string;
@@ -2225,18 +2132,24 @@ export interface components {
             /** @description agentWallet from erc8004: the transaction that set it on the registry */
             tx?: string;
         }[];
+        Asset: string;
+        Extra: {
+            [key: string]: unknown;
+        };
         Registrations: {
             agentId: number;
             agentRegistry: string;
         }[];
+        SupportedTrust: string[];
+        Address: components["schemas"]["Asset"] | null;
         PriceUsdc: {
             unit: string;
             min: number;
             max: number;
         };
+        AgentId: number | null;
         CardsItem: {
-            /** @constant */
-            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+            type: components["schemas"]["Type"];
             name: string;
             description: string;
             /** @description a URI an ERC-721 reader can show */
@@ -2260,47 +2173,45 @@ export interface components {
                     scheme: string;
                     network: string;
                     amount: string;
-                    asset: string;
-                    payTo: string;
+                    asset: components["schemas"]["Asset"];
+                    payTo: components["schemas"]["Asset"];
                     maxTimeoutSeconds: number;
-                    extra?: {
-                        [key: string]: unknown;
-                    };
+                    extra?: components["schemas"]["Extra"];
                 }[];
             };
             active: boolean;
             registrations: components["schemas"]["Registrations"];
-            supportedTrust: string[];
+            supportedTrust: components["schemas"]["SupportedTrust"];
             id: string;
             card_url: string;
             /** @description the agentWallet address; null when the deck knows none */
-            address: string | null;
-            owner: string | null;
+            address: components["schemas"]["Address"];
+            owner: components["schemas"]["Address"];
             /** @constant */
             kind: "mcp";
             endpoint: string;
-            skills: string[];
-            tools: string[];
-            tools_without_key: string[];
+            skills: components["schemas"]["SupportedTrust"];
+            tools: components["schemas"]["SupportedTrust"];
+            tools_without_key: components["schemas"]["SupportedTrust"];
             price_usdc: components["schemas"]["PriceUsdc"];
             price_basis: string;
             verify: string;
-            classes: string[];
-            proposed_classes: string[];
+            classes: components["schemas"]["SupportedTrust"];
+            proposed_classes: components["schemas"]["SupportedTrust"];
             access: {
                 /** @constant */
                 auth: "bearer";
                 join_url: string;
-                keyless: string[];
+                keyless: components["schemas"]["SupportedTrust"];
             };
             provider: {
                 name: string;
                 url: string;
             };
             erc8004: {
-                agentId: number | null;
+                agentId: components["schemas"]["AgentId"];
                 tx: string | null;
-                block: number | null;
+                block: components["schemas"]["AgentId"];
             };
         };
         GetReadyAnswer: {
@@ -2324,6 +2235,13 @@ export interface components {
                 } | null;
             }[];
         };
+        /** @enum {string} */
+        MarketsItem: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+        Markets: components["schemas"]["MarketsItem"][];
+        /** @enum {string} */
+        TimeframesItem: "15s" | "1m" | "5m" | "1h";
+        /** @enum {string} */
+        Tier: "free" | "plan" | "max" | "house";
         /** Format: date-time */
         Start: string;
         Period: {
@@ -2334,6 +2252,11 @@ export interface components {
         };
         /** Format: date */
         Day: string;
+        /**
+         * @description ok while over a fifth is left, low below that, spent at or below zero: the meter reports, never refuses
+         * @enum {string}
+         */
+        Tone: "ok" | "low" | "spent";
         Usage: {
             /** @description a UTC day, YYYY-MM-DD */
             day: components["schemas"]["Day"];
@@ -2343,29 +2266,29 @@ export interface components {
             holder: number;
             spent: number;
             balance: number;
-            /**
-             * @description ok while over a fifth is left, low below that, spent at or below zero: the meter reports, never refuses
-             * @enum {string}
-             */
-            tone: "ok" | "low" | "spent";
+            tone: components["schemas"]["Tone"];
         };
         MineAnyOf0: {
             plan: string;
             period: components["schemas"]["Period"];
-            /** @enum {string} */
-            tier: "free" | "plan" | "max" | "house";
+            tier: components["schemas"]["Tier"];
             usage: components["schemas"]["Usage"];
         };
+        WalletStatus: ("unproven" | "proven") | null;
         PrincipalAnyOf0: {
             name: string;
             agent_id: string;
             /** @description its wallet (its operator), checksummed: the one named at join, or the last one proven */
             wallet: string | null;
             /** @description unproven: named, not proven by its own signature, and counting for nothing; null: no wallet */
-            wallet_status: ("unproven" | "proven") | null;
-            /** @enum {string} */
-            tier: "free" | "plan" | "max" | "house";
+            wallet_status: components["schemas"]["WalletStatus"];
+            tier: components["schemas"]["Tier"];
         };
+        /**
+         * @description how the payer is bound to the principal: its proven wallet, or the payer's signature (joined_wallet: a claim recorded before wallets were proven)
+         * @enum {string}
+         */
+        Proof: "proven_wallet" | "payer_signature" | "joined_wallet";
         ClaimPeriod: {
             start: components["schemas"]["Start"];
             end: components["schemas"]["Start"];
@@ -2376,12 +2299,12 @@ export interface components {
             per_1000_bars?: number;
             what: string;
         }[];
+        AllowancePerDay: number | null;
         Until: components["schemas"]["Day"] | null;
         Grant: {
             name: string;
-            /** @enum {string} */
-            tier: "free" | "plan" | "max" | "house";
-            allowance_per_day?: number | null;
+            tier: components["schemas"]["Tier"];
+            allowance_per_day?: components["schemas"]["AllowancePerDay"];
             until?: components["schemas"]["Until"];
             why: string;
         } | null;
@@ -2395,9 +2318,7 @@ export interface components {
             remaining: number;
         };
         TypedData: {
-            domain: {
-                [key: string]: unknown;
-            };
+            domain: components["schemas"]["Extra"];
             types: {
                 [key: string]: {
                     name: string;
@@ -2405,15 +2326,13 @@ export interface components {
                 }[];
             };
             primaryType: string;
-            message: {
-                [key: string]: unknown;
-            };
+            message: components["schemas"]["Extra"];
             signature: string;
         };
+        Eip712Hash: string;
         MarksItem: {
             id: string;
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+            market: components["schemas"]["MarketsItem"];
             /** @enum {string} */
             kind: "level" | "zone";
             price: number;
@@ -2423,6 +2342,7 @@ export interface components {
             created_at: number;
         };
         Marks: components["schemas"]["MarksItem"][];
+        TapeFrom: number | string;
         SpansItem: {
             from: number;
             to: number;
@@ -2431,6 +2351,9 @@ export interface components {
             spans: components["schemas"]["SpansItem"][];
             bars: number;
         };
+        /** @enum {string} */
+        Label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+        /** @description one cell per touch odds, in the envelope's order, each measured, drawn and labelled on its own */
         Touch: {
             /** @description the touch size in ATR */
             atr: number;
@@ -2447,8 +2370,7 @@ export interface components {
              * @enum {string}
              */
             draw: "solid" | "dashed" | "none";
-            /** @enum {string} */
-            label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+            label: components["schemas"]["Label"];
             /** @description the mean odds stated */
             stated: number | null;
             /** @description the share of envelopes where the touch happened */
@@ -2468,8 +2390,7 @@ export interface components {
              * @enum {string}
              */
             draw: "solid" | "dashed" | "none";
-            /** @enum {string} */
-            label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+            label: components["schemas"]["Label"];
             /** @description the share of closes the band promised to hold */
             nominal: number | null;
             /** @description the share it held; its ece is |coverage - nominal| */
@@ -2479,11 +2400,17 @@ export interface components {
             /** @constant */
             ok: true;
             id: string;
-            /** @enum {string} */
-            tier: "free" | "plan" | "max" | "house";
+            tier: components["schemas"]["Tier"];
             /** @description attachments left today on your tier */
             left_today: number;
         };
+        /**
+         * @description the reader: embedded (the default; deterministic, the controlled vocabulary) or model (an OpenAI-compatible reader; see forge_lanes)
+         * @enum {string}
+         */
+        Lane: "embedded" | "model";
+        /** @enum {string} */
+        Status: "read" | "defaulted" | "missing" | "ambiguous";
         MarketSpansItem: {
             from: number;
             to: number;
@@ -2491,14 +2418,16 @@ export interface components {
         };
         MarketSpans: components["schemas"]["MarketSpansItem"][];
         ReadingsItemSpans: components["schemas"]["MarketSpansItem"][];
+        /** @enum {string} */
+        Rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
         Defaults: {
             path: string;
-            /** @enum {string} */
-            rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
+            rule: components["schemas"]["Rule"];
         }[];
         /** @enum {string} */
         Zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
-        ValueAnyOf0: {
+        WindowsItemFrom: string;
+        SessionValueAnyOf0: {
             /** @constant */
             kind: "always";
         } | {
@@ -2506,16 +2435,20 @@ export interface components {
             kind: "windows";
             zone: components["schemas"]["Zone"];
             windows: {
-                from: string;
-                to: string;
+                from: components["schemas"]["WindowsItemFrom"];
+                to: components["schemas"]["WindowsItemFrom"];
             }[];
         };
+        /** @enum {string} */
+        SideValueAnyOf0: "long" | "short" | "both";
         EntryValueAnyOf0: {
             triggers: {
                 side: ("long" | "short") | null;
                 when: components["schemas"]["Condition"];
             }[];
         };
+        MinutesAnyOf0: number;
+        Minutes: components["schemas"]["MinutesAnyOf0"] | null;
         Distance: {
             /** @enum {string} */
             unit: "points" | "ticks" | "percent";
@@ -2529,13 +2462,13 @@ export interface components {
                 kind: "opening_range";
                 /** @constant */
                 field: "range";
-                minutes: number | null;
+                minutes: components["schemas"]["Minutes"];
             };
         } | {
             /** @constant */
             unit: "atr";
             n: number;
-            period: number | null;
+            period: components["schemas"]["Minutes"];
         } | {
             /** @constant */
             unit: "usd";
@@ -2556,14 +2489,14 @@ export interface components {
         } | {
             /** @enum {string} */
             kind: "ema" | "sma" | "rsi" | "atr";
-            n: number | null;
+            n: components["schemas"]["Minutes"];
         } | {
             /** @constant */
             kind: "vwap";
         } | {
             /** @enum {string} */
             kind: "highest" | "lowest";
-            n: number;
+            n: components["schemas"]["MinutesAnyOf0"];
         } | {
             /** @constant */
             kind: "prior_day";
@@ -2574,7 +2507,7 @@ export interface components {
             kind: "opening_range";
             /** @enum {string} */
             field: "high" | "low" | "range";
-            minutes: number | null;
+            minutes: components["schemas"]["Minutes"];
         } | {
             /** @constant */
             kind: "mark";
@@ -2650,7 +2583,7 @@ export interface components {
             } | {
                 /** @constant */
                 kind: "clock";
-                at: string;
+                at: components["schemas"]["WindowsItemFrom"];
                 zone: components["schemas"]["Zone"];
             } | {
                 /** @constant */
@@ -2660,13 +2593,11 @@ export interface components {
         };
         Parts: {
             market: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
-                value: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL") | null;
+                status: components["schemas"]["Status"];
+                value: components["schemas"]["MarketsItem"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
-                    /** @enum {string} */
-                    value: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    value: components["schemas"]["MarketsItem"];
                     spans: components["schemas"]["ReadingsItemSpans"];
                 }[];
                 defaults?: components["schemas"]["Defaults"];
@@ -2674,13 +2605,11 @@ export interface components {
                 hint?: string;
             };
             timeframe: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
-                value: ("15s" | "1m" | "5m" | "1h") | null;
+                status: components["schemas"]["Status"];
+                value: components["schemas"]["TimeframesItem"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
-                    /** @enum {string} */
-                    value: "15s" | "1m" | "5m" | "1h";
+                    value: components["schemas"]["TimeframesItem"];
                     spans: components["schemas"]["ReadingsItemSpans"];
                 }[];
                 defaults?: components["schemas"]["Defaults"];
@@ -2688,12 +2617,11 @@ export interface components {
                 hint?: string;
             };
             session: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
-                value: components["schemas"]["ValueAnyOf0"] | null;
+                status: components["schemas"]["Status"];
+                value: components["schemas"]["SessionValueAnyOf0"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
-                    value: components["schemas"]["ValueAnyOf0"];
+                    value: components["schemas"]["SessionValueAnyOf0"];
                     spans: components["schemas"]["ReadingsItemSpans"];
                 }[];
                 defaults?: components["schemas"]["Defaults"];
@@ -2701,13 +2629,11 @@ export interface components {
                 hint?: string;
             };
             side: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
-                value: ("long" | "short" | "both") | null;
+                status: components["schemas"]["Status"];
+                value: components["schemas"]["SideValueAnyOf0"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
-                    /** @enum {string} */
-                    value: "long" | "short" | "both";
+                    value: components["schemas"]["SideValueAnyOf0"];
                     spans: components["schemas"]["ReadingsItemSpans"];
                 }[];
                 defaults?: components["schemas"]["Defaults"];
@@ -2715,8 +2641,7 @@ export interface components {
                 hint?: string;
             };
             entry: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
+                status: components["schemas"]["Status"];
                 value: components["schemas"]["EntryValueAnyOf0"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
@@ -2728,8 +2653,7 @@ export interface components {
                 hint?: string;
             };
             stop: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
+                status: components["schemas"]["Status"];
                 value: components["schemas"]["StopValueAnyOf0"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
@@ -2741,8 +2665,7 @@ export interface components {
                 hint?: string;
             };
             exit: {
-                /** @enum {string} */
-                status: "read" | "defaulted" | "missing" | "ambiguous";
+                status: components["schemas"]["Status"];
                 value: components["schemas"]["ExitValueAnyOf0"] | null;
                 spans: components["schemas"]["MarketSpans"];
                 readings?: {
@@ -2754,6 +2677,7 @@ export interface components {
                 hint?: string;
             };
         };
+        /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
         Warnings: {
             /** @constant */
             code: "market_not_held";
@@ -2776,25 +2700,22 @@ export interface components {
                     hint?: string;
                 }[];
             }[];
-            /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
             warnings?: components["schemas"]["Warnings"];
         };
         Script: {
             /** @constant */
             version: "script.v1";
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-            /** @enum {string} */
-            timeframe: "15s" | "1m" | "5m" | "1h";
-            session: components["schemas"]["ValueAnyOf0"];
-            /** @enum {string} */
-            side: "long" | "short" | "both";
+            market: components["schemas"]["MarketsItem"];
+            timeframe: components["schemas"]["TimeframesItem"];
+            session: components["schemas"]["SessionValueAnyOf0"];
+            side: components["schemas"]["SideValueAnyOf0"];
             entry: components["schemas"]["EntryValueAnyOf0"];
             stop: components["schemas"]["StopValueAnyOf0"];
             exit: components["schemas"]["ExitValueAnyOf0"];
         };
+        SeedHash: string;
         Watermark: {
-            seed_hash: string;
+            seed_hash: components["schemas"]["SeedHash"];
             version: string;
         };
         Findings: {
@@ -2811,18 +2732,18 @@ export interface components {
             }[];
             notes: components["schemas"]["Findings"];
         };
+        /** @enum {string} */
+        TracedItemKind: "number" | "indicator" | "market" | "time" | "side";
         Scan: {
             clean: boolean;
             traced: {
                 line: number;
                 token: string;
-                /** @enum {string} */
-                kind: "number" | "indicator" | "market" | "time" | "side";
+                kind: components["schemas"]["TracedItemKind"];
                 from: {
                     spans: components["schemas"]["MarketSpans"];
                 } | {
-                    /** @enum {string} */
-                    default: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
+                    default: components["schemas"]["Rule"];
                 } | {
                     script: string;
                 };
@@ -2830,8 +2751,7 @@ export interface components {
             invented: {
                 line: number;
                 token: string;
-                /** @enum {string} */
-                kind: "number" | "indicator" | "market" | "time" | "side";
+                kind: components["schemas"]["TracedItemKind"];
                 message: string;
             }[];
         };
@@ -2839,7 +2759,7 @@ export interface components {
             /** @constant */
             ok: true;
             /** @description the hash of the canonical decider IR and the version: it names the forge */
-            seed_hash: string;
+            seed_hash: components["schemas"]["SeedHash"];
             /** @description the decider's version */
             version: string;
             /** @description the TypeScript source of the pure decide function, watermarked */
@@ -2851,7 +2771,6 @@ export interface components {
             review: components["schemas"]["Review"];
             /** @description every number, indicator, market, time and side in the code traced to the words or the script, or flagged as invented */
             scan: components["schemas"]["Scan"];
-            /** @description present when the rule's market cannot be rehearsed here: no bars held and no venue that serves it */
             warnings?: components["schemas"]["Warnings"];
         };
         Window: {
@@ -2860,7 +2779,7 @@ export interface components {
             bars: number;
             warm_up_bars: number;
             /** @description the open of the first bar of the window the rule could decide on (at its close); null when none */
-            ready_at: number | null;
+            ready_at: components["schemas"]["AgentId"];
             /** @description bars of the window that could not trade: warm_up, a series an entry reads had no value yet; session, the bar's close fell outside the rule's session; gaps, bar slots of open market the tape holds no bar for */
             idle: {
                 warm_up: number;
@@ -2951,6 +2870,7 @@ export interface components {
             p50: number;
             p95: number;
         };
+        /** @description how likely the result is to be luck or overfitting, each figure with its method and inputs (docs/studio.md) */
         Verdict: {
             /** @constant */
             version: "verdict.v1";
@@ -2973,10 +2893,8 @@ export interface components {
                 trials: {
                     /** @description this rule and the other rules you forged or rehearsed on this market and timeframe */
                     n: number;
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                    /** @enum {string} */
-                    timeframe: "15s" | "1m" | "5m" | "1h";
+                    market: components["schemas"]["MarketsItem"];
+                    timeframe: components["schemas"]["TimeframesItem"];
                     /** @description the other rules whose Sharpe ratio the record holds */
                     others_rehearsed: number;
                     /** @description the variance of the trials' Sharpe ratios */
@@ -3059,8 +2977,7 @@ export interface components {
             } | null;
             /** @description the market's fees and slippage per trade, and the break-even cost */
             costs: {
-                /** @enum {string} */
-                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                market: components["schemas"]["MarketsItem"];
                 fee: components["schemas"]["Fee"];
                 slippage_ticks: number;
                 per_trade: {
@@ -3101,20 +3018,19 @@ export interface components {
                 }[];
             };
         };
+        /** @description the page of trades shown (only when trades_from or trades_limit was given) */
         TradesPage: {
             from: number;
             shown: number;
             total: number;
             /** @description trades_from of the next page; null on the last */
-            next: number | null;
+            next: components["schemas"]["AgentId"];
         };
         RehearseAnswer: {
             /** @constant */
             version: "rehearsal.v1";
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-            /** @enum {string} */
-            timeframe: "15s" | "1m" | "5m" | "1h";
+            market: components["schemas"]["MarketsItem"];
+            timeframe: components["schemas"]["TimeframesItem"];
             window: components["schemas"]["Window"];
             costs: components["schemas"]["Costs"];
             trades: components["schemas"]["Trades"];
@@ -3122,38 +3038,37 @@ export interface components {
             stats: components["schemas"]["Stats"];
             null: components["schemas"]["Null"];
             folds: components["schemas"]["Folds"];
-            /** @description how likely the result is to be luck or overfitting, each figure with its method and inputs (docs/studio.md) */
             verdict: components["schemas"]["Verdict"];
             summary: string;
             /** @constant */
             ok: true;
-            seed_hash: string;
+            seed_hash: components["schemas"]["SeedHash"];
             /** @description the sealed plate of the rehearsal (with plate: true) */
             plate?: {
-                id: string;
+                id: components["schemas"]["SeedHash"];
                 path: string;
                 /** Format: uri */
                 png: string;
                 /** Format: uri */
                 json: string;
             };
-            /** @description the page of trades shown (only when trades_from or trades_limit was given) */
             trades_page?: components["schemas"]["TradesPage"];
             /** @description a page of trades names the whole answer by its digest, which grade and score take */
-            rehearsal_digest?: string;
+            rehearsal_digest?: components["schemas"]["SeedHash"];
         };
+        /** @enum {string} */
+        Decision: "accept" | "revise" | "reject";
         RehearsalAnyOf0: {
-            digest: string;
+            digest: components["schemas"]["SeedHash"];
             /** @enum {string} */
             chosen: "named" | "latest_on_rule_market";
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-            /** @enum {string} */
-            timeframe: "15s" | "1m" | "5m" | "1h";
+            market: components["schemas"]["MarketsItem"];
+            timeframe: components["schemas"]["TimeframesItem"];
             from: number;
             to: number;
             trades: number;
         };
+        /** @description the rehearsal judged; null when none was kept */
         Rehearsal: components["schemas"]["RehearsalAnyOf0"] | null;
         Facts: {
             name: string;
@@ -3175,34 +3090,32 @@ export interface components {
                 /** @enum {string} */
                 source: "logprobs" | "samples";
                 /** @description samples counted (samples only) */
-                samples: number | null;
+                samples: components["schemas"]["AgentId"];
                 /** @enum {string} */
                 verdict: "holds" | "unsure" | "fails";
             }[];
         } | null;
         Shown: {
             /** @description sha256 of the context the grader was shown */
-            digest: string;
+            digest: components["schemas"]["SeedHash"];
             code_in_words: string;
         } | null;
         GradeAnswer: {
             rubric: string;
-            seed_hash: string;
+            seed_hash: components["schemas"]["SeedHash"];
             version: string;
             /** @description the words are kept only as their digest */
-            words_sha256: string;
-            /** @enum {string} */
-            decision: "accept" | "revise" | "reject";
-            /** @description the rehearsal judged; null when none was kept */
+            words_sha256: components["schemas"]["SeedHash"];
+            decision: components["schemas"]["Decision"];
             rehearsal: components["schemas"]["Rehearsal"];
             facts: components["schemas"]["Facts"];
             grader: components["schemas"]["Grader"];
             shown: components["schemas"]["Shown"];
-            reasons: string[];
-            decision_digest: string;
+            reasons: components["schemas"]["SupportedTrust"];
+            decision_digest: components["schemas"]["SeedHash"];
             /** @constant */
             ok: true;
-            receipt_hash: string;
+            receipt_hash: components["schemas"]["SeedHash"];
             /** @description the hash of the entry before it in the ledger */
             prev_hash: string;
             seq: number;
@@ -3211,10 +3124,11 @@ export interface components {
             trial_pings_left?: number;
         };
         Subject: {
-            seed_hash?: string;
-            rehearsal_digest?: string;
-            words_sha256: string;
+            seed_hash?: components["schemas"]["SeedHash"];
+            rehearsal_digest?: components["schemas"]["SeedHash"];
+            words_sha256: components["schemas"]["SeedHash"];
         };
+        /** @description k points of n */
         Score: {
             k: number;
             n: number;
@@ -3231,18 +3145,25 @@ export interface components {
             /** @description scores recorded */
             scores: number;
         };
+        /** @description which of your strategies (default main); each has its own record and state */
+        StudioStateStrategy: string;
+        /** @enum {string} */
+        State: "blank" | "worded" | "unclear" | "read" | "forged" | "rehearsed" | "graded" | "rejected";
+        /** @description the window asked: its end and hours (the end is the newest bar the tape held when none was given) */
         Asked: {
             from: number;
             to: number;
             hours: number;
-            folds: number | null;
+            folds: components["schemas"]["AgentId"];
         };
+        /** @description the bars the rule traded over, as the envelope states them */
         RecordRehearsalAnyOf0Window: {
             from: number;
             to: number;
             bars: number;
             warm_up_bars: number;
         };
+        /** @description the bars of the window asked that the tape held, against the bars the market's calendar expects in it */
         Tape: {
             bars: number;
             expected: number;
@@ -3250,77 +3171,65 @@ export interface components {
         UpdatedAt: components["schemas"]["Start"] | null;
         Record: {
             strategy: string;
-            /** @enum {string} */
-            state: "blank" | "worded" | "unclear" | "read" | "forged" | "rehearsed" | "graded" | "rejected";
+            state: components["schemas"]["State"];
             /** @description counts the moves: a move is written only over the record it was decided on */
             rev: number;
             words: string | null;
             /** @description ids of the images attached with the image move (the bytes are the image tool's) */
-            images: string[];
+            images: components["schemas"]["SupportedTrust"];
             reading: components["schemas"]["Parts"] | null;
             seed: components["schemas"]["Watermark"] | null;
             rehearsal: {
                 /** @description sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window */
-                digest: string;
-                /** @enum {string} */
-                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                /** @enum {string} */
-                timeframe: "15s" | "1m" | "5m" | "1h";
-                /** @description the window asked: its end and hours (the end is the newest bar the tape held when none was given) */
+                digest: components["schemas"]["SeedHash"];
+                market: components["schemas"]["MarketsItem"];
+                timeframe: components["schemas"]["TimeframesItem"];
                 asked: components["schemas"]["Asked"];
-                /** @description the bars the rule traded over, as the envelope states them */
                 window: components["schemas"]["RecordRehearsalAnyOf0Window"];
                 trades: number;
-                /** @description the bars of the window asked that the tape held, against the bars the market's calendar expects in it */
                 tape: components["schemas"]["Tape"];
             } | null;
             grade: {
-                /** @enum {string} */
-                decision: "accept" | "revise" | "reject";
+                decision: components["schemas"]["Decision"];
                 /** @description the grade tool's answer as it came */
                 receipt: components["schemas"]["GradeAnswer"];
             } | null;
             updated_at: components["schemas"]["UpdatedAt"];
         };
+        /** @enum {string} */
+        NextAnyOf0: "words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade";
         View: {
-            /** @enum {string} */
-            state: "blank" | "worded" | "unclear" | "read" | "forged" | "rehearsed" | "graded" | "rejected";
+            state: components["schemas"]["State"];
             /** @description the awaited move */
-            next: ("words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade") | null;
+            next: components["schemas"]["NextAnyOf0"] | null;
             /** @description the other moves */
-            alt: ("words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade")[];
+            alt: components["schemas"]["NextAnyOf0"][];
             /** @description the gates earned */
             done: ("read" | "forge" | "rehearse" | "grade")[];
             why: string;
         };
+        /** @description each gate: earned, and what it rests on */
         Coverage: {
             read: {
                 earned: boolean;
                 rests_on: {
-                    words_sha256: string;
+                    words_sha256: components["schemas"]["SeedHash"];
                     chars: number;
                     parts: {
-                        /** @enum {string} */
-                        market: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        timeframe: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        session: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        side: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        entry: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        stop: "read" | "defaulted" | "missing" | "ambiguous";
-                        /** @enum {string} */
-                        exit: "read" | "defaulted" | "missing" | "ambiguous";
+                        market: components["schemas"]["Status"];
+                        timeframe: components["schemas"]["Status"];
+                        session: components["schemas"]["Status"];
+                        side: components["schemas"]["Status"];
+                        entry: components["schemas"]["Status"];
+                        stop: components["schemas"]["Status"];
+                        exit: components["schemas"]["Status"];
                     };
                 } | null;
             };
             forge: {
                 earned: boolean;
                 rests_on: {
-                    seed_hash: string;
+                    seed_hash: components["schemas"]["SeedHash"];
                     version: string;
                     kept: boolean;
                     expires_at: components["schemas"]["UpdatedAt"];
@@ -3330,28 +3239,22 @@ export interface components {
                 earned: boolean;
                 rests_on: {
                     /** @description sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window */
-                    digest: string;
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                    /** @enum {string} */
-                    timeframe: "15s" | "1m" | "5m" | "1h";
-                    /** @description the window asked: its end and hours (the end is the newest bar the tape held when none was given) */
+                    digest: components["schemas"]["SeedHash"];
+                    market: components["schemas"]["MarketsItem"];
+                    timeframe: components["schemas"]["TimeframesItem"];
                     asked: components["schemas"]["Asked"];
-                    /** @description the bars the rule traded over, as the envelope states them */
                     window: components["schemas"]["RecordRehearsalAnyOf0Window"];
                     trades: number;
-                    /** @description the bars of the window asked that the tape held, against the bars the market's calendar expects in it */
                     tape: components["schemas"]["Tape"];
-                    seed_hash: string;
+                    seed_hash: components["schemas"]["SeedHash"];
                 } | null;
             };
             grade: {
                 earned: boolean;
                 rests_on: {
-                    seed_hash: string;
-                    rehearsal_digest: string;
-                    /** @enum {string} */
-                    decision: "accept" | "revise" | "reject";
+                    seed_hash: components["schemas"]["SeedHash"];
+                    rehearsal_digest: components["schemas"]["SeedHash"];
+                    decision: components["schemas"]["Decision"];
                 } | null;
             };
         };
@@ -3363,6 +3266,7 @@ export interface components {
             checks: number[];
             evidence: string;
         }[];
+        CapsMarkets: components["schemas"]["MarketsItem"][];
         SeriesQuoteBody: {
             agent: {
                 /** @description the chain of the ERC-8004 identity registry the agent is registered on */
@@ -3388,7 +3292,7 @@ export interface components {
             price_usdc: number;
             caps: {
                 /** @description the markets the seller may trade */
-                markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                markets: components["schemas"]["CapsMarkets"];
                 /** @description the largest size of one order */
                 max_order_size: number;
                 /** @description the largest notional of one order */
@@ -3404,7 +3308,7 @@ export interface components {
             /** @description cover in USDC; on an external venue at most the seller's deposit */
             cover: number;
             /** @description the vault, for a vault-kind venue only */
-            vault?: string;
+            vault?: components["schemas"]["Asset"];
         };
         Quote: {
             agent: {
@@ -3420,15 +3324,16 @@ export interface components {
             /** @description USDC for one epoch (one job) */
             price_usdc: number;
             caps: {
-                markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                markets: components["schemas"]["Markets"];
                 max_order_size: number;
                 max_notional: number;
                 max_position: number;
                 allow_short: boolean;
             };
             cover: number;
-            vault?: string;
+            vault?: components["schemas"]["Asset"];
         };
+        Checks: number[];
         PerEpoch: {
             price_usdc: number;
             fee_usdc: number;
@@ -3436,10 +3341,12 @@ export interface components {
             epoch_s: number;
             /** @description who evaluates each epoch's job, and the checks it runs */
             judge: {
-                evaluator: string;
-                checks: number[];
+                evaluator: components["schemas"]["Asset"];
+                checks: components["schemas"]["Checks"];
             };
         };
+        /** @enum {string} */
+        SeriesState: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
         EpochsItemVerdictAnyOf0: {
             pass: boolean;
             checks: {
@@ -3450,15 +3357,18 @@ export interface components {
         };
         UnsignedAnyOf0: {
             chainId: number;
-            to: string;
+            to: components["schemas"]["Asset"];
             data: string;
             /** @constant */
             value: "0";
         };
+        Row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
+        /** @enum {string} */
+        What: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
+        MovesItemFrom: components["schemas"]["SeriesState"] | null;
         Series: {
             id: string;
-            /** @enum {string} */
-            state: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+            state: components["schemas"]["SeriesState"];
             created_at: number;
             /** @description when the first epoch's window begins */
             from: number;
@@ -3470,7 +3380,7 @@ export interface components {
                 kind: "vault" | "external";
                 /** @description the job class */
                 class: string;
-                checks: number[];
+                checks: components["schemas"]["Checks"];
                 /** @description what the layer's judge reads at the venue */
                 evidence: string;
                 per_epoch: components["schemas"]["PerEpoch"];
@@ -3483,21 +3393,21 @@ export interface components {
                 index: number;
                 window: components["schemas"]["SpansItem"];
                 /** @description sha256 of the text {series_id}:{index}, 0x-prefixed */
-                paymentRef: string;
+                paymentRef: components["schemas"]["Eip712Hash"];
                 /** @enum {string} */
                 state: "pending" | "open" | "submitted" | "ended" | "skipped";
                 handshake_id: string | null;
-                opened_at: number | null;
-                ended_at: number | null;
+                opened_at: components["schemas"]["AgentId"];
+                ended_at: components["schemas"]["AgentId"];
                 verdict: components["schemas"]["EpochsItemVerdictAnyOf0"] | null;
                 unsigned: components["schemas"]["UnsignedAnyOf0"] | null;
                 job: {
                     class: string;
-                    provider: string;
-                    evaluator: string;
+                    provider: components["schemas"]["Asset"];
+                    evaluator: components["schemas"]["Asset"];
                     expiredAt: number;
                     description: string;
-                    hook: string;
+                    hook: components["schemas"]["Asset"];
                 } | null;
                 feedback: {
                     /** @description the reputation registry, eip155:<chainId>:<address> */
@@ -3505,7 +3415,7 @@ export interface components {
                     /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
                     agentRegistry: string;
                     /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
-                    client: string | null;
+                    client: components["schemas"]["Address"];
                     /** @description giveFeedback's arguments, in its order */
                     args: {
                         /** @description the hired agent, as the quote named it */
@@ -3525,13 +3435,13 @@ export interface components {
                         /** @description the file as a data: URI (application/json, base64); empty without a file */
                         feedbackURI: string;
                         /** @description keccak256 of the file's bytes; zero without a file */
-                        feedbackHash: string;
+                        feedbackHash: components["schemas"]["Eip712Hash"];
                     };
                     /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
                     file: {
                         agentRegistry: string;
                         /** @description a number; its decimal string past what JSON holds exactly */
-                        agentId: number | string;
+                        agentId: components["schemas"]["TapeFrom"];
                         clientAddress: string;
                         /** @description when the layer ended the epoch, ISO-8601 UTC */
                         createdAt: string;
@@ -3543,7 +3453,7 @@ export interface components {
                         epoch: {
                             class: string;
                             index: number;
-                            paymentRef: string;
+                            paymentRef: components["schemas"]["Eip712Hash"];
                             window: components["schemas"]["SpansItem"];
                             verdict: components["schemas"]["EpochsItemVerdictAnyOf0"];
                         };
@@ -3565,12 +3475,10 @@ export interface components {
                 /** @description the move's number within its series */
                 n: number;
                 /** @description the state table's row; null for a plan kept on an epoch already open */
-                row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
-                /** @enum {string} */
-                what: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
-                from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
-                /** @enum {string} */
-                to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                row: components["schemas"]["Row"];
+                what: components["schemas"]["What"];
+                from: components["schemas"]["MovesItemFrom"];
+                to: components["schemas"]["SeriesState"];
                 at: number;
                 epoch?: number;
                 handshake_id?: string;
@@ -3579,12 +3487,15 @@ export interface components {
             /** @description the move that follows, in words */
             next: string;
         };
+        /** @description the state table row the call moved */
         Moved: {
-            row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
-            from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
-            /** @enum {string} */
-            to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+            row: components["schemas"]["Row"];
+            from: components["schemas"]["MovesItemFrom"];
+            to: components["schemas"]["SeriesState"];
         };
+        RehearsalDigest: components["schemas"]["SeedHash"] | null;
+        /** @enum {string} */
+        HistoryEntryLedger: "meter" | "grades" | "scores" | "plan-claims" | "holder-links" | "mandates" | "series";
         Ranked: {
             /** @description owner/name */
             model: string;
@@ -3599,7 +3510,7 @@ export interface components {
             max_drawdown_r: number | null;
             win_rate: number | null;
             /** @description unix milliseconds */
-            last_close_at: number | null;
+            last_close_at: components["schemas"]["AgentId"];
         }[];
         /** Format: email */
         Email: string;
@@ -3619,7 +3530,7 @@ export interface components {
             /** @description your wallet, checksummed: the one named at join, or the last one proven */
             wallet: string | null;
             /** @description unproven: named at join, counts for nothing until its own signature proves it; null: no wallet */
-            wallet_status: ("unproven" | "proven") | null;
+            wallet_status: components["schemas"]["WalletStatus"];
             /** @description when it was proven */
             proven_at: components["schemas"]["UpdatedAt"];
             /** @description a fresh challenge: sign its message with the wallet and send it to POST /me/wallet */
@@ -3632,6 +3543,15 @@ export interface components {
                 expires_at: components["schemas"]["Start"];
             };
         };
+        /**
+         * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
+         * @enum {string}
+         */
+        Mode: "live" | "replay";
+        /** @enum {string} */
+        OrderPlaceAnswerOrderStatus: "working" | "filled" | "cancelled";
+        /** @enum {string} */
+        FillAnyOf0Why: "market" | "limit" | "stop" | "target";
         FillAnyOf0: {
             id: string;
             /** @description the order it filled; null for a bracket's own fill */
@@ -3640,13 +3560,8 @@ export interface components {
             model: string | null;
             /** @description the agent run that placed it; null otherwise */
             run: string | null;
-            /**
-             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
-             * @enum {string}
-             */
-            mode: "live" | "replay";
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+            mode: components["schemas"]["Mode"];
+            market: components["schemas"]["MarketsItem"];
             /** @enum {string} */
             side: "buy" | "sell";
             size: number;
@@ -3656,11 +3571,8 @@ export interface components {
             price: number;
             /** @description the fee of one side for one unit, in price units */
             fee: number;
-            /**
-             * @description the order's type, or the bracket (stop, target) that filled
-             * @enum {string}
-             */
-            why: "market" | "limit" | "stop" | "target";
+            /** @description the order's type, or the bracket (stop, target) that filled */
+            why: components["schemas"]["FillAnyOf0Why"];
             stop: number | null;
             target: number | null;
         };
@@ -3670,18 +3582,13 @@ export interface components {
             model: string | null;
             /** @description the agent run that placed it; null otherwise */
             run: string | null;
-            /**
-             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
-             * @enum {string}
-             */
-            mode: "live" | "replay";
+            mode: components["schemas"]["Mode"];
             /**
              * @description placed as an order, or a typed decision
              * @enum {string}
              */
             source: "order" | "decision";
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+            market: components["schemas"]["MarketsItem"];
             /** @enum {string} */
             side: "buy" | "sell";
             /** @enum {string} */
@@ -3694,8 +3601,7 @@ export interface components {
             /** @description a typed decision's why */
             why: string | null;
             placed_at: number;
-            /** @enum {string} */
-            status: "working" | "filled" | "cancelled";
+            status: components["schemas"]["OrderPlaceAnswerOrderStatus"];
             fill: components["schemas"]["FillAnyOf0"] | null;
         };
         OrderPlaceAnswer: {
@@ -3708,23 +3614,18 @@ export interface components {
             model: string | null;
             /** @description the agent run that placed it; null otherwise */
             run: string | null;
-            /**
-             * @description live: made forward on the tape as it closes; replay: a test of a model over a past window
-             * @enum {string}
-             */
-            mode: "live" | "replay";
+            mode: components["schemas"]["Mode"];
         };
         Fills: {
             total: number;
             offset: number;
             limit: number;
             /** @description where the next page starts; null on the last */
-            next_offset: number | null;
+            next_offset: components["schemas"]["AgentId"];
             items: components["schemas"]["FillAnyOf0"][];
         };
         PositionsItem: {
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+            market: components["schemas"]["MarketsItem"];
             /** @enum {string} */
             side: "long" | "short" | "flat";
             size: number;
@@ -3733,12 +3634,12 @@ export interface components {
             stop: number | null;
             target: number | null;
             /** @description when the oldest open lot filled */
-            opened_t: number | null;
+            opened_t: components["schemas"]["AgentId"];
         };
         Positions: components["schemas"]["PositionsItem"][];
         BookCapsAnswerCaps: {
             /** @description the markets that may be traded (all six when left out) */
-            markets?: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+            markets?: components["schemas"]["CapsMarkets"];
             /** @description the largest order, in the market's units (contracts, or coins) */
             max_order_size?: number;
             /** @description the largest order in US dollars: size x price x dollars a point */
@@ -3798,10 +3699,8 @@ export interface components {
              * @description the decide() endpoint the deck POSTs each closed bar
              */
             decide_url: string;
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-            /** @enum {string} */
-            timeframe: "15s" | "1m" | "5m" | "1h";
+            market: components["schemas"]["MarketsItem"];
+            timeframe: components["schemas"]["TimeframesItem"];
             /** @description the model's caps, inside its principal's */
             caps: components["schemas"]["BookCapsAnswerCaps"];
             /** @description one of the house's own example strategies run to fill the book: never listed by the copy seller */
@@ -3833,15 +3732,15 @@ export interface components {
             /** @description the replay's window; for a live run, from its start (to null) */
             window: {
                 from: number;
-                to: number | null;
+                to: components["schemas"]["AgentId"];
             };
             timeout_ms: number;
             retries: number;
             budget_bars: number;
             /** @description bars in the window (replay); null for a live run */
-            bars_total: number | null;
+            bars_total: components["schemas"]["AgentId"];
             bars_done: number;
-            last_bar_t: number | null;
+            last_bar_t: components["schemas"]["AgentId"];
             decisions: {
                 hold: number;
                 enter: number;
@@ -3858,12 +3757,12 @@ export interface components {
             /** @description time spent waiting on decide(), in all */
             decide_ms: number;
             started_at: number;
-            ended_at: number | null;
+            ended_at: components["schemas"]["AgentId"];
             /** @description how the run ended; null while it runs */
             end: {
                 code: string;
                 message: string;
-                bar_t: number | null;
+                bar_t: components["schemas"]["AgentId"];
                 /** @description the fields a refused answer named */
                 problems?: {
                     field: string;
@@ -3876,6 +3775,8 @@ export interface components {
             ok: true;
             run: components["schemas"]["Run"];
         };
+        /** @description why, in a sentence: kept with the order */
+        OneOf0Why: string;
         ItemStats: {
             /** @description paired trades closed */
             trades: number;
@@ -3898,15 +3799,13 @@ export interface components {
         AnswerModel: {
             /** @description owner/name */
             id: string;
-            /** @enum {string} */
-            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-            /** @enum {string} */
-            timeframe: "15s" | "1m" | "5m" | "1h";
+            market: components["schemas"]["MarketsItem"];
+            timeframe: components["schemas"]["TimeframesItem"];
         };
     };
     responses: {
         /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
-        Error400: {
+        400: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3915,7 +3814,7 @@ export interface components {
             };
         };
         /** @description Sign in with POST /login first */
-        Error401: {
+        401: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3924,7 +3823,7 @@ export interface components {
             };
         };
         /** @description No funding */
-        Error402: {
+        402: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3933,7 +3832,7 @@ export interface components {
             };
         };
         /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
-        Error403: {
+        403: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3942,7 +3841,7 @@ export interface components {
             };
         };
         /** @description No such item of yours */
-        Error404: {
+        404: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3951,7 +3850,7 @@ export interface components {
             };
         };
         /** @description No stream on a stateless endpoint */
-        Error405: {
+        405: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3960,7 +3859,7 @@ export interface components {
             };
         };
         /** @description Conflict */
-        Error409: {
+        409: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3969,7 +3868,7 @@ export interface components {
             };
         };
         /** @description Over the size cap */
-        Error413: {
+        413: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3978,7 +3877,7 @@ export interface components {
             };
         };
         /** @description Unsupported media type or content-encoding */
-        Error415: {
+        415: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3987,7 +3886,7 @@ export interface components {
             };
         };
         /** @description An input failed its rule (problems names each field) */
-        Error422: {
+        422: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3996,7 +3895,7 @@ export interface components {
             };
         };
         /** @description A limit was reached (Retry-After says when to come back) */
-        Error429: {
+        429: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4005,7 +3904,7 @@ export interface components {
             };
         };
         /** @description The deck failed (an engine failure is carried; anything else is logged, not shown) */
-        Error500: {
+        500: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4014,7 +3913,7 @@ export interface components {
             };
         };
         /** @description An upstream refused or answered nonsense */
-        Error502: {
+        502: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4023,7 +3922,7 @@ export interface components {
             };
         };
         /** @description An upstream is not configured or cannot be reached */
-        Error503: {
+        503: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4031,8 +3930,72 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The body is not JSON (or not the content-encoding it claims), the path has a bad percent-escape, or, where the route says so, an input failed its rule */
+        JsonRpc400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
+            };
+        };
+        /** @description Sign in with POST /login first */
+        JsonRpc401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
+            };
+        };
+        /** @description Forbidden (upgrade_required names the tier, or the Origin is refused) */
+        JsonRpc403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
+            };
+        };
+        /** @description Over the size cap */
+        JsonRpc413: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
+            };
+        };
+        /** @description Unsupported media type or content-encoding */
+        JsonRpc415: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
+            };
+        };
+        /** @description A limit was reached (Retry-After says when to come back) */
+        JsonRpc429: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonRpc"];
+            };
+        };
     };
-    parameters: never;
+    parameters: {
+        /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
+        toolsets: string;
+        seller: "studio" | "candles" | "copy";
+        market: components["schemas"]["MarketsItem"];
+        id: string;
+        model: string;
+        run: string;
+        offset: number;
+        limit: number;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -4070,14 +4033,13 @@ export interface operations {
                             description: string;
                             endpoint: string;
                             card_url: string;
-                            tools: string[];
+                            tools: components["schemas"]["SupportedTrust"];
                         }[];
-                        markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
-                        timeframes: ("15s" | "1m" | "5m" | "1h")[];
+                        markets: components["schemas"]["Markets"];
+                        timeframes: components["schemas"]["TimeframesItem"][];
                         /** @description what a rehearsal's fills cost, per market */
                         costs: {
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            market: components["schemas"]["MarketsItem"];
                             name: string;
                             tick: number;
                             /** @description dollars a point, one contract or coin */
@@ -4093,11 +4055,10 @@ export interface operations {
                         }[];
                         plans: {
                             id: string;
-                            /** @enum {string} */
-                            tier: "free" | "plan" | "max" | "house";
+                            tier: components["schemas"]["Tier"];
                             name: string;
                             price_usdc: number;
-                            period_days: number | null;
+                            period_days: components["schemas"]["AgentId"];
                         }[];
                         /** @description what the tape can serve */
                         tape: {
@@ -4105,10 +4066,8 @@ export interface operations {
                             venue: string | null;
                             /** @description per market and timeframe, what the archive keeps; 5m and 1h are also built from finer bars held */
                             held: {
-                                /** @enum {string} */
-                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                                /** @enum {string} */
-                                tf: "15s" | "1m" | "5m" | "1h";
+                                market: components["schemas"]["MarketsItem"];
+                                tf: components["schemas"]["TimeframesItem"];
                                 /** @description bars the archive keeps */
                                 bars: number;
                                 /** @description the stretches of history held: an expected bar absent inside one is known absent */
@@ -4128,8 +4087,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     plans: {
@@ -4154,8 +4113,7 @@ export interface operations {
                         currency: "USDC";
                         plans: {
                             id: string;
-                            /** @enum {string} */
-                            tier: "free" | "plan" | "max" | "house";
+                            tier: components["schemas"]["Tier"];
                             name: string;
                             price_usdc: number;
                             period_days: number | null;
@@ -4167,11 +4125,11 @@ export interface operations {
                             id: string;
                             name: string;
                             token: string;
-                            token_address: string;
+                            token_address: components["schemas"]["Asset"];
                             /** @default 6 */
                             token_decimals: number;
                             /** @default null */
-                            collection: string | null;
+                            collection: components["schemas"]["Asset"] | null;
                             /** @default 2 */
                             min_confirmations: number;
                             /** @default null */
@@ -4189,10 +4147,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     plan_claim: {
@@ -4238,11 +4196,7 @@ export interface operations {
                             /** @description what the payer sent the treasury, in whole tokens, as a decimal string */
                             amount: string;
                             payer: string;
-                            /**
-                             * @description how the payer is bound to the principal: its proven wallet, or the payer's signature (joined_wallet: a claim recorded before wallets were proven)
-                             * @enum {string}
-                             */
-                            proof: "proven_wallet" | "payer_signature" | "joined_wallet";
+                            proof: components["schemas"]["Proof"];
                             block: number;
                             block_time: components["schemas"]["Start"];
                             period: components["schemas"]["ClaimPeriod"];
@@ -4255,16 +4209,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     price: {
@@ -4302,10 +4256,8 @@ export interface operations {
                         /** @description the onboarded public strategies, each as strategy_quote quotes it */
                         strategies: {
                             name: string;
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                            /** @enum {string} */
-                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            market: components["schemas"]["MarketsItem"];
+                            timeframe: components["schemas"]["TimeframesItem"];
                             window: {
                                 hours: number;
                                 bars_at_most: number;
@@ -4321,8 +4273,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     account: {
@@ -4352,10 +4304,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     meter: {
@@ -4382,11 +4334,7 @@ export interface operations {
                         holder: number;
                         spent: number;
                         balance: number;
-                        /**
-                         * @description ok while over a fifth is left, low below that, spent at or below zero: the meter reports, never refuses
-                         * @enum {string}
-                         */
-                        tone: "ok" | "low" | "spent";
+                        tone: components["schemas"]["Tone"];
                         /** @constant */
                         ok: true;
                         /** @description the price list */
@@ -4394,10 +4342,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     meter_record: {
@@ -4433,32 +4381,28 @@ export interface operations {
                         holder: number;
                         spent: number;
                         balance: number;
-                        /**
-                         * @description ok while over a fifth is left, low below that, spent at or below zero: the meter reports, never refuses
-                         * @enum {string}
-                         */
-                        tone: "ok" | "low" | "spent";
+                        tone: components["schemas"]["Tone"];
                         /** @constant */
                         ok: true;
                         recorded: {
                             action: string;
                             units: number;
                             /** @description bars stepped over, for bar-priced actions */
-                            bars: number | null;
+                            bars: components["schemas"]["AgentId"];
                             /** @description false: the price list does not name the act, recorded at no cost */
                             priced: boolean;
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     grants: {
@@ -4490,9 +4434,8 @@ export interface operations {
                         /** @description all=1: every grant */
                         grants: {
                             name: string;
-                            /** @enum {string} */
-                            tier: "free" | "plan" | "max" | "house";
-                            allowance_per_day?: number | null;
+                            tier: components["schemas"]["Tier"];
+                            allowance_per_day?: components["schemas"]["AllowancePerDay"];
                             until?: components["schemas"]["Until"];
                             why: string;
                             joined: boolean;
@@ -4502,11 +4445,11 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     holder: {
@@ -4533,10 +4476,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     holder_link: {
@@ -4550,7 +4493,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the holder wallet */
-                    wallet_hex: string;
+                    wallet_hex: components["schemas"]["Asset"];
                     /** @description today, UTC */
                     day: string;
                     /** @description the wallet's personal signature of the holder message */
@@ -4586,16 +4529,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     mandate_add: {
@@ -4625,13 +4568,13 @@ export interface operations {
                         ok: true;
                         mandate: {
                             /** @description who signed it */
-                            signer: string;
+                            signer: components["schemas"]["Asset"];
                             /** @description the domain's chain */
                             chain_id: number;
-                            eip712_hash: string;
+                            eip712_hash: components["schemas"]["Eip712Hash"];
                             primary_type: string;
                             /** @description the vault the message names, checksummed */
-                            vault: string;
+                            vault: components["schemas"]["Asset"];
                             /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
                             vault_matches: boolean;
                             /** @description the vault's mandateHash() when recorded; null when the address answers none */
@@ -4647,22 +4590,22 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     marks: {
         parameters: {
             query?: {
-                market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                market?: components["schemas"]["MarketsItem"];
             };
             header?: never;
             path?: never;
@@ -4681,14 +4624,14 @@ export interface operations {
                         ok: true;
                         marks: components["schemas"]["Marks"];
                         /** @description one plain sentence per market stating its marks */
-                        words: string[];
+                        words: components["schemas"]["SupportedTrust"];
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     mark_add: {
@@ -4701,8 +4644,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    market: components["schemas"]["MarketsItem"];
                     /** @enum {string} */
                     kind: "level" | "zone";
                     price: number;
@@ -4729,15 +4671,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     mark_remove: {
@@ -4765,26 +4707,26 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     tape: {
         parameters: {
             query: {
-                from: number | string;
-                to: number | string;
+                from: components["schemas"]["TapeFrom"];
+                to: components["schemas"]["TapeFrom"];
                 session?: string;
                 limit?: number;
             };
             header?: never;
             path: {
-                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                tf: "15s" | "1m" | "5m" | "1h";
+                market: components["parameters"]["market"];
+                tf: components["schemas"]["TimeframesItem"];
             };
             cookie?: never;
         };
@@ -4799,10 +4741,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        /** @enum {string} */
-                        market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                        /** @enum {string} */
-                        tf: "15s" | "1m" | "5m" | "1h";
+                        market: components["schemas"]["MarketsItem"];
+                        tf: components["schemas"]["TimeframesItem"];
                         from: number;
                         to: number;
                         candles: {
@@ -4816,10 +4756,8 @@ export interface operations {
                         }[];
                         /** @description what was measured, of the whole window */
                         coverage: {
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                            /** @enum {string} */
-                            tf: "15s" | "1m" | "5m" | "1h";
+                            market: components["schemas"]["MarketsItem"];
+                            tf: components["schemas"]["TimeframesItem"];
                             from: number;
                             to: number;
                             /** @description false when the source held no history anywhere in the window */
@@ -4846,8 +4784,7 @@ export interface operations {
                             unexpected: number;
                             /** @description when built from finer bars: that timeframe and the partial bars */
                             built_from: {
-                                /** @enum {string} */
-                                tf: "15s" | "1m" | "5m" | "1h";
+                                tf: components["schemas"]["TimeframesItem"];
                                 partial: number;
                             } | null;
                             complete: boolean;
@@ -4876,26 +4813,26 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     forecast: {
         parameters: {
             query?: {
-                t?: number | string;
+                t?: components["schemas"]["TapeFrom"];
                 session?: string;
                 history?: boolean;
-                from?: number | string;
+                from?: components["schemas"]["TapeFrom"];
             };
             header?: never;
             path: {
-                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                market: components["parameters"]["market"];
                 tf: "5m" | "1h";
             };
             cookie?: never;
@@ -4915,8 +4852,7 @@ export interface operations {
                         envelope: {
                             /** @constant */
                             version: "envelope.v1";
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            market: components["schemas"]["MarketsItem"];
                             /** @enum {string} */
                             tf: "5m" | "1h";
                             issued_t: number;
@@ -4950,7 +4886,6 @@ export interface operations {
                                 ece: number | null;
                                 /** @description the share of closes the band held */
                                 coverage: number | null;
-                                /** @description one cell per touch odds, in the envelope's order, each measured, drawn and labelled on its own */
                                 touch: components["schemas"]["Touch"];
                                 band: components["schemas"]["Band"];
                             };
@@ -4960,8 +4895,7 @@ export interface operations {
                          * @enum {string}
                          */
                         draw: "solid" | "dashed" | "none";
-                        /** @enum {string} */
-                        label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+                        label: components["schemas"]["Label"];
                         served: {
                             t: number;
                             /** @description when it was served, unix seconds */
@@ -4989,19 +4923,18 @@ export interface operations {
                          * @enum {string}
                          */
                         draw: "solid" | "dashed" | "none";
-                        /** @enum {string} */
-                        label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
+                        label: components["schemas"]["Label"];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     forecast_health: {
@@ -5035,11 +4968,9 @@ export interface operations {
                             ece: number | null;
                             /** @description the share of closes the band held */
                             coverage: number | null;
-                            /** @description one cell per touch odds, in the envelope's order, each measured, drawn and labelled on its own */
                             touch: components["schemas"]["Touch"];
                             band: components["schemas"]["Band"];
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            market: components["schemas"]["MarketsItem"];
                             /** @enum {string} */
                             tf: "5m" | "1h";
                             /**
@@ -5047,21 +4978,20 @@ export interface operations {
                              * @enum {string}
                              */
                             draw: "solid" | "dashed" | "none";
-                            /** @enum {string} */
-                            label: "calibrated" | "loosely calibrated" | "not calibrated" | "unmeasured";
-                            newest_issued_t: number | null;
+                            label: components["schemas"]["Label"];
+                            newest_issued_t: components["schemas"]["AgentId"];
                             /** @description bars closed since the newest issue */
-                            age_bars: number | null;
+                            age_bars: components["schemas"]["AgentId"];
                         }[];
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     image_attach: {
@@ -5089,14 +5019,14 @@ export interface operations {
                     "application/json": components["schemas"]["ImageAttachAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     workflow_read: {
@@ -5111,11 +5041,7 @@ export interface operations {
                 "application/json": {
                     /** @description the rule in plain words, at most 4000 characters */
                     text: string;
-                    /**
-                     * @description the reader: embedded (the default; deterministic, the controlled vocabulary) or model (an OpenAI-compatible reader; see forge_lanes)
-                     * @enum {string}
-                     */
-                    lane?: "embedded" | "model";
+                    lane?: components["schemas"]["Lane"];
                 };
             };
         };
@@ -5129,17 +5055,17 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowReadAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            402: components["responses"]["402"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     forge_lanes: {
@@ -5201,10 +5127,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     forge_onboard: {
@@ -5237,11 +5163,11 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     forge: {
@@ -5260,11 +5186,7 @@ export interface operations {
                     author?: string;
                     /** @description a script block (script.v1) to forge instead of reading the words */
                     script?: components["schemas"]["Script"];
-                    /**
-                     * @description the reader: embedded (the default; deterministic, the controlled vocabulary) or model (an OpenAI-compatible reader; see forge_lanes)
-                     * @enum {string}
-                     */
-                    lane?: "embedded" | "model";
+                    lane?: components["schemas"]["Lane"];
                 };
             };
         };
@@ -5278,23 +5200,23 @@ export interface operations {
                     "application/json": components["schemas"]["ForgeAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            402: components["responses"]["402"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     forge_read: {
         parameters: {
             query: {
-                seed: string;
+                seed: components["schemas"]["SeedHash"];
             };
             header?: never;
             path?: never;
@@ -5311,7 +5233,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        seed_hash: string;
+                        seed_hash: components["schemas"]["SeedHash"];
                         version: string;
                         code: string;
                         review: components["schemas"]["Review"];
@@ -5321,11 +5243,11 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     forge_trial: {
@@ -5342,22 +5264,16 @@ export interface operations {
                     script: {
                         /** @constant */
                         version: "script.v1";
-                        /** @enum {string} */
-                        market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                        /** @enum {string} */
-                        timeframe: "15s" | "1m" | "5m" | "1h";
-                        session?: components["schemas"]["ValueAnyOf0"];
-                        /** @enum {string} */
-                        side: "long" | "short" | "both";
+                        market?: components["schemas"]["MarketsItem"];
+                        timeframe: components["schemas"]["TimeframesItem"];
+                        session?: components["schemas"]["SessionValueAnyOf0"];
+                        side: components["schemas"]["SideValueAnyOf0"];
                         entry: components["schemas"]["EntryValueAnyOf0"];
                         stop: components["schemas"]["StopValueAnyOf0"];
                         exit: components["schemas"]["ExitValueAnyOf0"];
                     };
-                    /**
-                     * @description the market to run it on (default: the script's, else NQ)
-                     * @enum {string}
-                     */
-                    market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    /** @description the market to run it on (default: the script's, else NQ) */
+                    market?: components["schemas"]["MarketsItem"];
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
                     /** @description a name for this trial, echoed */
@@ -5383,10 +5299,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         version: "rehearsal.v1";
-                        /** @enum {string} */
-                        market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                        /** @enum {string} */
-                        timeframe: "15s" | "1m" | "5m" | "1h";
+                        market: components["schemas"]["MarketsItem"];
+                        timeframe: components["schemas"]["TimeframesItem"];
                         window: components["schemas"]["Window"];
                         costs: components["schemas"]["Costs"];
                         trades: components["schemas"]["Trades"];
@@ -5394,31 +5308,29 @@ export interface operations {
                         stats: components["schemas"]["Stats"];
                         null: components["schemas"]["Null"];
                         folds: components["schemas"]["Folds"];
-                        /** @description how likely the result is to be luck or overfitting, each figure with its method and inputs (docs/studio.md) */
                         verdict: components["schemas"]["Verdict"];
                         summary: string;
                         /** @constant */
                         ok: true;
                         name: string | null;
                         tenant: string | null;
-                        seed_hash: string;
+                        seed_hash: components["schemas"]["SeedHash"];
                         /** @description the script run, with its market and session filled in */
                         script: components["schemas"]["Script"];
-                        /** @description the page of trades shown (only when trades_from or trades_limit was given) */
                         trades_page?: components["schemas"]["TradesPage"];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     rehearse: {
@@ -5432,16 +5344,13 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the seed_hash your forge returned */
-                    seed_hash: string;
-                    /**
-                     * @description the market to rehearse on (default: the one the rule named)
-                     * @enum {string}
-                     */
-                    market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    seed_hash: components["schemas"]["SeedHash"];
+                    /** @description the market to rehearse on (default: the one the rule named) */
+                    market?: components["schemas"]["MarketsItem"];
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
                     /** @description the window's end, unix seconds or ISO-8601 UTC, not in the future (floored to the bar); default: the newest bar the tape holds */
-                    to?: number | string;
+                    to?: components["schemas"]["TapeFrom"];
                     /** @description walk-forward folds to cut the window into */
                     folds?: number;
                     /** @description the first trade to show, counted from 0 */
@@ -5463,17 +5372,17 @@ export interface operations {
                     "application/json": components["schemas"]["RehearseAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     grade: {
@@ -5487,9 +5396,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the seed_hash your forge returned */
-                    seed_hash: string;
+                    seed_hash: components["schemas"]["SeedHash"];
                     /** @description the rehearsal to judge, by its digest (sha256 of the rehearsal's JSON answer; the studio record's rehearsal.digest); default: the latest rehearsal of this seed on the rule's own market */
-                    rehearsal_digest?: string;
+                    rehearsal_digest?: components["schemas"]["SeedHash"];
                     /** @description your own key for the grader lane (sk-...): the decision is asked with it and your trial pings and plan are not used; never kept */
                     grader_key?: string;
                 };
@@ -5505,18 +5414,18 @@ export interface operations {
                     "application/json": components["schemas"]["GradeAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            402: components["responses"]["402"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     score_read: {
@@ -5548,10 +5457,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     score: {
@@ -5572,9 +5481,9 @@ export interface operations {
                     /** @description stage parts: the rule in plain words */
                     text?: string;
                     /** @description stage rehearsed: the seed_hash of your forge */
-                    seed_hash?: string;
+                    seed_hash?: components["schemas"]["SeedHash"];
                     /** @description stage rehearsed: the rehearsal to judge, by its digest; default: the latest rehearsal of this seed on the rule's own market */
-                    rehearsal_digest?: string;
+                    rehearsal_digest?: components["schemas"]["SeedHash"];
                     /** @description your own key for the grader lane (sk-...): the decision is asked with it and your trial pings and plan are not used; never kept */
                     grader_key?: string;
                 };
@@ -5597,13 +5506,12 @@ export interface operations {
                         facts: components["schemas"]["Facts"];
                         grader: components["schemas"]["Grader"];
                         shown?: components["schemas"]["Shown"];
-                        /** @description k points of n */
                         score: components["schemas"]["Score"];
-                        reasons: string[];
-                        decision_digest: string;
+                        reasons: components["schemas"]["SupportedTrust"];
+                        decision_digest: components["schemas"]["SeedHash"];
                         /** @constant */
                         ok: true;
-                        receipt_hash: string;
+                        receipt_hash: components["schemas"]["SeedHash"];
                         /** @description the hash of the entry before it in the ledger */
                         prev_hash: string;
                         seq: number;
@@ -5613,25 +5521,25 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            402: components["responses"]["402"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     studio_state: {
         parameters: {
             query?: {
-                strategy?: string;
+                strategy?: components["schemas"]["StudioStateStrategy"];
             };
             header?: never;
             path?: never;
@@ -5650,15 +5558,14 @@ export interface operations {
                         ok: true;
                         record: components["schemas"]["Record"];
                         view: components["schemas"]["View"];
-                        /** @description each gate: earned, and what it rests on */
                         coverage: components["schemas"]["Coverage"];
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     studio_act: {
@@ -5671,26 +5578,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description the move: words, image, reset, read, forge, rehearse or grade
-                     * @enum {string}
-                     */
-                    action: "words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade";
-                    /** @description which of your strategies (default main); each has its own record and state */
-                    strategy?: string;
+                    /** @description the move: words, image, reset, read, forge, rehearse or grade */
+                    action: components["schemas"]["NextAnyOf0"];
+                    strategy?: components["schemas"]["StudioStateStrategy"];
                     /** @description words: the rule in plain words, at most 4000 characters (over it is 413) */
                     text?: string;
                     /** @description image: base64 image bytes (a data: URL is accepted too), as POST /studio/image takes them */
                     data?: string;
-                    /**
-                     * @description rehearse: the market to rehearse on (default: the one the rule named)
-                     * @enum {string}
-                     */
-                    market?: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    /** @description rehearse: the market to rehearse on (default: the one the rule named) */
+                    market?: components["schemas"]["MarketsItem"];
                     /** @description rehearse: hours of tape counted back from the window's end (default 168) */
                     hours?: number;
                     /** @description rehearse: the window's end, unix seconds or ISO-8601 UTC (default: the newest bar the tape holds) */
-                    to?: number | string;
+                    to?: components["schemas"]["TapeFrom"];
                     /** @description rehearse: walk-forward folds to cut the window into (2 to 20) */
                     folds?: number;
                     /** @description grade: your own grader key, as POST /studio/grade takes it; never kept */
@@ -5710,26 +5610,25 @@ export interface operations {
                         ok: true;
                         record: components["schemas"]["Record"];
                         view: components["schemas"]["View"];
-                        /** @description each gate: earned, and what it rests on */
                         coverage: components["schemas"]["Coverage"];
                         /** @description the called tool's own answer; null for words and reset */
                         answer: null | components["schemas"]["ImageAttachAnswer"] | components["schemas"]["WorkflowReadAnswer"] | components["schemas"]["ForgeAnswer"] | components["schemas"]["RehearseAnswer"] | components["schemas"]["GradeAnswer"];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            402: components["responses"]["Error402"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            402: components["responses"]["402"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     skills: {
@@ -5755,15 +5654,15 @@ export interface operations {
                             title: string;
                             summary: string;
                             /** @description the tools it uses */
-                            tools: string[];
+                            tools: components["schemas"]["SupportedTrust"];
                         }[];
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     skill_read: {
@@ -5793,12 +5692,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     plate_seal: {
@@ -5811,14 +5710,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                    /** @enum {string} */
-                    tf: "15s" | "1m" | "5m" | "1h";
+                    market: components["schemas"]["MarketsItem"];
+                    tf: components["schemas"]["TimeframesItem"];
                     /** @description window start: ISO-8601 UTC (…Z) or unix seconds */
-                    from: number | string;
+                    from: components["schemas"]["TapeFrom"];
                     /** @description window end: ISO-8601 UTC or unix seconds, in the past */
-                    to: number | string;
+                    to: components["schemas"]["TapeFrom"];
                     /** @description ema:N, sma:N, vwap, bb:N:K, atr:N, rsi:N, hi:N, lo:N */
                     indicators?: string[];
                 };
@@ -5846,16 +5743,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     series_terms: {
@@ -5912,21 +5809,19 @@ export interface operations {
                                     };
                                 };
                             };
-                            markets: ("NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL")[];
+                            markets: components["schemas"]["Markets"];
                             cover: {
                                 unit: string;
                                 external: string;
                             };
                         };
                         /** @description the quote body's JSON Schema */
-                        body: {
-                            [key: string]: unknown;
-                        };
+                        body: components["schemas"]["Extra"];
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     series_quote: {
@@ -5958,7 +5853,7 @@ export interface operations {
                             /** @enum {string} */
                             kind: "vault" | "external";
                             class: string;
-                            checks: number[];
+                            checks: components["schemas"]["Checks"];
                             evidence: string;
                         };
                         per_epoch: components["schemas"]["PerEpoch"];
@@ -5973,14 +5868,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     series_list: {
@@ -6007,10 +5902,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     series_open: {
@@ -6026,7 +5921,7 @@ export interface operations {
                     /** @description the quote body, as series_quote answered it under quote */
                     quote: components["schemas"]["SeriesQuoteBody"];
                     /** @description unix seconds or ISO-8601 UTC: when the first epoch's window begins (default now) */
-                    from?: number | string;
+                    from?: components["schemas"]["TapeFrom"];
                 };
             };
         };
@@ -6046,16 +5941,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     series_read: {
@@ -6063,7 +5958,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: components["parameters"]["id"];
             };
             cookie?: never;
         };
@@ -6109,13 +6004,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            503: components["responses"]["503"];
         };
     };
     series_revoke: {
@@ -6123,7 +6018,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: components["parameters"]["id"];
             };
             cookie?: never;
         };
@@ -6150,23 +6045,22 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        /** @description the state table row the call moved */
                         moved: components["schemas"]["Moved"];
                         series: components["schemas"]["Series"];
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            503: components["responses"]["503"];
         };
     };
     epoch_open: {
@@ -6174,7 +6068,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: components["parameters"]["id"];
             };
             cookie?: never;
         };
@@ -6189,10 +6083,9 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        /** @description the state table row the call moved */
                         moved: components["schemas"]["Moved"];
                         epoch: number;
-                        paymentRef: string;
+                        paymentRef: components["schemas"]["Eip712Hash"];
                         handshake_id: string;
                         /** @description the unsigned settle plan: yours to sign and send */
                         unsigned: components["schemas"]["UnsignedAnyOf0"];
@@ -6202,16 +6095,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     history: {
@@ -6237,12 +6130,12 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         /** @description every kind of act history lists */
-                        kinds: string[];
+                        kinds: components["schemas"]["SupportedTrust"];
                         /** @description acts of the kind asked */
                         total: number;
                         cursor: number;
                         /** @description the cursor of the next page; null on the last */
-                        next: number | null;
+                        next: components["schemas"]["AgentId"];
                         acts: ({
                             /** @description the price list's action */
                             kind: string;
@@ -6254,7 +6147,7 @@ export interface operations {
                             /** @description what the entry recorded, in its own fields */
                             what: {
                                 units: number;
-                                bars: number | null;
+                                bars: components["schemas"]["AgentId"];
                             };
                         } | {
                             /** @constant */
@@ -6266,12 +6159,11 @@ export interface operations {
                             at: components["schemas"]["Start"];
                             /** @description what the entry recorded, in its own fields */
                             what: {
-                                seed_hash: string;
+                                seed_hash: components["schemas"]["SeedHash"];
                                 rubric: string;
-                                /** @enum {string} */
-                                decision: "accept" | "revise" | "reject";
-                                rehearsal_digest: string | null;
-                                decision_digest: string;
+                                decision: components["schemas"]["Decision"];
+                                rehearsal_digest: components["schemas"]["RehearsalDigest"];
+                                decision_digest: components["schemas"]["SeedHash"];
                             };
                         } | {
                             /** @constant */
@@ -6285,12 +6177,11 @@ export interface operations {
                             what: {
                                 /** @enum {string} */
                                 stage: "parts" | "rehearsed";
-                                seed_hash: string | null;
-                                rehearsal_digest: string | null;
+                                seed_hash: components["schemas"]["RehearsalDigest"];
+                                rehearsal_digest: components["schemas"]["RehearsalDigest"];
                                 rubric: string;
-                                /** @description k points of n */
                                 score: components["schemas"]["Score"];
-                                decision_digest: string;
+                                decision_digest: components["schemas"]["SeedHash"];
                             };
                         } | {
                             /** @constant */
@@ -6333,9 +6224,9 @@ export interface operations {
                             at: components["schemas"]["Start"];
                             /** @description what the entry recorded, in its own fields */
                             what: {
-                                eip712_hash: string;
+                                eip712_hash: components["schemas"]["Eip712Hash"];
                                 /** @description the vault the message names, checksummed */
-                                vault: string;
+                                vault: components["schemas"]["Asset"];
                                 /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
                                 vault_matches: boolean;
                             };
@@ -6352,20 +6243,19 @@ export interface operations {
                                 series_id: string;
                                 n: number;
                                 /** @description the state table's row; null for a plan kept on an epoch already open */
-                                row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
-                                from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
-                                /** @enum {string} */
-                                to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
-                                epoch: number | null;
+                                row: components["schemas"]["Row"];
+                                from: components["schemas"]["MovesItemFrom"];
+                                to: components["schemas"]["SeriesState"];
+                                epoch: components["schemas"]["AgentId"];
                             };
                         })[];
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     history_entry: {
@@ -6373,7 +6263,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                ledger: "meter" | "grades" | "scores" | "plan-claims" | "holder-links" | "mandates" | "series";
+                ledger: components["schemas"]["HistoryEntryLedger"];
                 seq: number;
             };
             cookie?: never;
@@ -6389,8 +6279,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        /** @enum {string} */
-                        ledger: "meter" | "grades" | "scores" | "plan-claims" | "holder-links" | "mandates" | "series";
+                        ledger: components["schemas"]["HistoryEntryLedger"];
                         seq: number;
                         at: components["schemas"]["Start"];
                         /** @description the hash of the entry before it */
@@ -6405,19 +6294,17 @@ export interface operations {
                             bars?: number;
                         } | {
                             rubric: string;
-                            seed_hash: string;
+                            seed_hash: components["schemas"]["SeedHash"];
                             version: string;
                             /** @description the words are kept only as their digest */
-                            words_sha256: string;
-                            /** @enum {string} */
-                            decision: "accept" | "revise" | "reject";
-                            /** @description the rehearsal judged; null when none was kept */
+                            words_sha256: components["schemas"]["SeedHash"];
+                            decision: components["schemas"]["Decision"];
                             rehearsal: components["schemas"]["Rehearsal"];
                             facts: components["schemas"]["Facts"];
                             grader: components["schemas"]["Grader"];
                             shown: components["schemas"]["Shown"];
-                            reasons: string[];
-                            decision_digest: string;
+                            reasons: components["schemas"]["SupportedTrust"];
+                            decision_digest: components["schemas"]["SeedHash"];
                         } | {
                             rubric: string;
                             /** @enum {string} */
@@ -6428,10 +6315,9 @@ export interface operations {
                             facts: components["schemas"]["Facts"];
                             grader: components["schemas"]["Grader"];
                             shown?: components["schemas"]["Shown"];
-                            /** @description k points of n */
                             score: components["schemas"]["Score"];
-                            reasons: string[];
-                            decision_digest: string;
+                            reasons: components["schemas"]["SupportedTrust"];
+                            decision_digest: components["schemas"]["SeedHash"];
                         } | {
                             chain: string;
                             /** @description lower case */
@@ -6445,11 +6331,7 @@ export interface operations {
                             /** @description what the payer sent the treasury, in whole tokens, as a decimal string */
                             amount: string;
                             payer: string;
-                            /**
-                             * @description how the payer is bound to the principal: its proven wallet, or the payer's signature (joined_wallet: a claim recorded before wallets were proven)
-                             * @enum {string}
-                             */
-                            proof: "proven_wallet" | "payer_signature" | "joined_wallet";
+                            proof: components["schemas"]["Proof"];
                             block: number;
                             block_time: components["schemas"]["Start"];
                             period: components["schemas"]["ClaimPeriod"];
@@ -6463,13 +6345,13 @@ export interface operations {
                             block: number;
                         } | {
                             /** @description who signed it */
-                            signer: string;
+                            signer: components["schemas"]["Asset"];
                             /** @description the domain's chain */
                             chain_id: number;
-                            eip712_hash: string;
+                            eip712_hash: components["schemas"]["Eip712Hash"];
                             primary_type: string;
                             /** @description the vault the message names, checksummed */
-                            vault: string;
+                            vault: components["schemas"]["Asset"];
                             /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
                             vault_matches: boolean;
                             /** @description the vault's mandateHash() when recorded; null when the address answers none */
@@ -6480,12 +6362,10 @@ export interface operations {
                             /** @description the move's number within its series */
                             n: number;
                             /** @description the state table's row; null for a plan kept on an epoch already open */
-                            row: ("R01" | "R02" | "R03" | "R04" | "R05" | "R06" | "R07" | "R08" | "R09" | "R10" | "R11" | "R12" | "R13" | "R14") | null;
-                            /** @enum {string} */
-                            what: "opened" | "epoch_opened" | "epoch_adopted" | "epoch_submitted" | "epoch_ended" | "plan_kept" | "revoked" | "ended";
-                            from: ("MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED") | null;
-                            /** @enum {string} */
-                            to: "MANDATED" | "EPOCH_OPEN" | "EPOCH_ENDED" | "STOPPED" | "ENDED";
+                            row: components["schemas"]["Row"];
+                            what: components["schemas"]["What"];
+                            from: components["schemas"]["MovesItemFrom"];
+                            to: components["schemas"]["SeriesState"];
                             at: number;
                             epoch?: number;
                             handshake_id?: string;
@@ -6495,12 +6375,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     registry: {
@@ -6535,7 +6415,7 @@ export interface operations {
                             endpoint: string;
                             /** Format: uri */
                             card_url: string;
-                            tools: string[];
+                            tools: components["schemas"]["SupportedTrust"];
                         } | {
                             /** @constant */
                             kind: "algorithm";
@@ -6543,10 +6423,8 @@ export interface operations {
                             name: string;
                             /** @description where it is documented */
                             source: string;
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                            /** @enum {string} */
-                            timeframe: "15s" | "1m" | "5m" | "1h";
+                            market: components["schemas"]["MarketsItem"];
+                            timeframe: components["schemas"]["TimeframesItem"];
                             /**
                              * Format: uri
                              * @description where its exact script is read
@@ -6556,8 +6434,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     ladder: {
@@ -6585,10 +6463,10 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     lab: {
@@ -6611,19 +6489,18 @@ export interface operations {
                         ok: true;
                         count: number;
                         concluded: {
-                            seed_hash: string;
-                            receipt_hash: string;
-                            /** @enum {string} */
-                            decision: "accept" | "revise" | "reject";
+                            seed_hash: components["schemas"]["SeedHash"];
+                            receipt_hash: components["schemas"]["SeedHash"];
+                            decision: components["schemas"]["Decision"];
                             rubric: string;
-                            rehearsal_digest: string | null;
+                            rehearsal_digest: components["schemas"]["RehearsalDigest"];
                             concluded_at: components["schemas"]["UpdatedAt"];
                         }[];
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     epochs: {
@@ -6661,7 +6538,7 @@ export interface operations {
                             /** @description the epoch's index in its series */
                             index: number;
                             /** @description the epoch's payment reference, as its job on chain carries it */
-                            paymentRef: string;
+                            paymentRef: components["schemas"]["Eip712Hash"];
                             window: components["schemas"]["SpansItem"];
                             ended_at: number;
                             /** @description the layer's verdict: whether it passed, and each of the class's checks */
@@ -6683,8 +6560,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     roadmap: {
@@ -6719,13 +6596,13 @@ export interface operations {
                         not_built: {
                             item: string;
                             /** @description the names it gives in backticks */
-                            names: string[];
+                            names: components["schemas"]["SupportedTrust"];
                         }[];
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     ledgers: {
@@ -6749,15 +6626,15 @@ export interface operations {
                         ledgers: {
                             name: string;
                             /** @description its last entry's seq; null when it is empty or its last line is not JSON */
-                            length: number | null;
+                            length: components["schemas"]["AgentId"];
                             /** @description its last entry's hash */
                             head: string | null;
                         }[];
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     ledger_verify: {
@@ -6790,7 +6667,7 @@ export interface operations {
                         break: {
                             line: number;
                             /** @description null when the line is not JSON */
-                            seq: number | null;
+                            seq: components["schemas"]["AgentId"];
                             why: string;
                             expected: string;
                             found: string | null;
@@ -6798,12 +6675,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     chat: {
@@ -6859,16 +6736,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     join_info: {
@@ -6891,7 +6768,7 @@ export interface operations {
                         ok: true;
                         limits: {
                             /** @description principals minted per client per UTC day; null: no per-client limit (a deck only its own machine reaches, DECK_PROFILE=local) */
-                            per_client_per_day: number | null;
+                            per_client_per_day: components["schemas"]["AgentId"];
                             everyone_per_day: number;
                         };
                         name_rule: string;
@@ -6901,8 +6778,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     join: {
@@ -6916,7 +6793,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    wallet?: string | null;
+                    wallet?: components["schemas"]["Address"];
                     /** @description a proof an email or X sign-in gave: the new principal is linked to that door */
                     proof?: string;
                 };
@@ -6948,16 +6825,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            403: components["responses"]["403"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     login: {
@@ -6991,16 +6868,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     logout: {
@@ -7024,9 +6901,9 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            403: components["responses"]["403"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     auth_providers: {
@@ -7054,8 +6931,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     rotate_key: {
@@ -7090,16 +6967,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     email_send: {
@@ -7136,15 +7013,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     email_verify: {
@@ -7193,15 +7070,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            503: components["responses"]["503"];
         };
     };
     doors: {
@@ -7222,10 +7099,10 @@ export interface operations {
                     "application/json": components["schemas"]["DoorsAnswer"];
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     door_link: {
@@ -7253,15 +7130,15 @@ export interface operations {
                     "application/json": components["schemas"]["DoorsAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     door_unlink: {
@@ -7284,12 +7161,12 @@ export interface operations {
                     "application/json": components["schemas"]["DoorsAnswer"];
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     wallet: {
@@ -7310,10 +7187,10 @@ export interface operations {
                     "application/json": components["schemas"]["WalletAnswer"];
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     wallet_prove: {
@@ -7327,7 +7204,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the wallet to prove */
-                    wallet_hex: string;
+                    wallet_hex: components["schemas"]["Asset"];
                     nonce: string;
                     /** @description the wallet's personal signature of the challenge's message */
                     signature_hex: string;
@@ -7344,14 +7221,14 @@ export interface operations {
                     "application/json": components["schemas"]["WalletAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     oauth_request: {
@@ -7391,10 +7268,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     oauth_consent: {
@@ -7428,25 +7305,25 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     orders: {
         parameters: {
             query?: {
-                model?: string;
-                run?: string;
-                status?: "working" | "filled" | "cancelled";
-                offset?: number;
-                limit?: number;
+                model?: components["parameters"]["model"];
+                run?: components["parameters"]["run"];
+                status?: components["schemas"]["OrderPlaceAnswerOrderStatus"];
+                offset?: components["parameters"]["offset"];
+                limit?: components["parameters"]["limit"];
             };
             header?: never;
             path?: never;
@@ -7469,19 +7346,19 @@ export interface operations {
                             offset: number;
                             limit: number;
                             /** @description where the next page starts; null on the last */
-                            next_offset: number | null;
+                            next_offset: components["schemas"]["AgentId"];
                             items: components["schemas"]["OrderPlaceAnswerOrder"][];
                         };
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     order_place: {
@@ -7496,8 +7373,7 @@ export interface operations {
                 "application/json": {
                     /** @description one of your models: the order goes on that model's live book */
                     model?: string;
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    market: components["schemas"]["MarketsItem"];
                     /** @enum {string} */
                     side: "buy" | "sell";
                     /** @description contracts (NQ, ES, YM) or coins (BTC, ETH, SOL), on the market's size step */
@@ -7526,18 +7402,18 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPlaceAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     order_cancel: {
@@ -7560,25 +7436,25 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPlaceAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     fills: {
         parameters: {
             query?: {
-                model?: string;
-                run?: string;
-                offset?: number;
-                limit?: number;
+                model?: components["parameters"]["model"];
+                run?: components["parameters"]["run"];
+                offset?: components["parameters"]["offset"];
+                limit?: components["parameters"]["limit"];
             };
             header?: never;
             path?: never;
@@ -7600,20 +7476,20 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     positions: {
         parameters: {
             query?: {
-                model?: string;
-                run?: string;
+                model?: components["parameters"]["model"];
+                run?: components["parameters"]["run"];
             };
             header?: never;
             path?: never;
@@ -7636,13 +7512,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     book_caps: {
@@ -7663,10 +7539,10 @@ export interface operations {
                     "application/json": components["schemas"]["BookCapsAnswer"];
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     book_caps_set: {
@@ -7693,14 +7569,14 @@ export interface operations {
                     "application/json": components["schemas"]["BookCapsAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     my_models: {
@@ -7725,10 +7601,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     model_register: {
@@ -7744,8 +7620,7 @@ export interface operations {
                     name: string;
                     /** @description https URL of your decide() endpoint, at a public address */
                     decide_url: string;
-                    /** @enum {string} */
-                    market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                    market: components["schemas"]["MarketsItem"];
                     /**
                      * @description the bars decide() is sent (default 1m)
                      * @enum {string}
@@ -7768,15 +7643,15 @@ export interface operations {
                     "application/json": components["schemas"]["ModelRegisterAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     my_model: {
@@ -7799,12 +7674,12 @@ export interface operations {
                     "application/json": components["schemas"]["ModelRegisterAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     runs: {
@@ -7832,10 +7707,10 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     run_start: {
@@ -7854,7 +7729,7 @@ export interface operations {
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
                     /** @description a replay window's end, unix seconds or ISO-8601 UTC, not in the future (default: the newest bar the tape holds) */
-                    to?: number | string;
+                    to?: components["schemas"]["TapeFrom"];
                     /** @description how long decide() may take for one bar (default 2000) */
                     timeout_ms?: number;
                     /** @description tries again after a timeout, a network failure or a 5xx (default 1) */
@@ -7874,18 +7749,18 @@ export interface operations {
                     "application/json": components["schemas"]["RunStartAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     run_read: {
@@ -7908,12 +7783,12 @@ export interface operations {
                     "application/json": components["schemas"]["RunStartAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     run_stop: {
@@ -7936,13 +7811,13 @@ export interface operations {
                     "application/json": components["schemas"]["RunStartAnswer"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
         };
     };
     typed_decision_schema: {
@@ -7978,8 +7853,8 @@ export interface operations {
                     };
                 };
             };
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
+            422: components["responses"]["422"];
+            500: components["responses"]["500"];
         };
     };
     decision_post: {
@@ -7994,9 +7869,7 @@ export interface operations {
                 "application/json": {
                     model: string;
                     /** @description a typed-decision.v1 object (/typed/typed-decision.v1.json) */
-                    decision: {
-                        [key: string]: unknown;
-                    };
+                    decision: components["schemas"]["Extra"];
                 };
             };
         };
@@ -8020,8 +7893,7 @@ export interface operations {
                             version?: "typed-decision.v1";
                             /** @constant */
                             action: "hold";
-                            /** @description why, in a sentence: kept with the order */
-                            why: string;
+                            why: components["schemas"]["OneOf0Why"];
                         } | {
                             /**
                              * @description the contract's version, typed-decision.v1
@@ -8038,8 +7910,7 @@ export interface operations {
                             stop: number;
                             /** @description a resting target: above the last close for a long, below it for a short */
                             target?: number;
-                            /** @description why, in a sentence: kept with the order */
-                            why: string;
+                            why: components["schemas"]["OneOf0Why"];
                         } | {
                             /**
                              * @description the contract's version, typed-decision.v1
@@ -8048,8 +7919,7 @@ export interface operations {
                             version?: "typed-decision.v1";
                             /** @constant */
                             action: "exit";
-                            /** @description why, in a sentence: kept with the order */
-                            why: string;
+                            why: components["schemas"]["OneOf0Why"];
                         };
                         /** @description the market order it placed; null for hold */
                         order: components["schemas"]["OrderPlaceAnswerOrder"] | null;
@@ -8058,25 +7928,25 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            409: components["responses"]["409"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     models: {
         parameters: {
             query?: {
-                offset?: number;
-                limit?: number;
+                offset?: components["parameters"]["offset"];
+                limit?: components["parameters"]["limit"];
             };
             header?: never;
             path?: never;
@@ -8098,14 +7968,12 @@ export interface operations {
                             offset: number;
                             limit: number;
                             /** @description where the next page starts; null on the last */
-                            next_offset: number | null;
+                            next_offset: components["schemas"]["AgentId"];
                             items: {
                                 /** @description owner/name */
                                 id: string;
-                                /** @enum {string} */
-                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-                                /** @enum {string} */
-                                timeframe: "15s" | "1m" | "5m" | "1h";
+                                market: components["schemas"]["MarketsItem"];
+                                timeframe: components["schemas"]["TimeframesItem"];
                                 /** @description its first live fill */
                                 since: number;
                                 last_fill_t: number;
@@ -8120,20 +7988,20 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     model_record: {
         parameters: {
             query: {
                 model: string;
-                offset?: number;
-                limit?: number;
+                offset?: components["parameters"]["offset"];
+                limit?: components["parameters"]["limit"];
             };
             header?: never;
             path?: never;
@@ -8158,10 +8026,9 @@ export interface operations {
                             offset: number;
                             limit: number;
                             /** @description where the next page starts; null on the last */
-                            next_offset: number | null;
+                            next_offset: components["schemas"]["AgentId"];
                             items: {
-                                /** @enum {string} */
-                                market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                                market: components["schemas"]["MarketsItem"];
                                 /** @enum {string} */
                                 side: "long" | "short";
                                 size: number;
@@ -8172,11 +8039,8 @@ export interface operations {
                                 exit_fill: string;
                                 exit_t: number;
                                 exit: number;
-                                /**
-                                 * @description how the exit filled
-                                 * @enum {string}
-                                 */
-                                why: "market" | "limit" | "stop" | "target";
+                                /** @description how the exit filled */
+                                why: components["schemas"]["FillAnyOf0Why"];
                                 /** @description both sides' fees for one unit, in price units */
                                 fees: number;
                                 /** @description after fees */
@@ -8192,13 +8056,13 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["401"];
+            404: components["responses"]["404"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
     follow_quote: {
@@ -8243,12 +8107,10 @@ export interface operations {
                             fill_id: string;
                             order_id: string | null;
                             t: number;
-                            /** @enum {string} */
-                            market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+                            market: components["schemas"]["MarketsItem"];
                             /** @enum {string} */
                             side: "buy" | "sell";
-                            /** @enum {string} */
-                            why: "market" | "limit" | "stop" | "target";
+                            why: components["schemas"]["FillAnyOf0Why"];
                             price: number;
                             model_size: number;
                             /** @description the model's size times the scale, before the size grid and the caps */
@@ -8285,17 +8147,17 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
+            403: components["responses"]["403"];
+            404: components["responses"]["404"];
+            413: components["responses"]["413"];
+            415: components["responses"]["415"];
+            422: components["responses"]["422"];
+            429: components["responses"]["429"];
+            500: components["responses"]["500"];
+            502: components["responses"]["502"];
+            503: components["responses"]["503"];
         };
     };
 }

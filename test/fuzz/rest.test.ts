@@ -12,8 +12,11 @@ interface Operation {
   body: Schema | null;
 }
 
+type Param = Operation['params'][number];
+
 interface OpenApi {
-  paths: Record<string, Record<string, { parameters?: Operation['params']; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  paths: Record<string, Record<string, { parameters?: (Param | { $ref: string })[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  components: { parameters?: Record<string, Param> };
 }
 
 /** Path segments that have broken routers: bad escapes, traversal, prototype names, the huge and the astral. */
@@ -54,7 +57,9 @@ function operations(doc: OpenApi): Operation[] {
     if (path.startsWith('/mcp')) continue; // the MCP fuzz covers these
     for (const [method, op] of Object.entries(byMethod)) {
       const body = op.requestBody?.content['application/json']?.schema ?? null;
-      ops.push({ method: method.toUpperCase(), path, params: op.parameters ?? [], body });
+      // A shared parameter is read through its reference (components.parameters).
+      const params = (op.parameters ?? []).map((p) => ('$ref' in p ? doc.components.parameters![p.$ref.replace('#/components/parameters/', '')]! : p));
+      ops.push({ method: method.toUpperCase(), path, params, body });
     }
   }
   return ops;
@@ -63,9 +68,9 @@ function operations(doc: OpenApi): Operation[] {
 function shotOf(target: FuzzTarget, op: Operation): fc.Arbitrary<Shot> {
   const pathParams = op.params.filter((p) => p.in === 'path');
   const queryParams = op.params.filter((p) => p.in === 'query');
-  const segment = (p: Operation['params'][number]) =>
+  const segment = (p: Param) =>
     fc.oneof({ weight: 2, arbitrary: fitting(p.schema).map((v) => encodeURIComponent(String(v))) }, { weight: 1, arbitrary: oddSegment(() => target.key) });
-  const queryValue = (p: Operation['params'][number]) =>
+  const queryValue = (p: Param) =>
     fc.oneof(fitting(p.schema).map((v) => `${p.name}=${encodeURIComponent(String(v))}`), oddString.map((s) => `${p.name}=${encodeURIComponent(s.slice(0, 2_000))}`), fc.constant(`${p.name}=%zz`), fc.constant(`${p.name}=1&${p.name}=2`), fc.constant(`${p.name}[a]=1`));
   return fc.record({
     segments: fc.tuple(...pathParams.map(segment)),
