@@ -22,7 +22,7 @@ export async function bundle() {
   const { metafile } = await build({
     absWorkingDir: ROOT,
     // The work pool's threads load their own entry, beside main.js (core/pool/pool.ts finds it there).
-    entryPoints: { main: 'main.ts', 'pool-worker': 'core/pool/worker.ts' },
+    entryPoints: { main: 'main.ts', 'pool-worker': 'core/pool/thread.ts' },
     bundle: true,
     platform: 'node',
     format: 'esm',

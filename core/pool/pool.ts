@@ -3,6 +3,8 @@ import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { DeckError } from '../errors.js';
 import { FairQueue } from '../fair-queue.js';
+import { publishHandOff } from './hand-off.js';
+import type { OnThread, ThreadJob } from './thread.js';
 import * as work from './worker.js';
 
 /** The kinds of work the pool runs, by the worker's export that runs each. */
@@ -97,12 +99,15 @@ export class WorkPool {
       // The thread posts its steps on a port of its own, heard as they come.
       const channel = hear ? new MessageChannel() : null;
       channel?.port1.on('message', (step: StepOf<K>) => hear!(step));
-      const job: work.Job<InputOf<K>> = { input, ...(channel ? { port: channel.port2 } : {}) };
+      const job: ThreadJob = { kind, input, ...(channel ? { port: channel.port2 } : {}) };
       const transferList = [...(channel ? [channel.port2] : []), ...(ask.transfer ?? [])];
       try {
-        return await threads.run(job, { name: kind, ...(transferList.length ? { transferList } : {}), ...(ask.signal ? { signal: ask.signal } : {}) }).catch((error: unknown) => {
+        const handed = performance.now();
+        const done = (await threads.run(job, { ...(transferList.length ? { transferList } : {}), ...(ask.signal ? { signal: ask.signal } : {}) }).catch((error: unknown) => {
           throw ask.signal?.aborted ? cancelled() : error;
-        });
+        })) as OnThread;
+        publishHandOff(kind, Math.max(0, performance.now() - handed - done.ms) / 1000);
+        return done.answer as Awaited<ReturnType<Work[K]>>;
       } finally {
         // The answer comes on piscina's own port: steps posted before it and not yet heard are heard now, in order.
         if (channel) {
@@ -120,12 +125,13 @@ export class WorkPool {
     if (this.threads) return this.threads;
     const threads = new Piscina({
       filename: workerFile(),
+      name: 'run',
       minThreads: this.limits.threads,
       maxThreads: this.limits.threads,
       // A thread loads the engine once and stays for the next job.
       idleTimeout: 60_000,
     });
-    threads.run({ input: new Uint8Array(0) } satisfies work.Job<Uint8Array>, { name: 'parsing' }).then(
+    threads.run({ kind: 'parsing', input: new Uint8Array(0) } satisfies ThreadJob).then(
       () => void (this.warm = true),
       () => {},
     );

@@ -2,6 +2,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { LedgerHead } from '../../store/ledger-files.js';
 import { ledgerLocks, type LedgerLockHeld } from '../../store/ledger-locks.js';
+import { workHandOffs, type WorkHandOff } from '../../core/pool/hand-off.js';
 import { upstreamCalls, type UpstreamCall } from '../../upstream/watch.js';
 
 /** Which way in a request came: the REST facade or an MCP endpoint. */
@@ -30,8 +31,8 @@ export interface PlaneSources {
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
-/** A head is held for a few round trips to the database: finer steps, down to a tenth of a millisecond. */
-const LOCK_SECONDS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+/** A head held, a job's hand-off: well under a request, so finer steps, down to a tenth of a millisecond. */
+const SHORT_SECONDS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 /**
  * The observability plane: the deck's metrics in one prom-client registry per deck (not the process-wide default,
@@ -49,11 +50,16 @@ export class Plane {
   private readonly upstreams: Counter<'upstream' | 'outcome'>;
   private readonly upstreamLatency: Histogram<'upstream'>;
   private readonly lockHeld: Histogram<'ledger'>;
+  private readonly handOff: Histogram<'kind'>;
   private readonly last = new Map<string, UpstreamCall>();
   private readonly onUpstream = (message: unknown) => this.upstreamCall(message as UpstreamCall);
   private readonly onLockHeld = (message: unknown) => {
     const { ledger, seconds } = message as LedgerLockHeld;
     this.lockHeld.observe({ ledger }, seconds);
+  };
+  private readonly onHandOff = (message: unknown) => {
+    const { kind, seconds } = message as WorkHandOff;
+    this.handOff.observe({ kind }, seconds);
   };
 
   constructor(sources: PlaneSources) {
@@ -64,7 +70,14 @@ export class Plane {
     this.toolLatency = new Histogram({ name: 'deck_tool_call_duration_seconds', help: 'Time a tool call took, by tool and surface', labelNames: ['tool', 'surface'], buckets: SECONDS, registers });
     this.upstreams = new Counter({ name: 'deck_upstream_calls_total', help: 'Calls to outside parties, by upstream and outcome (ok, refused, unreachable)', labelNames: ['upstream', 'outcome'], registers });
     this.upstreamLatency = new Histogram({ name: 'deck_upstream_call_duration_seconds', help: 'Time an upstream took to answer (or to fail), by upstream', labelNames: ['upstream'], buckets: SECONDS, registers });
-    this.lockHeld = new Histogram({ name: 'deck_ledger_lock_seconds', help: 'Time an append held its ledger\'s head locked against the other decks on a shared store (PostgreSQL), by ledger', labelNames: ['ledger'], buckets: LOCK_SECONDS, registers });
+    this.lockHeld = new Histogram({ name: 'deck_ledger_lock_seconds', help: 'Time an append held its ledger\'s head locked against the other decks on a shared store (PostgreSQL), by ledger', labelNames: ['ledger'], buckets: SHORT_SECONDS, registers });
+    this.handOff = new Histogram({
+      name: 'deck_work_hand_off_seconds',
+      help: 'What crossing to a work pool thread and back cost a job (its time in the pool less its own time on the thread), by kind',
+      labelNames: ['kind'],
+      buckets: SHORT_SECONDS,
+      registers,
+    });
     new Gauge({
       name: 'deck_guard_queue_depth',
       help: 'Calls running or waiting under each guard, every principal together',
@@ -97,6 +110,7 @@ export class Plane {
     collectDefaultMetrics({ register: this.registry });
     subscribe(upstreamCalls.name, this.onUpstream);
     subscribe(ledgerLocks.name, this.onLockHeld);
+    subscribe(workHandOffs.name, this.onHandOff);
   }
 
   /** One HTTP request answered. `route` is the route's pattern (never the path itself, which may carry ids). */
@@ -132,5 +146,6 @@ export class Plane {
   close(): void {
     unsubscribe(upstreamCalls.name, this.onUpstream);
     unsubscribe(ledgerLocks.name, this.onLockHeld);
+    unsubscribe(workHandOffs.name, this.onHandOff);
   }
 }
