@@ -37,7 +37,8 @@ export async function spawnServer(script: string, env: Record<string, string | u
         resolve(m[1]!);
       }
     });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${tail}`)));
+    // A signal says who ended it: SIGKILL from a crash point (DECK_CRASH_AT) written at start, or something outside.
+    child.on('exit', (code, signal) => reject(new Error(`${script} exited with ${code ?? signal} before it listened: ${tail}`)));
   });
   return {
     url,
