@@ -14,23 +14,17 @@ export async function insertEntries(client: PoolClient, name: string, entries: r
 }
 
 /**
- * Chains a batch in one statement, only if the head is still the one it was chained on. The entries go in first and
- * the head row is updated last, so the row is locked for that update and the commit alone, inside the database, never
- * across a round trip to a deck whose event loop is busy. When another deck moved the head first, the statement fails
- * and is undone whole: its first entry's seq is taken (unique_violation), or, were the seqs free, the head's check
- * finds no row and the statement divides by the rows it moved (division_by_zero). It answers, as the database's
- * clock counts it, how long the head had been locked when the statement ended (seconds; its commit follows).
+ * Chains a batch in one statement, only if the head is still the one it was chained on: the head row is locked for
+ * the statement alone, inside the database, never across a round trip to a deck whose event loop is busy. It answers
+ * the entries kept (none when another deck moved the head first) and, as the database's clock counts it, how long the
+ * head had been locked when they were in (seconds; its commit follows).
  */
-const APPEND_ON_HEAD = `WITH kept AS (
-  INSERT INTO deck_ledger_entries (ledger, seq, line) SELECT $1, t.seq, t.line FROM unnest($6::bigint[], $7::text[]) AS t(seq, line) RETURNING 1
-), moved AS (
-  UPDATE deck_ledger_heads SET length = $3, head = $4 WHERE name = $1 AND length = $2 AND head = $5 AND (SELECT count(*) FROM kept) > 0 RETURNING clock_timestamp() AS locked
+const APPEND_ON_HEAD = `WITH moved AS (
+  UPDATE deck_ledger_heads SET length = $3, head = $4 WHERE name = $1 AND length = $2 AND head = $5 RETURNING clock_timestamp() AS locked
+), kept AS (
+  INSERT INTO deck_ledger_entries (ledger, seq, line) SELECT $1, t.seq, t.line FROM unnest($6::bigint[], $7::text[]) AS t(seq, line) WHERE EXISTS (SELECT 1 FROM moved) RETURNING 1
 )
-SELECT 1 / (SELECT count(*) FROM moved)::int AS moved, (SELECT extract(epoch FROM clock_timestamp() - locked) FROM moved)::float8 AS held`;
-
-/** The errors of an append on a head another deck moved first: its seqs taken, or the head's check failed. */
-const MOVED_FIRST = new Set(['23505', '22012']);
-const movedFirst = (error: unknown): boolean => typeof error === 'object' && error !== null && MOVED_FIRST.has((error as { code?: unknown }).code as string);
+SELECT (SELECT count(*) FROM kept)::int AS kept, (SELECT extract(epoch FROM clock_timestamp() - locked) FROM moved)::float8 AS held`;
 
 /** Tries at chaining on the head this deck holds before an append waits its turn at the head's lock instead. */
 const ON_HEAD_TRIES = 3;
@@ -78,14 +72,18 @@ export class PgLedger<T> extends HeldLedger<T> {
       const head = this.entries.at(-1) ?? { seq: 0, hash: GENESIS };
       const records = this.chained(batch);
       const last = records.at(-1)!;
-      const held = await this.pool
-        .query<{ held: number }>(APPEND_ON_HEAD, [this.name, head.seq, last.seq, last.hash, head.hash, records.map((r) => r.seq), records.map((r) => JSON.stringify(r))])
-        .then(
-          ({ rows }) => rows[0]!.held,
-          (error: unknown) => (movedFirst(error) ? null : Promise.reject(error)),
-        );
-      if (held !== null) {
-        publishLockHeld(this.name, held);
+      const { rows } = await this.pool.query<{ kept: number; held: number | null }>(APPEND_ON_HEAD, [
+        this.name,
+        head.seq,
+        last.seq,
+        last.hash,
+        head.hash,
+        records.map((r) => r.seq),
+        records.map((r) => JSON.stringify(r)),
+      ]);
+      const { kept, held } = rows[0]!;
+      if (kept > 0) {
+        publishLockHeld(this.name, held ?? 0);
         return records;
       }
       await this.catchUp(Number.MAX_SAFE_INTEGER);
