@@ -1,4 +1,4 @@
-import { channel } from 'node:diagnostics_channel';
+import { Signal } from '../core/signal.js';
 
 /** How long one append held its ledger's head locked against every other deck on a shared store. */
 export interface LedgerLockHeld {
@@ -8,11 +8,6 @@ export interface LedgerLockHeld {
 
 /**
  * Each append to a shared ledger publishes the time it held the head here, so the observability plane can show what
- * serializes writes across decks without the store knowing of it. Publishing costs nothing while nobody subscribes.
+ * serializes writes across decks without the store knowing of it.
  */
-export const ledgerLocks = channel('deck:ledger-lock');
-
-export function publishLockHeld(ledger: string, seconds: number): void {
-  if (!ledgerLocks.hasSubscribers) return;
-  ledgerLocks.publish({ ledger, seconds } satisfies LedgerLockHeld);
-}
+export const ledgerLocks = new Signal<LedgerLockHeld>('deck:ledger-lock');

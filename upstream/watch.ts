@@ -1,4 +1,4 @@
-import { channel } from 'node:diagnostics_channel';
+import { Signal } from '../core/signal.js';
 
 /** What became of one call to an outside party: an answer in 2xx, another answer, or none (network, timeout). */
 export type UpstreamOutcome = 'ok' | 'refused' | 'unreachable';
@@ -15,16 +15,14 @@ export interface UpstreamCall {
 }
 
 /**
- * Every HTTP call the deck makes to an outside party is published on this channel when it is answered or fails, so
- * the observability plane can count calls and keep each upstream's last answer without the clients knowing of it.
- * Publishing costs nothing while nobody subscribes.
+ * Every HTTP call the deck makes to an outside party is published here when it is answered or fails, so the
+ * observability plane can count calls and keep each upstream's last answer without the clients knowing of it.
  */
-export const upstreamCalls = channel('deck:upstream-call');
+export const upstreamCalls = new Signal<UpstreamCall>('deck:upstream-call');
 
 /** Publishes what became of one call begun at `started` (performance.now()). */
 export function publishCall(upstream: string, started: number, outcome: UpstreamOutcome, status: number | null): void {
-  if (!upstreamCalls.hasSubscribers) return;
-  upstreamCalls.publish({ upstream, outcome, status, seconds: (performance.now() - started) / 1000, at: Date.now() } satisfies UpstreamCall);
+  upstreamCalls.publish({ upstream, outcome, status, seconds: (performance.now() - started) / 1000, at: Date.now() });
 }
 
 /** Runs one outbound request and publishes what became of it (the status once headers arrive). */

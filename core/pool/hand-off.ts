@@ -1,4 +1,4 @@
-import { channel } from 'node:diagnostics_channel';
+import { Signal } from '../signal.js';
 
 /** What crossing to a thread and back cost one job: its time in the pool's hands less its own time on the thread. */
 export interface WorkHandOff {
@@ -9,11 +9,5 @@ export interface WorkHandOff {
 /**
  * Each job run on a thread publishes its hand-off here (its input's and answer's copies, the thread's waking, the loop
  * getting to the answer), so the observability plane can show what the pool costs beside the work it does.
- * Publishing costs nothing while nobody subscribes.
  */
-export const workHandOffs = channel('deck:work-hand-off');
-
-export function publishHandOff(kind: string, seconds: number): void {
-  if (!workHandOffs.hasSubscribers) return;
-  workHandOffs.publish({ kind, seconds } satisfies WorkHandOff);
-}
+export const workHandOffs = new Signal<WorkHandOff>('deck:work-hand-off');

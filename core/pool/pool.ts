@@ -3,7 +3,7 @@ import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { DeckError } from '../errors.js';
 import { FairQueue } from '../fair-queue.js';
-import { publishHandOff } from './hand-off.js';
+import { workHandOffs } from './hand-off.js';
 import type { OnThread, ThreadJob } from './thread.js';
 import * as work from './worker.js';
 
@@ -106,7 +106,7 @@ export class WorkPool {
         const done = (await threads.run(job, { ...(transferList.length ? { transferList } : {}), ...(ask.signal ? { signal: ask.signal } : {}) }).catch((error: unknown) => {
           throw ask.signal?.aborted ? cancelled() : error;
         })) as OnThread;
-        publishHandOff(kind, Math.max(0, performance.now() - handed - done.ms) / 1000);
+        workHandOffs.publish({ kind, seconds: Math.max(0, performance.now() - handed - done.ms) / 1000 });
         return done.answer as Awaited<ReturnType<Work[K]>>;
       } finally {
         // The answer comes on piscina's own port: steps posted before it and not yet heard are heard now, in order.

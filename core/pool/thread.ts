@@ -1,4 +1,9 @@
+import { isMainThread } from 'node:worker_threads';
 import * as work from './worker.js';
+import { yieldToTheLoop } from './yielding.js';
+
+// A pool's thread yields its core to the event loop from the start (a test that imports this entry runs as it is).
+if (!isMainThread) yieldToTheLoop();
 
 /** A job as a thread takes it: which kind of work, and the job. */
 export type ThreadJob = work.Job<unknown> & { kind: keyof typeof work };

@@ -1,4 +1,4 @@
-import { isMainThread, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { readImage, type ImageRead } from '../image.js';
 import { parseJsonBody } from '../json.js';
 import { runIssueJob, type IssueJob, type IssueOutcome } from '../../engine/forecast/job.js';
@@ -7,14 +7,10 @@ import { drawPlateJob, drawRehearsalPlateJob, type Drawn, type Plate, type Plate
 import { readRule, type RuleReading } from '../../engine/reader/index.js';
 import type { Rehearsal, RehearsalPhase } from '../../engine/stepper/index.js';
 import { runRehearsalJob, type RehearsalJob } from '../../engine/stepper/job.js';
-import { yieldToTheLoop } from './yielding.js';
 
 // The work a pool's thread does: each export is one kind of job, pure engine work on data that crossed by structured
 // clone (bars as typed columns, never JSON text). A job asked to report how it goes gets a port to post its steps on
 // (on the event loop, a function to call), and answers the same either way.
-
-// A pool's thread yields its core to the event loop; the same work run on the loop (no threads) runs as the loop.
-if (!isMainThread) yieldToTheLoop();
 
 /** One job as the pool hands it over: its input, and where its steps are told when they are asked for. */
 export interface Job<I> {

@@ -1,8 +1,7 @@
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { LedgerHead } from '../../store/ledger-files.js';
-import { ledgerLocks, type LedgerLockHeld } from '../../store/ledger-locks.js';
-import { workHandOffs, type WorkHandOff } from '../../core/pool/hand-off.js';
+import { ledgerLocks } from '../../store/ledger-locks.js';
+import { workHandOffs } from '../../core/pool/hand-off.js';
 import { upstreamCalls, type UpstreamCall } from '../../upstream/watch.js';
 
 /** Which way in a request came: the REST facade or an MCP endpoint. */
@@ -38,8 +37,8 @@ const SHORT_SECONDS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02
  * The observability plane: the deck's metrics in one prom-client registry per deck (not the process-wide default,
  * which a second deck in the process could not register into), served as the Prometheus text format at GET /metrics.
  * Requests and tool calls are counted by the adapters' hooks; guard depths and ledger lengths are read at each
- * scrape; upstream calls and the time a shared ledger's head is held arrive on the process's channels (a process runs
- * one deck), the upstream calls also giving each upstream's last answer for GET /ready.
+ * scrape; upstream calls, the time a shared ledger's head is held and the pool's hand-offs arrive as signals
+ * (core/signal.ts; a process runs one deck), the upstream calls also giving each upstream's last answer for GET /ready.
  */
 export class Plane {
   readonly registry = new Registry();
@@ -49,18 +48,9 @@ export class Plane {
   private readonly toolLatency: Histogram<'tool' | 'surface'>;
   private readonly upstreams: Counter<'upstream' | 'outcome'>;
   private readonly upstreamLatency: Histogram<'upstream'>;
-  private readonly lockHeld: Histogram<'ledger'>;
-  private readonly handOff: Histogram<'kind'>;
   private readonly last = new Map<string, UpstreamCall>();
-  private readonly onUpstream = (message: unknown) => this.upstreamCall(message as UpstreamCall);
-  private readonly onLockHeld = (message: unknown) => {
-    const { ledger, seconds } = message as LedgerLockHeld;
-    this.lockHeld.observe({ ledger }, seconds);
-  };
-  private readonly onHandOff = (message: unknown) => {
-    const { kind, seconds } = message as WorkHandOff;
-    this.handOff.observe({ kind }, seconds);
-  };
+  /** Stops hearing the deck's signals (upstream calls, heads held, hand-offs). */
+  private readonly stopHearing: (() => void)[];
 
   constructor(sources: PlaneSources) {
     const registers = [this.registry];
@@ -70,8 +60,8 @@ export class Plane {
     this.toolLatency = new Histogram({ name: 'deck_tool_call_duration_seconds', help: 'Time a tool call took, by tool and surface', labelNames: ['tool', 'surface'], buckets: SECONDS, registers });
     this.upstreams = new Counter({ name: 'deck_upstream_calls_total', help: 'Calls to outside parties, by upstream and outcome (ok, refused, unreachable)', labelNames: ['upstream', 'outcome'], registers });
     this.upstreamLatency = new Histogram({ name: 'deck_upstream_call_duration_seconds', help: 'Time an upstream took to answer (or to fail), by upstream', labelNames: ['upstream'], buckets: SECONDS, registers });
-    this.lockHeld = new Histogram({ name: 'deck_ledger_lock_seconds', help: 'Time an append held its ledger\'s head locked against the other decks on a shared store (PostgreSQL), by ledger', labelNames: ['ledger'], buckets: SHORT_SECONDS, registers });
-    this.handOff = new Histogram({
+    const lockHeld = new Histogram({ name: 'deck_ledger_lock_seconds', help: 'Time an append held its ledger\'s head locked against the other decks on a shared store (PostgreSQL), by ledger', labelNames: ['ledger'], buckets: SHORT_SECONDS, registers });
+    const handOff = new Histogram({
       name: 'deck_work_hand_off_seconds',
       help: 'What crossing to a work pool thread and back cost a job (its time in the pool less its own time on the thread), by kind',
       labelNames: ['kind'],
@@ -108,9 +98,11 @@ export class Plane {
       },
     });
     collectDefaultMetrics({ register: this.registry });
-    subscribe(upstreamCalls.name, this.onUpstream);
-    subscribe(ledgerLocks.name, this.onLockHeld);
-    subscribe(workHandOffs.name, this.onHandOff);
+    this.stopHearing = [
+      upstreamCalls.listen((call) => this.upstreamCall(call)),
+      ledgerLocks.listen(({ ledger, seconds }) => lockHeld.observe({ ledger }, seconds)),
+      workHandOffs.listen(({ kind, seconds }) => handOff.observe({ kind }, seconds)),
+    ];
   }
 
   /** One HTTP request answered. `route` is the route's pattern (never the path itself, which may carry ids). */
@@ -142,10 +134,8 @@ export class Plane {
     return { type: this.registry.contentType, text: await this.registry.metrics() };
   }
 
-  /** Stops listening for upstream calls (the deck is closing). */
+  /** Stops hearing the signals (the deck is closing). */
   close(): void {
-    unsubscribe(upstreamCalls.name, this.onUpstream);
-    unsubscribe(ledgerLocks.name, this.onLockHeld);
-    unsubscribe(workHandOffs.name, this.onHandOff);
+    for (const stop of this.stopHearing) stop();
   }
 }

@@ -28,18 +28,21 @@ import { deciderOf, fromScript } from './cast.js';
  * rule's own market (pickRehearsal). A named rehearsal that is not kept is 404 naming rehearsal_digest.
  */
 export async function rehearsalToJudge(ctx: SessionCtx, forge: ForgeRecord, digest: string | undefined): Promise<ToJudge> {
+  const notKept = () =>
+    new DeckError(
+      404,
+      'rehearsal_not_found',
+      `rehearsal_digest: no rehearsal of this seed with that digest is kept for you (a seed keeps its last ${REHEARSALS_KEPT} rehearsals, as long as its forge): rehearse it again`,
+      { field: 'rehearsal_digest' },
+    );
   const pick = pickRehearsal(ctx.store.grades.rehearsals(ctx.principal.id, forge.id, ctx.clock()), forge.script.market, digest ?? null);
-  if (pick && !pick.kept) return pick;
+  if (!pick) throw notKept();
+  if (!pick.kept) return pick;
   // A newer rehearsal may drop the one picked between its record and its trades being read: it is then not kept.
-  const kept = pick && (await ctx.store.grades.whole(pick.kept));
-  if (pick && kept) return { kept, chosen: pick.chosen };
-  if (digest === undefined) return { kept: null, why: NONE_KEPT };
-  throw new DeckError(
-    404,
-    'rehearsal_not_found',
-    `rehearsal_digest: no rehearsal of this seed with that digest is kept for you (a seed keeps its last ${REHEARSALS_KEPT} rehearsals, as long as its forge): rehearse it again`,
-    { field: 'rehearsal_digest' },
-  );
+  const kept = await ctx.store.grades.whole(pick.kept);
+  if (kept) return { kept, chosen: pick.chosen };
+  if (digest !== undefined) throw notKept();
+  return { kept: null, why: NONE_KEPT };
 }
 
 /** The rehearsal judged, as a receipt names it. */

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { GENESIS } from '../chain.js';
 import { HeldLedger, type Appending, type LedgerEntry } from '../ledger.js';
-import { publishLockHeld } from '../ledger-locks.js';
+import { ledgerLocks } from '../ledger-locks.js';
 import { transact } from './transact.js';
 
 /** Inserts a ledger's entries, chained already, as their lines (one statement for the lot). */
@@ -83,7 +83,7 @@ export class PgLedger<T> extends HeldLedger<T> {
       ]);
       const { kept, held } = rows[0]!;
       if (kept > 0) {
-        publishLockHeld(this.name, held ?? 0);
+        ledgerLocks.publish({ ledger: this.name, seconds: held ?? 0 });
         return records;
       }
       await this.catchUp(Number.MAX_SAFE_INTEGER);
@@ -104,7 +104,7 @@ export class PgLedger<T> extends HeldLedger<T> {
       await client.query('UPDATE deck_ledger_heads SET length = $2, head = $3 WHERE name = $1', [this.name, last.seq, last.hash]);
       return records;
     });
-    publishLockHeld(this.name, (performance.now() - locked) / 1000);
+    ledgerLocks.publish({ ledger: this.name, seconds: (performance.now() - locked) / 1000 });
     // Committed: a failure from here on rejects an append that was kept, as a lost commit answer would; the next
     // catch-up adopts it. Followers see the chain in order: the entries chained before this batch first.
     await this.catchUp(records[0]!.seq - 1);
