@@ -7,10 +7,12 @@ import { readConfig } from '../config/env.js';
 import type { Backend } from '../store/backend.js';
 import { GENESIS } from '../store/chain.js';
 import { openBackend } from '../store/open-backend.js';
+import { FileLedger } from '../store/file-ledger.js';
 import { PgLedger } from '../store/pg/pg-ledger.js';
 import { signedIn, testDeck } from './support/deck.js';
 import { call } from './support/http.js';
 import { freshDatabase } from './support/postgres.js';
+import { until } from './support/wait.js';
 
 // The store's behaviour, proven the same on both backends: JSON files under a data directory, and PostgreSQL. Each
 // case opens a store of its own (a temporary directory, or a new database on the test server).
@@ -51,6 +53,12 @@ async function tempDir(): Promise<string> {
 interface Counter {
   n: number;
   log: string[];
+}
+
+interface Entry {
+  n: number;
+  note: string;
+  at: number;
 }
 
 describe.each(STORES)('the store on $name', ({ where }) => {
@@ -310,27 +318,39 @@ describe('a ledger two decks append to on PostgreSQL', () => {
     }
   });
 
-  it('keeps one chain when an append waits its turn at the head\'s lock while another chains on the head it holds', async () => {
+  it("chains inside the database while the head is held: appends from two decks wait there, then form one chain whose lines are a file ledger's bytes", async () => {
     const url = await freshDatabase();
     await (await openBackend({ dataDir: await tempDir(), databaseUrl: url })).close(); // the schema
     const pools = [new pg.Pool({ connectionString: url }), new pg.Pool({ connectionString: url })];
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
     try {
-      // One deck always takes the lock (no tries on its own head), the other always tries its head first.
-      const inTurn = await PgLedger.open<{ n: number }>(pools[0]!, 'turns', 0);
-      const onHead = await PgLedger.open<{ n: number }>(pools[1]!, 'turns');
+      const [a, b] = [await PgLedger.open<Entry>(pools[0]!, 'held'), await PgLedger.open<Entry>(pools[1]!, 'held')];
       const seen: number[] = [];
-      inTurn.follow((e) => seen.push(e.seq));
-      await onHead.append({ n: 0 }, 1);
-      const first = await inTurn.append({ n: 1 }, 2);
-      expect(first).toMatchObject({ seq: 2, prev: onHead.all[0]!.hash });
-      expect(seen).toEqual([1, 2]);
-      await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? inTurn : onHead).append({ n: 2 + i }, 3 + i)));
-      await Promise.all([inTurn.catchUp(Number.MAX_SAFE_INTEGER), onHead.catchUp(Number.MAX_SAFE_INTEGER)]);
-      expect(inTurn.all).toHaveLength(62);
-      expect(onHead.all).toEqual(inTurn.all);
-      expect(inTurn.verify()).toBeNull();
-      expect(seen).toEqual(Array.from({ length: 62 }, (_, i) => i + 1));
+      a.follow((e) => seen.push(e.seq));
+      // Text that JSON escapes and UTF-8 encodes in several widths: the database must hash the bytes a deck hashes.
+      const entries: Entry[] = Array.from({ length: 24 }, (_, i) => ({ n: i, note: `é ✓ "q" \\ \u2028 𝄞 ${'\u0001'.repeat(i % 2)}`, at: i / 3 }));
+      await b.append(entries[0]!, 1);
+      // Another session holds the head: the appends from both decks queue at its lock in the database.
+      await holder.query('BEGIN');
+      await holder.query("SELECT 1 FROM deck_ledger_heads WHERE name = 'held' FOR UPDATE");
+      const pending = Promise.all(entries.slice(1).map((e, i) => (i % 2 ? a : b).append(e, 1.5 + i)));
+      const waiting = async () => (await holder.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0]!.n;
+      await until(waiting, (n) => n === 2);
+      await holder.query('COMMIT');
+      await pending;
+      await Promise.all([a.catchUp(Number.MAX_SAFE_INTEGER), b.catchUp(Number.MAX_SAFE_INTEGER)]);
+      expect(a.all).toHaveLength(24);
+      expect(b.all).toEqual(a.all);
+      expect(a.verify()).toBeNull();
+      expect(seen).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+      // The same entries appended to a file ledger in the chain's order give the same lines, byte for byte.
+      const file = await FileLedger.open<Entry>(await tempDir(), 'held');
+      for (const e of a.all) await file.append(e.entry, e.at);
+      const { rows } = await holder.query<{ line: string }>("SELECT line FROM deck_ledger_entries WHERE ledger = 'held' ORDER BY seq");
+      expect(rows.map((r) => r.line)).toEqual(file.all.map((e) => JSON.stringify(e)));
     } finally {
+      await holder.end();
       await Promise.all(pools.map((p) => p.end()));
     }
   });

@@ -2,7 +2,6 @@ import type { Pool, PoolClient } from 'pg';
 import { GENESIS } from '../chain.js';
 import { HeldLedger, type Appending, type LedgerEntry } from '../ledger.js';
 import { ledgerLocks } from '../ledger-locks.js';
-import { transact } from './transact.js';
 
 /** Inserts a ledger's entries, chained already, as their lines (one statement for the lot). */
 export async function insertEntries(client: PoolClient, name: string, entries: readonly LedgerEntry<unknown>[]): Promise<void> {
@@ -14,44 +13,51 @@ export async function insertEntries(client: PoolClient, name: string, entries: r
 }
 
 /**
- * Chains a batch in one statement, only if the head is still the one it was chained on: the head row is locked for
- * the statement alone, inside the database, never across a round trip to a deck whose event loop is busy. It answers
- * the entries kept (none when another deck moved the head first) and, as the database's clock counts it, how long the
- * head had been locked when they were in (seconds; its commit follows).
+ * Appends a batch in one statement, inside the database: it takes the head row's lock (waiting its turn there while
+ * another append holds it), chains each entry on the one before (the head's hash first) exactly as `hashOf` and a
+ * file ledger's line do, inserts the lines and moves the head. The head is held for this statement and its commit
+ * alone, never across a round trip to a deck, so the time it is held does not grow with the decks waiting on it.
+ * `$2` are the entries' times and `$3` their entries, each as JSON text (the deck's own encoding, so the bytes hashed
+ * are the bytes a file ledger hashes). It answers the lines kept and, as the database's clock counts it, how long the
+ * head had been locked when they were in (seconds; the commit follows).
  */
-const APPEND_ON_HEAD = `WITH moved AS (
-  UPDATE deck_ledger_heads SET length = $3, head = $4 WHERE name = $1 AND length = $2 AND head = $5 RETURNING clock_timestamp() AS locked
+const APPEND = `WITH RECURSIVE head AS (
+  SELECT length, head, clock_timestamp() AS locked FROM deck_ledger_heads WHERE name = $1 FOR UPDATE
+), batch AS (
+  SELECT n, at, entry FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS b(at, entry, n)
+), chain AS (
+  SELECT 0::bigint AS n, length AS seq, head AS hash, NULL::text AS line FROM head
+  UNION ALL
+  SELECT b.n, c.seq + 1, link.hash,
+    '{"seq":' || (c.seq + 1) || ',"at":' || b.at || ',"prev":"' || c.hash || '","hash":"' || link.hash || '","entry":' || b.entry || '}'
+  FROM chain c JOIN batch b ON b.n = c.n + 1
+  CROSS JOIN LATERAL (SELECT encode(sha256(convert_to('[' || (c.seq + 1) || ',' || b.at || ',"' || c.hash || '",' || b.entry || ']', 'UTF8')), 'hex') AS hash) link
 ), kept AS (
-  INSERT INTO deck_ledger_entries (ledger, seq, line) SELECT $1, t.seq, t.line FROM unnest($6::bigint[], $7::text[]) AS t(seq, line) WHERE EXISTS (SELECT 1 FROM moved) RETURNING 1
+  INSERT INTO deck_ledger_entries (ledger, seq, line) SELECT $1, seq, line FROM chain WHERE n > 0 RETURNING seq, line
+), moved AS (
+  UPDATE deck_ledger_heads SET length = last.seq, head = last.hash FROM (SELECT seq, hash FROM chain ORDER BY n DESC LIMIT 1) last WHERE name = $1 RETURNING 1
 )
-SELECT (SELECT count(*) FROM kept)::int AS kept, (SELECT extract(epoch FROM clock_timestamp() - locked) FROM moved)::float8 AS held`;
-
-/** Tries at chaining on the head this deck holds before an append waits its turn at the head's lock instead. */
-const ON_HEAD_TRIES = 3;
+SELECT (SELECT json_agg(line ORDER BY seq) FROM kept)::text AS lines, (SELECT count(*) FROM moved)::int AS moved,
+  (SELECT extract(epoch FROM clock_timestamp() - locked) FROM head)::float8 AS held`;
 
 /**
  * A ledger as rows of deck_ledger_entries, keyed (ledger, seq), each row the JSON line a file ledger would hold, and
- * its head (length and last hash) in deck_ledger_heads. An append chains its batch on the head this deck holds and
- * moves the store's head in one statement, if no other deck moved it first; when one did, this deck adopts what it
- * chained and tries again. After a few tries it takes the head's lock (SELECT ... FOR UPDATE), chains on the head
- * the row holds and adopts the others' entries after the commit, so a busy ledger always makes progress. Either way
- * two decks can never chain onto the same entry, and the primary key refuses a second entry at a seq; the time a
- * head is held does not grow with the number of decks. Appends arriving while one is under way go together in the
- * next write (one statement, or one commit, for the lot).
+ * its head (length and last hash) in deck_ledger_heads. A batch is chained on the store's head inside the database, in
+ * one statement (`APPEND`), so two decks can never chain onto the same entry and a busy ledger always makes progress;
+ * the deck then adopts what other decks chained before its batch, and the batch. Appends arriving while one is under
+ * way go together in the next statement.
  */
 export class PgLedger<T> extends HeldLedger<T> {
   private constructor(
     private readonly pool: Pool,
     name: string,
-    private readonly onHeadTries: number,
   ) {
     super(name, []);
   }
 
-  /** `onHeadTries`: how many times an append chains on the head held before it waits its turn at the lock (0: always). */
-  static async open<T>(pool: Pool, name: string, onHeadTries = ON_HEAD_TRIES): Promise<PgLedger<T>> {
+  static async open<T>(pool: Pool, name: string): Promise<PgLedger<T>> {
     await pool.query('INSERT INTO deck_ledger_heads (name, length, head) VALUES ($1, 0, $2) ON CONFLICT (name) DO NOTHING', [name, GENESIS]);
-    const ledger = new PgLedger<T>(pool, name, onHeadTries);
+    const ledger = new PgLedger<T>(pool, name);
     await ledger.catchUp(Number.MAX_SAFE_INTEGER);
     return ledger;
   }
@@ -68,43 +74,15 @@ export class PgLedger<T> extends HeldLedger<T> {
   }
 
   protected async keep(batch: readonly Appending<T>[]): Promise<LedgerEntry<T>[]> {
-    for (let tries = 0; tries < this.onHeadTries; tries++) {
-      const head = this.entries.at(-1) ?? { seq: 0, hash: GENESIS };
-      const records = this.chained(batch);
-      const last = records.at(-1)!;
-      const { rows } = await this.pool.query<{ kept: number; held: number | null }>(APPEND_ON_HEAD, [
-        this.name,
-        head.seq,
-        last.seq,
-        last.hash,
-        head.hash,
-        records.map((r) => r.seq),
-        records.map((r) => JSON.stringify(r)),
-      ]);
-      const { kept, held } = rows[0]!;
-      if (kept > 0) {
-        ledgerLocks.publish({ ledger: this.name, seconds: held ?? 0 });
-        return records;
-      }
-      await this.catchUp(Number.MAX_SAFE_INTEGER);
-    }
-    return this.keepInTurn(batch);
-  }
-
-  /** The append that waits its turn at the head's lock and chains on the head the locked row holds. */
-  private async keepInTurn(batch: readonly Appending<T>[]): Promise<LedgerEntry<T>[]> {
-    let locked = 0;
-    // The lock is held across round trips here, so the deck counts it: from the locked row's answer to the commit's.
-    const records = await transact(this.pool, async (client) => {
-      const { rows } = await client.query<{ length: string; head: string }>('SELECT length, head FROM deck_ledger_heads WHERE name = $1 FOR UPDATE', [this.name]);
-      locked = performance.now();
-      const records = this.chained(batch, { seq: Number(rows[0]!.length), hash: rows[0]!.head });
-      await insertEntries(client, this.name, records);
-      const last = records.at(-1)!;
-      await client.query('UPDATE deck_ledger_heads SET length = $2, head = $3 WHERE name = $1', [this.name, last.seq, last.hash]);
-      return records;
-    });
-    ledgerLocks.publish({ ledger: this.name, seconds: (performance.now() - locked) / 1000 });
+    const { rows } = await this.pool.query<{ lines: string | null; moved: number; held: number | null }>(APPEND, [
+      this.name,
+      batch.map((a) => JSON.stringify(a.at)),
+      batch.map((a) => JSON.stringify(a.entry)),
+    ]);
+    const { lines, moved, held } = rows[0]!;
+    if (moved !== 1 || lines === null) throw new Error(`ledger ${this.name}: its head is not in the store`);
+    ledgerLocks.publish({ ledger: this.name, seconds: held ?? 0 });
+    const records = (JSON.parse(lines) as string[]).map((line) => JSON.parse(line) as LedgerEntry<T>);
     // Committed: a failure from here on rejects an append that was kept, as a lost commit answer would; the next
     // catch-up adopts it. Followers see the chain in order: the entries chained before this batch first.
     await this.catchUp(records[0]!.seq - 1);
