@@ -2,7 +2,9 @@
  * Shared schemas, stated once: every shape the document states in more than one place (a script block in a forge's
  * body, its answer and the studio's state; a series in each answer that shows one) becomes one named entry of
  * components.schemas that each place refers to. A place's own description of a shared shape stays beside its
- * reference, as JSON Schema 2020-12 allows. Named for the place it was met first (`forge.body.script`).
+ * reference, as JSON Schema 2020-12 allows. A shape is named for what it is: one of the deck's named types
+ * (core/schemas.ts), its form where it says nothing more (IntegerOrNull), or the place it was met first
+ * (`forge.body.script`).
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -23,6 +25,44 @@ const pays = (size: number, count: number): boolean => count >= 2 && size + NAME
 
 /** A name as components are named: order_place, fill -> OrderPlace, Fill. */
 const pascal = (name: string): string => name.replace(/(^|[_-])([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
+
+/** A shape as text, less its own description: how a place's schema is matched to one of the deck's named types. */
+const bareText = (s: Record<string, unknown>): string => {
+  const { description: _own, ...bare } = s;
+  return JSON.stringify(bare);
+};
+
+/**
+ * The name of a shape that is one of the deck's named types (`known`, by their text: Address, Sha256Hex), or that says
+ * nothing of what it holds beyond those and its form (no enum, const, pattern, bounds or properties): IntegerOrNull,
+ * StringList, Sha256HexOrNull. Such a shape serves unrelated fields (a cursor, a count, an epoch), so the name of the
+ * field it was first met under would mislead. Null for a shape with a meaning of its own.
+ */
+function formName(s: Schema, known: ReadonlyMap<string, string>): string | null {
+  const own = known.get(bareText(s));
+  if (own !== undefined) return own;
+  const { description: _own, ...bare } = s;
+  const keys = Object.keys(bare);
+  const members = bare.anyOf ?? bare.oneOf;
+  if (Array.isArray(members) && keys.length === 1) {
+    const names = members.map((m) => (isSchema(m) ? formName(m, known) : null));
+    return names.every((n): n is string => n !== null) ? names.join('Or') : null;
+  }
+  // Any object: z.record(z.string(), z.unknown()) says only that its keys are strings, as JSON's are.
+  const anyObject = bare.type === 'object' && JSON.stringify(bare.propertyNames) === '{"type":"string"}' && JSON.stringify(bare.additionalProperties) === '{}';
+  if (anyObject && keys.length === 3) return 'Object';
+  if (!keys.every((k) => k === 'type' || k === 'format' || k === 'items')) return null;
+  const types = Array.isArray(bare.type) ? bare.type : [bare.type];
+  if (types.length === 0 || !types.every((t): t is string => typeof t === 'string')) return null;
+  if (types.includes('array') !== isSchema(bare.items) || (typeof bare.format === 'string' && types.length > 1)) return null;
+  const one = (t: string): string | null => {
+    if (t !== 'array') return pascal(typeof bare.format === 'string' ? bare.format : t);
+    const item = formName(bare.items as Schema, known);
+    return item === null ? null : `${item}List`;
+  };
+  const names = types.map(one);
+  return names.every((n): n is string => n !== null) ? names.join('Or') : null;
+}
 
 const isSchema = (x: Json | undefined): x is Schema => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -140,8 +180,9 @@ function mergeSameComponents(doc: { paths: Record<string, Record<string, unknown
   doc.components.schemas = JSON.parse(follow(JSON.stringify(doc.components.schemas))) as Record<string, Schema>;
 }
 
-/** Shares the document's repeated shapes as named components, in place. */
-export function shareSchemas(doc: { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, Schema> } }): void {
+/** Shares the document's repeated shapes as named components, in place; `named` are the deck's own named types. */
+export function shareSchemas(doc: { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, Schema> } }, named: Record<string, Record<string, unknown>> = {}): void {
+  const known = new Map(Object.entries(named).map(([name, s]) => [bareText(s), name]));
   mergeSameComponents(doc);
   const places = placesOf(doc.paths);
   const given = doc.components.schemas;
@@ -168,6 +209,13 @@ export function shareSchemas(doc: { paths: Record<string, Record<string, unknown
     taken.add(name);
     return name;
   };
+  /** A part's name: its type's or its form's where it says nothing more (Sha256Hex, IntegerOrNull), else its place's. */
+  const namedFor = (s: Schema, path: string): string => {
+    const form = formName(s, known);
+    if (form === null || taken.has(form)) return nameFor(path, false);
+    taken.add(form);
+    return form;
+  };
   const share = (s: Schema, name: string, whole: boolean, root = false): Schema => {
     // A schema of a JSON Schema document (its properties name $id) is written out whole: resolvers read a $id key as
     // a base address wherever it sits, and a reference under it would resolve against that.
@@ -181,7 +229,7 @@ export function shareSchemas(doc: { paths: Record<string, Record<string, unknown
     }
     let at = names.get(id);
     if (at === undefined) {
-      at = nameFor(name, root);
+      at = root ? nameFor(name, root) : namedFor(s, name);
       names.set(id, at);
       firsts.set(at, s);
       const { description: _own, ...bare } = s;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CardsSchema, DeckRegistrationSchema, SellerCardSchema } from '../cards/schema.js';
 import { SELLER_IDS } from '../config/sellers.js';
+import { Address, Hex32, IsoTime, Sha256Hex, UnixS } from '../core/schemas.js';
+import { MARKETS, TIMEFRAMES } from '../engine/markets.js';
 import { DEFAULT_TOOLSETS, toolsetsOf } from '../sellers/toolsets.js';
 import type { Tool } from '../tools/define.js';
 import { TOOLSETS } from '../tools/toolsets.js';
@@ -113,6 +115,10 @@ const schemaOf = (schema: z.ZodType): Schema => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'output' }) as Schema;
   return rest;
 };
+/** The deck's wire types and its markets and timeframes: a shared shape that is one of them is named for it. */
+const NAMED_TYPES = Object.fromEntries(
+  Object.entries({ Address, Hex32, IsoTime, Sha256Hex, UnixS, Market: z.enum(MARKETS), Timeframe: z.enum(TIMEFRAMES) }).map(([name, schema]) => [name, schemaOf(schema)]),
+);
 const CARD = schemaOf(SellerCardSchema);
 const CARDS = schemaOf(CardsSchema);
 const REGISTRATION = schemaOf(DeckRegistrationSchema);
@@ -320,7 +326,7 @@ export function openapiDocument(tools: readonly Tool[], base: string, version: s
       default_toolsets: DEFAULT_TOOLSETS,
     },
   });
-  shareSchemas(doc);
+  shareSchemas(doc, NAMED_TYPES);
   shareParameters(doc);
   return doc;
 }

@@ -1,14 +1,14 @@
 import type { Backend } from './backend.js';
 import type { Ledger, LedgerEntry } from './ledger.js';
 import { z } from 'zod';
-import { Address } from '../core/schemas.js';
+import { Address, Hex32 } from '../core/schemas.js';
 
 /** A house mandate as recorded: who signed it, its EIP-712 hash, and whether its vault holds that hash on chain. */
 export const MandateRecordSchema = z.strictObject({
   principal_id: z.string(),
   signer: Address.describe('who signed it'),
   chain_id: z.number().int().describe("the domain's chain"),
-  eip712_hash: z.string().regex(/^0x[0-9a-f]{64}$/),
+  eip712_hash: Hex32,
   primary_type: z.string(),
   vault: Address.describe('the vault the message names, checksummed'),
   vault_matches: z.boolean().describe("whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash"),

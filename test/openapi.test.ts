@@ -2,6 +2,9 @@ import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Address, Hex32, IsoTime, Sha256Hex, UnixS } from '../core/schemas.js';
+import { MARKETS, TIMEFRAMES } from '../engine/markets.js';
 import { REGISTRY } from '../tools/registry.js';
 import { signedIn, testDeck, type TestDeck } from './support/deck.js';
 import { grantsFile, legacyClient, namesOf } from './support/mcp.js';
@@ -99,6 +102,29 @@ describe('GET /openapi.json', () => {
     // Each refusal is one shared response per status.
     expect(Object.keys(named.responses)).toContain('422');
     expect(doc.paths['/forge']!.post!.responses['422']).toEqual({ $ref: '#/components/responses/422' });
+  });
+
+  it("names a shared shape for what it is: one of the deck's own types, or its form where it says nothing more, never a field it served once", () => {
+    const schemas = (doc.components as unknown as { schemas: Record<string, Record<string, unknown>> }).schemas;
+    const bare = (s: Record<string, unknown>) => {
+      const { description: _own, ...rest } = s;
+      return JSON.stringify(rest);
+    };
+    // Every component that is one of the deck's types has that type's name (and each of these is shared).
+    const types = { Address, Hex32, IsoTime, Sha256Hex, UnixS, Market: z.enum(MARKETS), Timeframe: z.enum(TIMEFRAMES) };
+    const typeOf = new Map(Object.entries(types).map(([name, schema]) => {
+      const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'output' });
+      return [JSON.stringify(json), name];
+    }));
+    const misnamed = Object.entries(schemas).filter(([name, body]) => typeOf.has(bare(body)) && typeOf.get(bare(body)) !== name);
+    expect(misnamed).toEqual([]);
+    for (const name of ['Address', 'Hex32', 'Sha256Hex', 'Market', 'Timeframe']) expect(schemas[name], name).toBeDefined();
+    // A shape of types alone serves unrelated fields (a cursor, a count, an epoch): it is named for its form.
+    expect(schemas.IntegerOrNull).toEqual({ anyOf: [{ type: 'integer' }, { type: 'null' }] });
+    expect(schemas.StringList).toEqual({ type: 'array', items: { type: 'string' } });
+    expect(schemas.Sha256HexOrNull).toEqual({ anyOf: [{ $ref: '#/components/schemas/Sha256Hex' }, { type: 'null' }] });
+    const history = named((doc.paths['/records/history']!.get!.responses['200'] as { content: { 'application/json': { schema: object } } }).content['application/json'].schema) as { properties: Record<string, unknown> };
+    expect(history.properties.next).toEqual({ description: 'the cursor of the next page; null on the last', $ref: '#/components/schemas/IntegerOrNull' });
   });
 
   it("leaves out zod's safe-integer bounds and keeps every bound a schema states itself", () => {

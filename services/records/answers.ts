@@ -4,11 +4,9 @@ import { MandateEntry } from '../mandates/answers.js';
 import { PlanClaimEntry } from '../plans/standing-schema.js';
 import { ACT_LEDGERS, type ActLedger } from './acts.js';
 import { answer } from '../schemas.js';
-import { IsoTime, Sha256Hex, UnixS } from '../../core/schemas.js';
+import { Hex32, IsoTime, Sha256Hex, UnixS } from '../../core/schemas.js';
 import { Move } from '../series/answers.js';
 import { Decision, GradeEntry, ScoreEntry } from '../studio/answers.js';
-
-const Sha256Hex0x = z.string().regex(/^0x[0-9a-f]{64}$/);
 
 // The records' answers, each field as the tool answers it.
 
@@ -128,7 +126,7 @@ export const EpochsAnswer = answer({
         agent: z.strictObject({ chainId: z.number().int(), agentId: z.string() }).describe('the ERC-8004 agent the hire named'),
         class: z.string().describe('the job class'),
         index: z.number().int().describe("the epoch's index in its series"),
-        paymentRef: Sha256Hex0x.describe("the epoch's payment reference, as its job on chain carries it"),
+        paymentRef: Hex32.describe("the epoch's payment reference, as its job on chain carries it"),
         window: z.strictObject({ from: UnixS, to: UnixS }),
         ended_at: UnixS,
         verdict: z

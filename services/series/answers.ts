@@ -3,7 +3,7 @@ import { MARKETS } from '../../engine/markets.js';
 import { EPOCH_STATES, ROW_IDS, SERIES_STATES, VENUE_KINDS } from '../../engine/series/index.js';
 import { HandshakeAnswer, Venue } from '../../upstream/coord/wire.js';
 import { answer, keyed } from '../schemas.js';
-import { Address, UnixS } from '../../core/schemas.js';
+import { Address, Hex32, UnixS } from '../../core/schemas.js';
 
 // The standing hire's answers, each field as the tool answers it. Times are unix seconds; addresses 0x-prefixed.
 
@@ -52,12 +52,8 @@ const Terms = z.strictObject({
 /** The unsigned plan that opens an epoch's job: ERC-8183 createJob calldata, for the buyer's own wallet to sign. */
 const UnsignedPlan = z.strictObject({ chainId: z.number().int(), to: Address, data: z.string().regex(/^0x([0-9a-fA-F]{2})*$/), value: z.literal('0') });
 
-/** An epoch's payment reference: sha256, 0x-prefixed. */
-const PaymentRef = z.string().regex(/^0x[0-9a-f]{64}$/);
-
 const Job = z.strictObject({ class: z.string(), provider: Address, evaluator: Address, expiredAt: UnixS, description: z.string(), hook: Address });
 
-const Hex32 = z.string().regex(/^0x[0-9a-f]{64}$/);
 const Verdict = z.strictObject({ pass: z.boolean(), checks: z.array(z.strictObject({ n: z.number().int(), pass: z.boolean(), why: z.string() })) });
 
 /** ERC-8004 feedback for an ended epoch: giveFeedback's arguments, the off-chain file and the unsigned call. */
@@ -89,7 +85,7 @@ const Feedback = z
         tag1: z.string(),
         tag2: z.string(),
         endpoint: z.string(),
-        epoch: z.strictObject({ class: z.string(), index: z.number().int(), paymentRef: PaymentRef, window: z.strictObject({ from: UnixS, to: UnixS }), verdict: Verdict }),
+        epoch: z.strictObject({ class: z.string(), index: z.number().int(), paymentRef: Hex32, window: z.strictObject({ from: UnixS, to: UnixS }), verdict: Verdict }),
       })
       .nullable()
       .describe('the off-chain feedback file feedbackURI carries; null without a proven wallet'),
@@ -100,7 +96,7 @@ const Feedback = z
 const Epoch = z.strictObject({
   index: z.number().int().min(1),
   window: z.strictObject({ from: UnixS, to: UnixS }),
-  paymentRef: PaymentRef.describe('sha256 of the text {series_id}:{index}, 0x-prefixed'),
+  paymentRef: Hex32.describe('sha256 of the text {series_id}:{index}, 0x-prefixed'),
   state: z.enum(EPOCH_STATES),
   handshake_id: z.string().nullable(),
   opened_at: UnixS.nullable(),
@@ -191,7 +187,7 @@ export const RevokeAnswer = answer({ moved: Moved, series: SeriesView });
 export const EpochOpenAnswer = answer({
   moved: Moved,
   epoch: z.number().int().min(1),
-  paymentRef: PaymentRef,
+  paymentRef: Hex32,
   handshake_id: z.string(),
   unsigned: UnsignedPlan.describe('the unsigned settle plan: yours to sign and send'),
   series: SeriesView,

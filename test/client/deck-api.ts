@@ -291,12 +291,12 @@ export interface paths {
                             active: boolean;
                             /** @description every seller's registrations: a verifier of one seller's agent finds its agentRegistry and agentId here */
                             registrations: components["schemas"]["Registrations"];
-                            supportedTrust: components["schemas"]["SupportedTrust"];
+                            supportedTrust: components["schemas"]["StringList"];
                             /** @description each seller's card and agent id (null until it is registered) */
                             agents: {
                                 id: string;
                                 card_url: string;
-                                agentId: components["schemas"]["AgentId"];
+                                agentId: components["schemas"]["IntegerOrNull"];
                             }[];
                         };
                     };
@@ -2132,22 +2132,22 @@ export interface components {
             /** @description agentWallet from erc8004: the transaction that set it on the registry */
             tx?: string;
         }[];
-        Asset: string;
-        Extra: {
+        Address: string;
+        Object: {
             [key: string]: unknown;
         };
         Registrations: {
             agentId: number;
             agentRegistry: string;
         }[];
-        SupportedTrust: string[];
-        Address: components["schemas"]["Asset"] | null;
+        StringList: string[];
+        AddressOrNull: components["schemas"]["Address"] | null;
         PriceUsdc: {
             unit: string;
             min: number;
             max: number;
         };
-        AgentId: number | null;
+        IntegerOrNull: number | null;
         CardsItem: {
             type: components["schemas"]["Type"];
             name: string;
@@ -2173,45 +2173,45 @@ export interface components {
                     scheme: string;
                     network: string;
                     amount: string;
-                    asset: components["schemas"]["Asset"];
-                    payTo: components["schemas"]["Asset"];
+                    asset: components["schemas"]["Address"];
+                    payTo: components["schemas"]["Address"];
                     maxTimeoutSeconds: number;
-                    extra?: components["schemas"]["Extra"];
+                    extra?: components["schemas"]["Object"];
                 }[];
             };
             active: boolean;
             registrations: components["schemas"]["Registrations"];
-            supportedTrust: components["schemas"]["SupportedTrust"];
+            supportedTrust: components["schemas"]["StringList"];
             id: string;
             card_url: string;
             /** @description the agentWallet address; null when the deck knows none */
-            address: components["schemas"]["Address"];
-            owner: components["schemas"]["Address"];
+            address: components["schemas"]["AddressOrNull"];
+            owner: components["schemas"]["AddressOrNull"];
             /** @constant */
             kind: "mcp";
             endpoint: string;
-            skills: components["schemas"]["SupportedTrust"];
-            tools: components["schemas"]["SupportedTrust"];
-            tools_without_key: components["schemas"]["SupportedTrust"];
+            skills: components["schemas"]["StringList"];
+            tools: components["schemas"]["StringList"];
+            tools_without_key: components["schemas"]["StringList"];
             price_usdc: components["schemas"]["PriceUsdc"];
             price_basis: string;
             verify: string;
-            classes: components["schemas"]["SupportedTrust"];
-            proposed_classes: components["schemas"]["SupportedTrust"];
+            classes: components["schemas"]["StringList"];
+            proposed_classes: components["schemas"]["StringList"];
             access: {
                 /** @constant */
                 auth: "bearer";
                 join_url: string;
-                keyless: components["schemas"]["SupportedTrust"];
+                keyless: components["schemas"]["StringList"];
             };
             provider: {
                 name: string;
                 url: string;
             };
             erc8004: {
-                agentId: components["schemas"]["AgentId"];
+                agentId: components["schemas"]["IntegerOrNull"];
                 tx: string | null;
-                block: components["schemas"]["AgentId"];
+                block: components["schemas"]["IntegerOrNull"];
             };
         };
         GetReadyAnswer: {
@@ -2236,19 +2236,19 @@ export interface components {
             }[];
         };
         /** @enum {string} */
-        MarketsItem: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
-        Markets: components["schemas"]["MarketsItem"][];
+        Market: "NQ" | "ES" | "YM" | "BTC" | "ETH" | "SOL";
+        MarketList: components["schemas"]["Market"][];
         /** @enum {string} */
-        TimeframesItem: "15s" | "1m" | "5m" | "1h";
+        Timeframe: "15s" | "1m" | "5m" | "1h";
         /** @enum {string} */
         Tier: "free" | "plan" | "max" | "house";
         /** Format: date-time */
-        Start: string;
+        IsoTime: string;
         Period: {
             /** @enum {string} */
             unit: "paid" | "utc_day";
-            start: components["schemas"]["Start"];
-            end: components["schemas"]["Start"];
+            start: components["schemas"]["IsoTime"];
+            end: components["schemas"]["IsoTime"];
         };
         /** Format: date */
         Day: string;
@@ -2290,8 +2290,8 @@ export interface components {
          */
         Proof: "proven_wallet" | "payer_signature" | "joined_wallet";
         ClaimPeriod: {
-            start: components["schemas"]["Start"];
-            end: components["schemas"]["Start"];
+            start: components["schemas"]["IsoTime"];
+            end: components["schemas"]["IsoTime"];
         };
         AnswerPrices: {
             action: string;
@@ -2318,7 +2318,7 @@ export interface components {
             remaining: number;
         };
         TypedData: {
-            domain: components["schemas"]["Extra"];
+            domain: components["schemas"]["Object"];
             types: {
                 [key: string]: {
                     name: string;
@@ -2326,13 +2326,13 @@ export interface components {
                 }[];
             };
             primaryType: string;
-            message: components["schemas"]["Extra"];
+            message: components["schemas"]["Object"];
             signature: string;
         };
-        Eip712Hash: string;
+        Hex32: string;
         MarksItem: {
             id: string;
-            market: components["schemas"]["MarketsItem"];
+            market: components["schemas"]["Market"];
             /** @enum {string} */
             kind: "level" | "zone";
             price: number;
@@ -2411,13 +2411,13 @@ export interface components {
         Lane: "embedded" | "model";
         /** @enum {string} */
         Status: "read" | "defaulted" | "missing" | "ambiguous";
-        MarketSpansItem: {
+        PartsMarketSpansItem: {
             from: number;
             to: number;
             text: string;
         };
-        MarketSpans: components["schemas"]["MarketSpansItem"][];
-        ReadingsItemSpans: components["schemas"]["MarketSpansItem"][];
+        PartsMarketSpans: components["schemas"]["PartsMarketSpansItem"][];
+        ReadingsItemSpans: components["schemas"]["PartsMarketSpansItem"][];
         /** @enum {string} */
         Rule: "session_crypto" | "session_futures" | "atr_length" | "swing_strength" | "bollinger_length" | "bollinger_width";
         Defaults: {
@@ -2427,7 +2427,7 @@ export interface components {
         /** @enum {string} */
         Zone: "America/New_York" | "America/Chicago" | "Europe/London" | "Europe/Berlin" | "Europe/Paris" | "Europe/Zurich" | "Asia/Tokyo" | "Asia/Hong_Kong" | "Asia/Singapore" | "Australia/Sydney" | "UTC";
         WindowsItemFrom: string;
-        SessionValueAnyOf0: {
+        ValueAnyOf0: {
             /** @constant */
             kind: "always";
         } | {
@@ -2594,10 +2594,10 @@ export interface components {
         Parts: {
             market: {
                 status: components["schemas"]["Status"];
-                value: components["schemas"]["MarketsItem"] | null;
-                spans: components["schemas"]["MarketSpans"];
+                value: components["schemas"]["Market"] | null;
+                spans: components["schemas"]["PartsMarketSpans"];
                 readings?: {
-                    value: components["schemas"]["MarketsItem"];
+                    value: components["schemas"]["Market"];
                     spans: components["schemas"]["ReadingsItemSpans"];
                 }[];
                 defaults?: components["schemas"]["Defaults"];
@@ -2606,10 +2606,10 @@ export interface components {
             };
             timeframe: {
                 status: components["schemas"]["Status"];
-                value: components["schemas"]["TimeframesItem"] | null;
-                spans: components["schemas"]["MarketSpans"];
+                value: components["schemas"]["Timeframe"] | null;
+                spans: components["schemas"]["PartsMarketSpans"];
                 readings?: {
-                    value: components["schemas"]["TimeframesItem"];
+                    value: components["schemas"]["Timeframe"];
                     spans: components["schemas"]["ReadingsItemSpans"];
                 }[];
                 defaults?: components["schemas"]["Defaults"];
@@ -2618,10 +2618,10 @@ export interface components {
             };
             session: {
                 status: components["schemas"]["Status"];
-                value: components["schemas"]["SessionValueAnyOf0"] | null;
-                spans: components["schemas"]["MarketSpans"];
+                value: components["schemas"]["ValueAnyOf0"] | null;
+                spans: components["schemas"]["PartsMarketSpans"];
                 readings?: {
-                    value: components["schemas"]["SessionValueAnyOf0"];
+                    value: components["schemas"]["ValueAnyOf0"];
                     spans: components["schemas"]["ReadingsItemSpans"];
                 }[];
                 defaults?: components["schemas"]["Defaults"];
@@ -2631,7 +2631,7 @@ export interface components {
             side: {
                 status: components["schemas"]["Status"];
                 value: components["schemas"]["SideValueAnyOf0"] | null;
-                spans: components["schemas"]["MarketSpans"];
+                spans: components["schemas"]["PartsMarketSpans"];
                 readings?: {
                     value: components["schemas"]["SideValueAnyOf0"];
                     spans: components["schemas"]["ReadingsItemSpans"];
@@ -2643,7 +2643,7 @@ export interface components {
             entry: {
                 status: components["schemas"]["Status"];
                 value: components["schemas"]["EntryValueAnyOf0"] | null;
-                spans: components["schemas"]["MarketSpans"];
+                spans: components["schemas"]["PartsMarketSpans"];
                 readings?: {
                     value: components["schemas"]["EntryValueAnyOf0"];
                     spans: components["schemas"]["ReadingsItemSpans"];
@@ -2655,7 +2655,7 @@ export interface components {
             stop: {
                 status: components["schemas"]["Status"];
                 value: components["schemas"]["StopValueAnyOf0"] | null;
-                spans: components["schemas"]["MarketSpans"];
+                spans: components["schemas"]["PartsMarketSpans"];
                 readings?: {
                     value: components["schemas"]["StopValueAnyOf0"];
                     spans: components["schemas"]["ReadingsItemSpans"];
@@ -2667,7 +2667,7 @@ export interface components {
             exit: {
                 status: components["schemas"]["Status"];
                 value: components["schemas"]["ExitValueAnyOf0"] | null;
-                spans: components["schemas"]["MarketSpans"];
+                spans: components["schemas"]["PartsMarketSpans"];
                 readings?: {
                     value: components["schemas"]["ExitValueAnyOf0"];
                     spans: components["schemas"]["ReadingsItemSpans"];
@@ -2690,12 +2690,12 @@ export interface components {
             parts: components["schemas"]["Parts"];
             /** @description every clause of the words, in order: the parts it lands in, and its words that carry a meaning no part took, each with why and the words that would read */
             clauses: {
-                span: components["schemas"]["MarketSpansItem"];
+                span: components["schemas"]["PartsMarketSpansItem"];
                 /** @description the parts that cite words of this clause */
                 parts: ("market" | "timeframe" | "session" | "side" | "entry" | "stop" | "exit")[];
                 /** @description words of this clause that carry a meaning no part took: why each was not used, and words that would read */
                 unused: {
-                    span: components["schemas"]["MarketSpansItem"];
+                    span: components["schemas"]["PartsMarketSpansItem"];
                     why: string;
                     hint?: string;
                 }[];
@@ -2705,17 +2705,17 @@ export interface components {
         Script: {
             /** @constant */
             version: "script.v1";
-            market: components["schemas"]["MarketsItem"];
-            timeframe: components["schemas"]["TimeframesItem"];
-            session: components["schemas"]["SessionValueAnyOf0"];
+            market: components["schemas"]["Market"];
+            timeframe: components["schemas"]["Timeframe"];
+            session: components["schemas"]["ValueAnyOf0"];
             side: components["schemas"]["SideValueAnyOf0"];
             entry: components["schemas"]["EntryValueAnyOf0"];
             stop: components["schemas"]["StopValueAnyOf0"];
             exit: components["schemas"]["ExitValueAnyOf0"];
         };
-        SeedHash: string;
+        Sha256Hex: string;
         Watermark: {
-            seed_hash: components["schemas"]["SeedHash"];
+            seed_hash: components["schemas"]["Sha256Hex"];
             version: string;
         };
         Findings: {
@@ -2741,7 +2741,7 @@ export interface components {
                 token: string;
                 kind: components["schemas"]["TracedItemKind"];
                 from: {
-                    spans: components["schemas"]["MarketSpans"];
+                    spans: components["schemas"]["PartsMarketSpans"];
                 } | {
                     default: components["schemas"]["Rule"];
                 } | {
@@ -2759,7 +2759,7 @@ export interface components {
             /** @constant */
             ok: true;
             /** @description the hash of the canonical decider IR and the version: it names the forge */
-            seed_hash: components["schemas"]["SeedHash"];
+            seed_hash: components["schemas"]["Sha256Hex"];
             /** @description the decider's version */
             version: string;
             /** @description the TypeScript source of the pure decide function, watermarked */
@@ -2779,7 +2779,7 @@ export interface components {
             bars: number;
             warm_up_bars: number;
             /** @description the open of the first bar of the window the rule could decide on (at its close); null when none */
-            ready_at: components["schemas"]["AgentId"];
+            ready_at: components["schemas"]["IntegerOrNull"];
             /** @description bars of the window that could not trade: warm_up, a series an entry reads had no value yet; session, the bar's close fell outside the rule's session; gaps, bar slots of open market the tape holds no bar for */
             idle: {
                 warm_up: number;
@@ -2893,8 +2893,8 @@ export interface components {
                 trials: {
                     /** @description this rule and the other rules you forged or rehearsed on this market and timeframe */
                     n: number;
-                    market: components["schemas"]["MarketsItem"];
-                    timeframe: components["schemas"]["TimeframesItem"];
+                    market: components["schemas"]["Market"];
+                    timeframe: components["schemas"]["Timeframe"];
                     /** @description the other rules whose Sharpe ratio the record holds */
                     others_rehearsed: number;
                     /** @description the variance of the trials' Sharpe ratios */
@@ -2977,7 +2977,7 @@ export interface components {
             } | null;
             /** @description the market's fees and slippage per trade, and the break-even cost */
             costs: {
-                market: components["schemas"]["MarketsItem"];
+                market: components["schemas"]["Market"];
                 fee: components["schemas"]["Fee"];
                 slippage_ticks: number;
                 per_trade: {
@@ -3024,13 +3024,13 @@ export interface components {
             shown: number;
             total: number;
             /** @description trades_from of the next page; null on the last */
-            next: components["schemas"]["AgentId"];
+            next: components["schemas"]["IntegerOrNull"];
         };
         RehearseAnswer: {
             /** @constant */
             version: "rehearsal.v1";
-            market: components["schemas"]["MarketsItem"];
-            timeframe: components["schemas"]["TimeframesItem"];
+            market: components["schemas"]["Market"];
+            timeframe: components["schemas"]["Timeframe"];
             window: components["schemas"]["Window"];
             costs: components["schemas"]["Costs"];
             trades: components["schemas"]["Trades"];
@@ -3042,10 +3042,10 @@ export interface components {
             summary: string;
             /** @constant */
             ok: true;
-            seed_hash: components["schemas"]["SeedHash"];
+            seed_hash: components["schemas"]["Sha256Hex"];
             /** @description the sealed plate of the rehearsal (with plate: true) */
             plate?: {
-                id: components["schemas"]["SeedHash"];
+                id: components["schemas"]["Sha256Hex"];
                 path: string;
                 /** Format: uri */
                 png: string;
@@ -3054,16 +3054,16 @@ export interface components {
             };
             trades_page?: components["schemas"]["TradesPage"];
             /** @description a page of trades names the whole answer by its digest, which grade and score take */
-            rehearsal_digest?: components["schemas"]["SeedHash"];
+            rehearsal_digest?: components["schemas"]["Sha256Hex"];
         };
         /** @enum {string} */
         Decision: "accept" | "revise" | "reject";
         RehearsalAnyOf0: {
-            digest: components["schemas"]["SeedHash"];
+            digest: components["schemas"]["Sha256Hex"];
             /** @enum {string} */
             chosen: "named" | "latest_on_rule_market";
-            market: components["schemas"]["MarketsItem"];
-            timeframe: components["schemas"]["TimeframesItem"];
+            market: components["schemas"]["Market"];
+            timeframe: components["schemas"]["Timeframe"];
             from: number;
             to: number;
             trades: number;
@@ -3090,43 +3090,43 @@ export interface components {
                 /** @enum {string} */
                 source: "logprobs" | "samples";
                 /** @description samples counted (samples only) */
-                samples: components["schemas"]["AgentId"];
+                samples: components["schemas"]["IntegerOrNull"];
                 /** @enum {string} */
                 verdict: "holds" | "unsure" | "fails";
             }[];
         } | null;
         Shown: {
             /** @description sha256 of the context the grader was shown */
-            digest: components["schemas"]["SeedHash"];
+            digest: components["schemas"]["Sha256Hex"];
             code_in_words: string;
         } | null;
         GradeAnswer: {
             rubric: string;
-            seed_hash: components["schemas"]["SeedHash"];
+            seed_hash: components["schemas"]["Sha256Hex"];
             version: string;
             /** @description the words are kept only as their digest */
-            words_sha256: components["schemas"]["SeedHash"];
+            words_sha256: components["schemas"]["Sha256Hex"];
             decision: components["schemas"]["Decision"];
             rehearsal: components["schemas"]["Rehearsal"];
             facts: components["schemas"]["Facts"];
             grader: components["schemas"]["Grader"];
             shown: components["schemas"]["Shown"];
-            reasons: components["schemas"]["SupportedTrust"];
-            decision_digest: components["schemas"]["SeedHash"];
+            reasons: components["schemas"]["StringList"];
+            decision_digest: components["schemas"]["Sha256Hex"];
             /** @constant */
             ok: true;
-            receipt_hash: components["schemas"]["SeedHash"];
+            receipt_hash: components["schemas"]["Sha256Hex"];
             /** @description the hash of the entry before it in the ledger */
             prev_hash: string;
             seq: number;
-            at: components["schemas"]["Start"];
+            at: components["schemas"]["IsoTime"];
             /** @description trial pings left on the free tier, when one was spent */
             trial_pings_left?: number;
         };
         Subject: {
-            seed_hash?: components["schemas"]["SeedHash"];
-            rehearsal_digest?: components["schemas"]["SeedHash"];
-            words_sha256: components["schemas"]["SeedHash"];
+            seed_hash?: components["schemas"]["Sha256Hex"];
+            rehearsal_digest?: components["schemas"]["Sha256Hex"];
+            words_sha256: components["schemas"]["Sha256Hex"];
         };
         /** @description k points of n */
         Score: {
@@ -3154,7 +3154,7 @@ export interface components {
             from: number;
             to: number;
             hours: number;
-            folds: components["schemas"]["AgentId"];
+            folds: components["schemas"]["IntegerOrNull"];
         };
         /** @description the bars the rule traded over, as the envelope states them */
         RecordRehearsalAnyOf0Window: {
@@ -3168,7 +3168,7 @@ export interface components {
             bars: number;
             expected: number;
         };
-        UpdatedAt: components["schemas"]["Start"] | null;
+        IsoTimeOrNull: components["schemas"]["IsoTime"] | null;
         Record: {
             strategy: string;
             state: components["schemas"]["State"];
@@ -3176,14 +3176,14 @@ export interface components {
             rev: number;
             words: string | null;
             /** @description ids of the images attached with the image move (the bytes are the image tool's) */
-            images: components["schemas"]["SupportedTrust"];
+            images: components["schemas"]["StringList"];
             reading: components["schemas"]["Parts"] | null;
             seed: components["schemas"]["Watermark"] | null;
             rehearsal: {
                 /** @description sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window */
-                digest: components["schemas"]["SeedHash"];
-                market: components["schemas"]["MarketsItem"];
-                timeframe: components["schemas"]["TimeframesItem"];
+                digest: components["schemas"]["Sha256Hex"];
+                market: components["schemas"]["Market"];
+                timeframe: components["schemas"]["Timeframe"];
                 asked: components["schemas"]["Asked"];
                 window: components["schemas"]["RecordRehearsalAnyOf0Window"];
                 trades: number;
@@ -3194,7 +3194,7 @@ export interface components {
                 /** @description the grade tool's answer as it came */
                 receipt: components["schemas"]["GradeAnswer"];
             } | null;
-            updated_at: components["schemas"]["UpdatedAt"];
+            updated_at: components["schemas"]["IsoTimeOrNull"];
         };
         /** @enum {string} */
         NextAnyOf0: "words" | "image" | "reset" | "read" | "forge" | "rehearse" | "grade";
@@ -3213,7 +3213,7 @@ export interface components {
             read: {
                 earned: boolean;
                 rests_on: {
-                    words_sha256: components["schemas"]["SeedHash"];
+                    words_sha256: components["schemas"]["Sha256Hex"];
                     chars: number;
                     parts: {
                         market: components["schemas"]["Status"];
@@ -3229,31 +3229,31 @@ export interface components {
             forge: {
                 earned: boolean;
                 rests_on: {
-                    seed_hash: components["schemas"]["SeedHash"];
+                    seed_hash: components["schemas"]["Sha256Hex"];
                     version: string;
                     kept: boolean;
-                    expires_at: components["schemas"]["UpdatedAt"];
+                    expires_at: components["schemas"]["IsoTimeOrNull"];
                 } | null;
             };
             rehearse: {
                 earned: boolean;
                 rests_on: {
                     /** @description sha256 of the rehearsal's JSON answer: the bytes POST /studio/rehearse answers for the same seed and window */
-                    digest: components["schemas"]["SeedHash"];
-                    market: components["schemas"]["MarketsItem"];
-                    timeframe: components["schemas"]["TimeframesItem"];
+                    digest: components["schemas"]["Sha256Hex"];
+                    market: components["schemas"]["Market"];
+                    timeframe: components["schemas"]["Timeframe"];
                     asked: components["schemas"]["Asked"];
                     window: components["schemas"]["RecordRehearsalAnyOf0Window"];
                     trades: number;
                     tape: components["schemas"]["Tape"];
-                    seed_hash: components["schemas"]["SeedHash"];
+                    seed_hash: components["schemas"]["Sha256Hex"];
                 } | null;
             };
             grade: {
                 earned: boolean;
                 rests_on: {
-                    seed_hash: components["schemas"]["SeedHash"];
-                    rehearsal_digest: components["schemas"]["SeedHash"];
+                    seed_hash: components["schemas"]["Sha256Hex"];
+                    rehearsal_digest: components["schemas"]["Sha256Hex"];
                     decision: components["schemas"]["Decision"];
                 } | null;
             };
@@ -3266,7 +3266,7 @@ export interface components {
             checks: number[];
             evidence: string;
         }[];
-        CapsMarkets: components["schemas"]["MarketsItem"][];
+        Markets: components["schemas"]["Market"][];
         SeriesQuoteBody: {
             agent: {
                 /** @description the chain of the ERC-8004 identity registry the agent is registered on */
@@ -3292,7 +3292,7 @@ export interface components {
             price_usdc: number;
             caps: {
                 /** @description the markets the seller may trade */
-                markets: components["schemas"]["CapsMarkets"];
+                markets: components["schemas"]["Markets"];
                 /** @description the largest size of one order */
                 max_order_size: number;
                 /** @description the largest notional of one order */
@@ -3308,7 +3308,7 @@ export interface components {
             /** @description cover in USDC; on an external venue at most the seller's deposit */
             cover: number;
             /** @description the vault, for a vault-kind venue only */
-            vault?: components["schemas"]["Asset"];
+            vault?: components["schemas"]["Address"];
         };
         Quote: {
             agent: {
@@ -3324,16 +3324,16 @@ export interface components {
             /** @description USDC for one epoch (one job) */
             price_usdc: number;
             caps: {
-                markets: components["schemas"]["Markets"];
+                markets: components["schemas"]["MarketList"];
                 max_order_size: number;
                 max_notional: number;
                 max_position: number;
                 allow_short: boolean;
             };
             cover: number;
-            vault?: components["schemas"]["Asset"];
+            vault?: components["schemas"]["Address"];
         };
-        Checks: number[];
+        IntegerList: number[];
         PerEpoch: {
             price_usdc: number;
             fee_usdc: number;
@@ -3341,8 +3341,8 @@ export interface components {
             epoch_s: number;
             /** @description who evaluates each epoch's job, and the checks it runs */
             judge: {
-                evaluator: components["schemas"]["Asset"];
-                checks: components["schemas"]["Checks"];
+                evaluator: components["schemas"]["Address"];
+                checks: components["schemas"]["IntegerList"];
             };
         };
         /** @enum {string} */
@@ -3357,7 +3357,7 @@ export interface components {
         };
         UnsignedAnyOf0: {
             chainId: number;
-            to: components["schemas"]["Asset"];
+            to: components["schemas"]["Address"];
             data: string;
             /** @constant */
             value: "0";
@@ -3380,7 +3380,7 @@ export interface components {
                 kind: "vault" | "external";
                 /** @description the job class */
                 class: string;
-                checks: components["schemas"]["Checks"];
+                checks: components["schemas"]["IntegerList"];
                 /** @description what the layer's judge reads at the venue */
                 evidence: string;
                 per_epoch: components["schemas"]["PerEpoch"];
@@ -3393,21 +3393,21 @@ export interface components {
                 index: number;
                 window: components["schemas"]["SpansItem"];
                 /** @description sha256 of the text {series_id}:{index}, 0x-prefixed */
-                paymentRef: components["schemas"]["Eip712Hash"];
+                paymentRef: components["schemas"]["Hex32"];
                 /** @enum {string} */
                 state: "pending" | "open" | "submitted" | "ended" | "skipped";
                 handshake_id: string | null;
-                opened_at: components["schemas"]["AgentId"];
-                ended_at: components["schemas"]["AgentId"];
+                opened_at: components["schemas"]["IntegerOrNull"];
+                ended_at: components["schemas"]["IntegerOrNull"];
                 verdict: components["schemas"]["EpochsItemVerdictAnyOf0"] | null;
                 unsigned: components["schemas"]["UnsignedAnyOf0"] | null;
                 job: {
                     class: string;
-                    provider: components["schemas"]["Asset"];
-                    evaluator: components["schemas"]["Asset"];
+                    provider: components["schemas"]["Address"];
+                    evaluator: components["schemas"]["Address"];
                     expiredAt: number;
                     description: string;
-                    hook: components["schemas"]["Asset"];
+                    hook: components["schemas"]["Address"];
                 } | null;
                 feedback: {
                     /** @description the reputation registry, eip155:<chainId>:<address> */
@@ -3415,7 +3415,7 @@ export interface components {
                     /** @description the identity registry the hired agent is on, eip155:<chainId>:<address> */
                     agentRegistry: string;
                     /** @description the wallet the file names as the client: your proven wallet; send from it. null when you have none (no file then) */
-                    client: components["schemas"]["Address"];
+                    client: components["schemas"]["AddressOrNull"];
                     /** @description giveFeedback's arguments, in its order */
                     args: {
                         /** @description the hired agent, as the quote named it */
@@ -3435,7 +3435,7 @@ export interface components {
                         /** @description the file as a data: URI (application/json, base64); empty without a file */
                         feedbackURI: string;
                         /** @description keccak256 of the file's bytes; zero without a file */
-                        feedbackHash: components["schemas"]["Eip712Hash"];
+                        feedbackHash: components["schemas"]["Hex32"];
                     };
                     /** @description the off-chain feedback file feedbackURI carries; null without a proven wallet */
                     file: {
@@ -3453,7 +3453,7 @@ export interface components {
                         epoch: {
                             class: string;
                             index: number;
-                            paymentRef: components["schemas"]["Eip712Hash"];
+                            paymentRef: components["schemas"]["Hex32"];
                             window: components["schemas"]["SpansItem"];
                             verdict: components["schemas"]["EpochsItemVerdictAnyOf0"];
                         };
@@ -3493,7 +3493,7 @@ export interface components {
             from: components["schemas"]["MovesItemFrom"];
             to: components["schemas"]["SeriesState"];
         };
-        RehearsalDigest: components["schemas"]["SeedHash"] | null;
+        Sha256HexOrNull: components["schemas"]["Sha256Hex"] | null;
         /** @enum {string} */
         HistoryEntryLedger: "meter" | "grades" | "scores" | "plan-claims" | "holder-links" | "mandates" | "series";
         Ranked: {
@@ -3510,7 +3510,7 @@ export interface components {
             max_drawdown_r: number | null;
             win_rate: number | null;
             /** @description unix milliseconds */
-            last_close_at: components["schemas"]["AgentId"];
+            last_close_at: components["schemas"]["IntegerOrNull"];
         }[];
         /** Format: email */
         Email: string;
@@ -3521,7 +3521,7 @@ export interface components {
                 /** @enum {string} */
                 door: "email" | "x";
                 label: string;
-                linked_at: components["schemas"]["Start"];
+                linked_at: components["schemas"]["IsoTime"];
             }[];
         };
         WalletAnswer: {
@@ -3532,7 +3532,7 @@ export interface components {
             /** @description unproven: named at join, counts for nothing until its own signature proves it; null: no wallet */
             wallet_status: components["schemas"]["WalletStatus"];
             /** @description when it was proven */
-            proven_at: components["schemas"]["UpdatedAt"];
+            proven_at: components["schemas"]["IsoTimeOrNull"];
             /** @description a fresh challenge: sign its message with the wallet and send it to POST /me/wallet */
             challenge: {
                 /** @description the exact text to sign with the wallet (EIP-191, personal_sign) */
@@ -3540,7 +3540,7 @@ export interface components {
                 /** @description send it back with the signature; taken once */
                 nonce: string;
                 /** @description after this the challenge is refused: ask for a fresh one */
-                expires_at: components["schemas"]["Start"];
+                expires_at: components["schemas"]["IsoTime"];
             };
         };
         /**
@@ -3561,7 +3561,7 @@ export interface components {
             /** @description the agent run that placed it; null otherwise */
             run: string | null;
             mode: components["schemas"]["Mode"];
-            market: components["schemas"]["MarketsItem"];
+            market: components["schemas"]["Market"];
             /** @enum {string} */
             side: "buy" | "sell";
             size: number;
@@ -3588,7 +3588,7 @@ export interface components {
              * @enum {string}
              */
             source: "order" | "decision";
-            market: components["schemas"]["MarketsItem"];
+            market: components["schemas"]["Market"];
             /** @enum {string} */
             side: "buy" | "sell";
             /** @enum {string} */
@@ -3621,11 +3621,11 @@ export interface components {
             offset: number;
             limit: number;
             /** @description where the next page starts; null on the last */
-            next_offset: components["schemas"]["AgentId"];
+            next_offset: components["schemas"]["IntegerOrNull"];
             items: components["schemas"]["FillAnyOf0"][];
         };
         PositionsItem: {
-            market: components["schemas"]["MarketsItem"];
+            market: components["schemas"]["Market"];
             /** @enum {string} */
             side: "long" | "short" | "flat";
             size: number;
@@ -3634,12 +3634,12 @@ export interface components {
             stop: number | null;
             target: number | null;
             /** @description when the oldest open lot filled */
-            opened_t: components["schemas"]["AgentId"];
+            opened_t: components["schemas"]["IntegerOrNull"];
         };
         Positions: components["schemas"]["PositionsItem"][];
         BookCapsAnswerCaps: {
             /** @description the markets that may be traded (all six when left out) */
-            markets?: components["schemas"]["CapsMarkets"];
+            markets?: components["schemas"]["Markets"];
             /** @description the largest order, in the market's units (contracts, or coins) */
             max_order_size?: number;
             /** @description the largest order in US dollars: size x price x dollars a point */
@@ -3699,8 +3699,8 @@ export interface components {
              * @description the decide() endpoint the deck POSTs each closed bar
              */
             decide_url: string;
-            market: components["schemas"]["MarketsItem"];
-            timeframe: components["schemas"]["TimeframesItem"];
+            market: components["schemas"]["Market"];
+            timeframe: components["schemas"]["Timeframe"];
             /** @description the model's caps, inside its principal's */
             caps: components["schemas"]["BookCapsAnswerCaps"];
             /** @description one of the house's own example strategies run to fill the book: never listed by the copy seller */
@@ -3732,15 +3732,15 @@ export interface components {
             /** @description the replay's window; for a live run, from its start (to null) */
             window: {
                 from: number;
-                to: components["schemas"]["AgentId"];
+                to: components["schemas"]["IntegerOrNull"];
             };
             timeout_ms: number;
             retries: number;
             budget_bars: number;
             /** @description bars in the window (replay); null for a live run */
-            bars_total: components["schemas"]["AgentId"];
+            bars_total: components["schemas"]["IntegerOrNull"];
             bars_done: number;
-            last_bar_t: components["schemas"]["AgentId"];
+            last_bar_t: components["schemas"]["IntegerOrNull"];
             decisions: {
                 hold: number;
                 enter: number;
@@ -3757,12 +3757,12 @@ export interface components {
             /** @description time spent waiting on decide(), in all */
             decide_ms: number;
             started_at: number;
-            ended_at: components["schemas"]["AgentId"];
+            ended_at: components["schemas"]["IntegerOrNull"];
             /** @description how the run ended; null while it runs */
             end: {
                 code: string;
                 message: string;
-                bar_t: components["schemas"]["AgentId"];
+                bar_t: components["schemas"]["IntegerOrNull"];
                 /** @description the fields a refused answer named */
                 problems?: {
                     field: string;
@@ -3799,8 +3799,8 @@ export interface components {
         AnswerModel: {
             /** @description owner/name */
             id: string;
-            market: components["schemas"]["MarketsItem"];
-            timeframe: components["schemas"]["TimeframesItem"];
+            market: components["schemas"]["Market"];
+            timeframe: components["schemas"]["Timeframe"];
         };
     };
     responses: {
@@ -3989,7 +3989,7 @@ export interface components {
         /** @description The toolsets tools/list shows, comma-separated (the tags of the same names), or all; default names the ones a bare URL lists (on /mcp: plans, marks, tape, forecast, studio, forge, skills; on a seller's endpoint: all its own). A name the endpoint does not have is 400. tools/call serves every tool of the endpoint by name, listed or not. */
         toolsets: string;
         seller: "studio" | "candles" | "copy";
-        market: components["schemas"]["MarketsItem"];
+        market: components["schemas"]["Market"];
         id: string;
         model: string;
         run: string;
@@ -4033,13 +4033,13 @@ export interface operations {
                             description: string;
                             endpoint: string;
                             card_url: string;
-                            tools: components["schemas"]["SupportedTrust"];
+                            tools: components["schemas"]["StringList"];
                         }[];
-                        markets: components["schemas"]["Markets"];
-                        timeframes: components["schemas"]["TimeframesItem"][];
+                        markets: components["schemas"]["MarketList"];
+                        timeframes: components["schemas"]["Timeframe"][];
                         /** @description what a rehearsal's fills cost, per market */
                         costs: {
-                            market: components["schemas"]["MarketsItem"];
+                            market: components["schemas"]["Market"];
                             name: string;
                             tick: number;
                             /** @description dollars a point, one contract or coin */
@@ -4058,7 +4058,7 @@ export interface operations {
                             tier: components["schemas"]["Tier"];
                             name: string;
                             price_usdc: number;
-                            period_days: components["schemas"]["AgentId"];
+                            period_days: components["schemas"]["IntegerOrNull"];
                         }[];
                         /** @description what the tape can serve */
                         tape: {
@@ -4066,8 +4066,8 @@ export interface operations {
                             venue: string | null;
                             /** @description per market and timeframe, what the archive keeps; 5m and 1h are also built from finer bars held */
                             held: {
-                                market: components["schemas"]["MarketsItem"];
-                                tf: components["schemas"]["TimeframesItem"];
+                                market: components["schemas"]["Market"];
+                                tf: components["schemas"]["Timeframe"];
                                 /** @description bars the archive keeps */
                                 bars: number;
                                 /** @description the stretches of history held: an expected bar absent inside one is known absent */
@@ -4125,11 +4125,11 @@ export interface operations {
                             id: string;
                             name: string;
                             token: string;
-                            token_address: components["schemas"]["Asset"];
+                            token_address: components["schemas"]["Address"];
                             /** @default 6 */
                             token_decimals: number;
                             /** @default null */
-                            collection: components["schemas"]["Asset"] | null;
+                            collection: components["schemas"]["Address"] | null;
                             /** @default 2 */
                             min_confirmations: number;
                             /** @default null */
@@ -4198,11 +4198,11 @@ export interface operations {
                             payer: string;
                             proof: components["schemas"]["Proof"];
                             block: number;
-                            block_time: components["schemas"]["Start"];
+                            block_time: components["schemas"]["IsoTime"];
                             period: components["schemas"]["ClaimPeriod"];
                             seq: number;
                             hash: string;
-                            claimed_at: components["schemas"]["Start"];
+                            claimed_at: components["schemas"]["IsoTime"];
                         };
                         /** @description where you stand now */
                         mine: components["schemas"]["MineAnyOf0"];
@@ -4256,8 +4256,8 @@ export interface operations {
                         /** @description the onboarded public strategies, each as strategy_quote quotes it */
                         strategies: {
                             name: string;
-                            market: components["schemas"]["MarketsItem"];
-                            timeframe: components["schemas"]["TimeframesItem"];
+                            market: components["schemas"]["Market"];
+                            timeframe: components["schemas"]["Timeframe"];
                             window: {
                                 hours: number;
                                 bars_at_most: number;
@@ -4388,7 +4388,7 @@ export interface operations {
                             action: string;
                             units: number;
                             /** @description bars stepped over, for bar-priced actions */
-                            bars: components["schemas"]["AgentId"];
+                            bars: components["schemas"]["IntegerOrNull"];
                             /** @description false: the price list does not name the act, recorded at no cost */
                             priced: boolean;
                         };
@@ -4493,7 +4493,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the holder wallet */
-                    wallet_hex: components["schemas"]["Asset"];
+                    wallet_hex: components["schemas"]["Address"];
                     /** @description today, UTC */
                     day: string;
                     /** @description the wallet's personal signature of the holder message */
@@ -4523,7 +4523,7 @@ export interface operations {
                             block: number;
                             seq: number;
                             hash: string;
-                            linked_at: components["schemas"]["Start"];
+                            linked_at: components["schemas"]["IsoTime"];
                         };
                         holder: components["schemas"]["Holder"];
                     };
@@ -4568,13 +4568,13 @@ export interface operations {
                         ok: true;
                         mandate: {
                             /** @description who signed it */
-                            signer: components["schemas"]["Asset"];
+                            signer: components["schemas"]["Address"];
                             /** @description the domain's chain */
                             chain_id: number;
-                            eip712_hash: components["schemas"]["Eip712Hash"];
+                            eip712_hash: components["schemas"]["Hex32"];
                             primary_type: string;
                             /** @description the vault the message names, checksummed */
-                            vault: components["schemas"]["Asset"];
+                            vault: components["schemas"]["Address"];
                             /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
                             vault_matches: boolean;
                             /** @description the vault's mandateHash() when recorded; null when the address answers none */
@@ -4585,7 +4585,7 @@ export interface operations {
                             seq: number;
                             /** @description its hash in the ledger */
                             hash: string;
-                            recorded_at: components["schemas"]["Start"];
+                            recorded_at: components["schemas"]["IsoTime"];
                         };
                     };
                 };
@@ -4605,7 +4605,7 @@ export interface operations {
     marks: {
         parameters: {
             query?: {
-                market?: components["schemas"]["MarketsItem"];
+                market?: components["schemas"]["Market"];
             };
             header?: never;
             path?: never;
@@ -4624,7 +4624,7 @@ export interface operations {
                         ok: true;
                         marks: components["schemas"]["Marks"];
                         /** @description one plain sentence per market stating its marks */
-                        words: components["schemas"]["SupportedTrust"];
+                        words: components["schemas"]["StringList"];
                     };
                 };
             };
@@ -4644,7 +4644,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    market: components["schemas"]["MarketsItem"];
+                    market: components["schemas"]["Market"];
                     /** @enum {string} */
                     kind: "level" | "zone";
                     price: number;
@@ -4726,7 +4726,7 @@ export interface operations {
             header?: never;
             path: {
                 market: components["parameters"]["market"];
-                tf: components["schemas"]["TimeframesItem"];
+                tf: components["schemas"]["Timeframe"];
             };
             cookie?: never;
         };
@@ -4741,8 +4741,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        market: components["schemas"]["MarketsItem"];
-                        tf: components["schemas"]["TimeframesItem"];
+                        market: components["schemas"]["Market"];
+                        tf: components["schemas"]["Timeframe"];
                         from: number;
                         to: number;
                         candles: {
@@ -4756,8 +4756,8 @@ export interface operations {
                         }[];
                         /** @description what was measured, of the whole window */
                         coverage: {
-                            market: components["schemas"]["MarketsItem"];
-                            tf: components["schemas"]["TimeframesItem"];
+                            market: components["schemas"]["Market"];
+                            tf: components["schemas"]["Timeframe"];
                             from: number;
                             to: number;
                             /** @description false when the source held no history anywhere in the window */
@@ -4784,7 +4784,7 @@ export interface operations {
                             unexpected: number;
                             /** @description when built from finer bars: that timeframe and the partial bars */
                             built_from: {
-                                tf: components["schemas"]["TimeframesItem"];
+                                tf: components["schemas"]["Timeframe"];
                                 partial: number;
                             } | null;
                             complete: boolean;
@@ -4852,7 +4852,7 @@ export interface operations {
                         envelope: {
                             /** @constant */
                             version: "envelope.v1";
-                            market: components["schemas"]["MarketsItem"];
+                            market: components["schemas"]["Market"];
                             /** @enum {string} */
                             tf: "5m" | "1h";
                             issued_t: number;
@@ -4970,7 +4970,7 @@ export interface operations {
                             coverage: number | null;
                             touch: components["schemas"]["Touch"];
                             band: components["schemas"]["Band"];
-                            market: components["schemas"]["MarketsItem"];
+                            market: components["schemas"]["Market"];
                             /** @enum {string} */
                             tf: "5m" | "1h";
                             /**
@@ -4979,9 +4979,9 @@ export interface operations {
                              */
                             draw: "solid" | "dashed" | "none";
                             label: components["schemas"]["Label"];
-                            newest_issued_t: components["schemas"]["AgentId"];
+                            newest_issued_t: components["schemas"]["IntegerOrNull"];
                             /** @description bars closed since the newest issue */
-                            age_bars: components["schemas"]["AgentId"];
+                            age_bars: components["schemas"]["IntegerOrNull"];
                         }[];
                     };
                 };
@@ -5216,7 +5216,7 @@ export interface operations {
     forge_read: {
         parameters: {
             query: {
-                seed: components["schemas"]["SeedHash"];
+                seed: components["schemas"]["Sha256Hex"];
             };
             header?: never;
             path?: never;
@@ -5233,13 +5233,13 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        seed_hash: components["schemas"]["SeedHash"];
+                        seed_hash: components["schemas"]["Sha256Hex"];
                         version: string;
                         code: string;
                         review: components["schemas"]["Review"];
                         scan: components["schemas"]["Scan"];
                         /** @description when the forge is no longer kept */
-                        expires_at: components["schemas"]["Start"];
+                        expires_at: components["schemas"]["IsoTime"];
                     };
                 };
             };
@@ -5264,16 +5264,16 @@ export interface operations {
                     script: {
                         /** @constant */
                         version: "script.v1";
-                        market?: components["schemas"]["MarketsItem"];
-                        timeframe: components["schemas"]["TimeframesItem"];
-                        session?: components["schemas"]["SessionValueAnyOf0"];
+                        market?: components["schemas"]["Market"];
+                        timeframe: components["schemas"]["Timeframe"];
+                        session?: components["schemas"]["ValueAnyOf0"];
                         side: components["schemas"]["SideValueAnyOf0"];
                         entry: components["schemas"]["EntryValueAnyOf0"];
                         stop: components["schemas"]["StopValueAnyOf0"];
                         exit: components["schemas"]["ExitValueAnyOf0"];
                     };
                     /** @description the market to run it on (default: the script's, else NQ) */
-                    market?: components["schemas"]["MarketsItem"];
+                    market?: components["schemas"]["Market"];
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
                     /** @description a name for this trial, echoed */
@@ -5299,8 +5299,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         version: "rehearsal.v1";
-                        market: components["schemas"]["MarketsItem"];
-                        timeframe: components["schemas"]["TimeframesItem"];
+                        market: components["schemas"]["Market"];
+                        timeframe: components["schemas"]["Timeframe"];
                         window: components["schemas"]["Window"];
                         costs: components["schemas"]["Costs"];
                         trades: components["schemas"]["Trades"];
@@ -5314,7 +5314,7 @@ export interface operations {
                         ok: true;
                         name: string | null;
                         tenant: string | null;
-                        seed_hash: components["schemas"]["SeedHash"];
+                        seed_hash: components["schemas"]["Sha256Hex"];
                         /** @description the script run, with its market and session filled in */
                         script: components["schemas"]["Script"];
                         trades_page?: components["schemas"]["TradesPage"];
@@ -5344,9 +5344,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the seed_hash your forge returned */
-                    seed_hash: components["schemas"]["SeedHash"];
+                    seed_hash: components["schemas"]["Sha256Hex"];
                     /** @description the market to rehearse on (default: the one the rule named) */
-                    market?: components["schemas"]["MarketsItem"];
+                    market?: components["schemas"]["Market"];
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
                     /** @description the window's end, unix seconds or ISO-8601 UTC, not in the future (floored to the bar); default: the newest bar the tape holds */
@@ -5396,9 +5396,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the seed_hash your forge returned */
-                    seed_hash: components["schemas"]["SeedHash"];
+                    seed_hash: components["schemas"]["Sha256Hex"];
                     /** @description the rehearsal to judge, by its digest (sha256 of the rehearsal's JSON answer; the studio record's rehearsal.digest); default: the latest rehearsal of this seed on the rule's own market */
-                    rehearsal_digest?: components["schemas"]["SeedHash"];
+                    rehearsal_digest?: components["schemas"]["Sha256Hex"];
                     /** @description your own key for the grader lane (sk-...): the decision is asked with it and your trial pings and plan are not used; never kept */
                     grader_key?: string;
                 };
@@ -5481,9 +5481,9 @@ export interface operations {
                     /** @description stage parts: the rule in plain words */
                     text?: string;
                     /** @description stage rehearsed: the seed_hash of your forge */
-                    seed_hash?: components["schemas"]["SeedHash"];
+                    seed_hash?: components["schemas"]["Sha256Hex"];
                     /** @description stage rehearsed: the rehearsal to judge, by its digest; default: the latest rehearsal of this seed on the rule's own market */
-                    rehearsal_digest?: components["schemas"]["SeedHash"];
+                    rehearsal_digest?: components["schemas"]["Sha256Hex"];
                     /** @description your own key for the grader lane (sk-...): the decision is asked with it and your trial pings and plan are not used; never kept */
                     grader_key?: string;
                 };
@@ -5507,15 +5507,15 @@ export interface operations {
                         grader: components["schemas"]["Grader"];
                         shown?: components["schemas"]["Shown"];
                         score: components["schemas"]["Score"];
-                        reasons: components["schemas"]["SupportedTrust"];
-                        decision_digest: components["schemas"]["SeedHash"];
+                        reasons: components["schemas"]["StringList"];
+                        decision_digest: components["schemas"]["Sha256Hex"];
                         /** @constant */
                         ok: true;
-                        receipt_hash: components["schemas"]["SeedHash"];
+                        receipt_hash: components["schemas"]["Sha256Hex"];
                         /** @description the hash of the entry before it in the ledger */
                         prev_hash: string;
                         seq: number;
-                        at: components["schemas"]["Start"];
+                        at: components["schemas"]["IsoTime"];
                         /** @description trial pings left on the free tier, when one was spent */
                         trial_pings_left?: number;
                     };
@@ -5586,7 +5586,7 @@ export interface operations {
                     /** @description image: base64 image bytes (a data: URL is accepted too), as POST /studio/image takes them */
                     data?: string;
                     /** @description rehearse: the market to rehearse on (default: the one the rule named) */
-                    market?: components["schemas"]["MarketsItem"];
+                    market?: components["schemas"]["Market"];
                     /** @description rehearse: hours of tape counted back from the window's end (default 168) */
                     hours?: number;
                     /** @description rehearse: the window's end, unix seconds or ISO-8601 UTC (default: the newest bar the tape holds) */
@@ -5654,7 +5654,7 @@ export interface operations {
                             title: string;
                             summary: string;
                             /** @description the tools it uses */
-                            tools: components["schemas"]["SupportedTrust"];
+                            tools: components["schemas"]["StringList"];
                         }[];
                     };
                 };
@@ -5710,8 +5710,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    market: components["schemas"]["MarketsItem"];
-                    tf: components["schemas"]["TimeframesItem"];
+                    market: components["schemas"]["Market"];
+                    tf: components["schemas"]["Timeframe"];
                     /** @description window start: ISO-8601 UTC (…Z) or unix seconds */
                     from: components["schemas"]["TapeFrom"];
                     /** @description window end: ISO-8601 UTC or unix seconds, in the past */
@@ -5809,14 +5809,14 @@ export interface operations {
                                     };
                                 };
                             };
-                            markets: components["schemas"]["Markets"];
+                            markets: components["schemas"]["MarketList"];
                             cover: {
                                 unit: string;
                                 external: string;
                             };
                         };
                         /** @description the quote body's JSON Schema */
-                        body: components["schemas"]["Extra"];
+                        body: components["schemas"]["Object"];
                     };
                 };
             };
@@ -5853,7 +5853,7 @@ export interface operations {
                             /** @enum {string} */
                             kind: "vault" | "external";
                             class: string;
-                            checks: components["schemas"]["Checks"];
+                            checks: components["schemas"]["IntegerList"];
                             evidence: string;
                         };
                         per_epoch: components["schemas"]["PerEpoch"];
@@ -6085,7 +6085,7 @@ export interface operations {
                         ok: true;
                         moved: components["schemas"]["Moved"];
                         epoch: number;
-                        paymentRef: components["schemas"]["Eip712Hash"];
+                        paymentRef: components["schemas"]["Hex32"];
                         handshake_id: string;
                         /** @description the unsigned settle plan: yours to sign and send */
                         unsigned: components["schemas"]["UnsignedAnyOf0"];
@@ -6130,12 +6130,12 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         /** @description every kind of act history lists */
-                        kinds: components["schemas"]["SupportedTrust"];
+                        kinds: components["schemas"]["StringList"];
                         /** @description acts of the kind asked */
                         total: number;
                         cursor: number;
                         /** @description the cursor of the next page; null on the last */
-                        next: components["schemas"]["AgentId"];
+                        next: components["schemas"]["IntegerOrNull"];
                         acts: ({
                             /** @description the price list's action */
                             kind: string;
@@ -6143,11 +6143,11 @@ export interface operations {
                             ledger: "meter";
                             seq: number;
                             hash: string;
-                            at: components["schemas"]["Start"];
+                            at: components["schemas"]["IsoTime"];
                             /** @description what the entry recorded, in its own fields */
                             what: {
                                 units: number;
-                                bars: components["schemas"]["AgentId"];
+                                bars: components["schemas"]["IntegerOrNull"];
                             };
                         } | {
                             /** @constant */
@@ -6156,14 +6156,14 @@ export interface operations {
                             ledger: "grades";
                             seq: number;
                             hash: string;
-                            at: components["schemas"]["Start"];
+                            at: components["schemas"]["IsoTime"];
                             /** @description what the entry recorded, in its own fields */
                             what: {
-                                seed_hash: components["schemas"]["SeedHash"];
+                                seed_hash: components["schemas"]["Sha256Hex"];
                                 rubric: string;
                                 decision: components["schemas"]["Decision"];
-                                rehearsal_digest: components["schemas"]["RehearsalDigest"];
-                                decision_digest: components["schemas"]["SeedHash"];
+                                rehearsal_digest: components["schemas"]["Sha256HexOrNull"];
+                                decision_digest: components["schemas"]["Sha256Hex"];
                             };
                         } | {
                             /** @constant */
@@ -6172,16 +6172,16 @@ export interface operations {
                             ledger: "scores";
                             seq: number;
                             hash: string;
-                            at: components["schemas"]["Start"];
+                            at: components["schemas"]["IsoTime"];
                             /** @description what the entry recorded, in its own fields */
                             what: {
                                 /** @enum {string} */
                                 stage: "parts" | "rehearsed";
-                                seed_hash: components["schemas"]["RehearsalDigest"];
-                                rehearsal_digest: components["schemas"]["RehearsalDigest"];
+                                seed_hash: components["schemas"]["Sha256HexOrNull"];
+                                rehearsal_digest: components["schemas"]["Sha256HexOrNull"];
                                 rubric: string;
                                 score: components["schemas"]["Score"];
-                                decision_digest: components["schemas"]["SeedHash"];
+                                decision_digest: components["schemas"]["Sha256Hex"];
                             };
                         } | {
                             /** @constant */
@@ -6190,7 +6190,7 @@ export interface operations {
                             ledger: "plan-claims";
                             seq: number;
                             hash: string;
-                            at: components["schemas"]["Start"];
+                            at: components["schemas"]["IsoTime"];
                             /** @description what the entry recorded, in its own fields */
                             what: {
                                 chain: string;
@@ -6206,7 +6206,7 @@ export interface operations {
                             ledger: "holder-links";
                             seq: number;
                             hash: string;
-                            at: components["schemas"]["Start"];
+                            at: components["schemas"]["IsoTime"];
                             /** @description what the entry recorded, in its own fields */
                             what: {
                                 day: string;
@@ -6221,12 +6221,12 @@ export interface operations {
                             ledger: "mandates";
                             seq: number;
                             hash: string;
-                            at: components["schemas"]["Start"];
+                            at: components["schemas"]["IsoTime"];
                             /** @description what the entry recorded, in its own fields */
                             what: {
-                                eip712_hash: components["schemas"]["Eip712Hash"];
+                                eip712_hash: components["schemas"]["Hex32"];
                                 /** @description the vault the message names, checksummed */
-                                vault: components["schemas"]["Asset"];
+                                vault: components["schemas"]["Address"];
                                 /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
                                 vault_matches: boolean;
                             };
@@ -6237,7 +6237,7 @@ export interface operations {
                             ledger: "series";
                             seq: number;
                             hash: string;
-                            at: components["schemas"]["Start"];
+                            at: components["schemas"]["IsoTime"];
                             /** @description what the entry recorded, in its own fields */
                             what: {
                                 series_id: string;
@@ -6246,7 +6246,7 @@ export interface operations {
                                 row: components["schemas"]["Row"];
                                 from: components["schemas"]["MovesItemFrom"];
                                 to: components["schemas"]["SeriesState"];
-                                epoch: components["schemas"]["AgentId"];
+                                epoch: components["schemas"]["IntegerOrNull"];
                             };
                         })[];
                     };
@@ -6281,7 +6281,7 @@ export interface operations {
                         ok: true;
                         ledger: components["schemas"]["HistoryEntryLedger"];
                         seq: number;
-                        at: components["schemas"]["Start"];
+                        at: components["schemas"]["IsoTime"];
                         /** @description the hash of the entry before it */
                         prev: string;
                         hash: string;
@@ -6294,17 +6294,17 @@ export interface operations {
                             bars?: number;
                         } | {
                             rubric: string;
-                            seed_hash: components["schemas"]["SeedHash"];
+                            seed_hash: components["schemas"]["Sha256Hex"];
                             version: string;
                             /** @description the words are kept only as their digest */
-                            words_sha256: components["schemas"]["SeedHash"];
+                            words_sha256: components["schemas"]["Sha256Hex"];
                             decision: components["schemas"]["Decision"];
                             rehearsal: components["schemas"]["Rehearsal"];
                             facts: components["schemas"]["Facts"];
                             grader: components["schemas"]["Grader"];
                             shown: components["schemas"]["Shown"];
-                            reasons: components["schemas"]["SupportedTrust"];
-                            decision_digest: components["schemas"]["SeedHash"];
+                            reasons: components["schemas"]["StringList"];
+                            decision_digest: components["schemas"]["Sha256Hex"];
                         } | {
                             rubric: string;
                             /** @enum {string} */
@@ -6316,8 +6316,8 @@ export interface operations {
                             grader: components["schemas"]["Grader"];
                             shown?: components["schemas"]["Shown"];
                             score: components["schemas"]["Score"];
-                            reasons: components["schemas"]["SupportedTrust"];
-                            decision_digest: components["schemas"]["SeedHash"];
+                            reasons: components["schemas"]["StringList"];
+                            decision_digest: components["schemas"]["Sha256Hex"];
                         } | {
                             chain: string;
                             /** @description lower case */
@@ -6333,7 +6333,7 @@ export interface operations {
                             payer: string;
                             proof: components["schemas"]["Proof"];
                             block: number;
-                            block_time: components["schemas"]["Start"];
+                            block_time: components["schemas"]["IsoTime"];
                             period: components["schemas"]["ClaimPeriod"];
                         } | {
                             day: string;
@@ -6345,13 +6345,13 @@ export interface operations {
                             block: number;
                         } | {
                             /** @description who signed it */
-                            signer: components["schemas"]["Asset"];
+                            signer: components["schemas"]["Address"];
                             /** @description the domain's chain */
                             chain_id: number;
-                            eip712_hash: components["schemas"]["Eip712Hash"];
+                            eip712_hash: components["schemas"]["Hex32"];
                             primary_type: string;
                             /** @description the vault the message names, checksummed */
-                            vault: components["schemas"]["Asset"];
+                            vault: components["schemas"]["Address"];
                             /** @description whether the vault's on-chain mandateHash() is this mandate's EIP-712 hash */
                             vault_matches: boolean;
                             /** @description the vault's mandateHash() when recorded; null when the address answers none */
@@ -6415,7 +6415,7 @@ export interface operations {
                             endpoint: string;
                             /** Format: uri */
                             card_url: string;
-                            tools: components["schemas"]["SupportedTrust"];
+                            tools: components["schemas"]["StringList"];
                         } | {
                             /** @constant */
                             kind: "algorithm";
@@ -6423,8 +6423,8 @@ export interface operations {
                             name: string;
                             /** @description where it is documented */
                             source: string;
-                            market: components["schemas"]["MarketsItem"];
-                            timeframe: components["schemas"]["TimeframesItem"];
+                            market: components["schemas"]["Market"];
+                            timeframe: components["schemas"]["Timeframe"];
                             /**
                              * Format: uri
                              * @description where its exact script is read
@@ -6489,12 +6489,12 @@ export interface operations {
                         ok: true;
                         count: number;
                         concluded: {
-                            seed_hash: components["schemas"]["SeedHash"];
-                            receipt_hash: components["schemas"]["SeedHash"];
+                            seed_hash: components["schemas"]["Sha256Hex"];
+                            receipt_hash: components["schemas"]["Sha256Hex"];
                             decision: components["schemas"]["Decision"];
                             rubric: string;
-                            rehearsal_digest: components["schemas"]["RehearsalDigest"];
-                            concluded_at: components["schemas"]["UpdatedAt"];
+                            rehearsal_digest: components["schemas"]["Sha256HexOrNull"];
+                            concluded_at: components["schemas"]["IsoTimeOrNull"];
                         }[];
                     };
                 };
@@ -6538,7 +6538,7 @@ export interface operations {
                             /** @description the epoch's index in its series */
                             index: number;
                             /** @description the epoch's payment reference, as its job on chain carries it */
-                            paymentRef: components["schemas"]["Eip712Hash"];
+                            paymentRef: components["schemas"]["Hex32"];
                             window: components["schemas"]["SpansItem"];
                             ended_at: number;
                             /** @description the layer's verdict: whether it passed, and each of the class's checks */
@@ -6596,7 +6596,7 @@ export interface operations {
                         not_built: {
                             item: string;
                             /** @description the names it gives in backticks */
-                            names: components["schemas"]["SupportedTrust"];
+                            names: components["schemas"]["StringList"];
                         }[];
                     };
                 };
@@ -6626,7 +6626,7 @@ export interface operations {
                         ledgers: {
                             name: string;
                             /** @description its last entry's seq; null when it is empty or its last line is not JSON */
-                            length: components["schemas"]["AgentId"];
+                            length: components["schemas"]["IntegerOrNull"];
                             /** @description its last entry's hash */
                             head: string | null;
                         }[];
@@ -6667,7 +6667,7 @@ export interface operations {
                         break: {
                             line: number;
                             /** @description null when the line is not JSON */
-                            seq: components["schemas"]["AgentId"];
+                            seq: components["schemas"]["IntegerOrNull"];
                             why: string;
                             expected: string;
                             found: string | null;
@@ -6768,7 +6768,7 @@ export interface operations {
                         ok: true;
                         limits: {
                             /** @description principals minted per client per UTC day; null: no per-client limit (a deck only its own machine reaches, DECK_PROFILE=local) */
-                            per_client_per_day: components["schemas"]["AgentId"];
+                            per_client_per_day: components["schemas"]["IntegerOrNull"];
                             everyone_per_day: number;
                         };
                         name_rule: string;
@@ -6793,7 +6793,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    wallet?: components["schemas"]["Address"];
+                    wallet?: components["schemas"]["AddressOrNull"];
                     /** @description a proof an email or X sign-in gave: the new principal is linked to that door */
                     proof?: string;
                 };
@@ -6864,7 +6864,7 @@ export interface operations {
                         name: string;
                         agent_id: string;
                         /** @description when the session ends */
-                        expires_at: components["schemas"]["Start"];
+                        expires_at: components["schemas"]["IsoTime"];
                     };
                 };
             };
@@ -7008,7 +7008,7 @@ export interface operations {
                         /** @description the address, masked */
                         to: string;
                         /** @description when the code and the link stop working */
-                        expires_at: components["schemas"]["Start"];
+                        expires_at: components["schemas"]["IsoTime"];
                         next: string;
                     };
                 };
@@ -7063,7 +7063,7 @@ export interface operations {
                         name?: string;
                         agent_id?: string;
                         /** @description when the session ends, or when the proof does */
-                        expires_at: components["schemas"]["Start"];
+                        expires_at: components["schemas"]["IsoTime"];
                         /** @description linked to no principal yet: join with it (POST /join { name, proof }) or, signed in, link it (POST /me/doors { proof }); 15 minutes, once */
                         proof?: string;
                         next: string;
@@ -7204,7 +7204,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description the wallet to prove */
-                    wallet_hex: components["schemas"]["Asset"];
+                    wallet_hex: components["schemas"]["Address"];
                     nonce: string;
                     /** @description the wallet's personal signature of the challenge's message */
                     signature_hex: string;
@@ -7264,7 +7264,7 @@ export interface operations {
                             url: string;
                             name: string;
                         };
-                        expires_at: components["schemas"]["Start"];
+                        expires_at: components["schemas"]["IsoTime"];
                     };
                 };
             };
@@ -7346,7 +7346,7 @@ export interface operations {
                             offset: number;
                             limit: number;
                             /** @description where the next page starts; null on the last */
-                            next_offset: components["schemas"]["AgentId"];
+                            next_offset: components["schemas"]["IntegerOrNull"];
                             items: components["schemas"]["OrderPlaceAnswerOrder"][];
                         };
                     };
@@ -7373,7 +7373,7 @@ export interface operations {
                 "application/json": {
                     /** @description one of your models: the order goes on that model's live book */
                     model?: string;
-                    market: components["schemas"]["MarketsItem"];
+                    market: components["schemas"]["Market"];
                     /** @enum {string} */
                     side: "buy" | "sell";
                     /** @description contracts (NQ, ES, YM) or coins (BTC, ETH, SOL), on the market's size step */
@@ -7620,7 +7620,7 @@ export interface operations {
                     name: string;
                     /** @description https URL of your decide() endpoint, at a public address */
                     decide_url: string;
-                    market: components["schemas"]["MarketsItem"];
+                    market: components["schemas"]["Market"];
                     /**
                      * @description the bars decide() is sent (default 1m)
                      * @enum {string}
@@ -7869,7 +7869,7 @@ export interface operations {
                 "application/json": {
                     model: string;
                     /** @description a typed-decision.v1 object (/typed/typed-decision.v1.json) */
-                    decision: components["schemas"]["Extra"];
+                    decision: components["schemas"]["Object"];
                 };
             };
         };
@@ -7968,12 +7968,12 @@ export interface operations {
                             offset: number;
                             limit: number;
                             /** @description where the next page starts; null on the last */
-                            next_offset: components["schemas"]["AgentId"];
+                            next_offset: components["schemas"]["IntegerOrNull"];
                             items: {
                                 /** @description owner/name */
                                 id: string;
-                                market: components["schemas"]["MarketsItem"];
-                                timeframe: components["schemas"]["TimeframesItem"];
+                                market: components["schemas"]["Market"];
+                                timeframe: components["schemas"]["Timeframe"];
                                 /** @description its first live fill */
                                 since: number;
                                 last_fill_t: number;
@@ -8026,9 +8026,9 @@ export interface operations {
                             offset: number;
                             limit: number;
                             /** @description where the next page starts; null on the last */
-                            next_offset: components["schemas"]["AgentId"];
+                            next_offset: components["schemas"]["IntegerOrNull"];
                             items: {
-                                market: components["schemas"]["MarketsItem"];
+                                market: components["schemas"]["Market"];
                                 /** @enum {string} */
                                 side: "long" | "short";
                                 size: number;
@@ -8107,7 +8107,7 @@ export interface operations {
                             fill_id: string;
                             order_id: string | null;
                             t: number;
-                            market: components["schemas"]["MarketsItem"];
+                            market: components["schemas"]["Market"];
                             /** @enum {string} */
                             side: "buy" | "sell";
                             why: components["schemas"]["FillAnyOf0Why"];
