@@ -209,10 +209,10 @@ export function shareSchemas(doc: { paths: Record<string, Record<string, unknown
     taken.add(name);
     return name;
   };
-  /** A part's name: its type's or its form's where it says nothing more (Sha256Hex, IntegerOrNull), else its place's. */
-  const namedFor = (s: Schema, path: string): string => {
+  /** A shape's name: its type's or its form's where it says nothing more (Sha256Hex, IntegerOrNull), else its place's. */
+  const namedFor = (s: Schema, path: string, root: boolean): string => {
     const form = formName(s, known);
-    if (form === null || taken.has(form)) return nameFor(path, false);
+    if (form === null || taken.has(form)) return nameFor(path, root);
     taken.add(form);
     return form;
   };
@@ -229,7 +229,7 @@ export function shareSchemas(doc: { paths: Record<string, Record<string, unknown
     }
     let at = names.get(id);
     if (at === undefined) {
-      at = root ? nameFor(name, root) : namedFor(s, name);
+      at = namedFor(s, name, root);
       names.set(id, at);
       firsts.set(at, s);
       const { description: _own, ...bare } = s;

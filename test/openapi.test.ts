@@ -122,6 +122,8 @@ describe('GET /openapi.json', () => {
     // A shape of types alone serves unrelated fields (a cursor, a count, an epoch): it is named for its form.
     expect(schemas.IntegerOrNull).toEqual({ anyOf: [{ type: 'integer' }, { type: 'null' }] });
     expect(schemas.StringList).toEqual({ type: 'array', items: { type: 'string' } });
+    // A parameter's whole schema too: a window's from and to are unix seconds or an ISO time.
+    expect(schemas.IntegerOrString).toEqual({ anyOf: [{ type: 'integer' }, { type: 'string' }] });
     expect(schemas.Sha256HexOrNull).toEqual({ anyOf: [{ $ref: '#/components/schemas/Sha256Hex' }, { type: 'null' }] });
     const history = named((doc.paths['/records/history']!.get!.responses['200'] as { content: { 'application/json': { schema: object } } }).content['application/json'].schema) as { properties: Record<string, unknown> };
     expect(history.properties.next).toEqual({ description: 'the cursor of the next page; null on the last', $ref: '#/components/schemas/IntegerOrNull' });

@@ -2342,7 +2342,7 @@ export interface components {
             created_at: number;
         };
         Marks: components["schemas"]["MarksItem"][];
-        TapeFrom: number | string;
+        IntegerOrString: number | string;
         SpansItem: {
             from: number;
             to: number;
@@ -3441,7 +3441,7 @@ export interface components {
                     file: {
                         agentRegistry: string;
                         /** @description a number; its decimal string past what JSON holds exactly */
-                        agentId: components["schemas"]["TapeFrom"];
+                        agentId: components["schemas"]["IntegerOrString"];
                         clientAddress: string;
                         /** @description when the layer ended the epoch, ISO-8601 UTC */
                         createdAt: string;
@@ -4718,8 +4718,8 @@ export interface operations {
     tape: {
         parameters: {
             query: {
-                from: components["schemas"]["TapeFrom"];
-                to: components["schemas"]["TapeFrom"];
+                from: components["schemas"]["IntegerOrString"];
+                to: components["schemas"]["IntegerOrString"];
                 session?: string;
                 limit?: number;
             };
@@ -4825,10 +4825,10 @@ export interface operations {
     forecast: {
         parameters: {
             query?: {
-                t?: components["schemas"]["TapeFrom"];
+                t?: components["schemas"]["IntegerOrString"];
                 session?: string;
                 history?: boolean;
-                from?: components["schemas"]["TapeFrom"];
+                from?: components["schemas"]["IntegerOrString"];
             };
             header?: never;
             path: {
@@ -5350,7 +5350,7 @@ export interface operations {
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
                     /** @description the window's end, unix seconds or ISO-8601 UTC, not in the future (floored to the bar); default: the newest bar the tape holds */
-                    to?: components["schemas"]["TapeFrom"];
+                    to?: components["schemas"]["IntegerOrString"];
                     /** @description walk-forward folds to cut the window into */
                     folds?: number;
                     /** @description the first trade to show, counted from 0 */
@@ -5590,7 +5590,7 @@ export interface operations {
                     /** @description rehearse: hours of tape counted back from the window's end (default 168) */
                     hours?: number;
                     /** @description rehearse: the window's end, unix seconds or ISO-8601 UTC (default: the newest bar the tape holds) */
-                    to?: components["schemas"]["TapeFrom"];
+                    to?: components["schemas"]["IntegerOrString"];
                     /** @description rehearse: walk-forward folds to cut the window into (2 to 20) */
                     folds?: number;
                     /** @description grade: your own grader key, as POST /studio/grade takes it; never kept */
@@ -5713,9 +5713,9 @@ export interface operations {
                     market: components["schemas"]["Market"];
                     tf: components["schemas"]["Timeframe"];
                     /** @description window start: ISO-8601 UTC (…Z) or unix seconds */
-                    from: components["schemas"]["TapeFrom"];
+                    from: components["schemas"]["IntegerOrString"];
                     /** @description window end: ISO-8601 UTC or unix seconds, in the past */
-                    to: components["schemas"]["TapeFrom"];
+                    to: components["schemas"]["IntegerOrString"];
                     /** @description ema:N, sma:N, vwap, bb:N:K, atr:N, rsi:N, hi:N, lo:N */
                     indicators?: string[];
                 };
@@ -5921,7 +5921,7 @@ export interface operations {
                     /** @description the quote body, as series_quote answered it under quote */
                     quote: components["schemas"]["SeriesQuoteBody"];
                     /** @description unix seconds or ISO-8601 UTC: when the first epoch's window begins (default now) */
-                    from?: components["schemas"]["TapeFrom"];
+                    from?: components["schemas"]["IntegerOrString"];
                 };
             };
         };
@@ -7729,7 +7729,7 @@ export interface operations {
                     /** @description hours of tape the window holds, counted back from its end; default 168, at most 744 */
                     hours?: number;
                     /** @description a replay window's end, unix seconds or ISO-8601 UTC, not in the future (default: the newest bar the tape holds) */
-                    to?: components["schemas"]["TapeFrom"];
+                    to?: components["schemas"]["IntegerOrString"];
                     /** @description how long decide() may take for one bar (default 2000) */
                     timeout_ms?: number;
                     /** @description tries again after a timeout, a network failure or a 5xx (default 1) */
