@@ -470,11 +470,20 @@ describe('the crash suite: SIGKILL during writes of every kind, then a restart',
       // The named write must be the burst's: the checks only read, and a start writes the door only to settle it.
       const direct = round.crashAt !== 'door' || (await inStepOnDisk());
       if (r > 0) {
-        deck = await spawned(direct ? hook : {});
+        // A start that dies names the round: a start must write none of the documents a round is cut at.
+        deck = await spawned(direct ? hook : {}).catch((error: Error) => {
+          throw new Error(`round ${r} (cut at ${round.crashAt ?? 'a random moment'}, ${direct ? 'hooked' : 'unhooked'} start after round ${r - 1}): ${error.message}`);
+        });
         await verify(deck.url);
       }
       if (round.crashAt && (r === 0 || !direct)) {
         await deck.stop();
+        // The checks may have rotated a key again (mending an answer the last round cut), and the door keeps a
+        // rotation's previous key until a start settles it: one start more settles it before the hooked one.
+        if (round.crashAt === 'door' && !(await inStepOnDisk())) {
+          await (await spawned()).stop();
+          expect(await inStepOnDisk(), 'the door settled by a start').toBe(true);
+        }
         deck = await spawned(hook);
       }
       await burst(deck, round);
