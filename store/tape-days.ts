@@ -190,19 +190,37 @@ export class FileTapeDays implements TapeDays {
   }
 }
 
-/** Takes a lock file (created exclusively), waiting while another live writer holds it; answers its release. */
+/**
+ * Takes a lock file (created exclusively, holding the taker's pid), waiting while another live writer holds it;
+ * answers its release. A lock whose pid names no live process was left by a writer that was killed (a SIGKILL
+ * leaves its lock behind): it is taken over at once, as is one older than STALE_LOCK_MS.
+ */
 async function lock(path: string): Promise<() => Promise<void>> {
   const started = Date.now();
   for (;;) {
     try {
-      await (await open(path, 'wx')).close();
+      const file = await open(path, 'wx');
+      await file.writeFile(String(process.pid)).finally(() => file.close());
       return () => unlink(path).catch(() => {});
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const held = await stat(path).catch(() => null);
-    if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS) await unlink(path).catch(() => {});
+    if (held && (Date.now() - held.mtimeMs > STALE_LOCK_MS || !(await holderLives(path)))) await unlink(path).catch(() => {});
     else if (Date.now() - started > LOCK_WAIT_MS) throw new Error(`${path}: another writer holds the archive day`);
     else await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Whether the process a lock file names still runs; true while the name is not written yet, or not read. */
+async function holderLives(path: string): Promise<boolean> {
+  const pid = Number(await readFile(path, 'utf8').catch(() => ''));
+  if (!Number.isInteger(pid) || pid <= 0) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it lives, as another user's.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,6 +118,23 @@ describe('the tape archive on disk', () => {
     expect(await settled(waiting)).toBe(false);
     expect((await new TapeArchive(new FileTapeDays(dir)).read('BTC', '1m', DAY, DAY + D)).rows).toEqual([]);
     await utimes(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    expect(await waiting).toBe(rows.length);
+    expect((await new TapeArchive(new FileTapeDays(dir)).read('BTC', '1m', DAY, DAY + D)).rows).toEqual(rows);
+  });
+
+  it('takes over at once a fresh lock whose writer was killed (its pid runs no more), and waits on one whose writer runs', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
+    const folder = join(dir, 'tape', 'BTC', '1m');
+    const lock = join(folder, '.2018-04-05.json.lock');
+    await mkdir(folder, { recursive: true });
+    const killed = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    await once(killed, 'spawn');
+    await writeFile(lock, String(killed.pid));
+    const archive = new TapeArchive(new FileTapeDays(dir));
+    const waiting = archive.import('BTC', '1m', rows);
+    expect(await settled(waiting)).toBe(false);
+    killed.kill('SIGKILL');
+    await once(killed, 'exit');
     expect(await waiting).toBe(rows.length);
     expect((await new TapeArchive(new FileTapeDays(dir)).read('BTC', '1m', DAY, DAY + D)).rows).toEqual(rows);
   });
