@@ -6,6 +6,8 @@ import { grantsFile } from './support/mcp.js';
 import { sampleFile } from './support/tape-file.js';
 import { EMA_CROSS } from './fixtures/scripts.js';
 import { irOf } from '../engine/decider/ir.js';
+import { transferableSymbol, valueSymbol } from 'piscina';
+import type { ImageRead } from '../core/image.js';
 import { WorkPool } from '../core/pool/pool.js';
 import { WORK_NICE } from '../core/pool/yielding.js';
 
@@ -212,6 +214,34 @@ describe('the work pool', () => {
 });
 
 describe('a pool job told as it goes', () => {
+  it("hands an image's bytes back from its thread by transfer, not by copy, and they are the loop's bytes", async () => {
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'), Buffer.alloc(256 * 1024, 7)]);
+    const input = { base64: png.toString('base64'), cap: 1 << 20 };
+    // The thread's entry gives piscina the answer with the bytes' own buffer to move.
+    const { run } = await import('../core/pool/thread.js');
+    const handed = (await run({ kind: 'imaging', input })) as unknown as Record<symbol, unknown>;
+    const { answer } = handed[valueSymbol] as { answer: ImageRead };
+    expect(answer).toMatchObject({ ok: true, mime: 'image/png' });
+    expect(handed[transferableSymbol]).toHaveLength(1);
+    expect((handed[transferableSymbol] as ArrayBuffer[])[0]).toBe(answer.ok && answer.bytes.buffer);
+    // Through a warm pool's thread (a rehearsal waits for the threads to load), the same read arrives whole.
+    const reads: ImageRead[] = [];
+    for (const threads of [1, 0]) {
+      const pool = new WorkPool({ threads, lane: 4, held: 8 });
+      try {
+        await pool.run('rehearsal', { ir: irOf(EMA_CROSS), seed: 'f'.repeat(64), version: 'test.v1', bars: sampleFile('BTC-1m'), options: { nullRuns: 10 } }, { owner: 'p' });
+        reads.push(await pool.run('imaging', input, { owner: 'p' }));
+        expect(pool.jobsRun().find((r) => r.kind === 'imaging')?.where).toBe(threads ? 'thread' : 'loop');
+      } finally {
+        await pool.close();
+      }
+    }
+    // (A Buffer crosses as a plain Uint8Array: the bytes are compared, not their class.)
+    const [pooled, onLoop] = reads.map((r) => (r.ok ? { ...r, bytes: Buffer.from(r.bytes) } : r));
+    expect(pooled).toEqual(onLoop);
+    expect(pooled).toMatchObject({ ok: true, bytes: png });
+  });
+
   it('tells its turn and each engine step in order before its answer, on a thread as on the loop, and answers the same', async () => {
     const ir = irOf(EMA_CROSS);
     const job = { ir, seed: 'e'.repeat(64), version: 'test.v1', bars: sampleFile('BTC-1m'), options: { nullRuns: 50, folds: 3 } };

@@ -1,4 +1,5 @@
 import { isMainThread } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import * as work from './worker.js';
 import { yieldToTheLoop } from './yielding.js';
 
@@ -14,9 +15,45 @@ export interface OnThread {
   ms: number;
 }
 
+/**
+ * The kinds whose answers carry bytes made for that answer alone (an image's, a plate's PNG): those bytes cross back
+ * to the event loop by transfer, not by a copy the loop would make (megabytes into fresh memory, there).
+ */
+const BYTES_MOVED: ReadonlySet<ThreadJob['kind']> = new Set(['imaging', 'drawing', 'drawingRehearsal']);
+
+/** An answer handed back with the buffers that move with it, as piscina takes one. */
+class Moved {
+  constructor(
+    private readonly value: OnThread,
+    private readonly buffers: ArrayBuffer[],
+  ) {}
+
+  get [transferableSymbol](): ArrayBuffer[] {
+    return this.buffers;
+  }
+
+  get [valueSymbol](): OnThread {
+    return this.value;
+  }
+}
+
+/** The buffers of the byte arrays in an answer that each hold their whole buffer (never a slab Node pools). */
+function ownBuffers(value: unknown, found = new Set<ArrayBuffer>()): Set<ArrayBuffer> {
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer && value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) found.add(value.buffer);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) ownBuffers(inner, found);
+  }
+  return found;
+}
+
 /** A pool thread's one entry: runs the job's kind of work and times it where it runs. */
 export async function run(job: ThreadJob): Promise<OnThread> {
   const started = performance.now();
   const answer: unknown = await (work[job.kind] as (job: work.Job<unknown>) => unknown)(job);
-  return { answer, ms: performance.now() - started };
+  const done: OnThread = { answer, ms: performance.now() - started };
+  if (!BYTES_MOVED.has(job.kind)) return done;
+  const buffers = [...ownBuffers(answer)];
+  // Piscina hands the loop the value alone, its buffers moved: what the pool reads is the OnThread either way.
+  return buffers.length ? (move(new Moved(done, buffers)) as unknown as OnThread) : done;
 }
