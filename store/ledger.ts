@@ -61,9 +61,11 @@ export abstract class HeldLedger<T> implements Ledger<T> {
   private writing: Promise<void> | null = null;
   private readonly followers: ((e: LedgerEntry<T>) => void)[] = [];
 
+  /** `maxBatch`: the most appends one write keeps; those waiting beyond it go in the writes after. */
   protected constructor(
     protected readonly name: string,
     protected readonly entries: LedgerEntry<T>[],
+    private readonly maxBatch = Number.POSITIVE_INFINITY,
   ) {}
 
   get all(): readonly LedgerEntry<T>[] {
@@ -114,7 +116,7 @@ export abstract class HeldLedger<T> implements Ledger<T> {
 
   private async writeWaiting(): Promise<void> {
     while (this.waiting.length > 0) {
-      const batch = this.waiting.splice(0);
+      const batch = this.waiting.splice(0, this.maxBatch);
       let records: LedgerEntry<T>[];
       try {
         records = await this.keep(batch);

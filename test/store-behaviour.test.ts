@@ -8,6 +8,7 @@ import type { Backend } from '../store/backend.js';
 import { GENESIS } from '../store/chain.js';
 import { openBackend } from '../store/open-backend.js';
 import { FileLedger } from '../store/file-ledger.js';
+import { ledgerLocks } from '../store/ledger-locks.js';
 import { PgLedger } from '../store/pg/pg-ledger.js';
 import { signedIn, testDeck } from './support/deck.js';
 import { call } from './support/http.js';
@@ -352,6 +353,27 @@ describe('a ledger two decks append to on PostgreSQL', () => {
     } finally {
       await holder.end();
       await Promise.all(pools.map((p) => p.end()));
+    }
+  });
+});
+
+describe('a long queue of appends on PostgreSQL', () => {
+  it('is chained in statements of at most 100 entries, one after another, into one chain', async () => {
+    const url = await freshDatabase();
+    await (await openBackend({ dataDir: await tempDir(), databaseUrl: url })).close(); // the schema
+    const pool = new pg.Pool({ connectionString: url });
+    const statements: string[] = [];
+    const stop = ledgerLocks.listen((held) => statements.push(held.ledger));
+    try {
+      const ledger = await PgLedger.open<{ n: number }>(pool, 'queue');
+      // The first append is written alone; the 249 that queue behind it go 100, 100 and 49 to a statement.
+      await Promise.all(Array.from({ length: 250 }, (_, n) => ledger.append({ n }, 1_000 + n)));
+      expect(statements.filter((l) => l === 'queue')).toHaveLength(4);
+      expect(ledger.all.map((e) => e.entry.n)).toEqual(Array.from({ length: 250 }, (_, n) => n));
+      expect(ledger.verify()).toBeNull();
+    } finally {
+      stop();
+      await pool.end();
     }
   });
 });

@@ -41,6 +41,13 @@ SELECT (SELECT json_agg(line ORDER BY seq) FROM kept)::text AS lines, (SELECT co
   (SELECT extract(epoch FROM clock_timestamp() - locked) FROM head)::float8 AS held`;
 
 /**
+ * The most entries one statement chains. Each entry's step of the recursive chain reads the batch again, so a
+ * statement's time under the head's lock grows with the square of its batch (4,000 entries held it about a second);
+ * at this size it stays near a millisecond, and a longer queue goes in the statements after.
+ */
+const STATEMENT_BATCH = 100;
+
+/**
  * A ledger as rows of deck_ledger_entries, keyed (ledger, seq), each row the JSON line a file ledger would hold, and
  * its head (length and last hash) in deck_ledger_heads. A batch is chained on the store's head inside the database, in
  * one statement (`APPEND`), so two decks can never chain onto the same entry and a busy ledger always makes progress;
@@ -52,7 +59,7 @@ export class PgLedger<T> extends HeldLedger<T> {
     private readonly pool: Pool,
     name: string,
   ) {
-    super(name, []);
+    super(name, [], STATEMENT_BATCH);
   }
 
   static async open<T>(pool: Pool, name: string): Promise<PgLedger<T>> {
