@@ -116,7 +116,7 @@ const schemaOf = (schema: z.ZodType): Schema => {
   return rest;
 };
 /** The deck's wire types and its markets and timeframes: a shared shape that is one of them is named for it. */
-const NAMED_TYPES = Object.fromEntries(
+export const NAMED_TYPES = Object.fromEntries(
   Object.entries({ Address, Hex32, IsoTime, Sha256Hex, UnixS, Market: z.enum(MARKETS), Timeframe: z.enum(TIMEFRAMES) }).map(([name, schema]) => [name, schemaOf(schema)]),
 );
 const CARD = schemaOf(SellerCardSchema);
