@@ -2,7 +2,9 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { DeckError } from '../core/errors.js';
 import { JsonShape, type Excess, type JsonBounds } from '../core/json-bounds.js';
 import { parseJsonBody } from '../core/json.js';
+import { ownsItsMemory } from '../core/pool/own-memory.js';
 import type { WorkPool } from '../core/pool/pool.js';
+import { BodyBytes } from './body-bytes.js';
 
 /**
  * Where a body of `from` bytes or more, holding at most `entries` keys and array items, is parsed instead of on the
@@ -27,11 +29,15 @@ export const parsedOnPool = (pool: WorkPool): BodyOffload => ({
   from: PARSED_ON_POOL_FROM,
   entries: PARSED_ON_POOL_ENTRIES,
   // A body gathered into a buffer of its own moves to the thread, not copied: nothing reads it after.
-  parse: (bytes, req) => pool.run('parsing', bytes, { owner: `address ${req.ip ?? ''}`, ...(ownsItsMemory(bytes) ? { transfer: [bytes.buffer as ArrayBuffer] } : {}) }),
+  parse: (bytes, req) => pool.run('parsing', bytes, { owner: `address ${req.ip ?? ''}`, ...(ownsItsMemory(bytes) ? { transfer: [bytes.buffer] } : {}) }),
 });
 
-/** Whether a buffer is the whole of its memory (not a slice of Node's shared pool or of a larger read). */
-const ownsItsMemory = (bytes: Buffer): boolean => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
+/**
+ * Runs `then` once the loop has read the input that arrived while it was held: in the check phase after a poll phase,
+ * which one setImmediate from a poll callback (where a thread's answer is heard) does not reach, two do.
+ */
+const afterWaitingIo = (then: () => void): void => void setImmediate(() => setImmediate(then));
+
 
 /**
  * A JSON body reader: express.json (body-parser) with `strict: false`, whose answers it keeps exactly (an empty body
@@ -73,7 +79,8 @@ export function jsonBody(limit: number, bounds: JsonBounds, offload?: BodyOffloa
     const length = utf8Json ? plainLength(req, limit) : null;
     if (length === null) return full(req, res, next);
     req.body = undefined;
-    const chunks: Buffer[] = [];
+    // A body the pool may parse is kept whole as it arrives, to move there as it is.
+    const kept = new BodyBytes(length, offload?.from ?? Infinity);
     let received = 0;
     // Read as it arrives: once the body passes its bounds, the rest is counted and let go, never kept or decoded.
     const shape = new JsonShape(bounds);
@@ -84,14 +91,17 @@ export function jsonBody(limit: number, bounds: JsonBounds, offload?: BodyOffloa
       req.removeListener('close', onClose);
       if (error) return next(error);
       if (excess) return next(tooComplex(excess.message, bounds));
-      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+      const bytes = kept.bytes();
       const notJson = () => failure(400, 'entity.parse.failed', 'the body is not JSON');
       if (offload && received >= offload.from && shape.entriesRead <= offload.entries) {
         offload.parse(bytes, req).then(
-          (value) => {
-            req.body = value;
-            next();
-          },
+          // Taking a large value back held the loop: the route's own work (its schema, another job's input) waits for
+          // the loop to read what arrived meanwhile, so the two are never one block.
+          (value) =>
+            afterWaitingIo(() => {
+              req.body = value;
+              next();
+            }),
           (error: unknown) => next(error instanceof DeckError ? error : notJson()),
         );
         return;
@@ -106,9 +116,9 @@ export function jsonBody(limit: number, bounds: JsonBounds, offload?: BodyOffloa
     const onData = (chunk: Buffer) => {
       received += chunk.length;
       excess = shape.read(chunk);
-      if (!excess) return void chunks.push(chunk);
+      if (!excess) return kept.add(chunk);
       // Past its bounds: refused now, not at the body's end.
-      chunks.length = 0;
+      kept.drop();
       done(null);
     };
     const onEnd = () => done(received === length ? null : failure(400, 'request.size.invalid', 'the body does not match its content-length'));

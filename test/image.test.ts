@@ -71,7 +71,8 @@ describe('POST /studio/image', () => {
 
   it('refuses no image and non-base64 with 422 naming data, and a missing body with 400', async () => {
     const me = await signedIn(deck.url, 'blank');
-    for (const body of [{ data: '' }, { data: '***' }, {}]) {
+    // Text that is not ASCII is not base64, whatever its bytes (it crosses to the pool as UTF-8).
+    for (const body of [{ data: '' }, { data: '***' }, {}, { data: `${GIF_1PX}é` }, { data: `\ud800${GIF_1PX}` }, { data: 'ÿÿÿÿ' }]) {
       const res = await attach(me.bearer, body);
       expect(res.status).toBe(422);
       expect(res.body.problems[0].field).toBe('data');

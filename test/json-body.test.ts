@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeckError } from '../core/errors.js';
 import { WorkPool } from '../core/pool/pool.js';
+import { ownsItsMemory } from '../core/pool/own-memory.js';
 import { jsonBody, parsedOnPool, type BodyOffload } from '../rest/json-body.js';
 import { oddValue } from './fuzz/values.js';
 
@@ -21,13 +22,19 @@ const BOUNDS = { depth: 3, entries: 5, string: 10 };
 let server: Server;
 let base: string;
 /** The failures each reader reported, by route: a client that went away never reads its answer. */
-const reported: Record<string, unknown[]> = { '/deck': [], '/body-parser': [], '/bounded': [], '/pooled': [], '/refusing': [] };
+const reported: Record<string, unknown[]> = { '/deck': [], '/body-parser': [], '/bounded': [], '/pooled': [], '/refusing': [], '/gathered': [], '/long': [] };
 /**
  * A work pool of one thread, where /pooled parses every body (from its first byte) off the event loop, as the deck's
  * routes do (a body gathered into memory of its own moved to the thread).
  */
 const pool = new WorkPool({ threads: 1, lane: 100, held: 100 });
 const pooled: BodyOffload = { ...parsedOnPool(pool), from: 0, entries: LIMIT };
+/** Whether each body /gathered handed to the pool was in memory of its own (so it moved to the thread). */
+const handed: boolean[] = [];
+/** From 1 KB on, bodies go to the pool, and the reader keeps one whole from then on. */
+const gathered: BodyOffload = { ...parsedOnPool(pool), from: 1_024, parse: (bytes, req) => (handed.push(ownsItsMemory(bytes)), parsedOnPool(pool).parse(bytes, req)) };
+/** Bodies of some megabytes, as an image's: parsed on the pool from 128 KB, as the deck's routes are. */
+const LONG_LIMIT = 8 * 1024 * 1024;
 /** A place that refuses every body of at most 4 entries (keys and items) it is handed, as a full queue would. */
 const refusing: BodyOffload = { from: 0, entries: 4, parse: () => Promise.reject(new DeckError(429, 'queue_full', 'the work queue is full')) };
 
@@ -42,6 +49,8 @@ beforeAll(async () => {
   app.post('/bounded', jsonBody(LIMIT, BOUNDS), answer, failed);
   app.post('/pooled', jsonBody(LIMIT, UNBOUNDED, pooled), answer, failed);
   app.post('/refusing', jsonBody(LIMIT, UNBOUNDED, refusing), answer, failed);
+  app.post('/gathered', jsonBody(LIMIT, UNBOUNDED, gathered), answer, failed);
+  app.post('/long', jsonBody(LONG_LIMIT, { depth: 8, entries: 64, string: LONG_LIMIT }, parsedOnPool(pool)), answer, failed);
   app.post('/body-parser', express.json({ type: () => true, limit: LIMIT, strict: false }), answer, failed);
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -134,6 +143,45 @@ describe('jsonBody', () => {
     const many = await post('/refusing', { type: 'application/json', encoding: 'none', chunked: false, bytes: Buffer.from('{"a":1,"b":[2,3,4]}') });
     expect(many).toEqual({ body: { a: 1, b: [2, 3, 4] } });
   }, 120_000);
+
+  it('hands the pool a body of a stated length whole, in memory of its own, however its writes split it', async () => {
+    const value = { pad: 'é'.repeat(700), list: [1, 2, 'x'] };
+    const bytes = Buffer.from(JSON.stringify(value));
+    for (const step of [bytes.length, 1_000, 100, 7]) {
+      handed.length = 0;
+      const answer = await new Promise<unknown>((resolve, reject) => {
+        const req = request(`${base}/gathered`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) }, agent: false }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve(JSON.parse(text) as unknown));
+        });
+        req.on('error', reject);
+        void (async () => {
+          for (let at = 0; at < bytes.length; at += step) {
+            req.write(bytes.subarray(at, at + step));
+            await new Promise((r) => setImmediate(r));
+          }
+          req.end();
+        })();
+      });
+      expect(answer, `writes of ${step}`).toEqual({ body: value });
+      expect(handed, `writes of ${step}`).toEqual([true]);
+    }
+  });
+
+  it('takes back from the pool a body of some megabytes with its long strings, as JSON.parse reads it', async () => {
+    // Light work runs on the loop until a thread has answered: wait for one.
+    for (let i = 0; i < 200 && !pool.jobsRun().some((r) => r.kind === 'parsing' && r.where === 'thread'); i++) {
+      await post('/pooled', { type: 'application/json', encoding: 'none', chunked: false, bytes: Buffer.from('{"warm":1}') });
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const before = pool.jobsRun().find((r) => r.kind === 'parsing' && r.where === 'thread')?.n ?? 0;
+    const body = { data: `data:image/png;base64,${'QUJD'.repeat(400_000)}`, note: 'short', wide: 'é'.repeat(1_100_000), list: ['x', 'A'.repeat(1_200_000)] };
+    const text = JSON.stringify(body);
+    const answer = await post('/long', { type: 'application/json', encoding: 'none', chunked: false, bytes: Buffer.from(text) });
+    expect(answer).toEqual({ body: JSON.parse(text) });
+    expect(pool.jobsRun().find((r) => r.kind === 'parsing' && r.where === 'thread')?.n).toBe(before + 1);
+  });
 
   it('reads the bodies that differ in one byte as body-parser does, however they are sent', async () => {
     const texts = ['', '\uFEFF{"bom":true}', '\uFEFF', '{"a":"é😀"}', ' 7 ', 'nul', '[1,]'];

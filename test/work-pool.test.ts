@@ -8,7 +8,9 @@ import { EMA_CROSS } from './fixtures/scripts.js';
 import { irOf } from '../engine/decider/ir.js';
 import { transferableSymbol, valueSymbol } from 'piscina';
 import type { ImageRead } from '../core/image.js';
+import { LONG_STRING_CHARS, putLongStrings } from '../core/pool/long-strings.js';
 import { WorkPool } from '../core/pool/pool.js';
+import type { OnThread } from '../core/pool/thread.js';
 import { WORK_NICE } from '../core/pool/yielding.js';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
@@ -216,7 +218,7 @@ describe('the work pool', () => {
 describe('a pool job told as it goes', () => {
   it("hands an image's bytes back from its thread by transfer, not by copy, and they are the loop's bytes", async () => {
     const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'), Buffer.alloc(256 * 1024, 7)]);
-    const input = { base64: png.toString('base64'), cap: 1 << 20 };
+    const input = { base64: Buffer.from(png.toString('base64')), cap: 1 << 20 };
     // The thread's entry gives piscina the answer with the bytes' own buffer to move.
     const { run } = await import('../core/pool/thread.js');
     const handed = (await run({ kind: 'imaging', input })) as unknown as Record<symbol, unknown>;
@@ -240,6 +242,16 @@ describe('a pool job told as it goes', () => {
     const [pooled, onLoop] = reads.map((r) => (r.ok ? { ...r, bytes: Buffer.from(r.bytes) } : r));
     expect(pooled).toEqual(onLoop);
     expect(pooled).toMatchObject({ ok: true, bytes: png });
+  });
+
+  it("hands a body's long strings back from its thread as their bytes, to move, and the loop puts the same value together", async () => {
+    const body = Buffer.from(JSON.stringify({ data: 'A'.repeat(LONG_STRING_CHARS), n: 1, words: 'é'.repeat(LONG_STRING_CHARS) }));
+    const { run } = await import('../core/pool/thread.js');
+    const handed = (await run({ kind: 'parsing', input: body })) as unknown as Record<symbol, unknown>;
+    const done = handed[valueSymbol] as OnThread;
+    expect(done.answer).toEqual({ data: '', n: 1, words: 'é'.repeat(LONG_STRING_CHARS) });
+    expect(handed[transferableSymbol]).toEqual([done.strings![0]!.bytes.buffer]);
+    expect(putLongStrings(done.answer, done.strings!)).toEqual(JSON.parse(body.toString()));
   });
 
   it('tells its turn and each engine step in order before its answer, on a thread as on the loop, and answers the same', async () => {

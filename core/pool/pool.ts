@@ -4,6 +4,7 @@ import { Piscina } from 'piscina';
 import { DeckError } from '../errors.js';
 import { FairQueue } from '../fair-queue.js';
 import { workHandOffs } from './hand-off.js';
+import { putLongStrings } from './long-strings.js';
 import type { OnThread, ThreadJob } from './thread.js';
 import * as work from './worker.js';
 
@@ -107,7 +108,7 @@ export class WorkPool {
           throw ask.signal?.aborted ? cancelled() : error;
         })) as OnThread;
         workHandOffs.publish({ kind, seconds: Math.max(0, performance.now() - handed - done.ms) / 1000 });
-        return done.answer as Awaited<ReturnType<Work[K]>>;
+        return (done.strings ? putLongStrings(done.answer, done.strings) : done.answer) as Awaited<ReturnType<Work[K]>>;
       } finally {
         // The answer comes on piscina's own port: steps posted before it and not yet heard are heard now, in order.
         if (channel) {

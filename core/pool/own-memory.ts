@@ -1,0 +1,6 @@
+/**
+ * Whether a byte array is the whole of its buffer (never a slice of Node's pooled slab, of a larger read, or shared
+ * memory): only such a buffer may be moved to or from a thread, since moving it empties every other view of it.
+ */
+export const ownsItsMemory = (bytes: ArrayBufferView): bytes is ArrayBufferView & { buffer: ArrayBuffer } =>
+  bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
