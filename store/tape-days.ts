@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
@@ -191,16 +192,22 @@ export class FileTapeDays implements TapeDays {
 }
 
 /**
- * Takes a lock file (created exclusively, holding the taker's pid), waiting while another live writer holds it;
- * answers its release. A lock whose pid names no live process was left by a writer that was killed (a SIGKILL
- * leaves its lock behind): it is taken over at once, as is one older than STALE_LOCK_MS.
+ * This process among every process that had its pid: a deck restarted in a container often has its predecessor's pid,
+ * and a lock that predecessor left behind must not read as this process's own.
+ */
+const THIS_PROCESS = `${process.pid} ${randomBytes(8).toString('hex')}`;
+
+/**
+ * Takes a lock file (created exclusively, holding the taker's pid and process token), waiting while another live writer
+ * holds it; answers its release. A lock whose writer no longer runs (a SIGKILL leaves its lock behind) is taken over at
+ * once: its pid names no live process, or names this one with another token. So is one older than STALE_LOCK_MS.
  */
 async function lock(path: string): Promise<() => Promise<void>> {
   const started = Date.now();
   for (;;) {
     try {
       const file = await open(path, 'wx');
-      await file.writeFile(String(process.pid)).finally(() => file.close());
+      await file.writeFile(THIS_PROCESS).finally(() => file.close());
       return () => unlink(path).catch(() => {});
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -214,8 +221,11 @@ async function lock(path: string): Promise<() => Promise<void>> {
 
 /** Whether the process a lock file names still runs; true while the name is not written yet, or not read. */
 async function holderLives(path: string): Promise<boolean> {
-  const pid = Number(await readFile(path, 'utf8').catch(() => ''));
+  const holder = await readFile(path, 'utf8').catch(() => '');
+  const pid = Number(holder.split(' ')[0]);
   if (!Number.isInteger(pid) || pid <= 0) return true;
+  // This pid is this process's: the lock is its own (another writer of it, waited for) or a predecessor's.
+  if (pid === process.pid) return holder === THIS_PROCESS;
   try {
     process.kill(pid, 0);
     return true;

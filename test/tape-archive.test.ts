@@ -122,6 +122,23 @@ describe('the tape archive on disk', () => {
     expect((await new TapeArchive(new FileTapeDays(dir)).read('BTC', '1m', DAY, DAY + D)).rows).toEqual(rows);
   });
 
+  it("takes over at once a lock left with this process's pid by another process (a restarted container's deck has its predecessor's), and waits on its own", async () => {
+    for (const left of [String(process.pid), `${process.pid} 0123456789abcdef`]) {
+      const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
+      const folder = join(dir, 'tape', 'BTC', '1m');
+      await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, '.2018-04-05.json.lock'), left);
+      expect(await new TapeArchive(new FileTapeDays(dir)).import('BTC', '1m', rows)).toBe(rows.length);
+    }
+    // Two writers of this process, each with its own half of the day: the one second waits for the first's lock, and
+    // the day holds both halves.
+    const other = await mkdtemp(join(tmpdir(), 'deck-archive-'));
+    const half = Math.floor(rows.length / 2);
+    const [a, b] = [new TapeArchive(new FileTapeDays(other)), new TapeArchive(new FileTapeDays(other))];
+    expect(await Promise.all([a.import('BTC', '1m', rows.slice(0, half)), b.import('BTC', '1m', rows.slice(half))])).toEqual([half, rows.length - half]);
+    expect((await new TapeArchive(new FileTapeDays(other)).read('BTC', '1m', DAY, DAY + D)).rows).toEqual(rows);
+  });
+
   it('takes over at once a fresh lock whose writer was killed (its pid runs no more), and waits on one whose writer runs', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'deck-archive-'));
     const folder = join(dir, 'tape', 'BTC', '1m');
