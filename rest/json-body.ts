@@ -2,7 +2,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { DeckError } from '../core/errors.js';
 import { JsonShape, type Excess, type JsonBounds } from '../core/json-bounds.js';
 import { parseJsonBody } from '../core/json.js';
-import { ownsItsMemory } from '../core/pool/own-memory.js';
+import { moving } from '../core/pool/own-memory.js';
 import type { WorkPool } from '../core/pool/pool.js';
 import { BodyBytes } from './body-bytes.js';
 
@@ -29,7 +29,7 @@ export const parsedOnPool = (pool: WorkPool): BodyOffload => ({
   from: PARSED_ON_POOL_FROM,
   entries: PARSED_ON_POOL_ENTRIES,
   // A body gathered into a buffer of its own moves to the thread, not copied: nothing reads it after.
-  parse: (bytes, req) => pool.run('parsing', bytes, { owner: `address ${req.ip ?? ''}`, ...(ownsItsMemory(bytes) ? { transfer: [bytes.buffer] } : {}) }),
+  parse: (bytes, req) => pool.run('parsing', bytes, { owner: `address ${req.ip ?? ''}`, ...moving(bytes) }),
 });
 
 /**
@@ -37,7 +37,6 @@ export const parsedOnPool = (pool: WorkPool): BodyOffload => ({
  * which one setImmediate from a poll callback (where a thread's answer is heard) does not reach, two do.
  */
 const afterWaitingIo = (then: () => void): void => void setImmediate(() => setImmediate(then));
-
 
 /**
  * A JSON body reader: express.json (body-parser) with `strict: false`, whose answers it keeps exactly (an empty body

@@ -4,3 +4,6 @@
  */
 export const ownsItsMemory = (bytes: ArrayBufferView): bytes is ArrayBufferView & { buffer: ArrayBuffer } =>
   bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+
+/** What a job's ask adds to move these bytes to the thread: nothing when they may not move (they are copied then). */
+export const moving = (bytes: ArrayBufferView): { transfer?: ArrayBuffer[] } => (ownsItsMemory(bytes) ? { transfer: [bytes.buffer] } : {});
