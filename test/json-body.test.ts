@@ -1,7 +1,9 @@
 import express, { type ErrorRequestHandler } from 'express';
 import fc from 'fast-check';
 import { request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { stat } from 'node:fs';
+import { once } from 'node:events';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeckError } from '../core/errors.js';
@@ -181,6 +183,43 @@ describe('jsonBody', () => {
     const answer = await post('/long', { type: 'application/json', encoding: 'none', chunked: false, bytes: Buffer.from(text) });
     expect(answer).toEqual({ body: JSON.parse(text) });
     expect(pool.jobsRun().find((r) => r.kind === 'parsing' && r.where === 'thread')?.n).toBe(before + 1);
+  });
+
+  it("lets the loop read what arrived while a body came back from the pool before the route's own work starts", async () => {
+    // The pool's answer is heard in a poll callback, as a thread's is; input that arrives meanwhile (here, bytes sent
+    // to another server of this process) is read in the next poll, which the route's work must wait for.
+    const order: string[] = [];
+    const other = createServer((socket) => socket.on('data', () => void order.push('input')));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const client = connect((other.address() as AddressInfo).port, '127.0.0.1');
+    await once(client, 'connect');
+    const polled: BodyOffload = {
+      from: 0,
+      entries: LIMIT,
+      parse: (bytes) =>
+        new Promise((resolve) =>
+          stat('.', () => {
+            client.write('x');
+            resolve(JSON.parse(bytes.toString()) as unknown);
+          }),
+        ),
+    };
+    const app = express();
+    app.post('/polled', jsonBody(LIMIT, UNBOUNDED, polled), (req, res) => {
+      order.push('route');
+      res.json({ body: req.body as unknown });
+    });
+    const routes = app.listen(0, '127.0.0.1');
+    await once(routes, 'listening');
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(routes.address() as AddressInfo).port}/polled`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+      expect(await answer.json()).toEqual({ body: { a: 1 } });
+      expect(order).toEqual(['input', 'route']);
+    } finally {
+      client.destroy();
+      await new Promise((resolve) => routes.close(resolve));
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 
   it('reads the bodies that differ in one byte as body-parser does, however they are sent', async () => {
