@@ -19,6 +19,8 @@ describe('long strings across threads', () => {
     // What crosses as a value holds none of them; a long string that is not ASCII crosses as it is.
     expect(left).toMatchObject({ data: '', short: 'kept', nested: { list: [1, '', { deep: '' }] }, wide: long('é') });
     expect(Object.getPrototypeOf(left)).toBe(Object.prototype);
+    // The value taken from is left as it was.
+    expect(sent).toEqual(value());
     const arrived = putLongStrings(structuredClone(left), strings);
     expect(arrived).toEqual(value());
     expect(Object.getPrototypeOf(arrived)).toBe(Object.prototype);
@@ -29,6 +31,9 @@ describe('long strings across threads', () => {
     const { value, strings } = takeLongStrings(long('x'));
     expect(value).toBe('');
     expect(putLongStrings(value, strings)).toBe(long('x'));
+    // A typed array beside a long string crosses as it is, never walked.
+    const columns = new Float64Array(4);
+    expect((takeLongStrings({ columns, s: long('z') }).value as { columns: unknown }).columns).toBe(columns);
     for (const plain of [null, 7, 'short', { a: [long('y').slice(1)] }, [] as unknown[]]) {
       const taken = takeLongStrings(plain);
       expect(taken.strings).toEqual([]);

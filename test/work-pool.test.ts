@@ -8,7 +8,7 @@ import { EMA_CROSS } from './fixtures/scripts.js';
 import { irOf } from '../engine/decider/ir.js';
 import { transferableSymbol, valueSymbol } from 'piscina';
 import type { ImageRead } from '../core/image.js';
-import { LONG_STRING_CHARS, putLongStrings } from '../core/pool/long-strings.js';
+import { LONG_STRING_CHARS, putLongStrings, takeLongStrings } from '../core/pool/long-strings.js';
 import { WorkPool } from '../core/pool/pool.js';
 import type { OnThread } from '../core/pool/thread.js';
 import { WORK_NICE } from '../core/pool/yielding.js';
@@ -216,12 +216,15 @@ describe('the work pool', () => {
 });
 
 describe('a pool job told as it goes', () => {
-  it("hands an image's bytes back from its thread by transfer, not by copy, and they are the loop's bytes", async () => {
-    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'), Buffer.alloc(256 * 1024, 7)]);
-    const input = { base64: Buffer.from(png.toString('base64')), cap: 1 << 20 };
-    // The thread's entry gives piscina the answer with the bytes' own buffer to move.
+  it("takes an image's base64 to its thread as bytes and hands its bytes back by transfer, and they are the loop's bytes", async () => {
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'), Buffer.alloc(1 << 20, 7)]);
+    const input = { base64: png.toString('base64'), cap: 2 << 20 };
+    // The base64 crosses as its bytes; the thread's entry puts it back, and gives piscina the answer with the bytes' own
+    // buffer to move.
+    const sent = takeLongStrings(input);
+    expect(sent).toMatchObject({ value: { base64: '', cap: 2 << 20 }, strings: [{ at: ['base64'] }] });
     const { run } = await import('../core/pool/thread.js');
-    const handed = (await run({ kind: 'imaging', input })) as unknown as Record<symbol, unknown>;
+    const handed = (await run({ kind: 'imaging', input: sent.value, strings: sent.strings })) as unknown as Record<symbol, unknown>;
     const { answer } = handed[valueSymbol] as { answer: ImageRead };
     expect(answer).toMatchObject({ ok: true, mime: 'image/png' });
     expect(handed[transferableSymbol]).toHaveLength(1);
@@ -238,7 +241,8 @@ describe('a pool job told as it goes', () => {
         await pool.close();
       }
     }
-    // (A Buffer crosses as a plain Uint8Array: the bytes are compared, not their class.)
+    // The caller's input is as it gave it. (A Buffer crosses as a plain Uint8Array: the bytes are compared, not their class.)
+    expect(input.base64).toBe(png.toString('base64'));
     const [pooled, onLoop] = reads.map((r) => (r.ok ? { ...r, bytes: Buffer.from(r.bytes) } : r));
     expect(pooled).toEqual(onLoop);
     expect(pooled).toMatchObject({ ok: true, bytes: png });

@@ -1,8 +1,9 @@
 /**
- * Long strings of ASCII cross from a thread to the event loop as their bytes, moved, and become strings again outside
- * the JS heap. A string the loop takes by structured clone is copied into new heap memory of its own: for the some
- * megabytes of an image's base64 that held the loop about 25 ms here, nearly all of it the first touch of fresh
- * pages. Made from bytes with Latin-1, a string of a megabyte or more is external, in memory the process reuses.
+ * Long strings of ASCII cross between the event loop and a pool thread as their bytes, moved, and become strings again
+ * where they arrive. A string that crosses by structured clone is copied twice, into the message and out of it into
+ * new heap memory: for the some megabytes of an image's base64 each copy held the loop 15-30 ms here, nearly all of
+ * it the first touch of fresh pages. Made from bytes with Latin-1, a string of a megabyte or more is external, in
+ * memory the process reuses.
  */
 
 /** Where a long string sat in a value (its keys and indexes from the top; none: the value itself), and its bytes. */
@@ -22,25 +23,30 @@ const setSlot = (container: Container, key: string | number, value: unknown): vo
 
 const asciiOnly = (s: string): boolean => Buffer.byteLength(s, 'utf8') === s.length;
 
+/** An object as JSON and structured clone make them (a typed array, say, is crossed as it is, never walked). */
+const plainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && [Object.prototype, null].includes(Object.getPrototypeOf(v) as object | null);
+
 /**
  * The value with each long string of ASCII left empty, and those strings as bytes (each its own buffer, to move).
- * The value is changed in place: it is the thread's to hand over.
+ * The value itself is left as it is: where it holds one, the arrays and objects on the way to it are copies.
  */
 export function takeLongStrings(value: unknown): { value: unknown; strings: LongString[] } {
   const strings: LongString[] = [];
-  const long = (v: unknown): v is string => typeof v === 'string' && v.length >= LONG_STRING_CHARS && asciiOnly(v);
-  const walk = (container: Container, at: (string | number)[]): void => {
-    for (const [key, inner] of Object.entries(container)) {
-      const slot = Array.isArray(container) ? Number(key) : key;
-      if (long(inner)) {
-        strings.push({ at: [...at, slot], bytes: Buffer.from(inner, 'latin1') });
-        setSlot(container, slot, '');
-      } else if (typeof inner === 'object' && inner !== null) walk(inner as Container, [...at, slot]);
+  const take = (v: unknown, at: (string | number)[]): unknown => {
+    if (typeof v === 'string') {
+      if (v.length < LONG_STRING_CHARS || !asciiOnly(v)) return v;
+      strings.push({ at, bytes: Buffer.from(v, 'latin1') });
+      return '';
     }
+    if (Array.isArray(v)) return v.map((inner, i) => take(inner, [...at, i]));
+    if (!plainObject(v)) return v;
+    const copy: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(v)) setSlot(copy, key, take(inner, [...at, key]));
+    return copy;
   };
-  if (long(value)) return { value: '', strings: [{ at: [], bytes: Buffer.from(value, 'latin1') }] };
-  if (typeof value === 'object' && value !== null) walk(value as Container, []);
-  return { value, strings };
+  const taken = take(value, []);
+  return { value: strings.length ? taken : value, strings };
 }
 
 /** The value with its long strings put back where they sat. */

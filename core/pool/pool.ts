@@ -4,8 +4,8 @@ import { Piscina } from 'piscina';
 import { DeckError } from '../errors.js';
 import { FairQueue } from '../fair-queue.js';
 import { workHandOffs } from './hand-off.js';
-import { putLongStrings } from './long-strings.js';
-import type { OnThread, ThreadJob } from './thread.js';
+import { putLongStrings, takeLongStrings } from './long-strings.js';
+import { LONG_TEXT, type OnThread, type ThreadJob } from './thread.js';
 import * as work from './worker.js';
 
 /** The kinds of work the pool runs, by the worker's export that runs each. */
@@ -100,8 +100,9 @@ export class WorkPool {
       // The thread posts its steps on a port of its own, heard as they come.
       const channel = hear ? new MessageChannel() : null;
       channel?.port1.on('message', (step: StepOf<K>) => hear!(step));
-      const job: ThreadJob = { kind, input, ...(channel ? { port: channel.port2 } : {}) };
-      const transferList = [...(channel ? [channel.port2] : []), ...(ask.transfer ?? [])];
+      const { value, strings } = LONG_TEXT.has(kind) ? takeLongStrings(input) : { value: input, strings: [] };
+      const job: ThreadJob = { kind, input: value, ...(strings.length ? { strings } : {}), ...(channel ? { port: channel.port2 } : {}) };
+      const transferList = [...(channel ? [channel.port2] : []), ...(ask.transfer ?? []), ...strings.map((s) => s.bytes.buffer as ArrayBuffer)];
       try {
         const handed = performance.now();
         const done = (await threads.run(job, { ...(transferList.length ? { transferList } : {}), ...(ask.signal ? { signal: ask.signal } : {}) }).catch((error: unknown) => {

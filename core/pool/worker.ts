@@ -31,12 +31,8 @@ export const reading = ({ input }: Job<string>): RuleReading => readRule(input);
 /** A large request body parsed as JSON (a 5 MB image's body holds the loop some tens of milliseconds). */
 export const parsing = ({ input }: Job<Uint8Array>): unknown => parseJsonBody(input);
 
-/**
- * An image sent as base64, decoded, its type sniffed and its bytes hashed, held to the cap. The text comes as its UTF-8
- * bytes, which move to a thread where a string would be copied (some megabytes of it held the loop tens of ms).
- */
-export const imaging = ({ input }: Job<{ base64: Uint8Array; cap: number }>): Promise<ImageRead> =>
-  readImage(Buffer.from(input.base64.buffer, input.base64.byteOffset, input.base64.byteLength).toString('utf8'), input.cap);
+/** An image sent as base64, decoded, its type sniffed and its bytes hashed, held to the cap. */
+export const imaging = ({ input }: Job<{ base64: string; cap: number }>): Promise<ImageRead> => readImage(input.base64, input.cap);
 
 /** A forecast envelope issued from the pair's look-back bars (8-12 ms on the loop for a few thousand bars). */
 export const forecasting = ({ input }: Job<IssueJob>): IssueOutcome => runIssueJob(input);

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { secondsToNextUtcDay, utcDay } from '../../store/spend.js';
 import { workAsk, type SessionCtx } from '../context.js';
-import { moving } from '../../core/pool/own-memory.js';
 import { badInput, DeckError, limitReached } from '../../core/errors.js';
 import { recordSpend } from '../meter/spend.js';
 import type { Tier } from '../../core/principal.js';
@@ -31,9 +30,7 @@ export const ImageData = z
 /** Attaches an image (base64 as ImageData reads it) to the principal's studio, inside the tier's daily ceiling. */
 export async function attachImage(ctx: SessionCtx, data: string) {
   const p = ctx.principal;
-  // The text crosses to the thread as its UTF-8 bytes, moved rather than copied (core/pool/worker.ts says why).
-  const sent = Buffer.from(data, 'utf8');
-  const read = await ctx.pool.run('imaging', { base64: sent, cap: IMAGE_CAP_BYTES }, { ...workAsk(ctx), ...moving(sent) });
+  const read = await ctx.pool.run('imaging', { base64: data, cap: IMAGE_CAP_BYTES }, workAsk(ctx));
   if (!read.ok && read.why === 'empty') throw badInput([{ field: 'data', message: 'no image' }]);
   if (!read.ok && read.why === 'not_base64') throw badInput([{ field: 'data', message: 'not base64' }]);
   if (!read.ok) throw new DeckError(413, 'too_large', `the image is ${read.bytes} bytes; the cap is ${IMAGE_CAP_BYTES}`, { cap_bytes: IMAGE_CAP_BYTES });
