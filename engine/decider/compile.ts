@@ -20,13 +20,28 @@ function scan(from, end, st, s) {
 return { ...decider, scan };
 `;
 
+/** How many compiled deciders a thread keeps, the least recently asked for let go first. */
+export const KEPT_DECIDERS = 128;
+const kept = new Map<string, Decider>();
+
 /**
  * The decider the stepper runs: the generated module's own text (jsOf: codeOf's lines without their type syntax)
  * turned into functions, with the flat-bar loop beside them. The text is the deck's own, built from a checked IR;
  * no caller's text reaches it.
+ *
+ * Kept by its text, and handed out again for the same text: a decider holds no state (it writes only the state it is
+ * handed), and new functions start cold. Compiled afresh, a rehearsal's deciders (the rule's and its neighbourhood's)
+ * went through V8's interpreter and optimising compiler again every time, about 150 ms of compiling a rehearsal and
+ * its boxed numbers to collect; kept, they stay optimised from one rehearsal of a rule to the next.
  */
 export function compileDecider(ir: DeciderIR, seedHash: string, version: string): Decider {
-  return new Function(`const decider = (() => {\n${jsOf(ir, seedHash, version)}})();\n${FLAT_SCAN}`)() as Decider;
+  const text = `const decider = (() => {\n${jsOf(ir, seedHash, version)}})();\n${FLAT_SCAN}`;
+  let decider = kept.get(text);
+  if (decider) kept.delete(text);
+  else decider = Object.freeze(new Function(text)() as Decider);
+  kept.set(text, decider);
+  if (kept.size > KEPT_DECIDERS) kept.delete(kept.keys().next().value!);
+  return decider;
 }
 
 /**
