@@ -1,6 +1,7 @@
 import { freshState, PHASE, WHY, type Decider, type DeciderSeries, type DeciderState } from '../decider/contract.js';
 import type { DeciderIR } from '../decider/ir.js';
 import { DEFAULT_COSTS, slippageOf, type Costs } from './costs.js';
+import { TradeColumns } from './trade-columns.js';
 
 const { FLAT, ARMED, IN_LONG, IN_SHORT, EXITING, CLOSING } = PHASE;
 const TARGET = WHY.target;
@@ -216,9 +217,22 @@ export class Machine {
    * bars before start only warm the series. Answers the trades and how many entries were skipped.
    */
   run(start: number, end: number): { trades: TradeRecord[]; skipped: number } {
+    const trades: TradeRecord[] = [];
+    const skipped = this.walk(start, end, () => void trades.push(this.record()));
+    return { trades, skipped };
+  }
+
+  /** The rule over bars [start, end) as run steps it, its trades kept as columns (for runs read in bulk). */
+  columns(start: number, end: number): TradeColumns {
+    const out = new TradeColumns();
+    this.walk(start, end, () => out.push(this.st.dir, this.st.fill, this.exitBar, this.exitR));
+    return out;
+  }
+
+  /** Steps bars [start, end), telling `ended` as each trade ends (its exit recorded); answers the entries skipped. */
+  private walk(start: number, end: number, ended: () => void): number {
     const st = this.st;
     Object.assign(st, freshState());
-    const trades: TradeRecord[] = [];
     let skipped = 0;
     let i = start > 1 ? start : 1;
     while (i < end) {
@@ -234,17 +248,17 @@ export class Machine {
         skipped++;
         continue;
       }
-      const ended = this.step(i, end);
-      if (ended < 0) break;
-      trades.push(this.record());
-      i = ended;
+      const exitBar = this.step(i, end);
+      if (exitBar < 0) break;
+      ended();
+      i = exitBar;
       // The bar a trade ends in (other than at its close) may arm the next entry at its close.
       if (this.exitWhere === AT_CLOSE) i++;
     }
     if (st.phase === IN_LONG || st.phase === IN_SHORT || st.phase === EXITING) {
       this.endAt(end - 1);
-      trades.push(this.record());
+      ended();
     }
-    return { trades, skipped };
+    return skipped;
   }
 }

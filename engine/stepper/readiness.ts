@@ -45,10 +45,15 @@ export function idleOf(ir: DeciderIR, s: DeciderSeries, start: number, end: numb
   const out = new Uint8Array(end - start);
   for (let i = start; i < end; i++) {
     // The machine decides from bar 1 on: a cross reads the bar before.
-    const unset = i < 1 || read.some((x) => Number.isNaN(x[i]!));
-    out[i - start] = unset ? IDLE.WARM_UP : gate !== null && gate[i] === 0 ? IDLE.SESSION : IDLE.DECIDES;
+    out[i - start] = i < 1 || anyUnset(read, i) ? IDLE.WARM_UP : gate !== null && gate[i] === 0 ? IDLE.SESSION : IDLE.DECIDES;
   }
   return out;
+}
+
+/** Whether any of the series has no value at bar i (a loop, not a closure a bar: this runs for every bar of a window). */
+function anyUnset(read: readonly Float64Array[], i: number): boolean {
+  for (let k = 0; k < read.length; k++) if (Number.isNaN(read[k]![i]!)) return true;
+  return false;
 }
 
 /** The readiness of a window [start, end) of bars the stepper ran over with these series. */
@@ -57,9 +62,9 @@ export function readinessOf(ir: DeciderIR, bars: Bars, s: DeciderSeries, start: 
   const first = idle.indexOf(IDLE.DECIDES);
   let warmUp = 0;
   let session = 0;
-  for (const x of idle) {
-    if (x === IDLE.WARM_UP) warmUp++;
-    else if (x === IDLE.SESSION) session++;
+  for (let k = 0; k < idle.length; k++) {
+    if (idle[k] === IDLE.WARM_UP) warmUp++;
+    else if (idle[k] === IDLE.SESSION) session++;
   }
   const expected = expectedBars(ir.market, ir.tf_seconds, bars.t[start]!, bars.t[end - 1]! + ir.tf_seconds);
   // Both are sorted: one walk along the two counts the expected slots the window holds a bar for.
@@ -67,7 +72,11 @@ export function readinessOf(ir: DeciderIR, bars: Bars, s: DeciderSeries, start: 
   for (let e = 0, i = start; e < expected.length && i < end; ) {
     if (expected[e]! < bars.t[i]!) e++;
     else if (expected[e]! > bars.t[i]!) i++;
-    else [held, e, i] = [held + 1, e + 1, i + 1];
+    else {
+      held++;
+      e++;
+      i++;
+    }
   }
   return { ready_at: first < 0 ? null : bars.t[start + first]!, idle: { warm_up: warmUp, session, gaps: expected.length - held } };
 }

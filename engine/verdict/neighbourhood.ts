@@ -6,6 +6,7 @@ import { DeciderRefusal, irOf, type DeciderIR } from '../decider/ir.js';
 import type { Script } from '../decider/script.js';
 import { seriesOf, type MarkInput } from '../decider/series.js';
 import { fillOf, Machine, type TradeRecord } from '../stepper/machine.js';
+import { TradeColumns } from '../stepper/trade-columns.js';
 import type { Costs } from '../stepper/costs.js';
 import { NullSide } from '../stepper/null.js';
 import { Prng } from '../stepper/prng.js';
@@ -27,7 +28,7 @@ export interface RuleRun {
   ir: DeciderIR;
   decider: Decider;
   series: DeciderSeries;
-  trades: TradeRecord[];
+  trades: TradeColumns;
 }
 
 export interface Neighbourhood {
@@ -47,7 +48,7 @@ export interface NeighbourhoodInput {
   start: number;
   end: number;
   /** The rule's own run: its decider, series and trades are the grid's first rule. */
-  rule: Omit<RuleRun, 'values'>;
+  rule: Omit<RuleRun, 'values' | 'trades'> & { trades: readonly TradeRecord[] };
   /** Series already computed over the bars, by id. */
   known: Map<string, Float64Array>;
 }
@@ -88,7 +89,7 @@ interface Compiled {
 export function neighbourhoodOf(input: NeighbourhoodInput): Neighbourhood {
   const { script, bars, marks, costs, start, end, known } = input;
   const grid = gridOf(script, input.rule.ir.tf_seconds / 60);
-  const runs: RuleRun[] = [{ values: grid.rules[0]!.values, ...input.rule }];
+  const runs: RuleRun[] = [{ values: grid.rules[0]!.values, ...input.rule, trades: TradeColumns.of(input.rule.trades) }];
   const seen = new Set([canonicalJson(input.rule.ir)]);
   const ruleShape = shapeOf(input.rule.ir);
   const compiled = new Map<string, Compiled>([[ruleShape.shape, { decider: input.rule.decider, ids: ruleShape.ids, series: input.rule.series }]]);
@@ -117,7 +118,7 @@ export function neighbourhoodOf(input: NeighbourhoodInput): Neighbourhood {
     const series: Record<string, Float64Array | Uint8Array> = { ...shared.series };
     shared.ids.forEach((id, k) => (series[id] = own[ids[k]!]!));
     const decider = shared.decider;
-    const { trades } = new Machine(decider, series as DeciderSeries, fillOf(ir, costs)).run(start, end);
+    const trades = new Machine(decider, series as DeciderSeries, fillOf(ir, costs)).columns(start, end);
     runs.push({ values: rule.values, ir, decider, series: series as DeciderSeries, trades });
   }
   return { numbers: grid.numbers, runs, refused };
@@ -148,7 +149,10 @@ export function nullMeansOf(runs: readonly RuleRun[], costs: Costs, start: numbe
   for (const members of groups.values()) {
     const first = runs[members[0]!]!;
     let cap = 0;
-    for (const k of members) for (const t of runs[k]!.trades) cap = Math.max(cap, t.exitBar - t.fill + 1);
+    for (const k of members) {
+      const trades = runs[k]!.trades;
+      for (let j = 0; j < trades.length; j++) cap = Math.max(cap, trades.held(j));
+    }
     const fill = fillOf(first.ir, costs);
     const machine = new Machine(first.decider, first.series, fill);
     const gate = first.ir.session.kind === 'windows' ? (first.series[first.ir.session.gate] as Float64Array) : null;
@@ -163,10 +167,10 @@ export function nullMeansOf(runs: readonly RuleRun[], costs: Costs, start: numbe
       const trades = runs[k]!.trades;
       let sum = 0;
       for (let d = 0; d < draws; d++) {
-        const t = trades[rng.below(trades.length)]!;
-        const side = sideOf(t.dir);
+        const j = rng.below(trades.length);
+        const side = sideOf(trades.dir[j]!);
         const i = side.draw(rng);
-        if (i >= 0) sum += side.heldR(i, t.exitBar - t.fill + 1, close, fill.slippage);
+        if (i >= 0) sum += side.heldR(i, trades.held(j), close, fill.slippage);
       }
       means[k] = sum / draws;
     }

@@ -37,7 +37,43 @@ export function spaOf(d: Float64Array, strategies: number, periods: number, draw
     for (let t = 0; t < T; t++) s += d[k * T + t]!;
     mean[k] = s / T;
   }
-  // The bootstrap means, draw by draw: boot[b * K + k].
+  const boot = bootstrapMeans(d, K, T, draws, block, rng);
+  const omega = new Float64Array(K);
+  for (let k = 0; k < K; k++) {
+    let v = 0;
+    for (let b = 0; b < draws; b++) {
+      const x = root * (boot[b * K + k]! - mean[k]!);
+      v += x * x;
+    }
+    omega[k] = Math.sqrt(v / draws);
+  }
+  let statistic = 0;
+  let rc = -Infinity;
+  for (let k = 0; k < K; k++) {
+    statistic = Math.max(statistic, studentised(root, omega[k]!, mean[k]!));
+    rc = Math.max(rc, root * mean[k]!);
+  }
+  const threshold = -Math.sqrt(2 * Math.log(Math.log(T)));
+  const lower = Float64Array.from(mean, (m) => Math.max(m, 0));
+  const consistent = Float64Array.from(mean, (m, k) => (studentised(root, omega[k]!, m) >= threshold ? m : 0));
+  const over = exceedances(boot, K, draws, root, omega, { consistent, lower, mean }, statistic, rc);
+  return {
+    draws,
+    block,
+    statistic,
+    p_consistent: over.consistent / draws,
+    p_lower: over.lower / draws,
+    p_upper: over.upper / draws,
+    reality_check: { statistic: rc, p: over.rc / draws },
+  };
+}
+
+/**
+ * The bootstrap means, draw by draw: out[b * K + k]. Each step of spaOf is a function of its own: a long loop in a
+ * function called once a rehearsal is optimised only on the fly, and the code after it, compiled with no record of
+ * how it ran, was thrown away at its first use in every rehearsal.
+ */
+function bootstrapMeans(d: Float64Array, K: number, T: number, draws: number, block: number, rng: Prng): Float64Array {
   const boot = new Float64Array(draws * K);
   const at = new Int32Array(T);
   // A new block starts with chance 1 / block: below this of the generator's 32 bits.
@@ -56,29 +92,25 @@ export function spaOf(d: Float64Array, strategies: number, periods: number, draw
       boot[b * K + k] = s / T;
     }
   }
-  const omega = new Float64Array(K);
-  for (let k = 0; k < K; k++) {
-    let v = 0;
-    for (let b = 0; b < draws; b++) {
-      const x = root * (boot[b * K + k]! - mean[k]!);
-      v += x * x;
-    }
-    omega[k] = Math.sqrt(v / draws);
-  }
-  const studentised = (k: number, x: number): number => (omega[k]! > 0 ? (root * x) / omega[k]! : x > 0 ? Infinity : x < 0 ? -Infinity : 0);
-  let statistic = 0;
-  let rc = -Infinity;
-  for (let k = 0; k < K; k++) {
-    statistic = Math.max(statistic, studentised(k, mean[k]!));
-    rc = Math.max(rc, root * mean[k]!);
-  }
-  const threshold = -Math.sqrt(2 * Math.log(Math.log(T)));
-  const lower = Float64Array.from(mean, (m) => Math.max(m, 0));
-  const consistent = Float64Array.from(mean, (m, k) => (studentised(k, m) >= threshold ? m : 0));
-  let overC = 0;
-  let overL = 0;
-  let overU = 0;
-  let overRc = 0;
+  return boot;
+}
+
+/** √T x / ω, the signed infinity (or 0) when ω is 0. */
+const studentised = (root: number, omega: number, x: number): number => (omega > 0 ? (root * x) / omega : x > 0 ? Infinity : x < 0 ? -Infinity : 0);
+
+/** How many bootstrap draws reach the statistic under each recentring, and the Reality Check's statistic. */
+function exceedances(
+  boot: Float64Array,
+  K: number,
+  draws: number,
+  root: number,
+  omega: Float64Array,
+  centres: { consistent: Float64Array; lower: Float64Array; mean: Float64Array },
+  statistic: number,
+  rc: number,
+): { consistent: number; lower: number; upper: number; rc: number } {
+  const { consistent, lower, mean } = centres;
+  const over = { consistent: 0, lower: 0, upper: 0, rc: 0 };
   for (let b = 0; b < draws; b++) {
     let c = 0;
     let l = 0;
@@ -86,23 +118,15 @@ export function spaOf(d: Float64Array, strategies: number, periods: number, draw
     let v = -Infinity;
     for (let k = 0; k < K; k++) {
       const x = boot[b * K + k]!;
-      c = Math.max(c, studentised(k, x - consistent[k]!));
-      l = Math.max(l, studentised(k, x - lower[k]!));
-      u = Math.max(u, studentised(k, x - mean[k]!));
+      c = Math.max(c, studentised(root, omega[k]!, x - consistent[k]!));
+      l = Math.max(l, studentised(root, omega[k]!, x - lower[k]!));
+      u = Math.max(u, studentised(root, omega[k]!, x - mean[k]!));
       v = Math.max(v, root * (x - mean[k]!));
     }
-    if (c >= statistic) overC++;
-    if (l >= statistic) overL++;
-    if (u >= statistic) overU++;
-    if (v >= rc) overRc++;
+    if (c >= statistic) over.consistent++;
+    if (l >= statistic) over.lower++;
+    if (u >= statistic) over.upper++;
+    if (v >= rc) over.rc++;
   }
-  return {
-    draws,
-    block,
-    statistic,
-    p_consistent: overC / draws,
-    p_lower: overL / draws,
-    p_upper: overU / draws,
-    reality_check: { statistic: rc, p: overRc / draws },
-  };
+  return over;
 }

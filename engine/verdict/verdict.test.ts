@@ -4,6 +4,7 @@ import { EMA_CROSS } from '../../test/fixtures/scripts.js';
 import { firstAtOrAfter, windowOf } from '../bars.js';
 import { compileDecider, DECIDER_VERSION, irOf, PHASE, seedHash, seriesOf, type Decider, type Script } from '../decider/index.js';
 import { DEFAULT_COSTS, fillOf, Machine, rehearse } from '../stepper/index.js';
+import { TradeColumns } from '../stepper/trade-columns.js';
 import { lookAheadOf, warmUpsOf } from './bias.js';
 import { costsOf } from './costs.js';
 import { gridOf, MAX_NEIGHBOURS } from './grid.js';
@@ -57,7 +58,9 @@ describe('the neighbourhood', () => {
     for (const run of hood.runs) {
       const own = compileDecider(run.ir, seedHash(run.ir, DECIDER_VERSION), DECIDER_VERSION);
       const alone = new Machine(own, seriesOf(run.ir, bars), fillOf(run.ir, costs)).run(0, bars.length).trades;
-      expect(run.trades, JSON.stringify(run.values)).toEqual(alone);
+      const shared = new Machine(run.decider, run.series, fillOf(run.ir, costs)).run(0, bars.length).trades;
+      expect(shared, JSON.stringify(run.values)).toEqual(alone);
+      expect(run.trades, JSON.stringify(run.values)).toEqual(TradeColumns.of(alone));
     }
     void seed;
   });

@@ -5,6 +5,7 @@ import type { Script } from '../decider/script.js';
 import type { MarkInput } from '../decider/series.js';
 import type { Costs } from '../stepper/costs.js';
 import type { Fill, TradeRecord } from '../stepper/machine.js';
+import type { TradeColumns } from '../stepper/trade-columns.js';
 import { Prng } from '../stepper/prng.js';
 import { round4 } from '../stepper/stats.js';
 import { bandsOf } from './bands.js';
@@ -67,12 +68,12 @@ function varianceOf(xs: readonly number[]): number {
 }
 
 /** Each rule's R by period of the window (by the bar its trade ended in), less `benchmark` per trade: rules x periods. */
-function perPeriod(runs: readonly { trades: readonly TradeRecord[] }[], benchmark: Float64Array | null, start: number, end: number, periods: number): Float64Array {
+function perPeriod(runs: readonly { trades: TradeColumns }[], benchmark: Float64Array | null, start: number, end: number, periods: number): Float64Array {
   const out = new Float64Array(runs.length * periods);
   const bars = end - start;
-  runs.forEach((run, k) => {
+  runs.forEach(({ trades }, k) => {
     const less = benchmark ? benchmark[k]! : 0;
-    for (const t of run.trades) out[k * periods + Math.min(periods - 1, Math.floor(((t.exitBar - start) * periods) / bars))]! += t.r - (less === less ? less : 0);
+    for (let j = 0; j < trades.length; j++) out[k * periods + Math.min(periods - 1, Math.floor(((trades.exitBar[j]! - start) * periods) / bars))]! += trades.r[j]! - (less === less ? less : 0);
   });
   return out;
 }
@@ -97,8 +98,8 @@ export function verdictOf(x: VerdictInput): Verdict {
     rule: { ir: x.ir, decider: x.decider, series: x.series, trades: x.trades as TradeRecord[] },
     known,
   });
-  const totals = hood.runs.map((run) => run.trades.reduce((s, t) => s + t.r, 0));
-  const sharpes = hood.runs.map((run) => sharpeOf(momentsOf(Float64Array.from(run.trades, (t) => t.r))));
+  const totals = hood.runs.map((run) => run.trades.rs().reduce((s, r) => s + r, 0));
+  const sharpes = hood.runs.map((run) => sharpeOf(momentsOf(run.trades.rs())));
   const positive = totals.filter((t) => t > 0).length;
 
   // Trials: this rule and the other rules of the record; the variance of their Sharpe ratios from the record, or the neighbourhood's.
