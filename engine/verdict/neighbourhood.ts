@@ -63,20 +63,26 @@ const SERIES_REFS = new Set(['id', 'series', 'gate', 'end']);
 export function shapeOf(ir: DeciderIR): { shape: string; ids: string[] } {
   const kinds = new Map(ir.series.map((x) => [x.id, x.kind]));
   const ids: string[] = [];
-  const walk = (v: unknown, key: string): unknown => {
-    if (typeof v === 'string' && SERIES_REFS.has(key) && kinds.has(v)) {
-      let k = ids.indexOf(v);
-      if (k < 0) k = ids.push(v) - 1;
-      return `#${k}:${kinds.get(v)}`;
-    }
-    if (Array.isArray(v)) return v.map((x) => walk(x, ''));
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
-    return v;
-  };
   const { series: _series, warm_up_bars: _warm, ...rest } = ir;
-  const shape = canonicalJson(walk(rest, ''));
+  const shape = canonicalJson(positional(rest, '', kinds, ids));
   for (const x of ir.series) if (!ids.includes(x.id)) ids.push(x.id);
   return { shape: `${shape}|${ir.series.length}`, ids };
+}
+
+/**
+ * v with each series reference (a string under one of SERIES_REFS naming a series of `kinds`) replaced by its place
+ * in `ids`, where it is added when new, and its kind. A function of the module's rather than a closure of shapeOf's:
+ * a closure made at each call is compiled again at each call, 51 times a verdict.
+ */
+function positional(v: unknown, key: string, kinds: ReadonlyMap<string, string>, ids: string[]): unknown {
+  if (typeof v === 'string' && SERIES_REFS.has(key) && kinds.has(v)) {
+    let k = ids.indexOf(v);
+    if (k < 0) k = ids.push(v) - 1;
+    return `#${k}:${kinds.get(v)}`;
+  }
+  if (Array.isArray(v)) return v.map((x) => positional(x, '', kinds, ids));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, positional(x, k, kinds, ids)]));
+  return v;
 }
 
 /** A decider compiled once, the ids its code reads its series by, and the series of the first rule it ran. */
