@@ -18,14 +18,16 @@ import type { RehearsalJob } from '../engine/stepper/job.js';
 import { WorkPool } from '../core/pool/pool.js';
 import { EMA_CROSS } from '../test/fixtures/scripts.js';
 
-// The work pool: the BTC 1m month (744 hours, 44,640 bars) rehearsed by N principals at once (each one rehearsal with
-// its 1,000-run null and verdict) while another client asks, every 10 ms in turn, GET /health and a keyless MCP
+// The work pool: the BTC 1m month (744 hours, 44,640 bars) rehearsed by N principals at once (each rehearsal with
+// its 1,000-run null and verdict; one principal 4 in turn, two 2 each, so a round is never one sample) while another client asks, every 10 ms in turn, GET /health and a keyless MCP
 // tools/call (strategies), on a deck as npm start runs it with its pool (one thread a core) and on the same deck with
 // DECK_WORKERS=0 (every rehearsal on the event loop), the baseline, in the same run, ROUNDS rounds each. Rows:
 // rehearsals a second at 1, 2, 8 and 32 at once, each light call's p50 / p99, the deck's resident memory at its
 // highest, and one rehearsal alone on each. `npx tsx bench/pool.ts` runs it alone (after `npm run build`).
 
 const AT_ONCE = [1, 2, 8, 32] as const;
+/** Rehearsals each principal asks for one after another in a round: at least 4 a round, so one at a time is not one sample. */
+const eachOf = (n: number): number => Math.max(1, Math.ceil(4 / n));
 const HOURS = 744;
 const PING_MS = 10;
 const ROUNDS = 3;
@@ -66,10 +68,10 @@ interface Load {
 }
 
 /**
- * N principals rehearse at once while the pinger asks each light call in turn every 10 ms; rehearsals a second, the
- * light calls' times and the deck's resident memory, sampled as they run.
+ * N principals rehearse at once, each `each` times one after another, while the pinger asks each light call in turn
+ * every 10 ms; rehearsals a second, the light calls' times and the deck's resident memory, sampled as they run.
  */
-async function atOnce(deck: Child, asks: { body: string; bearer: Record<string, string> }[]): Promise<Load> {
+async function atOnce(deck: Child, asks: { body: string; bearer: Record<string, string> }[], each: number): Promise<Load> {
   const pings: Record<Light, number[]> = { health: [], mcp: [] };
   let peakMiB = 0;
   let running = true;
@@ -87,11 +89,13 @@ async function atOnce(deck: Child, asks: { body: string; bearer: Record<string, 
     }
   })();
   const t0 = performance.now();
-  await Promise.all(asks.map((a) => post(`${deck.url}/studio/rehearse`, a.body, a.bearer)));
+  await Promise.all(asks.map(async (a) => {
+    for (let k = 0; k < each; k++) await post(`${deck.url}/studio/rehearse`, a.body, a.bearer);
+  }));
   const seconds = (performance.now() - t0) / 1000;
   running = false;
   await pinger;
-  return { perSecond: asks.length / seconds, pings, peakMiB };
+  return { perSecond: (asks.length * each) / seconds, pings, peakMiB };
 }
 
 /** A deck on the month's archive with 32 house principals, each with the EMA cross forged. */
@@ -112,8 +116,9 @@ async function deckOf(built: string, scratch: string, name: string, env: Record<
     const forged = (await (await fetch(`${deck.url}/forge`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer }, body: JSON.stringify({ intent }) })).json()) as { seed_hash: string };
     asks.push({ bearer, body: JSON.stringify({ seed_hash: forged.seed_hash, hours: HOURS, to }) });
   }
-  // The first rehearsal seals the tape's windows and starts the pool's threads; it is not timed.
-  await post(`${deck.url}/studio/rehearse`, asks[0]!.body, asks[0]!.bearer);
+  // The first rehearsals, one a thread at once, seal the tape's windows, start the pool's threads and compile the
+  // rule on each (a thread keeps the deciders it compiled); they are not timed.
+  await Promise.all(asks.slice(0, CORES).map((a) => post(`${deck.url}/studio/rehearse`, a.body, a.bearer)));
   return { deck, asks };
 }
 
@@ -191,8 +196,8 @@ export async function poolPiece(built: string, scratch: string, started: Child[]
     const figures = new Map<number, { pooled: Load[]; loop: Load[] }>(AT_ONCE.map((n) => [n, { pooled: [], loop: [] }]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const n of AT_ONCE) {
-        const p = await atOnce(pooled.deck, pooled.asks.slice(0, n));
-        const l = await atOnce(loop.deck, loop.asks.slice(0, n));
+        const p = await atOnce(pooled.deck, pooled.asks.slice(0, n), eachOf(n));
+        const l = await atOnce(loop.deck, loop.asks.slice(0, n), eachOf(n));
         figures.get(n)!.pooled.push(p);
         figures.get(n)!.loop.push(l);
         const light = (x: Load) => (['health', 'mcp'] as const).map((k) => `${k} ${p50Of(k)(x).toFixed(1)}/${p99Of(k)(x).toFixed(1)}`).join(', ');
@@ -233,7 +238,7 @@ export async function poolPiece(built: string, scratch: string, started: Child[]
         .join('; ');
       const lights = (loads: Load[]) => `/health ${num(med(loads, p50Of('health')))} / ${num(med(loads, p99Of('health')))} ms, MCP ${num(med(loads, p50Of('mcp')))} / ${num(med(loads, p99Of('mcp')))} ms`;
       rows.push({
-        measure: `work pool: ${n} principal${n > 1 ? 's' : ''} rehearsing ${HOURS} h of BTC 1m at once (1,000-run null and verdict each) while GET /health and a keyless MCP tools/call are asked in turn every ${PING_MS} ms, median of ${ROUNDS} rounds (light calls p50 / p99; memory: the deck's resident peak); baseline: the same deck with DECK_WORKERS=0 (${state})`,
+        measure: `work pool: ${n} principal${n > 1 ? 's' : ''} rehearsing ${HOURS} h of BTC 1m at once (1,000-run null and verdict each${eachOf(n) > 1 ? `, ${eachOf(n)} in turn each` : ''}) while GET /health and a keyless MCP tools/call are asked in turn every ${PING_MS} ms, median of ${ROUNDS} rounds (light calls p50 / p99; memory: the deck's resident peak); baseline: the same deck with DECK_WORKERS=0 (${state})`,
         result: `${num(perSecond)} rehearsals/s (${num(perSecond / one)}x one at a time), ${lights(p)}, ${num(med(p, (x) => x.peakMiB))} MiB; baseline ${num(med(l, (x) => x.perSecond))}/s, ${lights(l)}, ${num(med(l, (x) => x.peakMiB))} MiB`,
         ratio: `${(perSecond / med(l, (x) => x.perSecond)).toFixed(2)}x the rehearsals/s`,
         goal: goals,
