@@ -132,7 +132,7 @@ async function handOffs(url: string): Promise<{ count: number; sum: number }> {
 /**
  * One rehearsal alone, request to last byte, ALONE_RUNS times: the median, ms; and the cores the deck kept busy
  * meanwhile (its CPU, every thread's, over the time they took). A rehearsal alone is not one core's work: V8's own
- * threads collect the job's garbage beside it, so N cores can give at most N over that figure at once.
+ * threads compile and collect beside it, so N cores can give at most N over that figure at once.
  */
 async function alone(deck: Child, ask: { body: string; bearer: Record<string, string> }): Promise<{ ms: number; cores: number }> {
   const ms: number[] = [];
