@@ -20,8 +20,12 @@ function scan(from, end, st, s) {
 return { ...decider, scan };
 `;
 
-/** How many compiled deciders a thread keeps, the least recently asked for let go first. */
-export const KEPT_DECIDERS = 128;
+/**
+ * How many compiled deciders a thread keeps, the least recently asked for let go first: a rule's verdict compiles one
+ * for each shape of its neighbourhood (9 for the EMA cross, 33 with a breakeven and trail), so this keeps some 15 to 50
+ * rules' worth, at about 10 KB of heap each before V8 optimises them.
+ */
+export const KEPT_DECIDERS = 512;
 const kept = new Map<string, Decider>();
 
 /**
