@@ -35,7 +35,7 @@ const kept = new Map<string, Decider>();
  *
  * Kept by its text, and handed out again for the same text: a decider holds no state (it writes only the state it is
  * handed), and new functions start cold. Compiled afresh, a rehearsal's deciders (the rule's and its neighbourhood's)
- * went through V8's interpreter and optimising compiler again every time, about 150 ms of compiling a rehearsal and
+ * went through V8's interpreter and optimising compiler again every time, over 100 ms of compiling a rehearsal and
  * its boxed numbers to collect; kept, they stay optimised from one rehearsal of a rule to the next.
  */
 export function compileDecider(ir: DeciderIR, seedHash: string, version: string): Decider {
