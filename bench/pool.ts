@@ -18,15 +18,16 @@ import type { RehearsalJob } from '../engine/stepper/job.js';
 import { WorkPool } from '../core/pool/pool.js';
 import { EMA_CROSS } from '../test/fixtures/scripts.js';
 
-// The work pool: the BTC 1m month (744 hours, 44,640 bars) rehearsed by N principals at once (each rehearsal with
-// its 1,000-run null and verdict; one principal 4 in turn, two 2 each, so a round is never one sample) while another client asks, every 10 ms in turn, GET /health and a keyless MCP
-// tools/call (strategies), on a deck as npm start runs it with its pool (one thread a core) and on the same deck with
-// DECK_WORKERS=0 (every rehearsal on the event loop), the baseline, in the same run, ROUNDS rounds each. Rows:
-// rehearsals a second at 1, 2, 8 and 32 at once, each light call's p50 / p99, the deck's resident memory at its
-// highest, and one rehearsal alone on each. `npx tsx bench/pool.ts` runs it alone (after `npm run build`).
+// The work pool: the BTC 1m month (744 hours, 44,640 bars) rehearsed by N principals at once (each rehearsal with its
+// 1,000-run null and verdict; one principal 4 in turn, two 2 each, so a round is never one sample) while another client
+// asks, every 10 ms in turn, GET /health and a keyless MCP tools/call (strategies), on a deck as npm start runs it with
+// its pool (one thread a core) and on the same deck with DECK_WORKERS=0 (every rehearsal on the event loop), the
+// baseline, in the same run, ROUNDS rounds each. Rows: rehearsals a second at 1, 2, 8 and 32 at once, each light call's
+// p50 / p99, the deck's resident memory at its highest, and one rehearsal alone on each. `npx tsx bench/pool.ts` runs
+// it alone (after `npm run build`).
 
 const AT_ONCE = [1, 2, 8, 32] as const;
-/** Rehearsals each principal asks for one after another in a round: at least 4 a round, so one at a time is not one sample. */
+/** Rehearsals each principal asks for one after another in a round: 4 a round at least, never one sample. */
 const eachOf = (n: number): number => Math.max(1, Math.ceil(4 / n));
 const HOURS = 744;
 const PING_MS = 10;

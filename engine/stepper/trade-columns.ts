@@ -32,7 +32,6 @@ export class TradeColumns {
 
   private grow(): void {
     const size = 2 * this.r.length;
-    const wider = <T extends Int8Array | Int32Array | Float64Array>(from: T, to: T): T => (to.set(from), to);
     this.dir = wider(this.dir, new Int8Array(size));
     this.fill = wider(this.fill, new Int32Array(size));
     this.exitBar = wider(this.exitBar, new Int32Array(size));
@@ -44,4 +43,10 @@ export class TradeColumns {
     for (const t of trades) out.push(t.dir, t.fill, t.exitBar, t.r);
     return out;
   }
+}
+
+/** `to`, a larger column, holding `from`'s values first. */
+function wider<T extends Int8Array | Int32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }

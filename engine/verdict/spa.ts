@@ -69,9 +69,9 @@ export function spaOf(d: Float64Array, strategies: number, periods: number, draw
 }
 
 /**
- * The bootstrap means, draw by draw: out[b * K + k]. Each step of spaOf is a function of its own: a long loop in a
- * function called once a rehearsal is optimised only on the fly, and the code after it, compiled with no record of
- * how it ran, was thrown away at its first use in every rehearsal.
+ * The bootstrap means, draw by draw: out[b * K + k]. spaOf's long loops (this, and exceedances) are functions of their
+ * own: a long loop in a function called once a rehearsal is optimised only on the fly, and the code after it, compiled
+ * with no record of how it ran, was thrown away at its first use in every rehearsal.
  */
 function bootstrapMeans(d: Float64Array, K: number, T: number, draws: number, block: number, rng: Prng): Float64Array {
   const boot = new Float64Array(draws * K);
